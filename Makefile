@@ -1,0 +1,31 @@
+# Top-level build of the SPE profiling stack.
+#
+#   make deps    install the Debian packages the build and tests need
+#   make         build the userspace decoder (tools/spe-decode)
+#   make check   run every test suite (scripts/suites/), summary line last
+#   make bench   run the benchmarks beside the reference tools
+#   make demo    the main job: record or generate a trace and decode it
+#   make clean
+
+DECODER := tools/spe-decode
+
+.PHONY: all deps check bench demo clean
+
+all: deps
+	$(MAKE) -C $(DECODER)
+
+deps:
+	@scripts/deps.sh
+
+check: deps
+	@scripts/run-tests.sh
+
+bench: all
+	@scripts/bench.sh
+
+demo: all
+	@scripts/demo.sh
+
+clean:
+	$(MAKE) -C $(DECODER) clean
+	rm -rf build
