@@ -283,4 +283,103 @@ int spe_pdw_finish(struct spe_pdw *w);
 /* Bytes written so far (the current end of file). */
 uint64_t spe_pdw_offset(const struct spe_pdw *w);
 
+
+/* ---- Reader ------------------------------------------------------------ */
+
+/*
+ * A streaming perf.data reader for files and for perf's pipe format (perf
+ * record -o -, read from a pipe or stdin).  Records come out one at a time
+ * in file order through a fixed buffer, so memory does not grow with the
+ * file.  AUXTRACE data is not read with its record: in a file the caller
+ * preads it later from aux_data_offset (spe_pdr_pread); in a pipe it must
+ * consume it with spe_pdr_aux_read() before the next spe_pdr_next(), which
+ * otherwise skips it.
+ *
+ * Errors are negative errno values; spe_pdr_errmsg() then says what was
+ * wrong and at which file offset (spe_pdr_error_offset()).
+ */
+struct spe_pdr;
+
+struct spe_pdr_attr {
+	struct perf_event_attr attr;	/* zero-extended to this header's size */
+	uint32_t file_size;		/* attr.size as found in the file */
+	uint64_t *ids;
+	uint32_t nr_ids;
+};
+
+/* The sample_id_all trailer (non-sample records) or the leading fields of
+ * a PERF_RECORD_SAMPLE. */
+struct spe_pdr_sample_id {
+	uint32_t pid, tid;
+	uint64_t time;
+	uint64_t id;
+	uint32_t cpu;
+	bool has_tid, has_time, has_id, has_cpu;
+};
+
+struct spe_pdr_event {
+	uint64_t offset;		/* file offset of the record */
+	const struct perf_event_header *header;	/* header.size bytes, 8-aligned */
+	const struct spe_pdr_attr *attr;	/* owner of the record, or NULL */
+	struct spe_pdr_sample_id sid;
+	/* PERF_RECORD_AUXTRACE: where its data starts and how long it is. */
+	uint64_t aux_data_offset;
+	uint64_t aux_data_size;
+};
+
+/* Machine description from the feature sections (or pipe-mode records). */
+struct spe_pdr_info {
+	char arch[64];
+	char cpuid[128];		/* arm64: MIDR_EL1 as text */
+	uint32_t nr_cpus_avail, nr_cpus_online;
+	bool has_cpuid, has_nrcpus, has_auxtrace_index;
+	uint64_t nr_auxtrace_index;	/* entries of the HEADER_AUXTRACE index */
+};
+
+int spe_pdr_open(struct spe_pdr **out, int fd);
+/* On a failed open *out is still set (for spe_pdr_errmsg), or NULL without
+ * memory; spe_pdr_close() frees it and does not close fd. */
+void spe_pdr_close(struct spe_pdr *r);
+
+/* 1: *ev holds the next record (valid until the next call); 0: end of data;
+ * negative: error (see spe_pdr_errmsg). */
+int spe_pdr_next(struct spe_pdr *r, struct spe_pdr_event *ev);
+
+bool spe_pdr_is_pipe(const struct spe_pdr *r);
+uint64_t spe_pdr_file_size(const struct spe_pdr *r);	/* 0 for a pipe */
+const struct spe_pdr_info *spe_pdr_info(const struct spe_pdr *r);
+uint32_t spe_pdr_nr_attrs(const struct spe_pdr *r);
+const struct spe_pdr_attr *spe_pdr_attr(const struct spe_pdr *r, uint32_t i);
+const struct spe_pdr_attr *spe_pdr_attr_by_id(const struct spe_pdr *r, uint64_t id);
+
+/* Reads the current AUXTRACE record's data sequentially; returns bytes read
+ * (0 when all consumed) or a negative error.  Works in both modes. */
+long spe_pdr_aux_read(struct spe_pdr *r, void *buf, size_t n);
+/* File mode: n bytes at file offset off (AUXTRACE data of any record). */
+int spe_pdr_pread(struct spe_pdr *r, void *buf, size_t n, uint64_t off);
+
+const char *spe_pdr_errmsg(const struct spe_pdr *r);
+uint64_t spe_pdr_error_offset(const struct spe_pdr *r);
+
+/* ---- Parsed records ---------------------------------------------------- */
+
+/* ARM SPE AUXTRACE_INFO in either version. */
+#define SPE_AUXINFO_MAX_CPUS	1024
+struct spe_auxtrace_info {
+	uint32_t version;		/* 1 or 2 */
+	uint32_t pmu_type;
+	bool per_cpu_mmaps;		/* version 1 only */
+	uint32_t nr_cpus;		/* version 2: per-CPU entries */
+};
+
+/* Parses the fixed part; *info.  Returns 0 or -EINVAL / -EPROTO with a
+ * reason in *why. */
+int spe_parse_auxtrace_info(const struct perf_event_header *h,
+			    struct spe_auxtrace_info *info, const char **why);
+/* Version 2: the metadata of per-CPU entry i (0 <= i < nr_cpus). */
+int spe_auxtrace_info_cpu(const struct perf_event_header *h, uint32_t i,
+			  struct spe_pdw_cpu_meta *meta, const char **why);
+
+int spe_parse_time_conv(const struct perf_event_header *h, struct spe_time_conv *tc);
+
 #endif /* SPE_PERF_DATA_H */
