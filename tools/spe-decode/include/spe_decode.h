@@ -137,28 +137,88 @@ const char *spe_pkt_type_name(enum spe_pkt_type type);
  * ------------------------------------------------------------------------ */
 
 /*
- * Describe @pkt the way perf 6.1's `perf report -D` does ("PC 0x... el1
- * ns=1", "EV RETIRED L1D-ACCESS", "LAT 12 TOT", ...), and describe what
- * perf does not know (Alignment, unknown packets, newer fields) in the same
- * style.  Writes at most @size bytes including the NUL; returns the length
- * of the full description (like snprintf) or a negative error.
+ * Description styles.  SPE_DESC_PERF reproduces host perf 6.1's
+ * `perf report -D` text exactly for every packet perf decodes (including
+ * its generic "ADDR 0x... (4)" for indexes it does not name); packets perf
+ * rejects as "Bad packet!" but the specification defines or lets software
+ * skip (Alignment, unknown-but-sized packets) are described in the same
+ * style.  SPE_DESC_FULL also names fields newer than perf 6.1 (previous
+ * branch target, GCS, call/return hints, MTE/memcpy/memset, SME, events
+ * 19-25).
  */
-int spe_pkt_desc(const struct spe_pkt *pkt, char *buf, size_t size);
-
-/* A buffer of this size always holds a description or a dump line. */
-#define SPE_PKT_DESC_MAX	256
-#define SPE_DUMP_LINE_MAX	(SPE_PKT_DESC_MAX + 128)
+enum spe_desc_style {
+	SPE_DESC_PERF = 0,
+	SPE_DESC_FULL = 1,
+};
 
 /*
- * Format one `perf report -D` line for @nbytes bytes at @bytes decoded
- * as @pkt (NULL: "Bad packet!") at stream offset @offset:
- * ".  OOOOOOOO:  bb bb ...<padded to 16 bytes> description\n".
- * @out must hold SPE_DUMP_LINE_MAX bytes when @nbytes <= 16; longer runs
- * (Alignment skips) are printed 16 bytes per line.  Returns the length
- * written (without NUL) or a negative error.
+ * Describe @pkt ("PC 0x... el1 ns=1", "EV RETIRED L1D-ACCESS", "LAT 12 TOT"
+ * ...) in @style.  Writes at most @size bytes including the NUL; returns
+ * the length written (without NUL), or SPE_ERR_NOSPACE when @size is
+ * smaller than SPE_PKT_DESC_MAX and the text did not fit.
+ */
+int spe_pkt_desc(const struct spe_pkt *pkt, enum spe_desc_style style,
+		 char *buf, size_t size);
+
+/* A buffer of this size always holds a description / a dump line. */
+#define SPE_PKT_DESC_MAX	256
+#define SPE_DUMP_LINE_MAX	(SPE_PKT_DESC_MAX + 80)
+
+/*
+ * Format one `perf report -D` line for the @nbytes (<= 16) bytes at @bytes
+ * at stream offset @offset, followed by @desc (NULL: "Bad packet!"):
+ * ".  OOOOOOOO:  bb bb ... <bytes padded to 16 columns> desc\n".
+ * Returns the length written (without NUL) or SPE_ERR_NOSPACE / _INVAL.
  */
 int spe_dump_line(const uint8_t *bytes, size_t nbytes, uint64_t offset,
-		  const struct spe_pkt *pkt, char *out, size_t size);
+		  const char *desc, char *out, size_t size);
+
+/* ------------------------------------------------------------------------
+ * Packet dump of a whole buffer (lib/dump.c)
+ * ------------------------------------------------------------------------ */
+
+/* Output sink: write @len bytes of text; return 0 or a negative error. */
+typedef int (*spe_write_fn)(void *ctx, const char *text, size_t len);
+
+#define SPE_DUMP_STRICT		(1u << 0)	/* stop after the first error */
+
+struct spe_dump_config {
+	size_t size;		/* sizeof(struct spe_dump_config) */
+	uint32_t flags;		/* SPE_DUMP_* */
+	enum spe_desc_style style;
+	/*
+	 * Offset printed for buf[0].  perf prints offsets from 0 for each
+	 * AUXTRACE record, while the Alignment command needs the offset in
+	 * the profiling buffer stream: the two can differ.
+	 */
+	uint64_t print_offset;
+	spe_write_fn write;
+	void *ctx;
+};
+
+#define SPE_DUMP_CONFIG_INIT	{ .size = sizeof(struct spe_dump_config) }
+
+struct spe_dump_stats {
+	uint64_t packets;	/* lines describing a decoded packet */
+	uint64_t bad;		/* undecodable header bytes ("Bad packet!") */
+	uint64_t truncated;	/* 1 when the buffer ends inside a packet */
+	int first_error;	/* first SPE_ERR_* met, 0 if none */
+	uint64_t first_error_offset;	/* its stream offset */
+};
+
+/*
+ * Print every packet of @buf (stream offset @stream_offset) one line each
+ * in `perf report -D` format: runs of Padding share a line (up to 16
+ * bytes, as perf does); an Alignment command prints its header then the
+ * bytes it skips; an undecodable byte prints "Bad packet!" and decoding
+ * resumes at the next byte (as perf does); a packet cut by the end of the
+ * buffer prints its bytes and "TRUNCATED ...".  Data errors are reported
+ * inline and in @stats (may be NULL); the return value is 0, a negative
+ * error from config->write, or SPE_ERR_INVAL.  With SPE_DUMP_STRICT the
+ * dump stops after the first error line.
+ */
+int spe_dump(const struct spe_dump_config *config, const uint8_t *buf,
+	     size_t len, uint64_t stream_offset, struct spe_dump_stats *stats);
 
 /* ------------------------------------------------------------------------
  * Records (lib/record.c)

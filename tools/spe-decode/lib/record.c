@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Record layer: groups packets into sample records (seed 003 D18.1.2: a
+ * record is a sequence of packets ended by an End or a Timestamp packet;
+ * only Padding and Alignment commands may sit between records, seed 000
+ * §5.1.4) and fills struct spe_record.
+ *
+ * Errors never abort decoding: the error is returned with its offset and
+ * the part of the record decoded so far, then the next call resynchronises
+ * at the next record boundary (see resync()).  Strict mode stops instead.
+ */
+#include "packet_internal.h"
+
+static void insn_addr(struct spe_insn_addr *a, uint64_t payload)
+{
+	a->addr = spe_addr_sign_extend(payload);
+	a->el = (uint8_t)SPE_FIELD_GET(SPE_ADDR_INSN_EL_MASK, payload);
+	a->ns = !!(payload & SPE_ADDR_INSN_NS);
+	a->nse = !!(payload & SPE_ADDR_INSN_NSE);
+}
+
+static void add_impdef(struct spe_impdef_value *arr, uint8_t *n,
+		       const struct spe_pkt *pkt)
+{
+	if (*n < SPE_REC_MAX_IMPDEF) {
+		arr[*n].index = pkt->index;
+		arr[*n].value = pkt->payload;
+	}
+	if (*n < UINT8_MAX)
+		(*n)++;
+}
+
+/* Store one packet's content into the record. */
+static void rec_add(struct spe_record *rec, const struct spe_pkt *pkt)
+{
+	uint64_t v = pkt->payload;
+
+	switch (pkt->type) {
+	case SPE_PKT_ADDRESS:
+		switch (pkt->index) {
+		case SPE_ADDR_PC:
+			insn_addr(&rec->pc, v);
+			rec->present |= SPE_REC_PC;
+			break;
+		case SPE_ADDR_BR_TARGET:
+			insn_addr(&rec->br_target, v);
+			rec->present |= SPE_REC_BR_TARGET;
+			break;
+		case SPE_ADDR_PREV_BR_TARGET:
+			insn_addr(&rec->prev_br_target, v);
+			rec->present |= SPE_REC_PREV_BR_TARGET;
+			break;
+		case SPE_ADDR_DATA_VA:
+			rec->data_va = spe_addr_sign_extend(v);
+			rec->data_va_tag = (uint8_t)SPE_FIELD_GET(SPE_ADDR_VA_TAG_MASK, v);
+			rec->present |= SPE_REC_DATA_VA;
+			break;
+		case SPE_ADDR_DATA_PA:
+			rec->data_pa = v & SPE_ADDR_VALUE_MASK;
+			rec->data_pa_ns = !!(v & SPE_ADDR_PA_NS);
+			rec->data_pa_ch = !!(v & SPE_ADDR_PA_CH);
+			rec->data_pa_pat = (uint8_t)SPE_FIELD_GET(SPE_ADDR_PA_PAT_MASK, v);
+			rec->present |= SPE_REC_DATA_PA;
+			break;
+		default:
+			add_impdef(rec->impdef_addr, &rec->n_impdef_addr, pkt);
+			break;
+		}
+		break;
+	case SPE_PKT_COUNTER:
+		switch (pkt->index) {
+		case SPE_CNT_TOTAL:
+			rec->lat_total = (uint16_t)v;
+			rec->present |= SPE_REC_LAT_TOTAL;
+			break;
+		case SPE_CNT_ISSUE:
+			rec->lat_issue = (uint16_t)v;
+			rec->present |= SPE_REC_LAT_ISSUE;
+			break;
+		case SPE_CNT_TRANSLATION:
+			rec->lat_xlat = (uint16_t)v;
+			rec->present |= SPE_REC_LAT_XLAT;
+			break;
+		default:
+			add_impdef(rec->impdef_cnt, &rec->n_impdef_cnt, pkt);
+			break;
+		}
+		break;
+	case SPE_PKT_EVENTS:
+		rec->events = v;
+		rec->events_size = pkt->payload_len;
+		rec->present |= SPE_REC_EVENTS;
+		break;
+	case SPE_PKT_OP_TYPE:
+		rec->op_class = pkt->index;
+		rec->op_subclass = (uint8_t)v;
+		rec->present |= SPE_REC_OP_TYPE;
+		break;
+	case SPE_PKT_DATA_SOURCE:
+		/* Only 8- and 16-bit payloads are defined (seed 000 §5.3.5). */
+		if (pkt->payload_len > 2) {
+			rec->n_unknown++;
+			break;
+		}
+		rec->data_source = (uint16_t)v;
+		rec->data_source_size = pkt->payload_len;
+		rec->present |= SPE_REC_DATA_SOURCE;
+		break;
+	case SPE_PKT_CONTEXT:
+		if (pkt->index == SPE_CONTEXT_EL1) {
+			rec->context_el1 = (uint32_t)v;
+			rec->present |= SPE_REC_CONTEXT_EL1;
+		} else if (pkt->index == SPE_CONTEXT_EL2) {
+			rec->context_el2 = (uint32_t)v;
+			rec->present |= SPE_REC_CONTEXT_EL2;
+		} else {
+			rec->n_unknown++;	/* reserved index */
+		}
+		break;
+	case SPE_PKT_UNKNOWN:
+		rec->n_unknown++;
+		break;
+	default:	/* PAD, ALIGNMENT: framing, no content */
+		break;
+	}
+}
+
+int spe_decoder_init(struct spe_decoder *dec,
+		     const struct spe_decoder_config *config,
+		     const uint8_t *buf, size_t len, uint64_t base_offset)
+{
+	if (!dec || (!buf && len))
+		return SPE_ERR_INVAL;
+	/* An older caller's config may be shorter; never read past it. */
+	if (config && config->size < offsetof(struct spe_decoder_config, flags) +
+				     sizeof(config->flags))
+		return SPE_ERR_INVAL;
+	memset(dec, 0, sizeof(*dec));
+	dec->buf = buf;
+	dec->len = len;
+	dec->base = base_offset;
+	dec->flags = config ? config->flags : 0;
+	return 0;
+}
+
+/*
+ * Would a record start at @pos?  Padding/Alignment, then packets without
+ * error up to an End or Timestamp within the record size limit.  Running
+ * out of input counts as yes: the caller reports the truncation.
+ */
+static bool record_starts_at(const struct spe_decoder *dec, size_t pos)
+{
+	const uint8_t *buf = dec->buf;
+	size_t len = dec->len, start;
+	struct spe_pkt pkt;
+	int ret;
+
+	while (pos < len && buf[pos] == SPE_HDR_PADDING)
+		pos++;
+	start = pos;
+	while (pos < len) {
+		if (pos - start > SPE_RECORD_MAX_BYTES)
+			return false;
+		ret = spe_pkt_decode_fast(buf + pos, len - pos, dec->base + pos, &pkt);
+		if (ret == SPE_ERR_TRUNCATED)
+			return true;
+		if (ret < 0)
+			return false;
+		if (pkt.type == SPE_PKT_END || pkt.type == SPE_PKT_TIMESTAMP)
+			return true;
+		pos += (size_t)ret;
+	}
+	return true;
+}
+
+/*
+ * After an error at index @bad, find the next record boundary: a position
+ * right after an End byte or after a Timestamp packet's 9 bytes, from which
+ * a whole record decodes.  Payload bytes can look like an End header, so
+ * every candidate is checked by decoding the record that would follow it.
+ */
+static size_t resync(const struct spe_decoder *dec, size_t bad)
+{
+	const uint8_t *buf = dec->buf;
+	size_t len = dec->len;
+
+	for (size_t q = bad + 1; q < len; q++) {
+		bool after_end = buf[q - 1] == SPE_HDR_END;
+		bool after_ts = q >= bad + 9 && buf[q - 9] == SPE_HDR_TIMESTAMP;
+
+		if ((after_end || after_ts) && record_starts_at(dec, q))
+			return q;
+	}
+	return len;
+}
+
+static int fail(struct spe_decoder *dec, struct spe_record *rec, int err,
+		size_t at, size_t start, enum spe_rec_end end)
+{
+	rec->end = end;
+	rec->size = (uint32_t)(at - start);
+	dec->error = err;
+	dec->error_offset = dec->base + at;
+	if (dec->flags & SPE_DEC_STRICT) {
+		dec->stopped = true;
+	} else if (err == SPE_ERR_TRUNCATED) {
+		dec->pos = dec->len;
+	} else {
+		dec->pos = at;
+		dec->need_resync = true;
+	}
+	return err;
+}
+
+int spe_decoder_next(struct spe_decoder *dec, struct spe_record *rec)
+{
+	const uint8_t *buf;
+	size_t len, pos, start;
+	struct spe_pkt pkt;
+	int ret;
+
+	if (!dec || !rec)
+		return SPE_ERR_INVAL;
+	if (dec->stopped)
+		return SPE_ERR_STOPPED;
+	if (dec->need_resync) {
+		dec->pos = resync(dec, dec->pos);
+		dec->need_resync = false;
+	}
+	buf = dec->buf;
+	len = dec->len;
+	pos = dec->pos;
+
+	/* Between records: Padding and Alignment commands only. */
+	for (;;) {
+		while (pos < len && buf[pos] == SPE_HDR_PADDING)
+			pos++;
+		if (pos >= len) {
+			dec->pos = pos;
+			return 0;
+		}
+		if (spe_hdr_table[buf[pos]].type != SPE_HC_EXTENDED)
+			break;
+		ret = spe_pkt_decode_fast(buf + pos, len - pos, dec->base + pos, &pkt);
+		if (ret > 0 && pkt.type == SPE_PKT_ALIGNMENT) {
+			pos += (size_t)ret;
+			continue;
+		}
+		/* The UNKNOWN bytes an Alignment skips may run to the end. */
+		if (ret == SPE_ERR_TRUNCATED && pkt.type == SPE_PKT_ALIGNMENT) {
+			dec->pos = len;
+			return 0;
+		}
+		break;
+	}
+
+	start = pos;
+	rec->offset = dec->base + start;
+	rec->present = 0;
+	rec->n_impdef_addr = 0;
+	rec->n_impdef_cnt = 0;
+	rec->n_unknown = 0;
+	rec->n_packets = 0;
+
+	for (;;) {
+		if (pos >= len)
+			return fail(dec, rec, SPE_ERR_TRUNCATED, pos, start,
+				    SPE_REC_END_TRUNCATED);
+		if (pos - start >= SPE_RECORD_MAX_BYTES)
+			return fail(dec, rec, SPE_ERR_BAD_RECORD, pos, start,
+				    SPE_REC_END_ERROR);
+		ret = spe_pkt_decode_fast(buf + pos, len - pos, dec->base + pos, &pkt);
+		if (ret < 0)
+			return fail(dec, rec, ret, pos, start,
+				    ret == SPE_ERR_TRUNCATED ?
+				    SPE_REC_END_TRUNCATED : SPE_REC_END_ERROR);
+		pos += (size_t)ret;
+		rec->n_packets++;
+		if (pkt.type == SPE_PKT_END) {
+			rec->end = SPE_REC_END_END;
+			break;
+		}
+		if (pkt.type == SPE_PKT_TIMESTAMP) {
+			rec->timestamp = pkt.payload;
+			rec->present |= SPE_REC_TIMESTAMP;
+			rec->end = SPE_REC_END_TIMESTAMP;
+			break;
+		}
+		rec_add(rec, &pkt);
+	}
+	rec->size = (uint32_t)(pos - start);
+	dec->pos = pos;
+	return 1;
+}
+
+uint64_t spe_decoder_error_offset(const struct spe_decoder *dec)
+{
+	return dec->error_offset;
+}
+
+uint64_t spe_decoder_offset(const struct spe_decoder *dec)
+{
+	return dec->base + dec->pos;
+}
