@@ -98,8 +98,10 @@ int spe_dump(const struct spe_dump_config *cfg, const uint8_t *buf,
 				while (n < 16 && pos + n < len && !b[n])
 					n++;
 			}
+			/* An Alignment's skipped bytes follow on lines of their own. */
 			p = spe_put_dump_prefix(line_start(&o), b,
-						n < 16 ? n : pkt.hdr_len, poff);
+						pkt.type == SPE_PKT_ALIGNMENT ?
+						pkt.hdr_len : n, poff);
 			line_end(&o, spe_put_desc(p, &pkt, cfg->style));
 			if (pkt.type == SPE_PKT_ALIGNMENT)
 				raw_lines(&o, b + 2, n - 2, poff + 2,

@@ -10,7 +10,7 @@ const char *spe_strerror(int err)
 	case SPE_ERR_INVAL:
 		return "invalid argument";
 	case SPE_ERR_TRUNCATED:
-		return "truncated packet: input ends inside it";
+		return "truncated: input ends inside a packet or record";
 	case SPE_ERR_BAD_HEADER:
 		return "bad packet header: extended header prefix followed by another prefix";
 	case SPE_ERR_BAD_RECORD:

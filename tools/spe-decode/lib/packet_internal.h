@@ -65,6 +65,32 @@ static inline uint64_t spe_load_payload(const uint8_t *p, size_t avail,
 	return spe_load_le(p, n);
 }
 
+/*
+ * Index of the first non-Padding byte at or after @pos (or @len).  Units
+ * pad every record to their alignment (PMBIDR_EL1.Align), so runs of zero
+ * bytes are common: test eight at a time.
+ */
+static inline size_t spe_skip_padding(const uint8_t *buf, size_t pos,
+				      size_t len)
+{
+	while (len - pos >= 8) {
+		uint64_t w;
+
+		memcpy(&w, buf + pos, 8);
+		if (w) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+			return pos + (size_t)(__builtin_clzll(w) >> 3);
+#else
+			return pos + (size_t)(__builtin_ctzll(w) >> 3);
+#endif
+		}
+		pos += 8;
+	}
+	while (pos < len && buf[pos] == SPE_HDR_PADDING)
+		pos++;
+	return pos;
+}
+
 /* The 16-bit header path (seed 000 §5.2.2, §5.3.2). */
 static inline int spe_pkt_decode_ext(const uint8_t *buf, size_t len,
 				     uint64_t stream_offset,

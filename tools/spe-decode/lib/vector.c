@@ -252,10 +252,10 @@ static int enc_context(struct enc *e, const struct line *l)
 	return put_le(e, v, 4);
 }
 
-/* log2(evl / 32) for the EVL field, -1 if not a power of two in range. */
-static int evl_field(uint64_t evl, unsigned int base)
+/* log2(evl / base) if it is 0..nmax-1, else -1. */
+static int evl_field(uint64_t evl, unsigned int base, int nmax)
 {
-	for (int f = 0; f < 8; f++)
+	for (int f = 0; f < nmax; f++)
 		if ((uint64_t)base << f == evl)
 			return f;
 	return -1;
@@ -309,7 +309,7 @@ static int enc_op(struct enc *e, const struct line *l)
 			else if (!strcmp(t, "ar"))
 				v |= 0x02 | SPE_OP_LDST_EXT_AR;
 			else if ((o = opt(t, "sve"))) {
-				int f = parse_u64(o, &x) ? evl_field(x, 32) : -1;
+				int f = parse_u64(o, &x) ? evl_field(x, 32, 8) : -1;
 
 				if (f < 0)
 					return syntax(e, "sve=EVL: 32..4096");
@@ -360,13 +360,13 @@ static int enc_op(struct enc *e, const struct line *l)
 			else if (!strcmp(t, "pred") && kind[1] == 'v')
 				v |= SPE_OP_OTHER_SVE_PRED;
 			else if ((o = opt(t, "evl")) && kind[1] == 'v') {
-				int f = parse_u64(o, &x) ? evl_field(x, 32) : -1;
+				int f = parse_u64(o, &x) ? evl_field(x, 32, 8) : -1;
 
 				if (f < 0)
 					return syntax(e, "evl: 32..4096");
 				v |= (uint64_t)f << 4;
 			} else if ((o = opt(t, "ets")) && kind[1] == 'm') {
-				int f = parse_u64(o, &x) ? evl_field(x, 128) : -1;
+				int f = parse_u64(o, &x) ? evl_field(x, 128, 16) : -1;
 
 				if (f < 0 || f > 15)
 					return syntax(e, "ets: 128 << 0..15");
