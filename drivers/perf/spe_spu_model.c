@@ -661,8 +661,10 @@ static int spu_write_bytes(struct spe_spu *spu, const uint8_t *rec,
 	struct spe_spu_xlat x;
 
 	while (off < total) {
+		const uint8_t *src;
+		uint8_t *dst;
+		uint32_t i, nrec;
 		uint64_t n;
-		uint32_t i;
 
 		x.fault = SPE_SPU_XLAT_OK;
 		if (spu->translate(spu->mem_ctx, va, &x)) {
@@ -672,8 +674,20 @@ static int spu_write_bytes(struct spe_spu *spu, const uint8_t *rec,
 		n = total - off;
 		if (x.len < n)
 			n = x.len;
-		for (i = 0; i < n; i++, off++)
-			x.host[i] = off < len ? rec[off] : SPE_HDR_PADDING;
+		/*
+		 * Record bytes, then padding, through locals: uint8_t stores
+		 * may alias anything, so this keeps the loops tight.
+		 */
+		dst = x.host;
+		src = rec + off;
+		nrec = off < len ? len - off : 0;
+		if (nrec > n)
+			nrec = (uint32_t)n;
+		for (i = 0; i < nrec; i++)
+			dst[i] = src[i];
+		for (; i < n; i++)
+			dst[i] = SPE_HDR_PADDING;
+		off += (uint32_t)n;
 		va += n;
 	}
 	spu->pmbptr = va;
