@@ -224,6 +224,12 @@ static void spu_update(struct spe_spu *spu)
 	/* seed 000 §3.5: while S is 1 buffered records are discarded. */
 	if (spu->pmbsr & SPE_PMBSR_S)
 		spu_discard_inflight(spu);
+	/* PMBIRQ follows PMBSR.S. */
+	if (spu->irq_level != !!(spu->pmbsr & SPE_PMBSR_S)) {
+		spu->irq_level = !spu->irq_level;
+		if (spu->irq_changed)
+			spu->irq_changed(spu->irq_ctx, spu->irq_level);
+	}
 }
 
 static uint64_t spu_pmsfcr_mask(const struct spe_spu *spu)
@@ -261,8 +267,14 @@ int spe_spu_write_reg(struct spe_spu *spu, enum spe_spu_reg reg, uint64_t val)
 		spu->pmscr_el1 = val;
 		break;
 	case SPE_REG_PMSCR_EL2:
-		/* seed 000 §4.3.7: RES0 at EL3 if EL2 is not implemented. */
-		spu->pmscr_el2 = spu->cfg.have_el2 ? val & spu_pmscr_mask() : 0;
+		/*
+		 * seed 000 §4.3.7: RES0 at EL3 if EL2 is not implemented;
+		 * E2SPE and E0HSPE are RES0 unless EL2 owns the buffer.
+		 */
+		val &= spu_pmscr_mask();
+		if (!spu_el2_owned(spu))
+			val &= ~(SPE_PMSCR_E2SPE | SPE_PMSCR_E0HSPE);
+		spu->pmscr_el2 = spu->cfg.have_el2 ? val : 0;
 		break;
 	case SPE_REG_PMSNEVFR_EL1:
 		if (!(idr & SPE_PMSIDR_FNE))

@@ -184,6 +184,13 @@ typedef void (*spe_spu_hook_fn)(void *ctx, const struct spe_op *op,
 				enum spe_spu_outcome what, uint64_t addr,
 				uint32_t len);
 
+/*
+ * PMBIRQ changed level (seed 000 §3.5: a level interrupt driven by
+ * PMBSR_EL1.S).  Called from a management event inside step/advance/
+ * psb_csync, and from spe_spu_write_reg() when software changes S.
+ */
+typedef void (*spe_spu_irq_fn)(void *ctx, int level);
+
 /* The SPU PMU events of seed 000 §2.6, Table 1. */
 enum spe_spu_pmu_event {
 	SPE_SPU_SAMPLE_POP,
@@ -234,6 +241,9 @@ struct spe_spu {
 	void *mem_ctx;
 	spe_spu_hook_fn hook;
 	void *hook_ctx;
+	spe_spu_irq_fn irq_changed;
+	void *irq_ctx;
+	uint8_t irq_level;	/* last level reported */
 };
 
 /*

@@ -252,6 +252,34 @@ static void test_faults(void)
 	t_unit_free(u);
 }
 
+static void irq_cb(void *ctx, int level)
+{
+	int *log = ctx;
+
+	log[log[0]++ + 1] = level;
+}
+
+static void test_irq_line(void)
+{
+	struct t_unit *u = t_unit_new(SPE_SPU_PROFILE_V1_MIN);
+	struct spe_op op = t_op_load();
+	int log[16] = { 0 }, i;
+
+	u->spu.irq_changed = irq_cb;
+	u->spu.irq_ctx = log;
+	t_enable(u, EN, 0, 4096);
+	for (i = 0; i < 1000 && !spe_spu_irq(&u->spu); i++)
+		t_run(u, &op);
+	CHECK(log[0] == 1 && log[1] == 1,
+	      "§3.5 PMBIRQ rises once, at the management event that sets PMBSR.S");
+	spe_spu_write_reg(&u->spu, SPE_REG_PMBSR_EL1, SR(u));
+	CHECK(log[0] == 1, "§3.5 PMBIRQ is a level: rewriting S=1 raises no new edge");
+	spe_spu_write_reg(&u->spu, SPE_REG_PMBSR_EL1, 0);
+	CHECK(log[0] == 2 && log[2] == 0 && !spe_spu_irq(&u->spu),
+	      "§3.5 PMBIRQ falls when software clears PMBSR.S");
+	t_unit_free(u);
+}
+
 static void test_psb_csync(void)
 {
 	struct spe_spu_config cfg = *spe_spu_profile(SPE_SPU_PROFILE_V1_MIN);
@@ -288,5 +316,6 @@ int main(void)
 	test_discard();
 	test_faults();
 	test_psb_csync();
+	test_irq_line();
 	return tap_done();
 }
