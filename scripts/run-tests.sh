@@ -14,6 +14,7 @@ logdir="$top/build/test-logs"
 mkdir -p "$logdir"
 
 pass=0 fail=0 skip=0
+shopt -s nullglob
 for suite in "$top"/scripts/suites/*.sh; do
 	name=$(basename "$suite" .sh)
 	if [ $# -gt 0 ]; then

@@ -16,5 +16,6 @@ struct spe_cli_command {
 extern const struct spe_cli_command spe_cmd_dump;
 extern const struct spe_cli_command spe_cmd_records;
 extern const struct spe_cli_command spe_cmd_encode;
+extern const struct spe_cli_command spe_cmd_wrap;
 
 #endif /* SPE_DECODE_CLI_COMMANDS_H */

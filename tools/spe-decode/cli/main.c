@@ -9,6 +9,7 @@ static const struct spe_cli_command *const commands[] = {
 	&spe_cmd_dump,
 	&spe_cmd_records,
 	&spe_cmd_encode,
+	&spe_cmd_wrap,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
