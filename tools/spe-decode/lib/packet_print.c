@@ -15,7 +15,8 @@
 static const char hexdig[16] = "0123456789abcdef";
 
 /* Two lowercase hex digits per byte value, for the byte columns. */
-#define H2(b)	{ hexdig[(b) >> 4], hexdig[(b) & 15] }
+#define HEXC(n)	((char)((n) < 10 ? '0' + (n) : 'a' - 10 + (n)))
+#define H2(b)	{ HEXC((b) >> 4), HEXC((b) & 15) }
 #define H2_4(b)	H2(b), H2((b) + 1), H2((b) + 2), H2((b) + 3)
 #define H2_16(b) H2_4(b), H2_4((b) + 4), H2_4((b) + 8), H2_4((b) + 12)
 #define H2_64(b) H2_16(b), H2_16((b) + 16), H2_16((b) + 32), H2_16((b) + 48)
