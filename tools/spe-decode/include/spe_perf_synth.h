@@ -80,8 +80,9 @@ struct spe_session_config {
 	/* Called for every complete record in timestamp order across queues
 	 * (file input) or buffer by buffer (pipe input).  Non-zero stops. */
 	int (*on_record)(void *ctx, const struct spe_qrecord *qr);
-	/* Called for every perf.data record after the SPE records that
-	 * precede it in time (MMAP2, COMM, ... for symbolisation); may be NULL. */
+	/* Called for every perf.data record but AUXTRACE, after the SPE
+	 * records that precede it in time (timed records are ordered as perf
+	 * orders them, by FINISHED_ROUND); may be NULL. */
 	int (*on_event)(void *ctx, const struct spe_pdr_event *ev);
 	/* Called for every AUXTRACE record with its data (dump); may be NULL.
 	 * In file input `data` is mapped from the file. */

@@ -26,8 +26,10 @@
 #define Q_MAX_CPUS	4096
 #define Q_DROP_STEP	(4u << 20)	/* drop decoded pages every 4 MiB */
 #define Q_PIPE_MAX	(1ULL << 30)	/* largest AUXTRACE buffer from a pipe */
+/* Pipe input keeps AUXTRACE data in memory until it is decoded, as perf. */
 
 struct q_buffer {
+	uint8_t *mem;			/* pipe input: a copy of the data */
 	uint64_t data_off;		/* file offset of the data */
 	uint64_t size;
 	uint64_t aux_off;		/* offset in the AUX area (stream offset) */
@@ -39,6 +41,7 @@ struct aux_queue {
 	bool active;			/* dec holds a buffer */
 	struct spe_decoder dec;
 	uint64_t cur_data_off, cur_aux_off;	/* of the buffer in dec */
+	uint8_t *cur_mem;		/* pipe input: the copy dec reads */
 	uint64_t dropped;		/* bytes of it already dropped */
 	struct spe_record rec;		/* next record, when has_rec */
 	bool has_rec, on_heap;
@@ -46,6 +49,13 @@ struct aux_queue {
 	uint64_t last_ts;
 	int32_t cpu, tid;		/* from the AUXTRACE records */
 	int32_t ctx_tid;		/* last CONTEXT seen, -1 */
+};
+
+/* A timed perf.data record kept for ordering (perf's ordered events). */
+struct held_event {
+	uint64_t time, seq;
+	struct spe_pdr_event ev;	/* ev.header points to bytes */
+	uint64_t *bytes;
 };
 
 struct tid_map {
@@ -76,8 +86,12 @@ struct spe_session {
 	bool ctx_seen;			/* CONTEXT packets drive pid/tid (as perf) */
 	struct tid_map threads;
 
-	uint8_t *pipe_buf;
-	size_t pipe_cap;
+
+	/* Timed records wait here until a round says they are in order. */
+	struct held_event *held;
+	size_t nr_held, cap_held;
+	uint64_t next_flush, max_time;
+	uint64_t seq;
 
 	struct spe_session_stats st;
 	int stop;			/* a callback's non-zero return */
@@ -207,7 +221,7 @@ static void q_drop_pages(struct spe_session *s, struct aux_queue *q, bool all)
 	uint64_t done = spe_decoder_offset(&q->dec) - q->cur_aux_off;
 	uint64_t from, to;
 
-	if (!s->map || (!all && done - q->dropped < Q_DROP_STEP))
+	if (!s->map || q->cur_mem || (!all && done - q->dropped < Q_DROP_STEP))
 		return;
 	from = (q->cur_data_off + q->dropped) & ~(uint64_t)(s->page - 1);
 	to = (q->cur_data_off + done) & ~(uint64_t)(s->page - 1);
@@ -239,8 +253,9 @@ static bool q_advance(struct spe_session *s, struct aux_queue *q)
 			q->cur_data_off = b->data_off;
 			q->cur_aux_off = b->aux_off;
 			q->dropped = 0;
-			spe_decoder_init(&q->dec, NULL, s->map + b->data_off, (size_t)b->size,
-					 b->aux_off);
+			q->cur_mem = b->mem;
+			spe_decoder_init(&q->dec, NULL, b->mem ? b->mem : s->map + b->data_off,
+					 (size_t)b->size, b->aux_off);
 			q->active = true;
 		}
 		ret = spe_decoder_next(&q->dec, &q->rec);
@@ -255,6 +270,8 @@ static bool q_advance(struct spe_session *s, struct aux_queue *q)
 		}
 		if (ret == 0) {
 			q_drop_pages(s, q, true);
+			free(q->cur_mem);
+			q->cur_mem = NULL;
 			q->active = false;
 			continue;
 		}
@@ -275,8 +292,7 @@ static void q_context(struct spe_session *s, struct aux_queue *q, struct spe_qre
 	qr->cpu = q->cpu;
 	qr->midr = spe_session_midr(s, q->cpu);
 	qr->ds_table = spe_ds_table_for_midr(qr->midr);
-	if (s->map)
-		qr->file_offset = q->cur_data_off + (rec->offset - q->cur_aux_off);
+	qr->file_offset = q->cur_data_off + (rec->offset - q->cur_aux_off);
 	/* pid/tid: CONTEXT packets when present (perf prefers them from the
 	 * first one on), otherwise the context-switch records. */
 	if (rec->present & (SPE_REC_CONTEXT_EL1 | SPE_REC_CONTEXT_EL2)) {
@@ -336,7 +352,7 @@ static void q_refill(struct spe_session *s)
 	}
 }
 
-static int q_add(struct spe_session *s, const struct spe_pdr_event *ev)
+static int q_add(struct spe_session *s, const struct spe_pdr_event *ev, uint8_t *mem)
 {
 	const struct spe_perf_auxtrace_event *a = (const void *)ev->header;
 	struct aux_queue *q;
@@ -374,85 +390,52 @@ static int q_add(struct spe_session *s, const struct spe_pdr_event *ev)
 		q->cap = ncap;
 	}
 	q->bufs[(q->head + q->count) % q->cap] = (struct q_buffer){
-		.data_off = ev->aux_data_offset, .size = ev->aux_data_size, .aux_off = a->offset,
+		.mem = mem, .data_off = ev->aux_data_offset, .size = ev->aux_data_size,
+		.aux_off = a->offset,
 	};
 	q->count++;
 	return 0;
 }
 
-/* ---- Pipe input: each buffer decoded as it arrives --------------------------- */
+/* ---- Pipe input: the data is copied into its queue ------------------------- */
 
 static int pipe_buffer(struct spe_session *s, const struct spe_pdr_event *ev)
 {
-	const struct spe_perf_auxtrace_event *a = (const void *)ev->header;
-	struct aux_queue tmp = { .ctx_tid = -1 };
-	struct aux_queue *q = &tmp;
+	/* The reader's window moves while the data is read: copy the record. */
+	struct spe_perf_auxtrace_event a;
+	struct spe_pdr_event e = *ev;
 	uint64_t size = ev->aux_data_size;
+	uint8_t *mem;
 	long got;
+	int err;
 
+	memcpy(&a, ev->header, sizeof(a));
+	e.header = &a.header;
 	if (size > Q_PIPE_MAX) {
 		snprintf(s->msg, sizeof(s->msg),
 			 "offset %#llx: AUXTRACE buffer of %llu bytes is too large for pipe input",
 			 (unsigned long long)ev->offset, (unsigned long long)size);
 		return -E2BIG;
 	}
-	if (size > s->pipe_cap) {
-		uint8_t *nb = realloc(s->pipe_buf, (size_t)size);
-
-		if (!nb)
-			return -ENOMEM;
-		s->pipe_buf = nb;
-		s->pipe_cap = (size_t)size;
-	}
-	got = size ? spe_pdr_aux_read(s->r, s->pipe_buf, (size_t)size) : 0;
-	if (got < 0)
+	mem = malloc(size ? (size_t)size : 1);
+	if (!mem)
+		return -ENOMEM;
+	got = size ? spe_pdr_aux_read(s->r, mem, (size_t)size) : 0;
+	if (got < 0) {
+		free(mem);
+		snprintf(s->msg, sizeof(s->msg), "%s", spe_pdr_errmsg(s->r));
 		return (int)got;
-	if (s->cfg.on_auxtrace) {
-		s->stop = s->cfg.on_auxtrace(s->cfg.ctx, ev, s->pipe_buf, size);
-		if (s->stop)
-			return 0;
 	}
-	if (s->cfg.no_decode)
+	if (s->cfg.on_auxtrace)
+		s->stop = s->cfg.on_auxtrace(s->cfg.ctx, &e, mem, size);
+	if (s->stop || s->cfg.no_decode) {
+		free(mem);
 		return 0;
-	if (a->idx < Q_MAX_QUEUES && s->q[a->idx])
-		q = s->q[a->idx];	/* keep its CONTEXT tid across buffers */
-	else if (a->idx < Q_MAX_QUEUES) {
-		q = calloc(1, sizeof(*q));
-		if (!q)
-			return -ENOMEM;
-		q->ctx_tid = -1;
-		s->q[a->idx] = q;
-		if (a->idx >= s->nr_q)
-			s->nr_q = a->idx + 1;
-		s->st.nr_queues++;
 	}
-	q->cpu = (int32_t)a->cpu;
-	q->tid = (int32_t)a->tid;
-	spe_decoder_init(&q->dec, NULL, s->pipe_buf, (size_t)size, a->offset);
-	q->cur_aux_off = a->offset;
-	for (;;) {
-		struct spe_qrecord qr = { .queue = a->idx };
-		int ret = spe_decoder_next(&q->dec, &q->rec);
-
-		if (ret == 0)
-			break;
-		if (ret < 0) {
-			s->st.partial_records++;
-			if (q->rec.end == SPE_REC_END_ERROR)
-				q_note_error(s, ev->aux_data_offset +
-					     (spe_decoder_error_offset(&q->dec) - a->offset));
-			continue;
-		}
-		s->st.records++;
-		if (q->rec.present & SPE_REC_TIMESTAMP)
-			q->last_ts = q->rec.timestamp;
-		q->time = q_perf_time(s, q->last_ts);
-		q_context(s, q, &qr);
-		qr.file_offset = 0;
-		if (s->cfg.on_record && (s->stop = s->cfg.on_record(s->cfg.ctx, &qr)))
-			break;
-	}
-	return 0;
+	err = q_add(s, &e, mem);
+	if (err)
+		free(mem);
+	return err;
 }
 
 /* ---- Records of the perf.data --------------------------------------------------- */
@@ -531,7 +514,7 @@ static int s_event(struct spe_session *s, const struct spe_pdr_event *ev)
 		    (s->stop = s->cfg.on_auxtrace(s->cfg.ctx, ev, s->map + ev->aux_data_offset,
 						  ev->aux_data_size)))
 			return 0;
-		return s->cfg.no_decode ? 0 : q_add(s, ev);
+		return s->cfg.no_decode ? 0 : q_add(s, ev, NULL);
 	case PERF_RECORD_AUX:
 		if (h->size >= sizeof(*h) + 24) {
 			uint64_t flags;
@@ -606,29 +589,117 @@ int spe_session_open(struct spe_session **out, int fd, const struct spe_session_
 	return 0;
 }
 
+static int held_cmp(const void *a, const void *b)
+{
+	const struct held_event *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* One timed record in time order: older SPE records first, then it. */
+static int deliver(struct spe_session *s, const struct spe_pdr_event *ev)
+{
+	int err;
+
+	if (ev->sid.has_time && ev->sid.time) {
+		q_refill(s);
+		if (q_process(s, ev->sid.time))
+			return 0;
+	}
+	/* AUXTRACE records go to on_auxtrace; in a pipe their bytes are
+	 * gone from the reader's window once the data was read. */
+	if (ev->header->type == SPE_PERF_RECORD_AUXTRACE)
+		return s_event(s, ev);
+	err = s_event(s, ev);
+	if (!err && s->cfg.on_event && !s->stop)
+		s->stop = s->cfg.on_event(s->cfg.ctx, ev);
+	return err;
+}
+
+/* Deliver the held records with time <= limit, oldest first. */
+static int flush_held(struct spe_session *s, uint64_t limit)
+{
+	size_t n = 0, i;
+	int err = 0;
+
+	qsort(s->held, s->nr_held, sizeof(*s->held), held_cmp);
+	while (n < s->nr_held && s->held[n].time <= limit)
+		n++;
+	for (i = 0; i < n && !err && !s->stop; i++)
+		err = deliver(s, &s->held[i].ev);
+	for (i = 0; i < n; i++)
+		free(s->held[i].bytes);
+	memmove(s->held, s->held + n, (s->nr_held - n) * sizeof(*s->held));
+	s->nr_held -= n;
+	return err;
+}
+
+static int hold(struct spe_session *s, const struct spe_pdr_event *ev)
+{
+	struct held_event *h;
+
+	if (s->nr_held == s->cap_held) {
+		size_t ncap = s->cap_held ? s->cap_held * 2 : 256;
+		struct held_event *nh = realloc(s->held, ncap * sizeof(*nh));
+
+		if (!nh)
+			return -ENOMEM;
+		s->held = nh;
+		s->cap_held = ncap;
+	}
+	h = &s->held[s->nr_held];
+	h->bytes = malloc(ev->header->size);
+	if (!h->bytes)
+		return -ENOMEM;
+	memcpy(h->bytes, ev->header, ev->header->size);
+	h->ev = *ev;
+	h->ev.header = (const void *)h->bytes;
+	h->time = ev->sid.time;
+	h->seq = s->seq++;
+	if (h->time > s->max_time)
+		s->max_time = h->time;
+	s->nr_held++;
+	return 0;
+}
+
 int spe_session_run(struct spe_session *s)
 {
 	struct spe_pdr_event ev;
 	int ret, err = 0;
 
+	/*
+	 * As perf does with ordered events: records with a time wait for a
+	 * FINISHED_ROUND, which releases those up to the newest time of the
+	 * round before; records without a time (and AUXTRACE data, which is
+	 * only queued) take effect at once.
+	 */
 	while (!s->stop && (ret = spe_pdr_next(s->r, &ev)) == 1) {
-		/* Records older than this one go first (perf's ordering). */
-		if (ev.sid.has_time && ev.sid.time && ev.header->type != SPE_PERF_RECORD_AUXTRACE) {
-			q_refill(s);
-			if (q_process(s, ev.sid.time))
-				break;
+		uint32_t type = ev.header->type;
+
+		if (type == SPE_PERF_RECORD_FINISHED_ROUND) {
+			err = flush_held(s, s->next_flush);
+			s->next_flush = s->max_time;
+		} else if (ev.sid.has_time && ev.sid.time && type < SPE_PERF_RECORD_HEADER_ATTR) {
+			err = hold(s, &ev);
+		} else {
+			err = deliver(s, &ev);
 		}
-		err = s_event(s, &ev);
 		if (err)
-			break;
-		if (s->cfg.on_event && (s->stop = s->cfg.on_event(s->cfg.ctx, &ev)))
 			break;
 	}
 	if (!err && !s->stop && ret < 0) {
 		err = ret;
 		snprintf(s->msg, sizeof(s->msg), "%s", spe_pdr_errmsg(s->r));
 	}
-	/* Whatever was queued before the end (or the fault) is delivered. */
+	/* Whatever was read before the end (or the fault) is delivered. */
+	if (!s->stop) {
+		int e = flush_held(s, UINT64_MAX);
+
+		if (!err)
+			err = e;
+	}
 	if (!s->stop) {
 		q_refill(s);
 		q_process(s, UINT64_MAX);
@@ -644,15 +715,22 @@ void spe_session_close(struct spe_session *s)
 		return;
 	for (uint32_t i = 0; i < s->nr_q; i++)
 		if (s->q[i]) {
-			free(s->q[i]->bufs);
-			free(s->q[i]);
+			struct aux_queue *q = s->q[i];
+
+			for (uint32_t k = 0; k < q->count; k++)
+				free(q->bufs[(q->head + k) % q->cap].mem);
+			free(q->cur_mem);
+			free(q->bufs);
+			free(q);
 		}
 	if (s->map)
 		munmap((void *)s->map, s->map_len);
 	spe_pdr_close(s->r);
 	free(s->threads.tid);
 	free(s->threads.pid);
-	free(s->pipe_buf);
+	for (size_t i = 0; i < s->nr_held; i++)
+		free(s->held[i].bytes);
+	free(s->held);
 	free(s->cpu_midr);
 	free(s->cpu_tid);
 	free(s);
