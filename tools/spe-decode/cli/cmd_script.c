@@ -138,7 +138,8 @@ static void print_perf(struct script *sc, const struct spe_sample *s, const char
 		spe_output_printf(o, "%5d ", s->pid);
 	else if (sc->f[F_TID])
 		spe_output_printf(o, "%5d ", s->tid);
-	if (sc->f[F_CPU])
+	/* Per-thread recordings have no CPU in their samples: perf omits it. */
+	if (sc->f[F_CPU] && s->cpu >= 0)
 		spe_output_printf(o, "[%03d] ", s->cpu);
 	if (sc->f[F_TIME]) {
 		put_time(sc, s->time, t, sizeof(t));
