@@ -19,5 +19,6 @@ extern const struct spe_cli_command spe_cmd_encode;
 extern const struct spe_cli_command spe_cmd_wrap;
 extern const struct spe_cli_command spe_cmd_script;
 extern const struct spe_cli_command spe_cmd_inject;
+extern const struct spe_cli_command spe_cmd_report;
 
 #endif /* SPE_DECODE_CLI_COMMANDS_H */
