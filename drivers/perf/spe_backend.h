@@ -13,6 +13,7 @@
 
 #include <linux/types.h>
 
+struct cpumask;
 struct device;
 
 /* The SPE system registers (seed 000 §4.1; spec-notes §1). */
@@ -53,6 +54,15 @@ u64 spe_read_dfr0(void);
  * logs the reason and returns an errno when it cannot.
  */
 int spe_backend_check_usable(struct device *dev);
+
+/*
+ * The driver requested PMBIRQ as the per-CPU interrupt irq of the CPUs in
+ * cpus, its handler getting this_cpu_ptr(dev_id); irq < 0 when it is about
+ * to free it.  Real hardware drives its PMBIRQ line by itself and ignores
+ * this; a simulated unit has to know which interrupt to raise.
+ */
+void spe_backend_bind_irq(const struct cpumask *cpus, int irq,
+			  void __percpu *dev_id);
 
 /* Module-wide setup and teardown of the backend. */
 int spe_backend_init(void);

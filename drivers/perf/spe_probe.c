@@ -347,6 +347,7 @@ static int spe_device_probe(struct platform_device *pdev)
 		dev_err(dev, "cannot request PPI %d: %d\n", spe->irq, ret);
 		goto out_free_handle;
 	}
+	spe_backend_bind_irq(&spe->supported_cpus, spe->irq, spe->handle);
 
 	/* Enables the PPI and resets the unit on every online CPU. */
 	ret = cpuhp_state_add_instance(spe_hp_state, &spe->hotplug_node);
@@ -361,6 +362,7 @@ static int spe_device_probe(struct platform_device *pdev)
 out_remove_instance:
 	cpuhp_state_remove_instance(spe_hp_state, &spe->hotplug_node);
 out_free_irq:
+	spe_backend_bind_irq(&spe->supported_cpus, -1, NULL);
 	free_percpu_irq(spe->irq, spe->handle);
 out_free_handle:
 	free_percpu(spe->handle);
@@ -373,6 +375,7 @@ static void spe_device_remove(struct platform_device *pdev)
 
 	perf_pmu_unregister(&spe->pmu);
 	cpuhp_state_remove_instance(spe_hp_state, &spe->hotplug_node);
+	spe_backend_bind_irq(&spe->supported_cpus, -1, NULL);
 	free_percpu_irq(spe->irq, spe->handle);
 	free_percpu(spe->handle);
 	ida_free(&spe_ida, spe->id);
