@@ -33,6 +33,7 @@ busybox)
 perf)
 	dir=$spe_cache/guest/perf
 	if [ ! -s "$dir/.closure" ]; then
+		mkdir -p "$dir"
 		spe_apt_ensure_arch arm64
 		# Real arm64 packages of the run-time dependency closure (virtual
 		# packages are printed in <>, host packages without :arm64).
@@ -43,7 +44,6 @@ perf)
 			spe_die "cannot resolve the dependencies of linux-perf:arm64"
 		grep -qx 'linux-perf:arm64' "$dir.closure.tmp" ||
 			spe_die "linux-perf:arm64 is not available"
-		mkdir -p "$dir"
 		mv "$dir.closure.tmp" "$dir/.closure"
 	fi
 	mapfile -t pkgs <"$dir/.closure"

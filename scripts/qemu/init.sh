@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# shellcheck shell=dash
 # /init of the test guest (copied into the initramfs by mkinitramfs.sh).
 #
 # Mounts the pseudo filesystems, loads the modules listed in

@@ -103,9 +103,9 @@ if [ $perf -eq 1 ]; then
 	perfdir=$("$here/fetch-userland.sh" perf)
 	# Libraries and the perf binary; not the docs, perl/python modules
 	# (only perf's scripting uses them) or the iconv modules.
-	parts+=("$(layer perf "$perfdir" lib usr/bin/perf usr/lib/traceevent \
-		$(cd "$perfdir" && find usr/lib/aarch64-linux-gnu -mindepth 1 -maxdepth 1 \
-			! -name gconv ! -name 'perl*'))")
+	mapfile -t libs < <(cd "$perfdir" && find usr/lib/aarch64-linux-gnu \
+		-mindepth 1 -maxdepth 1 ! -name gconv ! -name 'perl*')
+	parts+=("$(layer perf "$perfdir" lib usr/bin/perf usr/lib/traceevent "${libs[@]}")")
 fi
 
 run=$(mktemp -d)
