@@ -49,10 +49,14 @@ void spe_dsb_nsh(void);		/* complete buffer writes, non-shareable */
 u64 spe_read_dfr0(void);
 
 /*
- * Whether the profiling buffer can work under this kernel's memory setup;
- * logs the reason and returns an errno when it cannot.
+ * Called when a PMU instance probes, once its PMBIRQ is known: check that
+ * the profiling buffer can work under this kernel's memory setup (logging
+ * the reason and returning an errno when it cannot), and learn the
+ * interrupt (a simulated unit raises it itself).  Undone by
+ * spe_backend_remove().
  */
-int spe_backend_check_usable(struct device *dev);
+int spe_backend_probe(struct device *dev, int irq);
+void spe_backend_remove(struct device *dev);
 
 /* Module-wide setup and teardown of the backend. */
 int spe_backend_init(void);

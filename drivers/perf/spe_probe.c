@@ -347,7 +347,7 @@ static int spe_device_probe(struct platform_device *pdev)
 	if (ret)
 		goto out_free_handle;
 
-	ret = spe_backend_check_usable(dev);
+	ret = spe_backend_probe(dev, spe->irq);
 	if (ret)
 		goto out_free_handle;
 
@@ -355,7 +355,7 @@ static int spe_device_probe(struct platform_device *pdev)
 				 spe->handle);
 	if (ret) {
 		dev_err(dev, "cannot request PPI %d: %d\n", spe->irq, ret);
-		goto out_free_handle;
+		goto out_backend;
 	}
 
 	/* Enables the PPI and resets the unit on every online CPU. */
@@ -372,6 +372,8 @@ out_remove_instance:
 	cpuhp_state_remove_instance(spe_hp_state, &spe->hotplug_node);
 out_free_irq:
 	free_percpu_irq(spe->irq, spe->handle);
+out_backend:
+	spe_backend_remove(dev);
 out_free_handle:
 	free_percpu(spe->handle);
 	return ret;
@@ -384,6 +386,7 @@ static void spe_device_remove(struct platform_device *pdev)
 	perf_pmu_unregister(&spe->pmu);
 	cpuhp_state_remove_instance(spe_hp_state, &spe->hotplug_node);
 	free_percpu_irq(spe->irq, spe->handle);
+	spe_backend_remove(&pdev->dev);
 	free_percpu(spe->handle);
 	ida_free(&spe_ida, spe->id);
 }
