@@ -899,8 +899,8 @@ static inline void spu_step(struct spe_spu *spu, const struct spe_op *op)
 	spu->now += op->cycles;
 	spu_retire_ready(spu);
 
-	/* §3.1.3: while disabled the counters keep their values. */
-	if (!((spu->el_enabled >> op->el) & 1)) {
+	/* §3.1.3: while disabled the counters keep their values (EL3: always). */
+	if (op->el > 2 || !((spu->el_enabled >> op->el) & 1)) {
 		spu->was_enabled = 0;
 		return;
 	}
