@@ -927,6 +927,61 @@ void spe_spu_step_batch(struct spe_spu *spu, const struct spe_op *ops,
 		spu_step(spu, &ops[i]);
 }
 
+/*
+ * Count up to nr members of the population at exception level el that are
+ * not selected, exactly as spe_spu_step() would count them, without the
+ * cost of describing each one.  Returns how many were counted: fewer than
+ * nr when the next member is the one selected (the caller describes it and
+ * passes it to spe_spu_step()).  Time does not pass.
+ */
+uint64_t spe_spu_skip(struct spe_spu *spu, uint64_t nr, unsigned int el)
+{
+	uint64_t done = 0, k;
+
+	/* §3.1.3: while disabled the counters keep their values. */
+	if (el > 2 || !((spu->el_enabled >> el) & 1)) {
+		spu->was_enabled = 0;
+		return nr;
+	}
+	if (!spu->was_enabled) {
+		spu->was_enabled = 1;
+		spu_initialise_counter(spu);
+	}
+
+	if (!(spu->pmsirr & SPE_PMSIRR_RND) || !spu_ernd(spu)) {
+		/* spu_count(): a member seen at COUNT == 0 is selected. */
+		done = nr < spu->count ? nr : spu->count;
+		spu->count -= (uint32_t)done;
+	} else {
+		/*
+		 * Two counters (spu_count(), ERnd = 1): the member seen with
+		 * ECOUNT armed at zero is selected.  Between events both
+		 * simply count down, so whole runs are taken at once.
+		 */
+		while (done < nr) {
+			if (spu->ecount_armed && !spu->ecount)
+				break;
+			k = nr - done;
+			if (spu->ecount_armed && spu->ecount < k)
+				k = spu->ecount;
+			if (spu->count < k)
+				k = spu->count;
+			if (k) {
+				if (spu->ecount_armed)
+					spu->ecount -= (uint8_t)k;
+				spu->count -= (uint32_t)k;
+				done += k;
+				continue;
+			}
+			/* COUNT == 0 and not selected: the reload member. */
+			spu_count(spu);
+			done++;
+		}
+	}
+	spu->pmu[SPE_SPU_SAMPLE_POP] += done;
+	return done;
+}
+
 /* ---- Reset --------------------------------------------------------------- */
 
 int spe_spu_init(struct spe_spu *spu, const struct spe_spu_config *cfg,

@@ -272,6 +272,13 @@ static inline int spe_spu_irq(const struct spe_spu *spu)
 void spe_spu_step(struct spe_spu *spu, const struct spe_op *op);
 void spe_spu_step_batch(struct spe_spu *spu, const struct spe_op *ops,
 			unsigned long nr);
+/*
+ * Count up to nr operations at exception level el that the interval counter
+ * does not select; returns how many, fewer than nr when the next one is
+ * selected.  For callers (the kernel's simulated backend) that know only
+ * how many operations ran, and describe only the selected one.
+ */
+uint64_t spe_spu_skip(struct spe_spu *spu, uint64_t nr, unsigned int el);
 /* Let cycles pass with no operation; in-flight records may complete. */
 void spe_spu_advance(struct spe_spu *spu, uint64_t cycles);
 
