@@ -673,9 +673,8 @@ static int spu_write_bytes(struct spe_spu *spu, const uint8_t *rec,
 	struct spe_spu_xlat x;
 
 	while (off < total) {
-		const uint8_t *src;
 		uint8_t *dst;
-		uint32_t i, nrec;
+		uint32_t nrec;
 		uint64_t n;
 
 		x.fault = SPE_SPU_XLAT_OK;
@@ -687,18 +686,16 @@ static int spu_write_bytes(struct spe_spu *spu, const uint8_t *rec,
 		if (x.len < n)
 			n = x.len;
 		/*
-		 * Record bytes, then padding, through locals: uint8_t stores
-		 * may alias anything, so this keeps the loops tight.
+		 * Record bytes, then padding.  The compiler builtins become
+		 * the environment's memcpy/memset (the kernel's in a module):
+		 * wide stores matter, the buffer is rarely in cache.
 		 */
 		dst = x.host;
-		src = rec + off;
 		nrec = off < len ? len - off : 0;
 		if (nrec > n)
 			nrec = (uint32_t)n;
-		for (i = 0; i < nrec; i++)
-			dst[i] = src[i];
-		for (; i < n; i++)
-			dst[i] = SPE_HDR_PADDING;
+		__builtin_memcpy(dst, rec + off, nrec);
+		__builtin_memset(dst + nrec, SPE_HDR_PADDING, n - nrec);
 		off += (uint32_t)n;
 		va += n;
 	}
@@ -902,8 +899,8 @@ static inline void spu_step(struct spe_spu *spu, const struct spe_op *op)
 	spu->now += op->cycles;
 	spu_retire_ready(spu);
 
-	/* §3.1.3: while disabled the counters keep their values. */
-	if (!((spu->el_enabled >> op->el) & 1)) {
+	/* §3.1.3: while disabled the counters keep their values (EL3: always). */
+	if (op->el > 2 || !((spu->el_enabled >> op->el) & 1)) {
 		spu->was_enabled = 0;
 		return;
 	}

@@ -222,6 +222,37 @@ static void test_faults(void)
 	      "§3.5.4 asynchronous external abort: EA=1 and DL=1");
 	t_unit_free(u);
 
+	/* Every fault kind of Table 6 reaches PMBSR.FSC as the MMU reports it. */
+	{
+		static const struct { uint8_t fault, fsc; const char *name; } kinds[] = {
+			{ SPE_SPU_XLAT_FAULT_S1, SPE_FSC_ADDR_SIZE(0), "address size L0" },
+			{ SPE_SPU_XLAT_FAULT_S1, SPE_FSC_TRANSLATION(1), "translation L1" },
+			{ SPE_SPU_XLAT_FAULT_S2, SPE_FSC_ACCESS_FLAG(3), "access flag L3 (stage 2)" },
+			{ SPE_SPU_XLAT_FAULT_S1, SPE_FSC_PERMISSION(3), "permission L3" },
+			{ SPE_SPU_XLAT_FAULT_S1, SPE_FSC_ALIGNMENT, "alignment" },
+			{ SPE_SPU_XLAT_FAULT_S1, SPE_FSC_TLB_CONFLICT, "TLB conflict" },
+			{ SPE_SPU_XLAT_FAULT_S2, SPE_FSC_UNSUPPORTED_ACCESS, "unsupported access (stage 2)" },
+			{ SPE_SPU_XLAT_EA_SYNC, SPE_FSC_SYNC_EXT_ABORT_TTW(2), "external abort on walk L2" },
+		};
+		unsigned int k;
+
+		for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+			char name[128];
+			int s2 = kinds[k].fault == SPE_SPU_XLAT_FAULT_S2;
+
+			u = fault_unit(rec + 7, 64, kinds[k].fault, kinds[k].fsc, 0);
+			snprintf(name, sizeof(name),
+				 "§3.5.3 Table 6 %s fault: EC stage %d, FSC 0x%02x, PMBPTR, DL",
+				 kinds[k].name, s2 ? 2 : 1, kinds[k].fsc);
+			CHECK(spe_spu_irq(&u->spu) && MSS(SR(u)) == kinds[k].fsc &&
+			      EC(SR(u)) == (s2 ? SPE_PMBSR_EC_FAULT_S2 : SPE_PMBSR_EC_FAULT_S1) &&
+			      PTR(u) == T_BUF_BASE + rec + 7 && (SR(u) & SPE_PMBSR_DL) &&
+			      !!(SR(u) & SPE_PMBSR_EA) == (kinds[k].fault == SPE_SPU_XLAT_EA_SYNC),
+			      name);
+			t_unit_free(u);
+		}
+	}
+
 	/* Outside the mapping altogether. */
 	u = t_unit_new(SPE_SPU_PROFILE_V1_MIN);
 	{
