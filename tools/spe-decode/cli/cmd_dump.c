@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* spe-decode dump: one `perf report -D` line per packet of a raw SPE file. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "input.h"
+#include "perf_dump.h"
+#include "spe_decode.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: spe-decode dump [--strict] [--full] FILE|perf.data|-\n"
+"\n"
+"Print every packet of FILE (raw SPE profiling-buffer bytes) as one line in\n"
+"the format of `perf report -D`: offset, bytes, description.  Undecodable\n"
+"bytes print \"Bad packet!\" and decoding continues at the next byte; a\n"
+"packet cut by the end of the file prints TRUNCATED.  Exit status 1 if the\n"
+"data had errors (reported on stderr after the dump), 2 on usage errors.\n"
+"\n"
+"  --strict   stop at the first error\n"
+"  --full     also name fields newer than perf 6.1 (PBT, GCS, call/return\n"
+"             hints, MTE/memcpy/memset, SME, events 16 and 19-25)\n"
+"  -h, --help this text\n");
+}
+
+static int run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "strict", no_argument, NULL, 's' },
+		{ "full", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct spe_dump_config cfg = SPE_DUMP_CONFIG_INIT;
+	struct spe_dump_stats st;
+	struct spe_output *out;
+	struct spe_input in;
+	int c, ret = 0;
+
+	cfg.style = SPE_DESC_PERF;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			cfg.flags |= SPE_DUMP_STRICT;
+			break;
+		case 'f':
+			cfg.style = SPE_DESC_FULL;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return 2;
+	}
+	/* A perf.data (or perf's pipe format on stdin): dump its AUX data. */
+	if (spe_is_perf_data(argv[optind]))
+		return spe_perf_dump(argv[optind], cfg.style, cfg.flags & SPE_DUMP_STRICT);
+	if (spe_input_open("dump", argv[optind], &in))
+		return 1;
+	out = malloc(sizeof(*out));
+	if (!out) {
+		fprintf(stderr, "spe-decode dump: out of memory\n");
+		spe_input_close(&in);
+		return 1;
+	}
+	spe_output_init(out, STDOUT_FILENO);
+	cfg.write = spe_output_sink;
+	cfg.ctx = out;
+	spe_dump(&cfg, in.data, in.len, 0, &st);
+	if (spe_output_flush(out, "dump"))
+		ret = 1;
+	if (st.first_error) {
+		fprintf(stderr,
+			"spe-decode dump: %s: %llu bad byte(s)%s; first error at offset 0x%llx: %s\n",
+			argv[optind], (unsigned long long)st.bad,
+			st.truncated ? ", truncated at the end" : "",
+			(unsigned long long)st.first_error_offset,
+			spe_strerror(st.first_error));
+		ret = 1;
+	}
+	free(out);
+	spe_input_close(&in);
+	return ret;
+}
+
+const struct spe_cli_command spe_cmd_dump = {
+	.name = "dump",
+	.summary = "print every packet like `perf report -D`",
+	.run = run,
+};

@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * spe-decode wrap: put raw SPE buffers into a perf.data that perf (and this
+ * tool) reads as an `perf record -e arm_spe//` recording of an arm64 machine.
+ *
+ *   spe-decode wrap [-o out.data] [--cpu N] [--midr 0x...] [--version 1|2]
+ *                   [options] raw.bin[@CPU] ...
+ *
+ * Each input becomes the AUX data of one CPU (or, with --per-thread, of the
+ * thread given by --tid), split into AUXTRACE records of --chunk bytes, each
+ * followed by an AUX record carrying --aux-flags.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "spe_perf_data.h"
+
+#define WRAP_MAX_INPUTS		64
+#define WRAP_IO_CHUNK		(1u << 20)
+#define WRAP_SPE_ID_BASE	100	/* ids of the arm_spe event, + cpu */
+#define WRAP_DUMMY_ID_BASE	200	/* ids of the tracking dummy, + cpu */
+#define WRAP_MAX_MMAPS		16
+
+struct wrap_input {
+	const char *path;
+	int cpu;
+};
+
+struct wrap_mmap {
+	uint64_t start, len, pgoff;
+	const char *path;
+};
+
+struct wrap_switch {
+	int cpu;
+	uint64_t time;
+	int pid, tid;
+};
+
+#define WRAP_MAX_SWITCHES	64
+
+struct wrap_opts {
+	const char *out;
+	int cpu;
+	uint64_t midr;
+	int version;
+	uint32_t pmu_type;
+	uint64_t config;
+	uint64_t period;
+	uint64_t chunk;
+	uint64_t aux_flags;
+	bool per_thread;
+	int pid, tid;
+	const char *comm;
+	struct spe_time_conv tc;
+	struct wrap_input in[WRAP_MAX_INPUTS];
+	int nr_in;
+	struct wrap_mmap mmaps[WRAP_MAX_MMAPS];
+	int nr_mmaps;
+	struct wrap_switch sw[WRAP_MAX_SWITCHES];
+	int nr_sw;
+};
+
+static void wrap_usage(FILE *out)
+{
+	fprintf(out,
+"usage: spe-decode wrap [options] raw.bin[@CPU] ...\n"
+"Write a perf.data holding raw SPE buffers as arm_spe AUX data.\n"
+"  -o FILE              output (default perf.data)\n"
+"  --cpu N              CPU of inputs without @CPU (default 0)\n"
+"  --midr 0xX           MIDR_EL1 of every CPU (default 0x413fd0c1, Neoverse N1)\n"
+"  --version 1|2        AUXTRACE_INFO layout (default 1)\n"
+"  --pmu-type N         dynamic PMU type of arm_spe_0 (default 8)\n"
+"  --config 0xX         arm_spe config (default 0x3: ts_enable, pa_enable)\n"
+"  --period N           sample period (default 4096)\n"
+"  --chunk N            bytes per AUXTRACE record (default: whole input)\n"
+"  --aux-flags 0xX      flags of every AUX record (TRUNCATED 0x1, PARTIAL 0x4,\n"
+"                       COLLISION 0x8)\n"
+"  --per-thread         a per-thread recording (no CPU in samples)\n"
+"  --pid N --tid N      the profiled thread (default -1), with --comm NAME\n"
+"  --mmap START:LEN:PGOFF:PATH  an executable mapping of --pid (repeatable)\n"
+"  --time-conv SHIFT:MULT:ZERO[:CYCLES:MASK]  TIME_CONV (default 0:1:0);\n"
+"                       with CYCLES:MASK the long form with cap_user_time_short\n"
+"  --short-time-conv    write TIME_CONV in the old short form\n"
+"  --switch CPU:TIME:PID:TID  a context switch on CPU at perf TIME to PID/TID\n"
+"                       (SWITCH_CPU_WIDE out; repeatable)\n");
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return (errno || end == s || *end) ? -1 : 0;
+}
+
+static int parse_time_conv(const char *s, struct spe_time_conv *tc)
+{
+	unsigned long long v[5];
+	int n = sscanf(s, "%lli:%lli:%lli:%lli:%lli", &v[0], &v[1], &v[2], &v[3], &v[4]);
+
+	if (n != 3 && n != 5)
+		return -1;
+	tc->time_shift = v[0];
+	tc->time_mult = v[1];
+	tc->time_zero = v[2];
+	if (n == 5) {
+		tc->time_cycles = v[3];
+		tc->time_mask = v[4];
+		tc->cap_user_time_short = true;
+	}
+	return 0;
+}
+
+static int parse_mmap(const char *s, struct wrap_mmap *m)
+{
+	unsigned long long a, l, p;
+	int used = 0;
+
+	if (sscanf(s, "%lli:%lli:%lli:%n", &a, &l, &p, &used) != 3 || !used || !s[used])
+		return -1;
+	m->start = a;
+	m->len = l;
+	m->pgoff = p;
+	m->path = s + used;
+	return 0;
+}
+
+enum {
+	OPT_CPU = 256, OPT_MIDR, OPT_VERSION, OPT_PMU_TYPE, OPT_CONFIG, OPT_PERIOD,
+	OPT_CHUNK, OPT_AUX_FLAGS, OPT_PER_THREAD, OPT_PID, OPT_TID, OPT_COMM,
+	OPT_MMAP, OPT_TIME_CONV, OPT_SHORT_TC, OPT_SWITCH,
+};
+
+static int wrap_parse(int argc, char **argv, struct wrap_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "midr", required_argument, NULL, OPT_MIDR },
+		{ "version", required_argument, NULL, OPT_VERSION },
+		{ "pmu-type", required_argument, NULL, OPT_PMU_TYPE },
+		{ "config", required_argument, NULL, OPT_CONFIG },
+		{ "period", required_argument, NULL, OPT_PERIOD },
+		{ "chunk", required_argument, NULL, OPT_CHUNK },
+		{ "aux-flags", required_argument, NULL, OPT_AUX_FLAGS },
+		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
+		{ "pid", required_argument, NULL, OPT_PID },
+		{ "tid", required_argument, NULL, OPT_TID },
+		{ "comm", required_argument, NULL, OPT_COMM },
+		{ "mmap", required_argument, NULL, OPT_MMAP },
+		{ "time-conv", required_argument, NULL, OPT_TIME_CONV },
+		{ "short-time-conv", no_argument, NULL, OPT_SHORT_TC },
+		{ "switch", required_argument, NULL, OPT_SWITCH },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int c;
+
+	*o = (struct wrap_opts){
+		.out = "perf.data", .midr = 0x413fd0c1, .version = 1, .pmu_type = 8,
+		.config = 0x3, .period = 4096, .pid = -1, .tid = -1,
+		.tc = { .time_mult = 1, .cap_user_time_zero = true, .long_form = true },
+	};
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o->out = optarg;
+			break;
+		case 'h':
+			wrap_usage(stdout);
+			exit(0);
+		case OPT_CPU:
+		case OPT_PID:
+		case OPT_TID:
+			if (parse_u64(optarg, &v) && strcmp(optarg, "-1"))
+				goto bad;
+			*(c == OPT_CPU ? &o->cpu : c == OPT_PID ? &o->pid : &o->tid) =
+				(int)strtol(optarg, NULL, 0);
+			break;
+		case OPT_MIDR:
+			if (parse_u64(optarg, &o->midr))
+				goto bad;
+			break;
+		case OPT_VERSION:
+			if (strcmp(optarg, "1") && strcmp(optarg, "2"))
+				goto bad;
+			o->version = optarg[0] - '0';
+			break;
+		case OPT_PMU_TYPE:
+			if (parse_u64(optarg, &v) || v > UINT32_MAX)
+				goto bad;
+			o->pmu_type = (uint32_t)v;
+			break;
+		case OPT_CONFIG:
+			if (parse_u64(optarg, &o->config))
+				goto bad;
+			break;
+		case OPT_PERIOD:
+			if (parse_u64(optarg, &o->period) || !o->period)
+				goto bad;
+			break;
+		case OPT_CHUNK:
+			if (parse_u64(optarg, &o->chunk) || !o->chunk)
+				goto bad;
+			break;
+		case OPT_AUX_FLAGS:
+			if (parse_u64(optarg, &o->aux_flags))
+				goto bad;
+			break;
+		case OPT_PER_THREAD:
+			o->per_thread = true;
+			break;
+		case OPT_COMM:
+			o->comm = optarg;
+			break;
+		case OPT_MMAP:
+			if (o->nr_mmaps == WRAP_MAX_MMAPS ||
+			    parse_mmap(optarg, &o->mmaps[o->nr_mmaps]))
+				goto bad;
+			o->nr_mmaps++;
+			break;
+		case OPT_TIME_CONV:
+			if (parse_time_conv(optarg, &o->tc))
+				goto bad;
+			break;
+		case OPT_SHORT_TC:
+			o->tc.long_form = false;
+			break;
+		case OPT_SWITCH: {
+			struct wrap_switch *w = &o->sw[o->nr_sw];
+			unsigned long long t;
+
+			if (o->nr_sw == WRAP_MAX_SWITCHES ||
+			    sscanf(optarg, "%d:%llu:%d:%d", &w->cpu, &t, &w->pid, &w->tid) != 4 ||
+			    w->cpu < 0 || w->cpu >= WRAP_MAX_INPUTS)
+				goto bad;
+			w->time = t;
+			o->nr_sw++;
+			break;
+		}
+		default:
+			wrap_usage(stderr);
+			return -1;
+		}
+	}
+	for (int i = optind; i < argc; i++) {
+		struct wrap_input *in = &o->in[o->nr_in];
+		char *at = strrchr(argv[i], '@');
+
+		if (o->nr_in == WRAP_MAX_INPUTS) {
+			fprintf(stderr, "spe-decode wrap: at most %d inputs\n", WRAP_MAX_INPUTS);
+			return -1;
+		}
+		in->path = argv[i];
+		in->cpu = o->cpu;
+		if (at && !parse_u64(at + 1, &v) && v < 4096) {
+			*at = '\0';
+			in->cpu = (int)v;
+		}
+		o->nr_in++;
+	}
+	if (!o->nr_in) {
+		wrap_usage(stderr);
+		return -1;
+	}
+	if (o->per_thread && o->nr_in > 1) {
+		fprintf(stderr, "spe-decode wrap: --per-thread takes one input\n");
+		return -1;
+	}
+	return 0;
+bad:
+	fprintf(stderr, "spe-decode wrap: bad value '%s'\n", optarg);
+	return -1;
+}
+
+static int wrap_max_cpu(const struct wrap_opts *o)
+{
+	int max = o->cpu;
+
+	for (int i = 0; i < o->nr_in; i++)
+		if (o->in[i].cpu > max)
+			max = o->in[i].cpu;
+	return max;
+}
+
+/* The attributes perf record creates for -e arm_spe//: the SPE event and
+ * the dummy event that tracks comm/mmap/task/switch. */
+static int wrap_attrs(struct spe_pdw *w, const struct wrap_opts *o, int nr_cpus)
+{
+	uint64_t spe_ids[WRAP_MAX_INPUTS], dummy_ids[WRAP_MAX_INPUTS];
+	uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+		      PERF_SAMPLE_IDENTIFIER;
+	struct perf_event_attr spe = { 0 }, dummy = { 0 };
+	uint32_t nr_ids = 0;
+	int err;
+
+	if (!o->per_thread)
+		st |= PERF_SAMPLE_CPU;
+	if (o->per_thread) {
+		spe_ids[0] = WRAP_SPE_ID_BASE;
+		dummy_ids[0] = WRAP_DUMMY_ID_BASE;
+		nr_ids = 1;
+	} else {
+		for (int cpu = 0; cpu < nr_cpus && cpu < WRAP_MAX_INPUTS; cpu++) {
+			spe_ids[nr_ids] = WRAP_SPE_ID_BASE + cpu;
+			dummy_ids[nr_ids] = WRAP_DUMMY_ID_BASE + cpu;
+			nr_ids++;
+		}
+	}
+
+	spe.type = o->pmu_type;
+	spe.config = o->config;
+	spe.sample_period = o->period;
+	spe.sample_type = st | PERF_SAMPLE_PERIOD;
+	if (o->config & 0x2)	/* pa_enable: perf records PHYS_ADDR then */
+		spe.sample_type |= PERF_SAMPLE_PHYS_ADDR;
+	spe.disabled = 1;
+	spe.exclude_guest = 1;
+	spe.sample_id_all = 1;
+	err = spe_pdw_add_attr(w, &spe, "arm_spe_0//", spe_ids, nr_ids);
+	if (err)
+		return err;
+
+	dummy.type = PERF_TYPE_SOFTWARE;
+	dummy.config = PERF_COUNT_SW_DUMMY;
+	dummy.sample_period = 1;
+	dummy.sample_type = st;
+	dummy.disabled = 1;
+	dummy.exclude_guest = 1;
+	dummy.mmap = 1;
+	dummy.mmap2 = 1;
+	dummy.comm = 1;
+	dummy.comm_exec = 1;
+	dummy.task = 1;
+	dummy.context_switch = !o->per_thread;
+	dummy.sample_id_all = 1;
+	return spe_pdw_add_attr(w, &dummy, "dummy:u", dummy_ids, nr_ids);
+}
+
+static int wrap_copy_input(struct spe_pdw *w, const struct wrap_opts *o,
+			   const struct wrap_input *in, unsigned char *buf)
+{
+	int idx = o->per_thread ? 0 : in->cpu;
+	struct spe_pdw_sample_id sid = {
+		.pid = (uint32_t)o->pid, .tid = (uint32_t)o->tid,
+		.id = WRAP_SPE_ID_BASE + (o->per_thread ? 0 : in->cpu),
+		.cpu = o->per_thread ? 0 : (uint32_t)in->cpu,
+	};
+	uint64_t aux_off = 0, left, chunk = o->chunk ? o->chunk : UINT64_MAX;
+	int fd = open(in->path, O_RDONLY);
+	struct stat st;
+	int err = 0;
+
+	if (fd < 0) {
+		fprintf(stderr, "spe-decode wrap: %s: %s\n", in->path, strerror(errno));
+		return -errno;
+	}
+	if (fstat(fd, &st)) {
+		err = -errno;
+		goto out;
+	}
+	left = (uint64_t)st.st_size;
+	err = spe_pdw_itrace_start(w, (uint32_t)o->pid, (uint32_t)o->tid, &sid);
+	while (!err && left) {
+		/* One AUXTRACE record per chunk, streamed through buf. */
+		uint64_t size = left < chunk ? left : chunk, got = 0;
+
+		err = spe_pdw_auxtrace_begin(w, size, aux_off, aux_off, (uint32_t)idx,
+					     (uint32_t)o->tid,
+					     o->per_thread ? UINT32_MAX : (uint32_t)in->cpu);
+		while (!err && got < size) {
+			size_t n = size - got < WRAP_IO_CHUNK ? size - got : WRAP_IO_CHUNK;
+			ssize_t r = read(fd, buf, n);
+
+			if (r <= 0) {
+				err = r < 0 ? -errno : -EIO;	/* shrank under us */
+				break;
+			}
+			err = spe_pdw_auxtrace_data(w, buf, (uint64_t)r);
+			got += (uint64_t)r;
+		}
+		if (!err)
+			err = spe_pdw_aux(w, aux_off, size, o->aux_flags, &sid);
+		if (!err)
+			err = spe_pdw_finished_round(w);
+		aux_off += size;
+		left -= size;
+	}
+out:
+	close(fd);
+	if (err)
+		fprintf(stderr, "spe-decode wrap: %s: %s\n", in->path, strerror(-err));
+	return err;
+}
+
+static int wrap_write(struct spe_pdw *w, const struct wrap_opts *o, int nr_cpus)
+{
+	struct spe_pdw_cpu_meta meta[WRAP_MAX_INPUTS];
+	struct spe_pdw_sample_id sid = {
+		.pid = (uint32_t)o->pid, .tid = (uint32_t)o->tid,
+		.id = WRAP_DUMMY_ID_BASE + (o->per_thread ? 0 : o->in[0].cpu),
+		.cpu = o->per_thread ? 0 : (uint32_t)o->in[0].cpu,
+	};
+	unsigned char *buf;
+	int err;
+
+	/* TIME_CONV first: perf copies it when it reads AUXTRACE_INFO. */
+	err = spe_pdw_time_conv(w, &o->tc);
+	if (err)
+		return err;
+	if (o->version == 1) {
+		err = spe_pdw_auxtrace_info_v1(w, o->pmu_type, !o->per_thread);
+	} else {
+		for (int cpu = 0; cpu < nr_cpus; cpu++)
+			meta[cpu] = (struct spe_pdw_cpu_meta){
+				.cpu = (uint64_t)cpu, .midr = o->midr,
+				.pmu_type = o->pmu_type, .min_interval = 256,
+				.event_filter = 0x7f0ffULL,
+			};
+		err = spe_pdw_auxtrace_info_v2(w, o->pmu_type, meta, (uint32_t)nr_cpus,
+					       SPE_AUXINFO_V2_NR_PARAMS);
+	}
+	if (!err && o->comm && o->pid != -1)
+		err = spe_pdw_comm(w, (uint32_t)o->pid, (uint32_t)o->tid, o->comm,
+				   true, &sid);
+	for (int i = 0; !err && i < o->nr_mmaps; i++)
+		err = spe_pdw_mmap2(w, PERF_RECORD_MISC_USER, (uint32_t)o->pid,
+				    (uint32_t)o->tid, o->mmaps[i].start, o->mmaps[i].len,
+				    o->mmaps[i].pgoff, o->mmaps[i].path, &sid);
+	for (int i = 0; !err && i < o->nr_sw; i++) {
+		struct spe_pdw_sample_id ssid = {
+			.pid = (uint32_t)-1, .tid = (uint32_t)-1, .time = o->sw[i].time,
+			.id = WRAP_DUMMY_ID_BASE + (uint64_t)o->sw[i].cpu,
+			.cpu = (uint32_t)o->sw[i].cpu,
+		};
+
+		err = spe_pdw_switch(w, true, true, (uint32_t)o->sw[i].pid,
+				     (uint32_t)o->sw[i].tid, &ssid);
+	}
+	if (!err)
+		err = spe_pdw_finished_round(w);
+	if (err)
+		return err;
+
+	buf = malloc(WRAP_IO_CHUNK);
+	if (!buf)
+		return -ENOMEM;
+	for (int i = 0; !err && i < o->nr_in; i++)
+		err = wrap_copy_input(w, o, &o->in[i], buf);
+	free(buf);
+	return err;
+}
+
+static int cmd_wrap(int argc, char **argv)
+{
+	struct wrap_opts o;
+	struct spe_pdw *w;
+	char cpuid[32];
+	const char *pmu_name = "arm_spe_0";
+	int fd, err, nr_cpus;
+
+	if (wrap_parse(argc, argv, &o))
+		return 2;
+	nr_cpus = wrap_max_cpu(&o) + 1;
+	if (nr_cpus > WRAP_MAX_INPUTS) {
+		fprintf(stderr, "spe-decode wrap: CPU numbers up to %d\n", WRAP_MAX_INPUTS - 1);
+		return 2;
+	}
+	snprintf(cpuid, sizeof(cpuid), "0x%016" PRIx64, o.midr);
+	struct spe_pdw_info info = {
+		.hostname = "spe-decode", .os_release = "6.1.0",
+		.perf_version = "6.1.0", .arch = "aarch64", .cpuid = cpuid,
+		.nr_cpus_avail = (uint32_t)nr_cpus, .nr_cpus_online = (uint32_t)nr_cpus,
+		.nr_pmus = 1, .pmu_types = &o.pmu_type, .pmu_names = &pmu_name,
+	};
+
+	fd = open(o.out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "spe-decode wrap: %s: %s\n", o.out, strerror(errno));
+		return 1;
+	}
+	err = spe_pdw_create(&w, fd, &info);
+	if (!err) {
+		err = wrap_attrs(w, &o, nr_cpus);
+		if (!err)
+			err = wrap_write(w, &o, nr_cpus);
+		if (!err)
+			err = spe_pdw_finish(w);
+		spe_pdw_free(w);
+	}
+	if (close(fd) && !err)
+		err = -errno;
+	if (err) {
+		fprintf(stderr, "spe-decode wrap: writing %s: %s\n", o.out, strerror(-err));
+		return 1;
+	}
+	return 0;
+}
+
+const struct spe_cli_command spe_cmd_wrap = {
+	.name = "wrap",
+	.summary = "wrap raw SPE buffers into a perf.data that perf reads",
+	.run = cmd_wrap,
+};

@@ -1,0 +1,423 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * libspe-decode: decode Arm Statistical Profiling Extension (SPE) data.
+ *
+ * This is the library's one public header.  The library is layered, one
+ * source file per layer, each with a small streaming API:
+ *
+ *   bytes   --spe_pkt_decode()-->      packets  (lib/packet.c)
+ *   packets --spe_decoder_next()-->    records  (lib/record.c)
+ *   packets --spe_pkt_desc()-->        text     (lib/packet_print.c)
+ *
+ * Conventions (libipt style):
+ *  - every function that can fail returns a negative SPE_ERR_* code, and a
+ *    non-negative count or flag otherwise; spe_strerror() names the code;
+ *  - the library allocates nothing and keeps no global mutable state: all
+ *    state lives in caller-allocated structures;
+ *  - input is never read past the length the caller gives;
+ *  - configuration structures carry their own size so that fields can be
+ *    appended without breaking callers built against an older header.
+ *
+ * Byte offsets are "stream offsets": the position of a byte in the SPE
+ * profiling buffer stream, i.e. the caller's base offset plus the index in
+ * the buffer handed to the library.  The Alignment command (seed 000
+ * §5.3.2) is defined relative to the stream, so the offset matters for
+ * decoding, not only for reporting.
+ *
+ * Specification: seed 000 (SPE supplement 2017) §5, seed 003 (Arm ARM
+ * D18.1, record format version 0), spec-notes §2 (SPEv1p1..v1p5 fields).
+ * Packet encodings live in include/spe/packet.h.
+ */
+#ifndef SPE_DECODE_H
+#define SPE_DECODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------
+ * Errors
+ * ------------------------------------------------------------------------ */
+
+enum spe_error {
+	SPE_OK			= 0,
+	/* An argument is invalid (NULL pointer, config->size too small). */
+	SPE_ERR_INVAL		= -1,
+	/* A packet or record continues past the end of the input. */
+	SPE_ERR_TRUNCATED	= -2,
+	/*
+	 * A header whose payload size cannot be determined: an extended
+	 * header prefix (0x20-0x3f) followed by another prefix byte.  Every
+	 * other header byte is decodable or skippable (seed 003 D18.1.3).
+	 */
+	SPE_ERR_BAD_HEADER	= -3,
+	/*
+	 * A record breaks the framing rules: it grows past the largest record
+	 * a unit can write (SPE_RECORD_MAX_BYTES, 2^PMSIDR_EL1.MaxSize) without
+	 * an End or Timestamp packet.
+	 */
+	SPE_ERR_BAD_RECORD	= -4,
+	/* The decoder stopped at an earlier error (strict mode). */
+	SPE_ERR_STOPPED		= -5,
+	/* A golden-vector line does not parse (lib/vector.c). */
+	SPE_ERR_SYNTAX		= -6,
+	/* The output buffer is too small. */
+	SPE_ERR_NOSPACE		= -7,
+};
+
+/* A static English description of @err; never NULL. */
+const char *spe_strerror(int err);
+
+/* ------------------------------------------------------------------------
+ * Packets (lib/packet.c)
+ * ------------------------------------------------------------------------ */
+
+enum spe_pkt_type {
+	SPE_PKT_UNKNOWN = 0,	/* valid size, unknown type: skip it */
+	SPE_PKT_PAD,		/* 0x00, one byte */
+	SPE_PKT_END,		/* 0x01 */
+	SPE_PKT_TIMESTAMP,	/* 0x71 + 64-bit payload */
+	SPE_PKT_EVENTS,		/* 0x42/52/62/72 + 1/2/4/8 bytes */
+	SPE_PKT_DATA_SOURCE,	/* 0x43/53 + 1/2 bytes */
+	SPE_PKT_CONTEXT,	/* 0x64/65 + 32-bit payload */
+	SPE_PKT_OP_TYPE,	/* 0x48..0x4b + 1 byte */
+	SPE_PKT_ADDRESS,	/* short 0xb0..b7 or extended 0x20..23 0xb0..b7 */
+	SPE_PKT_COUNTER,	/* short 0x98..9f or extended 0x20..23 0x98..9f */
+	SPE_PKT_ALIGNMENT,	/* SPEv1 0x2N 0x00: skip to a 2^(N+1) boundary */
+	SPE_PKT_NR_TYPES
+};
+
+/*
+ * One decoded packet.  Everything a formatter or the record layer needs is
+ * here; the bytes themselves stay in the caller's buffer.
+ */
+struct spe_pkt {
+	enum spe_pkt_type type;
+	uint8_t hdr[2];		/* header bytes (hdr[1] = 0 for 1-byte headers) */
+	uint8_t hdr_len;	/* 1 or 2 */
+	uint8_t payload_len;	/* 0, 1, 2, 4 or 8 */
+	/*
+	 * Address/counter: INDEX (5 bits, extended headers carry bits 4:3);
+	 * context: index (0 = CONTEXTIDR_EL1, 1 = CONTEXTIDR_EL2);
+	 * operation type: class (0 other, 1 load/store, 2 branch);
+	 * alignment: SIZE field; other types: 0.
+	 */
+	uint8_t index;
+	/*
+	 * Bytes this packet occupies in the stream: hdr_len + payload_len,
+	 * or for an Alignment command the header plus the UNKNOWN bytes it
+	 * skips.  Always >= 1, so a decode loop always advances.
+	 */
+	uint32_t size;
+	uint64_t payload;	/* little-endian payload value, zero-extended */
+};
+
+/*
+ * Decode the packet at @buf (@len bytes available).  @stream_offset is the
+ * stream offset of buf[0]; it is used only for the Alignment command.
+ *
+ * Returns the number of bytes consumed (== pkt->size, >= 1), or
+ * SPE_ERR_TRUNCATED when the packet continues past @len (nothing beyond
+ * @len is read), SPE_ERR_BAD_HEADER for an undecodable header (pkt->size
+ * is then 1 so a dump can step over the byte), SPE_ERR_INVAL for bad
+ * arguments or @len == 0.
+ */
+int spe_pkt_decode(const uint8_t *buf, size_t len, uint64_t stream_offset,
+		   struct spe_pkt *pkt);
+
+/* Short stable name of a packet type ("PAD", "ADDRESS", ...). */
+const char *spe_pkt_type_name(enum spe_pkt_type type);
+
+/* ------------------------------------------------------------------------
+ * Packet text (lib/packet_print.c)
+ * ------------------------------------------------------------------------ */
+
+/*
+ * Description styles.  SPE_DESC_PERF reproduces host perf 6.1's
+ * `perf report -D` text exactly for every packet perf decodes (including
+ * its generic "ADDR 0x... (4)" for indexes it does not name); packets perf
+ * rejects as "Bad packet!" but the specification defines or lets software
+ * skip (Alignment, unknown-but-sized packets) are described in the same
+ * style.  SPE_DESC_FULL also names fields newer than perf 6.1 (previous
+ * branch target, GCS, call/return hints, MTE/memcpy/memset, SME, events
+ * 19-25).
+ */
+enum spe_desc_style {
+	SPE_DESC_PERF = 0,
+	SPE_DESC_FULL = 1,
+};
+
+/*
+ * Describe @pkt ("PC 0x... el1 ns=1", "EV RETIRED L1D-ACCESS", "LAT 12 TOT"
+ * ...) in @style.  Writes at most @size bytes including the NUL; returns
+ * the length written (without NUL), or SPE_ERR_NOSPACE when @size is
+ * smaller than SPE_PKT_DESC_MAX and the text did not fit.
+ */
+int spe_pkt_desc(const struct spe_pkt *pkt, enum spe_desc_style style,
+		 char *buf, size_t size);
+
+/* A buffer of this size always holds a description / a dump line. */
+#define SPE_PKT_DESC_MAX	256
+#define SPE_DUMP_LINE_MAX	(SPE_PKT_DESC_MAX + 80)
+
+/*
+ * Format one `perf report -D` line for the @nbytes (<= 16) bytes at @bytes
+ * at stream offset @offset, followed by @desc (NULL: "Bad packet!"):
+ * ".  OOOOOOOO:  bb bb ... <bytes padded to 16 columns> desc\n".
+ * Returns the length written (without NUL) or SPE_ERR_NOSPACE / _INVAL.
+ */
+int spe_dump_line(const uint8_t *bytes, size_t nbytes, uint64_t offset,
+		  const char *desc, char *out, size_t size);
+
+/* ------------------------------------------------------------------------
+ * Packet dump of a whole buffer (lib/dump.c)
+ * ------------------------------------------------------------------------ */
+
+/* Output sink: write @len bytes of text; return 0 or a negative error. */
+typedef int (*spe_write_fn)(void *ctx, const char *text, size_t len);
+
+#define SPE_DUMP_STRICT		(1u << 0)	/* stop after the first error */
+
+struct spe_dump_config {
+	size_t size;		/* sizeof(struct spe_dump_config) */
+	uint32_t flags;		/* SPE_DUMP_* */
+	enum spe_desc_style style;
+	/*
+	 * Offset printed for buf[0].  perf prints offsets from 0 for each
+	 * AUXTRACE record, while the Alignment command needs the offset in
+	 * the profiling buffer stream: the two can differ.
+	 */
+	uint64_t print_offset;
+	spe_write_fn write;
+	void *ctx;
+};
+
+#define SPE_DUMP_CONFIG_INIT	{ .size = sizeof(struct spe_dump_config) }
+
+struct spe_dump_stats {
+	uint64_t packets;	/* lines describing a decoded packet */
+	uint64_t bad;		/* undecodable header bytes ("Bad packet!") */
+	uint64_t truncated;	/* 1 when the buffer ends inside a packet */
+	int first_error;	/* first SPE_ERR_* met, 0 if none */
+	uint64_t first_error_offset;	/* its stream offset */
+};
+
+/*
+ * Print every packet of @buf (stream offset @stream_offset) one line each
+ * in `perf report -D` format: runs of Padding share a line (up to 16
+ * bytes, as perf does); an Alignment command prints its header then the
+ * bytes it skips; an undecodable byte prints "Bad packet!" and decoding
+ * resumes at the next byte (as perf does); a packet cut by the end of the
+ * buffer prints its bytes and "TRUNCATED ...".  Data errors are reported
+ * inline and in @stats (may be NULL); the return value is 0, a negative
+ * error from config->write, or SPE_ERR_INVAL.  With SPE_DUMP_STRICT the
+ * dump stops after the first error line.
+ */
+int spe_dump(const struct spe_dump_config *config, const uint8_t *buf,
+	     size_t len, uint64_t stream_offset, struct spe_dump_stats *stats);
+
+/* ------------------------------------------------------------------------
+ * Records (lib/record.c)
+ * ------------------------------------------------------------------------ */
+
+/* Bits of spe_record.present: which fields a record carried. */
+enum spe_rec_field {
+	SPE_REC_PC		= 1u << 0,
+	SPE_REC_BR_TARGET	= 1u << 1,
+	SPE_REC_PREV_BR_TARGET	= 1u << 2,	/* FEAT_SPE_PBT */
+	SPE_REC_DATA_VA		= 1u << 3,
+	SPE_REC_DATA_PA		= 1u << 4,
+	SPE_REC_LAT_TOTAL	= 1u << 5,
+	SPE_REC_LAT_ISSUE	= 1u << 6,
+	SPE_REC_LAT_XLAT	= 1u << 7,
+	SPE_REC_EVENTS		= 1u << 8,
+	SPE_REC_OP_TYPE		= 1u << 9,
+	SPE_REC_DATA_SOURCE	= 1u << 10,
+	SPE_REC_CONTEXT_EL1	= 1u << 11,
+	SPE_REC_CONTEXT_EL2	= 1u << 12,
+	SPE_REC_TIMESTAMP	= 1u << 13,
+};
+
+/* How a record ended. */
+enum spe_rec_end {
+	SPE_REC_END_END = 0,	/* End packet (0x01) */
+	SPE_REC_END_TIMESTAMP,	/* Timestamp packet (0x71) */
+	SPE_REC_END_TRUNCATED,	/* input ended inside the record */
+	SPE_REC_END_ERROR,	/* a corrupt packet ended it (see decoder) */
+};
+
+/* An instruction address: PC, branch target, previous branch target. */
+struct spe_insn_addr {
+	uint64_t addr;		/* bits 55:0, sign-extended from bit 55 */
+	uint8_t el;		/* exception level, payload bits 62:61 */
+	bool ns;		/* non-secure, bit 63 */
+	bool nse;		/* FEAT_RME, bit 60 (with ns: the PA space) */
+};
+
+/* Address or counter packets whose INDEX is IMPLEMENTATION DEFINED. */
+#define SPE_REC_MAX_IMPDEF	4
+struct spe_impdef_value {
+	uint8_t index;		/* INDEX field of the packet */
+	uint64_t value;		/* raw payload */
+};
+
+/*
+ * One sample record (seed 003 D18.1.2): every packet between two record
+ * boundaries, by field.  A field is meaningful only when its bit is set in
+ * @present.  When a packet kind repeats inside one record the last one wins.
+ */
+struct spe_record {
+	uint64_t offset;	/* stream offset of the first packet */
+	uint32_t size;		/* bytes up to and including End/Timestamp */
+	uint32_t present;	/* SPE_REC_* bits */
+	enum spe_rec_end end;
+
+	struct spe_insn_addr pc;
+	struct spe_insn_addr br_target;
+	struct spe_insn_addr prev_br_target;
+
+	uint64_t data_va;	/* bits 55:0, sign-extended from bit 55 */
+	uint8_t data_va_tag;	/* top-byte tag, payload bits 63:56 */
+
+	uint64_t data_pa;	/* bits 55:0 */
+	bool data_pa_ns;	/* bit 63 */
+	bool data_pa_ch;	/* bit 62: checked (MTE) access */
+	uint8_t data_pa_pat;	/* bits 59:56: physical address tag */
+
+	uint16_t lat_total;	/* counters: saturate at 12 or 16 bits */
+	uint16_t lat_issue;
+	uint16_t lat_xlat;	/* translation latency */
+
+	uint64_t events;	/* Events packet bits, SPE_EV_* */
+	uint8_t events_size;	/* payload bytes: 1, 2, 4 or 8 */
+
+	uint8_t op_class;	/* SPE_OP_CLASS_*: 0 other, 1 ld/st, 2 branch */
+	uint8_t op_subclass;	/* raw payload byte of the Operation Type */
+
+	uint16_t data_source;	/* IMPLEMENTATION DEFINED value */
+	uint8_t data_source_size; /* payload bytes: 1 or 2 */
+
+	uint32_t context_el1;	/* CONTEXTIDR_EL1 */
+	uint32_t context_el2;	/* CONTEXTIDR_EL2 */
+
+	uint64_t timestamp;	/* Timestamp packet (also ends the record) */
+
+	/* IMPLEMENTATION DEFINED (or not yet defined) address/counter
+	 * indexes: the first SPE_REC_MAX_IMPDEF of each kept, all counted. */
+	uint8_t n_impdef_addr, n_impdef_cnt;
+	struct spe_impdef_value impdef_addr[SPE_REC_MAX_IMPDEF];
+	struct spe_impdef_value impdef_cnt[SPE_REC_MAX_IMPDEF];
+
+	uint16_t n_unknown;	/* unknown packets skipped by size */
+	uint16_t n_packets;	/* packets in the record, End/Timestamp too */
+};
+
+/* Decoder options. */
+#define SPE_DEC_STRICT		(1u << 0)	/* stop at the first error */
+
+struct spe_decoder_config {
+	/* sizeof(struct spe_decoder_config) as the caller knows it. */
+	size_t size;
+	uint32_t flags;		/* SPE_DEC_* */
+};
+
+/* Initialise a config: struct spe_decoder_config c = SPE_DECODER_CONFIG_INIT; */
+#define SPE_DECODER_CONFIG_INIT	{ .size = sizeof(struct spe_decoder_config) }
+
+/*
+ * Record decoder state.  Caller-allocated; the members are private (use the
+ * functions below), they are visible only so it can live on the stack.
+ */
+struct spe_decoder {
+	const uint8_t *buf;
+	size_t len;
+	size_t pos;		/* next byte to decode, index into buf */
+	uint64_t base;		/* stream offset of buf[0] */
+	uint32_t flags;
+	int error;		/* last error, 0 if none */
+	uint64_t error_offset;	/* stream offset of the last error */
+	bool stopped;		/* strict mode hit an error */
+	bool need_resync;	/* after an error: find the next record */
+};
+
+/*
+ * Prepare @dec to decode @len bytes at @buf, whose first byte is at stream
+ * offset @base_offset.  @config may be NULL for the defaults.  The buffer
+ * must stay valid while @dec is used.  Returns 0 or SPE_ERR_INVAL.
+ */
+int spe_decoder_init(struct spe_decoder *dec,
+		     const struct spe_decoder_config *config,
+		     const uint8_t *buf, size_t len, uint64_t base_offset);
+
+/*
+ * Decode the next record into @rec.
+ *
+ * Returns 1 when @rec holds a complete record, 0 at the end of the input,
+ * or a negative error.  On an error, spe_decoder_error_offset() is the
+ * stream offset of the offending packet (for SPE_ERR_TRUNCATED: of the
+ * packet cut by the end of input) and @rec holds the part of the record
+ * decoded before it, with rec->end SPE_REC_END_ERROR or
+ * SPE_REC_END_TRUNCATED, so nothing decoded is lost.  The next call then
+ * resynchronises at the next record boundary and carries on; in strict
+ * mode every further call returns SPE_ERR_STOPPED.
+ *
+ * Padding and Alignment commands between records are skipped.
+ */
+int spe_decoder_next(struct spe_decoder *dec, struct spe_record *rec);
+
+/* Stream offset of the last error returned by spe_decoder_next(). */
+uint64_t spe_decoder_error_offset(const struct spe_decoder *dec);
+
+/* Stream offset of the next byte spe_decoder_next() will look at. */
+uint64_t spe_decoder_offset(const struct spe_decoder *dec);
+
+/* ------------------------------------------------------------------------
+ * Golden vectors: a text description of packets -> bytes (lib/vector.c)
+ * ------------------------------------------------------------------------
+ *
+ * One packet per line; '#' starts a comment.  Examples:
+ *
+ *   pc 0xffff800008001234 el=1 ns=1     address, index 0 (short header)
+ *   tgt 0x400000 el=0 ns=1              branch target (index 1)
+ *   pbt 0x400000 el=0 ns=1              previous branch target (index 4)
+ *   va 0xffff00001000 tag=0x0f          data virtual address
+ *   pa 0x80001000 ns=1 ch=1 pat=3       data physical address
+ *   addr 9 0x1234 [ext]                 any index; ext forces 16-bit header
+ *   lat tot 12 | lat iss 3 | lat xlat 5 | lat 7 99 [ext]
+ *   ev retired l1d-access [size=2]      names or 'ev 0x12'
+ *   ds 0x8 [size=2]                     data source
+ *   ctx 0x5f80 [el2]                    context
+ *   op ld gp | op st simd | op b cond call | op 1 0x25    operation type
+ *   ts 44731163950                      timestamp (ends a record)
+ *   end | pad [N] | align 16            framing
+ *   raw 0x52 0x16 0x00                  literal bytes
+ *
+ * The full grammar is in tools/spe-decode/Documentation/spe-decode.txt.
+ */
+
+/*
+ * Encode one line into @out (@cap bytes), as if written at stream offset
+ * @offset (needed by 'align').  Returns the number of bytes written (0 for
+ * a blank or comment line), SPE_ERR_SYNTAX (with a reason in @why, which
+ * may be NULL, when given) or SPE_ERR_NOSPACE.
+ */
+int spe_vec_encode_line(const char *line, size_t line_len, uint64_t offset,
+			uint8_t *out, size_t cap, const char **why);
+
+/*
+ * Encode a whole vector text.  Returns the number of bytes needed (which
+ * may exceed @cap; then only @cap bytes were written), or SPE_ERR_SYNTAX
+ * with the 1-based line number in *@err_line and the reason in *@why.
+ */
+long spe_vec_encode(const char *text, size_t text_len, uint8_t *out,
+		    size_t cap, unsigned *err_line, const char **why);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SPE_DECODE_H */

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The packet decoder's hot path, shared by the packet layer (packet.c,
+ * which exports it as spe_pkt_decode) and the record layer (record.c, which
+ * inlines it into its loop so that a packet costs a table lookup, a load
+ * and a switch).  Not a public header.
+ *
+ * Header classification follows seed 003 D18.1.1 / seed 000 §5.2: every
+ * first byte either is a known header, an extended-header prefix, or an
+ * unknown header whose bits 5:4 give the payload size, which software must
+ * use to skip it (seed 003 D18.1.3).
+ */
+#ifndef SPE_PACKET_INTERNAL_H
+#define SPE_PACKET_INTERNAL_H
+
+#include <string.h>
+
+#include "spe_decode.h"
+#include "spe/packet.h"
+
+/* Pseudo type in the first-byte table: a 16-bit header, look at byte 1. */
+#define SPE_HC_EXTENDED		0xffu
+
+struct spe_hdr_class {
+	uint8_t type;		/* enum spe_pkt_type or SPE_HC_EXTENDED */
+	uint8_t payload_len;
+	uint8_t index;
+	uint8_t pad_;
+};
+
+/* First-byte table, built at compile time in packet.c. */
+extern const struct spe_hdr_class spe_hdr_table[256];
+
+/* Payload size an 8-bit header (or byte 1 of a 16-bit one) encodes. */
+static inline unsigned int spe_hdr_payload_len(uint8_t b)
+{
+	return b <= SPE_HDR_NO_PAYLOAD_MAX ? 0 : SPE_HDR_PAYLOAD_SIZE(b);
+}
+
+static inline uint64_t spe_load_le(const uint8_t *p, unsigned int n)
+{
+	uint64_t v = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+/*
+ * Read an n-byte little-endian payload.  When at least 8 bytes remain an
+ * unaligned 8-byte load plus a mask replaces the byte loop.
+ */
+static inline uint64_t spe_load_payload(const uint8_t *p, size_t avail,
+					unsigned int n)
+{
+	if (avail >= 8) {
+		uint64_t v;
+
+		memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		v = __builtin_bswap64(v);
+#endif
+		return n >= 8 ? v : v & ((1ULL << (8 * n)) - 1);
+	}
+	return spe_load_le(p, n);
+}
+
+/*
+ * Index of the first non-Padding byte at or after @pos (or @len).  Units
+ * pad every record to their alignment (PMBIDR_EL1.Align), so runs of zero
+ * bytes are common: test eight at a time.
+ */
+static inline size_t spe_skip_padding(const uint8_t *buf, size_t pos,
+				      size_t len)
+{
+	while (len - pos >= 8) {
+		uint64_t w;
+
+		memcpy(&w, buf + pos, 8);
+		if (w) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+			return pos + (size_t)(__builtin_clzll(w) >> 3);
+#else
+			return pos + (size_t)(__builtin_ctzll(w) >> 3);
+#endif
+		}
+		pos += 8;
+	}
+	while (pos < len && buf[pos] == SPE_HDR_PADDING)
+		pos++;
+	return pos;
+}
+
+/* The 16-bit header path (seed 000 §5.2.2, §5.3.2). */
+static inline int spe_pkt_decode_ext(const uint8_t *buf, size_t len,
+				     uint64_t stream_offset,
+				     struct spe_pkt *pkt)
+{
+	uint8_t b0 = buf[0], b1;
+	unsigned int plen;
+
+	pkt->type = SPE_PKT_UNKNOWN;
+	pkt->index = 0;
+	pkt->payload_len = 0;
+	pkt->payload = 0;
+	pkt->hdr[1] = 0;
+	pkt->hdr_len = 1;
+	pkt->size = 1;
+	if (len < 2)
+		return SPE_ERR_TRUNCATED;
+	b1 = buf[1];
+	/* Byte 1 must say how long the payload is: another prefix does not. */
+	if (SPE_HDR_IS_EXTENDED(b1))
+		return SPE_ERR_BAD_HEADER;
+	pkt->hdr[1] = b1;
+	pkt->hdr_len = 2;
+	if (b1 == SPE_ALIGN_B1 && (b0 & SPE_ALIGN_B0_MASK) == SPE_ALIGN_B0 &&
+	    (b0 & SPE_ALIGN_SIZE_MASK)) {
+		/*
+		 * Alignment: the next protocol byte is at the next multiple
+		 * of 2^(SIZE+1) after the command, in stream terms.
+		 */
+		uint64_t align = SPE_ALIGN_BYTES(b0);
+		uint64_t after = stream_offset + 2;
+		uint64_t next = (after + align - 1) & ~(align - 1);
+
+		pkt->type = SPE_PKT_ALIGNMENT;
+		pkt->index = b0 & SPE_ALIGN_SIZE_MASK;
+		pkt->size = (uint32_t)(next - stream_offset);
+		if (len < pkt->size)
+			return SPE_ERR_TRUNCATED;
+		return (int)pkt->size;
+	}
+	plen = spe_hdr_payload_len(b1);
+	pkt->payload_len = (uint8_t)plen;
+	pkt->size = 2 + plen;
+	if ((b0 & SPE_EXT_HDR_B0_MASK) == SPE_EXT_HDR_B0) {
+		if ((b1 & SPE_ADDR_HDR_MASK) == SPE_ADDR_HDR) {
+			pkt->type = SPE_PKT_ADDRESS;
+			pkt->index = SPE_EXT_INDEX(b0, b1);
+		} else if ((b1 & SPE_CNT_HDR_MASK) == SPE_CNT_HDR) {
+			pkt->type = SPE_PKT_COUNTER;
+			pkt->index = SPE_EXT_INDEX(b0, b1);
+		}
+	}
+	if (len < pkt->size)
+		return SPE_ERR_TRUNCATED;
+	pkt->payload = spe_load_payload(buf + 2, len - 2, plen);
+	return (int)pkt->size;
+}
+
+/*
+ * Decode one packet; see spe_pkt_decode() in spe_decode.h.  On an error
+ * pkt->size says how many bytes a dump should step over (1 for a bad or
+ * cut header).
+ */
+static inline int spe_pkt_decode_fast(const uint8_t *buf, size_t len,
+				      uint64_t stream_offset,
+				      struct spe_pkt *pkt)
+{
+	const struct spe_hdr_class *hc = &spe_hdr_table[buf[0]];
+	unsigned int plen = hc->payload_len;
+
+	pkt->hdr[0] = buf[0];
+	if (hc->type == SPE_HC_EXTENDED)
+		return spe_pkt_decode_ext(buf, len, stream_offset, pkt);
+	pkt->hdr[1] = 0;
+	pkt->hdr_len = 1;
+	pkt->type = (enum spe_pkt_type)hc->type;
+	pkt->index = hc->index;
+	pkt->payload_len = (uint8_t)plen;
+	pkt->size = 1 + plen;
+	if (len < 1 + plen) {
+		pkt->payload = 0;
+		return SPE_ERR_TRUNCATED;
+	}
+	pkt->payload = plen ? spe_load_payload(buf + 1, len - 1, plen) : 0;
+	return (int)(1 + plen);
+}
+
+#endif /* SPE_PACKET_INTERNAL_H */

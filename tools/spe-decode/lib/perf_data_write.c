@@ -1,0 +1,874 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * perf.data writer (spec-notes §4): file header, attributes with their ids,
+ * the data section written record by record through a fixed buffer, and the
+ * feature sections perf reads to know the machine (ARCH, NRCPUS, CPUID ...).
+ *
+ * File layout produced:
+ *   header | ids of every attr | attr entries | data ... | feature index | features
+ * The attribute section is written when the first record arrives, so all
+ * attributes must be added before any record.  The header is rewritten last.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "spe_perf_data.h"
+
+#define PDW_BUF_SIZE	(64u * 1024)
+#define PDW_MAX_ATTRS	64
+#define PDW_MAX_STR	4096
+
+/* Sample bits this writer can lay out in PERF_RECORD_SAMPLE. */
+#define PDW_SAMPLE_SUPPORTED						\
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |	\
+	 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |		\
+	 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |	\
+	 PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_WEIGHT |		\
+	 PERF_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_DATA_SRC |		\
+	 PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR |		\
+	 PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE)
+
+struct pdw_attr {
+	struct perf_event_attr attr;
+	char name[128];
+	uint64_t *ids;
+	uint32_t nr_ids;
+};
+
+struct spe_pdw {
+	int fd;
+	int err;			/* sticky first error */
+	uint64_t pos;			/* file offset of buf[0] */
+	size_t len;			/* bytes pending in buf */
+	unsigned char *buf;
+	struct pdw_attr attrs[PDW_MAX_ATTRS];
+	uint32_t nr_attrs;
+	bool in_data;
+	bool finished;
+	uint64_t aux_left;		/* AUXTRACE data still to come */
+	uint64_t aux_pad;		/* zero bytes after it */
+	uint64_t attrs_offset;
+	uint64_t data_offset;
+	/* Copies of the strings in spe_pdw_info, owned by the writer. */
+	char *hostname, *os_release, *perf_version, *arch, *cpuid;
+	uint32_t nr_cpus_avail, nr_cpus_online;
+	uint32_t nr_pmus;
+	uint32_t *pmu_types;
+	char **pmu_names;
+};
+
+static int pdw_fail(struct spe_pdw *w, int err)
+{
+	if (!w->err)
+		w->err = err;
+	return w->err;
+}
+
+static int pdw_flush(struct spe_pdw *w)
+{
+	size_t done = 0;
+
+	while (done < w->len) {
+		ssize_t n = pwrite(w->fd, w->buf + done, w->len - done,
+				   (off_t)(w->pos + done));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return pdw_fail(w, -errno);
+		}
+		if (n == 0)
+			return pdw_fail(w, -EIO);
+		done += (size_t)n;
+	}
+	w->pos += w->len;
+	w->len = 0;
+	return 0;
+}
+
+static int pdw_put(struct spe_pdw *w, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+
+	if (w->err)
+		return w->err;
+	while (n) {
+		size_t room = PDW_BUF_SIZE - w->len;
+		size_t c = n < room ? n : room;
+
+		if (s)
+			memcpy(w->buf + w->len, s, c);
+		else
+			memset(w->buf + w->len, 0, c);
+		w->len += c;
+		n -= c;
+		if (s)
+			s += c;
+		if (w->len == PDW_BUF_SIZE && pdw_flush(w))
+			return w->err;
+	}
+	return 0;
+}
+
+static int pdw_put_zero(struct spe_pdw *w, size_t n)
+{
+	return pdw_put(w, NULL, n);
+}
+
+static int pdw_put_u32(struct spe_pdw *w, uint32_t v)
+{
+	return pdw_put(w, &v, sizeof(v));
+}
+
+static int pdw_put_u64(struct spe_pdw *w, uint64_t v)
+{
+	return pdw_put(w, &v, sizeof(v));
+}
+
+uint64_t spe_pdw_offset(const struct spe_pdw *w)
+{
+	return w->pos + w->len;
+}
+
+static char *pdw_strdup(const char *s)
+{
+	return s ? strndup(s, PDW_MAX_STR) : NULL;
+}
+
+int spe_pdw_create(struct spe_pdw **out, int fd, const struct spe_pdw_info *info)
+{
+	struct spe_pdw *w;
+
+	*out = NULL;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->fd = fd;
+	w->buf = malloc(PDW_BUF_SIZE);
+	if (!w->buf)
+		goto nomem;
+	if (info) {
+		w->hostname = pdw_strdup(info->hostname);
+		w->os_release = pdw_strdup(info->os_release);
+		w->perf_version = pdw_strdup(info->perf_version);
+		w->arch = pdw_strdup(info->arch);
+		w->cpuid = pdw_strdup(info->cpuid);
+		w->nr_cpus_avail = info->nr_cpus_avail;
+		w->nr_cpus_online = info->nr_cpus_online;
+		if (info->nr_pmus) {
+			w->pmu_types = calloc(info->nr_pmus, sizeof(*w->pmu_types));
+			w->pmu_names = calloc(info->nr_pmus, sizeof(*w->pmu_names));
+			if (!w->pmu_types || !w->pmu_names)
+				goto nomem;
+			w->nr_pmus = info->nr_pmus;
+			for (uint32_t i = 0; i < info->nr_pmus; i++) {
+				w->pmu_types[i] = info->pmu_types[i];
+				w->pmu_names[i] = pdw_strdup(info->pmu_names[i]);
+				if (!w->pmu_names[i])
+					goto nomem;
+			}
+		}
+	}
+	/* The header is rewritten by spe_pdw_finish(); reserve its place. */
+	if (pdw_put_zero(w, sizeof(struct spe_perf_file_header)))
+		goto fail;
+	*out = w;
+	return 0;
+nomem:
+	w->err = -ENOMEM;
+fail:
+	{
+		int err = w->err;
+
+		spe_pdw_free(w);
+		return err;
+	}
+}
+
+void spe_pdw_free(struct spe_pdw *w)
+{
+	if (!w)
+		return;
+	for (uint32_t i = 0; i < w->nr_attrs; i++)
+		free(w->attrs[i].ids);
+	for (uint32_t i = 0; i < w->nr_pmus; i++)
+		free(w->pmu_names[i]);
+	free(w->pmu_names);
+	free(w->pmu_types);
+	free(w->hostname);
+	free(w->os_release);
+	free(w->perf_version);
+	free(w->arch);
+	free(w->cpuid);
+	free(w->buf);
+	free(w);
+}
+
+int spe_pdw_add_attr(struct spe_pdw *w, const struct perf_event_attr *attr,
+		     const char *name, const uint64_t *ids, uint32_t nr_ids)
+{
+	struct pdw_attr *a;
+
+	if (w->err)
+		return w->err;
+	if (w->in_data || w->nr_attrs == PDW_MAX_ATTRS)
+		return pdw_fail(w, -EINVAL);
+	if (attr->sample_type & ~(uint64_t)PDW_SAMPLE_SUPPORTED)
+		return pdw_fail(w, -EOPNOTSUPP);
+	if (attr->size && attr->size != sizeof(*attr))
+		return pdw_fail(w, -EINVAL);
+	a = &w->attrs[w->nr_attrs];
+	memset(a, 0, sizeof(*a));
+	a->attr = *attr;
+	a->attr.size = sizeof(*attr);
+	if (name)
+		snprintf(a->name, sizeof(a->name), "%s", name);
+	if (nr_ids) {
+		a->ids = malloc(nr_ids * sizeof(*ids));
+		if (!a->ids)
+			return pdw_fail(w, -ENOMEM);
+		memcpy(a->ids, ids, nr_ids * sizeof(*ids));
+	}
+	a->nr_ids = nr_ids;
+	w->nr_attrs++;
+	return 0;
+}
+
+/* ids of every attribute, then the attribute entries; then data begins. */
+static int pdw_begin_data(struct spe_pdw *w)
+{
+	uint64_t ids_off[PDW_MAX_ATTRS];
+
+	if (w->in_data) {
+		/* A record may not start inside an AUXTRACE record's data. */
+		if (w->aux_left)
+			return pdw_fail(w, -EINVAL);
+		return w->err;
+	}
+	if (!w->nr_attrs)
+		return pdw_fail(w, -EINVAL);
+	for (uint32_t i = 0; i < w->nr_attrs; i++) {
+		ids_off[i] = spe_pdw_offset(w);
+		pdw_put(w, w->attrs[i].ids, w->attrs[i].nr_ids * sizeof(uint64_t));
+	}
+	w->attrs_offset = spe_pdw_offset(w);
+	for (uint32_t i = 0; i < w->nr_attrs; i++) {
+		struct spe_perf_file_section ids = {
+			.offset = ids_off[i],
+			.size = w->attrs[i].nr_ids * sizeof(uint64_t),
+		};
+
+		pdw_put(w, &w->attrs[i].attr, sizeof(w->attrs[i].attr));
+		pdw_put(w, &ids, sizeof(ids));
+	}
+	w->data_offset = spe_pdw_offset(w);
+	w->in_data = true;
+	return w->err;
+}
+
+static const struct pdw_attr *pdw_attr_of_id(const struct spe_pdw *w, uint64_t id)
+{
+	for (uint32_t i = 0; i < w->nr_attrs; i++)
+		for (uint32_t j = 0; j < w->attrs[i].nr_ids; j++)
+			if (w->attrs[i].ids[j] == id)
+				return &w->attrs[i];
+	return NULL;
+}
+
+/* Bytes of the sample_id_all trailer for this sample type. */
+static size_t pdw_sample_id_size(const struct perf_event_attr *attr)
+{
+	uint64_t t = attr->sample_type;
+	size_t n = 0;
+
+	if (!attr->sample_id_all)
+		return 0;
+	n += (t & PERF_SAMPLE_TID) ? 8 : 0;
+	n += (t & PERF_SAMPLE_TIME) ? 8 : 0;
+	n += (t & PERF_SAMPLE_ID) ? 8 : 0;
+	n += (t & PERF_SAMPLE_STREAM_ID) ? 8 : 0;
+	n += (t & PERF_SAMPLE_CPU) ? 8 : 0;
+	n += (t & PERF_SAMPLE_IDENTIFIER) ? 8 : 0;
+	return n;
+}
+
+static void pdw_put_sample_id(struct spe_pdw *w, const struct perf_event_attr *attr,
+			      const struct spe_pdw_sample_id *sid)
+{
+	uint64_t t = attr->sample_type;
+
+	if (!attr->sample_id_all)
+		return;
+	if (t & PERF_SAMPLE_TID) {
+		pdw_put_u32(w, sid->pid);
+		pdw_put_u32(w, sid->tid);
+	}
+	if (t & PERF_SAMPLE_TIME)
+		pdw_put_u64(w, sid->time);
+	if (t & PERF_SAMPLE_ID)
+		pdw_put_u64(w, sid->id);
+	if (t & PERF_SAMPLE_STREAM_ID)
+		pdw_put_u64(w, sid->id);
+	if (t & PERF_SAMPLE_CPU) {
+		pdw_put_u32(w, sid->cpu);
+		pdw_put_u32(w, 0);
+	}
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		pdw_put_u64(w, sid->id);
+}
+
+/*
+ * Starts a record of `body` bytes (after the header) plus, when sid is given,
+ * the sample_id trailer of the attribute owning sid->id.  Returns the
+ * attribute (or NULL) through *attrp for the caller to finish with
+ * pdw_put_sample_id().
+ */
+static int pdw_begin_record(struct spe_pdw *w, uint32_t type, uint16_t misc,
+			    size_t body, const struct spe_pdw_sample_id *sid,
+			    const struct perf_event_attr **attrp)
+{
+	struct perf_event_header h = { .type = type, .misc = misc };
+	const struct perf_event_attr *attr = NULL;
+	size_t size;
+
+	if (pdw_begin_data(w))
+		return w->err;
+	if (sid) {
+		const struct pdw_attr *a = pdw_attr_of_id(w, sid->id);
+
+		if (!a)
+			return pdw_fail(w, -ENOENT);
+		attr = &a->attr;
+	}
+	size = sizeof(h) + body + (attr ? pdw_sample_id_size(attr) : 0);
+	if (size > UINT16_MAX || (size & 7))
+		return pdw_fail(w, -EINVAL);
+	h.size = (uint16_t)size;
+	*attrp = attr;
+	return pdw_put(w, &h, sizeof(h));
+}
+
+static int pdw_end_record(struct spe_pdw *w, const struct perf_event_attr *attr,
+			  const struct spe_pdw_sample_id *sid)
+{
+	if (attr)
+		pdw_put_sample_id(w, attr, sid);
+	return w->err;
+}
+
+int spe_pdw_write_event(struct spe_pdw *w, const void *event)
+{
+	const struct perf_event_header *h = event;
+
+	if (pdw_begin_data(w))
+		return w->err;
+	if (h->size < sizeof(*h) || (h->size & 7))
+		return pdw_fail(w, -EINVAL);
+	return pdw_put(w, event, h->size);
+}
+
+int spe_pdw_auxtrace_info_v1(struct spe_pdw *w, uint32_t pmu_type, bool per_cpu)
+{
+	struct spe_perf_auxtrace_info_event e = {
+		.header = {
+			.type = SPE_PERF_RECORD_AUXTRACE_INFO,
+			.size = sizeof(e) + SPE_AUXINFO_V1_NR_PRIV * 8,
+		},
+		.type = SPE_PERF_AUXTRACE_ARM_SPE,
+	};
+
+	if (pdw_begin_data(w))
+		return w->err;
+	pdw_put(w, &e, sizeof(e));
+	pdw_put_u64(w, pmu_type);
+	return pdw_put_u64(w, per_cpu);
+}
+
+int spe_pdw_auxtrace_info_v2(struct spe_pdw *w, uint32_t pmu_type,
+			     const struct spe_pdw_cpu_meta *cpus, uint32_t nr_cpus,
+			     uint32_t nr_params)
+{
+	size_t per_cpu = (SPE_AUXINFO_V2_CPU_FIXED + nr_params) * 8;
+	size_t size = sizeof(struct spe_perf_auxtrace_info_event) +
+		      SPE_AUXINFO_V2_HDR_SIZE * 8 + nr_cpus * per_cpu;
+	struct spe_perf_auxtrace_info_event e = {
+		.header = { .type = SPE_PERF_RECORD_AUXTRACE_INFO },
+		.type = SPE_PERF_AUXTRACE_ARM_SPE,
+	};
+
+	if (nr_params != SPE_AUXINFO_V2_NR_PARAMS &&
+	    nr_params != SPE_AUXINFO_V2_NR_PARAMS_OLD)
+		return pdw_fail(w, -EINVAL);
+	if (size > UINT16_MAX)
+		return pdw_fail(w, -E2BIG);
+	if (pdw_begin_data(w))
+		return w->err;
+	e.header.size = (uint16_t)size;
+	pdw_put(w, &e, sizeof(e));
+	pdw_put_u64(w, SPE_AUXINFO_V2);
+	pdw_put_u64(w, SPE_AUXINFO_V2_HDR_SIZE);
+	pdw_put_u64(w, pmu_type);
+	pdw_put_u64(w, nr_cpus);
+	for (uint32_t i = 0; i < nr_cpus; i++) {
+		pdw_put_u64(w, SPE_AUXINFO_V2_CPU_MAGIC);
+		pdw_put_u64(w, cpus[i].cpu);
+		pdw_put_u64(w, nr_params);
+		pdw_put_u64(w, cpus[i].midr);
+		pdw_put_u64(w, cpus[i].pmu_type);
+		pdw_put_u64(w, cpus[i].min_interval);
+		if (nr_params == SPE_AUXINFO_V2_NR_PARAMS)
+			pdw_put_u64(w, cpus[i].event_filter);
+	}
+	return w->err;
+}
+
+int spe_pdw_time_conv(struct spe_pdw *w, const struct spe_time_conv *tc)
+{
+	struct spe_perf_time_conv_event e = {
+		.header = { .type = SPE_PERF_RECORD_TIME_CONV },
+		.time_shift = tc->time_shift,
+		.time_mult = tc->time_mult,
+		.time_zero = tc->time_zero,
+		.time_cycles = tc->time_cycles,
+		.time_mask = tc->time_mask,
+		.cap_user_time_zero = tc->cap_user_time_zero,
+		.cap_user_time_short = tc->cap_user_time_short,
+	};
+
+	e.header.size = tc->long_form ? sizeof(e) : SPE_TIME_CONV_SHORT_SIZE;
+	return spe_pdw_write_event(w, &e);
+}
+
+static size_t pdw_str_space(const char *s)
+{
+	return (strnlen(s, PDW_MAX_STR) + 1 + 7) & ~(size_t)7;
+}
+
+static void pdw_put_padded_str(struct spe_pdw *w, const char *s, size_t space)
+{
+	size_t n = strnlen(s, PDW_MAX_STR);
+
+	pdw_put(w, s, n);
+	pdw_put_zero(w, space - n);
+}
+
+int spe_pdw_comm(struct spe_pdw *w, uint32_t pid, uint32_t tid, const char *comm,
+		 bool exec, const struct spe_pdw_sample_id *sid)
+{
+	const struct perf_event_attr *attr;
+	size_t space = pdw_str_space(comm);
+
+	if (pdw_begin_record(w, PERF_RECORD_COMM,
+			     exec ? PERF_RECORD_MISC_COMM_EXEC : 0,
+			     8 + space, sid, &attr))
+		return w->err;
+	pdw_put_u32(w, pid);
+	pdw_put_u32(w, tid);
+	pdw_put_padded_str(w, comm, space);
+	return pdw_end_record(w, attr, sid);
+}
+
+int spe_pdw_mmap2(struct spe_pdw *w, uint16_t misc, uint32_t pid, uint32_t tid,
+		  uint64_t addr, uint64_t len, uint64_t pgoff, const char *filename,
+		  const struct spe_pdw_sample_id *sid)
+{
+	const struct perf_event_attr *attr;
+	size_t space = pdw_str_space(filename);
+
+	/* pid tid addr len pgoff maj min ino ino_gen prot flags filename */
+	if (pdw_begin_record(w, PERF_RECORD_MMAP2, misc,
+			     8 + 3 * 8 + 4 + 4 + 8 + 8 + 4 + 4 + space, sid, &attr))
+		return w->err;
+	pdw_put_u32(w, pid);
+	pdw_put_u32(w, tid);
+	pdw_put_u64(w, addr);
+	pdw_put_u64(w, len);
+	pdw_put_u64(w, pgoff);
+	pdw_put_zero(w, 4 + 4 + 8 + 8);		/* maj, min, ino, ino_generation */
+	pdw_put_u32(w, 5);			/* prot: PROT_READ | PROT_EXEC */
+	pdw_put_u32(w, 2);			/* flags: MAP_PRIVATE */
+	pdw_put_padded_str(w, filename, space);
+	return pdw_end_record(w, attr, sid);
+}
+
+int spe_pdw_task(struct spe_pdw *w, uint32_t type, uint32_t pid, uint32_t ppid,
+		 uint32_t tid, uint32_t ptid, uint64_t time,
+		 const struct spe_pdw_sample_id *sid)
+{
+	const struct perf_event_attr *attr;
+
+	if (type != PERF_RECORD_FORK && type != PERF_RECORD_EXIT)
+		return pdw_fail(w, -EINVAL);
+	if (pdw_begin_record(w, type, 0, 4 * 4 + 8, sid, &attr))
+		return w->err;
+	pdw_put_u32(w, pid);
+	pdw_put_u32(w, ppid);
+	pdw_put_u32(w, tid);
+	pdw_put_u32(w, ptid);
+	pdw_put_u64(w, time);
+	return pdw_end_record(w, attr, sid);
+}
+
+int spe_pdw_itrace_start(struct spe_pdw *w, uint32_t pid, uint32_t tid,
+			 const struct spe_pdw_sample_id *sid)
+{
+	const struct perf_event_attr *attr;
+
+	if (pdw_begin_record(w, PERF_RECORD_ITRACE_START, 0, 8, sid, &attr))
+		return w->err;
+	pdw_put_u32(w, pid);
+	pdw_put_u32(w, tid);
+	return pdw_end_record(w, attr, sid);
+}
+
+int spe_pdw_aux(struct spe_pdw *w, uint64_t aux_offset, uint64_t aux_size,
+		uint64_t flags, const struct spe_pdw_sample_id *sid)
+{
+	const struct perf_event_attr *attr;
+
+	if (pdw_begin_record(w, PERF_RECORD_AUX, 0, 3 * 8, sid, &attr))
+		return w->err;
+	pdw_put_u64(w, aux_offset);
+	pdw_put_u64(w, aux_size);
+	pdw_put_u64(w, flags);
+	return pdw_end_record(w, attr, sid);
+}
+
+int spe_pdw_switch(struct spe_pdw *w, bool out, bool cpu_wide,
+		   uint32_t next_prev_pid, uint32_t next_prev_tid,
+		   const struct spe_pdw_sample_id *sid)
+{
+	const struct perf_event_attr *attr;
+	uint16_t misc = out ? PERF_RECORD_MISC_SWITCH_OUT : 0;
+
+	if (pdw_begin_record(w, cpu_wide ? PERF_RECORD_SWITCH_CPU_WIDE :
+					   PERF_RECORD_SWITCH,
+			     misc, cpu_wide ? 8 : 0, sid, &attr))
+		return w->err;
+	if (cpu_wide) {
+		pdw_put_u32(w, next_prev_pid);
+		pdw_put_u32(w, next_prev_tid);
+	}
+	return pdw_end_record(w, attr, sid);
+}
+
+int spe_pdw_lost(struct spe_pdw *w, uint64_t id, uint64_t lost,
+		 const struct spe_pdw_sample_id *sid)
+{
+	const struct perf_event_attr *attr;
+
+	if (pdw_begin_record(w, PERF_RECORD_LOST, 0, 16, sid, &attr))
+		return w->err;
+	pdw_put_u64(w, id);
+	pdw_put_u64(w, lost);
+	return pdw_end_record(w, attr, sid);
+}
+
+int spe_pdw_finished_round(struct spe_pdw *w)
+{
+	struct perf_event_header h = {
+		.type = SPE_PERF_RECORD_FINISHED_ROUND,
+		.size = sizeof(h),
+	};
+
+	return spe_pdw_write_event(w, &h);
+}
+
+int spe_pdw_auxtrace_begin(struct spe_pdw *w, uint64_t size, uint64_t offset,
+			   uint64_t reference, uint32_t idx, uint32_t tid,
+			   uint32_t cpu)
+{
+	uint64_t padded = (size + 7) & ~7ULL;
+	struct spe_perf_auxtrace_event e = {
+		.header = {
+			.type = SPE_PERF_RECORD_AUXTRACE,
+			.size = sizeof(e),
+		},
+		.size = padded,
+		.offset = offset,
+		.reference = reference,
+		.idx = idx,
+		.tid = tid,
+		.cpu = cpu,
+	};
+
+	if (pdw_begin_data(w))
+		return w->err;
+	if (w->aux_left)
+		return pdw_fail(w, -EINVAL);
+	pdw_put(w, &e, sizeof(e));
+	w->aux_left = size;
+	w->aux_pad = padded - size;
+	if (!size)
+		pdw_put_zero(w, w->aux_pad);
+	return w->err;
+}
+
+int spe_pdw_auxtrace_data(struct spe_pdw *w, const void *data, uint64_t n)
+{
+	if (w->err)
+		return w->err;
+	if (n > w->aux_left)
+		return pdw_fail(w, -EINVAL);
+	pdw_put(w, data, n);
+	w->aux_left -= n;
+	if (!w->aux_left)
+		pdw_put_zero(w, w->aux_pad);
+	return w->err;
+}
+
+int spe_pdw_auxtrace(struct spe_pdw *w, const void *data, uint64_t size,
+		     uint64_t offset, uint64_t reference, uint32_t idx,
+		     uint32_t tid, uint32_t cpu)
+{
+	if (spe_pdw_auxtrace_begin(w, size, offset, reference, idx, tid, cpu))
+		return w->err;
+	return spe_pdw_auxtrace_data(w, data, size);
+}
+
+static size_t pdw_sample_size(const struct perf_event_attr *attr,
+			      const struct spe_pdw_sample *s)
+{
+	uint64_t t = attr->sample_type;
+	size_t n = sizeof(struct perf_event_header);
+
+	n += (t & PERF_SAMPLE_IDENTIFIER) ? 8 : 0;
+	n += (t & PERF_SAMPLE_IP) ? 8 : 0;
+	n += (t & PERF_SAMPLE_TID) ? 8 : 0;
+	n += (t & PERF_SAMPLE_TIME) ? 8 : 0;
+	n += (t & PERF_SAMPLE_ADDR) ? 8 : 0;
+	n += (t & PERF_SAMPLE_ID) ? 8 : 0;
+	n += (t & PERF_SAMPLE_STREAM_ID) ? 8 : 0;
+	n += (t & PERF_SAMPLE_CPU) ? 8 : 0;
+	n += (t & PERF_SAMPLE_PERIOD) ? 8 : 0;
+	if (t & PERF_SAMPLE_BRANCH_STACK) {
+		n += 8 + s->nr_branches * sizeof(struct spe_pdw_branch_entry);
+		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+			n += 8;
+	}
+	n += (t & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) ? 8 : 0;
+	n += (t & PERF_SAMPLE_DATA_SRC) ? 8 : 0;
+	n += (t & PERF_SAMPLE_TRANSACTION) ? 8 : 0;
+	n += (t & PERF_SAMPLE_PHYS_ADDR) ? 8 : 0;
+	n += (t & PERF_SAMPLE_DATA_PAGE_SIZE) ? 8 : 0;
+	n += (t & PERF_SAMPLE_CODE_PAGE_SIZE) ? 8 : 0;
+	return n;
+}
+
+int spe_pdw_sample(struct spe_pdw *w, const struct spe_pdw_sample *s)
+{
+	const struct pdw_attr *a;
+	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .misc = s->misc };
+	uint64_t t;
+	size_t size;
+
+	if (pdw_begin_data(w))
+		return w->err;
+	a = pdw_attr_of_id(w, s->id);
+	if (!a)
+		return pdw_fail(w, -ENOENT);
+	t = a->attr.sample_type;
+	size = pdw_sample_size(&a->attr, s);
+	if (size > UINT16_MAX)
+		return pdw_fail(w, -E2BIG);
+	h.size = (uint16_t)size;
+	pdw_put(w, &h, sizeof(h));
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		pdw_put_u64(w, s->id);
+	if (t & PERF_SAMPLE_IP)
+		pdw_put_u64(w, s->ip);
+	if (t & PERF_SAMPLE_TID) {
+		pdw_put_u32(w, s->pid);
+		pdw_put_u32(w, s->tid);
+	}
+	if (t & PERF_SAMPLE_TIME)
+		pdw_put_u64(w, s->time);
+	if (t & PERF_SAMPLE_ADDR)
+		pdw_put_u64(w, s->addr);
+	if (t & PERF_SAMPLE_ID)
+		pdw_put_u64(w, s->id);
+	if (t & PERF_SAMPLE_STREAM_ID)
+		pdw_put_u64(w, s->id);
+	if (t & PERF_SAMPLE_CPU) {
+		pdw_put_u32(w, s->cpu);
+		pdw_put_u32(w, 0);
+	}
+	if (t & PERF_SAMPLE_PERIOD)
+		pdw_put_u64(w, s->period);
+	if (t & PERF_SAMPLE_BRANCH_STACK) {
+		pdw_put_u64(w, s->nr_branches);
+		if (a->attr.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+			pdw_put_u64(w, ~0ULL);	/* -1: no hardware index */
+		pdw_put(w, s->branches, s->nr_branches * sizeof(*s->branches));
+	}
+	if (t & PERF_SAMPLE_WEIGHT_STRUCT) {
+		pdw_put_u32(w, s->weight_var1);
+		pdw_put(w, &s->weight_var2, 2);
+		pdw_put(w, &s->weight_var3, 2);
+	} else if (t & PERF_SAMPLE_WEIGHT) {
+		pdw_put_u64(w, s->weight);
+	}
+	if (t & PERF_SAMPLE_DATA_SRC)
+		pdw_put_u64(w, s->data_src);
+	if (t & PERF_SAMPLE_TRANSACTION)
+		pdw_put_u64(w, 0);
+	if (t & PERF_SAMPLE_PHYS_ADDR)
+		pdw_put_u64(w, s->phys_addr);
+	if (t & PERF_SAMPLE_DATA_PAGE_SIZE)
+		pdw_put_u64(w, 0);
+	if (t & PERF_SAMPLE_CODE_PAGE_SIZE)
+		pdw_put_u64(w, 0);
+	return w->err;
+}
+
+/* ---- Feature sections ---------------------------------------------------- */
+
+static size_t pdw_feat_str_len(const char *s)
+{
+	size_t n = strnlen(s, PDW_MAX_STR) + 1;
+
+	return (n + SPE_PERF_NAME_ALIGN - 1) & ~(size_t)(SPE_PERF_NAME_ALIGN - 1);
+}
+
+/* perf's string encoding: u32 padded length, bytes, NUL padding. */
+static void pdw_put_feat_str(struct spe_pdw *w, const char *s)
+{
+	size_t len = pdw_feat_str_len(s);
+	size_t n = strnlen(s, PDW_MAX_STR);
+
+	pdw_put_u32(w, (uint32_t)len);
+	pdw_put(w, s, n);
+	pdw_put_zero(w, len - n);
+}
+
+static void pdw_put_event_desc(struct spe_pdw *w)
+{
+	pdw_put_u32(w, w->nr_attrs);
+	pdw_put_u32(w, sizeof(struct perf_event_attr));
+	for (uint32_t i = 0; i < w->nr_attrs; i++) {
+		const struct pdw_attr *a = &w->attrs[i];
+
+		pdw_put(w, &a->attr, sizeof(a->attr));
+		pdw_put_u32(w, a->nr_ids);
+		pdw_put_feat_str(w, a->name[0] ? a->name : "unknown");
+		pdw_put(w, a->ids, a->nr_ids * sizeof(uint64_t));
+	}
+}
+
+static void pdw_put_pmu_mappings(struct spe_pdw *w)
+{
+	pdw_put_u32(w, w->nr_pmus);
+	for (uint32_t i = 0; i < w->nr_pmus; i++) {
+		pdw_put_u32(w, w->pmu_types[i]);
+		pdw_put_feat_str(w, w->pmu_names[i]);
+	}
+}
+
+static bool pdw_has_feature(const struct spe_pdw *w, int feat)
+{
+	switch (feat) {
+	case SPE_FEAT_HOSTNAME:		return w->hostname;
+	case SPE_FEAT_OSRELEASE:	return w->os_release;
+	case SPE_FEAT_VERSION:		return w->perf_version;
+	case SPE_FEAT_ARCH:		return w->arch;
+	case SPE_FEAT_NRCPUS:		return w->nr_cpus_avail;
+	case SPE_FEAT_CPUID:		return w->cpuid;
+	case SPE_FEAT_EVENT_DESC:	return true;
+	case SPE_FEAT_PMU_MAPPINGS:	return w->nr_pmus;
+	default:			return false;
+	}
+}
+
+static void pdw_put_feature(struct spe_pdw *w, int feat)
+{
+	switch (feat) {
+	case SPE_FEAT_HOSTNAME:
+		pdw_put_feat_str(w, w->hostname);
+		break;
+	case SPE_FEAT_OSRELEASE:
+		pdw_put_feat_str(w, w->os_release);
+		break;
+	case SPE_FEAT_VERSION:
+		pdw_put_feat_str(w, w->perf_version);
+		break;
+	case SPE_FEAT_ARCH:
+		pdw_put_feat_str(w, w->arch);
+		break;
+	case SPE_FEAT_NRCPUS:
+		pdw_put_u32(w, w->nr_cpus_avail);
+		pdw_put_u32(w, w->nr_cpus_online);
+		break;
+	case SPE_FEAT_CPUID:
+		pdw_put_feat_str(w, w->cpuid);
+		break;
+	case SPE_FEAT_EVENT_DESC:
+		pdw_put_event_desc(w);
+		break;
+	case SPE_FEAT_PMU_MAPPINGS:
+		pdw_put_pmu_mappings(w);
+		break;
+	}
+}
+
+static const int pdw_features[] = {
+	SPE_FEAT_HOSTNAME, SPE_FEAT_OSRELEASE, SPE_FEAT_VERSION, SPE_FEAT_ARCH,
+	SPE_FEAT_NRCPUS, SPE_FEAT_CPUID, SPE_FEAT_EVENT_DESC, SPE_FEAT_PMU_MAPPINGS,
+};
+#define PDW_NR_FEATURES (sizeof(pdw_features) / sizeof(pdw_features[0]))
+
+int spe_pdw_finish(struct spe_pdw *w)
+{
+	struct spe_perf_file_section sec[PDW_NR_FEATURES];
+	struct spe_perf_file_header hdr = {
+		.magic = SPE_PERF_MAGIC2,
+		.size = sizeof(hdr),
+		.attr_size = sizeof(struct perf_event_attr) +
+			     sizeof(struct spe_perf_file_section),
+	};
+	uint64_t data_end, index_off;
+	size_t nr = 0;
+
+	if (w->finished)
+		return pdw_fail(w, -EINVAL);
+	if (pdw_begin_data(w))
+		return w->err;
+	data_end = spe_pdw_offset(w);
+
+	/*
+	 * The index (one section per set feature bit, ascending) sits right
+	 * after the data; the contents follow it.  Write the contents after a
+	 * placeholder index, then patch the index in place.
+	 */
+	for (size_t i = 0; i < PDW_NR_FEATURES; i++)
+		nr += pdw_has_feature(w, pdw_features[i]);
+	index_off = data_end;
+	pdw_put_zero(w, nr * sizeof(struct spe_perf_file_section));
+	nr = 0;
+	for (size_t i = 0; i < PDW_NR_FEATURES; i++) {
+		int f = pdw_features[i];
+
+		if (!pdw_has_feature(w, f))
+			continue;
+		sec[nr].offset = spe_pdw_offset(w);
+		pdw_put_feature(w, f);
+		sec[nr].size = spe_pdw_offset(w) - sec[nr].offset;
+		hdr.features[f / 64] |= 1ULL << (f % 64);
+		nr++;
+	}
+	if (pdw_flush(w))
+		return w->err;
+	if (pwrite(w->fd, sec, nr * sizeof(sec[0]), (off_t)index_off) !=
+	    (ssize_t)(nr * sizeof(sec[0])))
+		return pdw_fail(w, -EIO);
+
+	hdr.attrs.offset = w->attrs_offset;
+	hdr.attrs.size = w->nr_attrs * hdr.attr_size;
+	hdr.data.offset = w->data_offset;
+	hdr.data.size = data_end - w->data_offset;
+	if (pwrite(w->fd, &hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr))
+		return pdw_fail(w, -EIO);
+	w->finished = true;
+	return 0;
+}

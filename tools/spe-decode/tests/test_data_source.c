@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Data source -> perf_mem_data_src by the CPU's MIDR (spec-notes §2, §5). */
+#include <linux/perf_event.h>
+
+#include "spe/packet.h"
+#include "spe_perf_synth.h"
+#include "tap.h"
+
+static uint64_t ds(enum spe_ds_table t, bool ld, uint64_t ev, int src)
+{
+	struct spe_ds_input in = { .is_load = ld, .is_store = !ld, .events = ev,
+				   .has_source = src >= 0, .source = (uint16_t)(src < 0 ? 0 : src) };
+
+	return spe_perf_data_src(t, &in);
+}
+
+int main(void)
+{
+	union perf_mem_data_src d;
+
+	CHECK_EQ(spe_ds_table_for_midr(0x413fd0c1), SPE_DS_TABLE_COMMON, "Neoverse N1 r3p1 uses the common table");
+	CHECK_EQ(spe_ds_table_for_midr(0x410fd4f0), SPE_DS_TABLE_COMMON, "Neoverse V2 uses the common table");
+	CHECK_EQ(spe_ds_table_for_midr(0x410fd850), SPE_DS_TABLE_COMMON, "Cortex-X925 uses the common table");
+	CHECK_EQ(spe_ds_table_for_midr(0xc00fac30), SPE_DS_TABLE_AMPEREONE, "AmpereOne uses its own table");
+	CHECK_EQ(spe_ds_table_for_midr(0x410fd030), SPE_DS_TABLE_NONE, "Cortex-A53 has no table");
+
+	/* The value perf 6.1 printed for an N1 load, L1D hit, TLB access. */
+	CHECK_EQ(ds(SPE_DS_TABLE_COMMON, true, SPE_EV_L1D_ACCESS | SPE_EV_TLB_ACCESS, 0),
+		 0x288100142ULL, "N1 load from L1D with TLB hit = perf's 0x288100142");
+	d.val = ds(SPE_DS_TABLE_COMMON, true, 0, SPE_DS_COMMON_DRAM);
+	CHECK(d.mem_op == PERF_MEM_OP_LOAD && d.mem_lvl == (PERF_MEM_LVL_LOC_RAM | PERF_MEM_LVL_HIT) &&
+	      d.mem_lvl_num == PERF_MEM_LVLNUM_RAM && d.mem_snoop == PERF_MEM_SNOOP_NONE,
+	      "common 0xe: local DRAM hit");
+	d.val = ds(SPE_DS_TABLE_COMMON, true, 0, SPE_DS_COMMON_REMOTE);
+	CHECK(d.mem_remote == PERF_MEM_REMOTE_REMOTE && d.mem_snoopx == PERF_MEM_SNOOPX_PEER &&
+	      d.mem_lvl == PERF_MEM_LVL_NA && d.mem_lvl_num == PERF_MEM_LVLNUM_NA,
+	      "common 0xd: remote, peer transfer, level not available (as perf 6.1.192)");
+	d.val = ds(SPE_DS_TABLE_COMMON, true, 0, SPE_DS_COMMON_PEER_CLUSTER);
+	CHECK(d.mem_lvl_num == PERF_MEM_LVLNUM_L3 && d.mem_snoopx == PERF_MEM_SNOOPX_PEER,
+	      "common 0xc: peer cluster is an L3-level peer transfer");
+	d.val = ds(SPE_DS_TABLE_AMPEREONE, true, 0, SPE_DS_AMPERE_DRAM);
+	CHECK(d.mem_lvl_num == PERF_MEM_LVLNUM_RAM, "AmpereOne 7 is DRAM");
+	d.val = ds(SPE_DS_TABLE_AMPEREONE, true, 0, SPE_DS_AMPERE_L1D);
+	CHECK(d.mem_lvl_num == PERF_MEM_LVLNUM_L1, "AmpereOne 8 is L1D");
+	d.val = ds(SPE_DS_TABLE_COMMON, false, SPE_EV_L1D_ACCESS, -1);
+	CHECK(d.mem_op == PERF_MEM_OP_STORE && d.mem_lvl == PERF_MEM_LVL_NA &&
+	      d.mem_lvl_num == PERF_MEM_LVLNUM_NA && d.mem_snoop == PERF_MEM_SNOOP_NA,
+	      "a store on a common-table CPU has no level");
+	d.val = ds(SPE_DS_TABLE_NONE, true, SPE_EV_LLC_ACCESS | SPE_EV_LLC_MISS | SPE_EV_REMOTE_ACCESS, 3);
+	CHECK(d.mem_lvl == (PERF_MEM_LVL_L3 | PERF_MEM_LVL_MISS) && d.mem_remote == PERF_MEM_REMOTE_REMOTE,
+	      "unknown CPU: LLC miss and remote from the events, source ignored");
+	d.val = ds(SPE_DS_TABLE_NONE, true, SPE_EV_L1D_ACCESS | SPE_EV_L1D_REFILL, -1);
+	CHECK(d.mem_lvl == (PERF_MEM_LVL_L1 | PERF_MEM_LVL_MISS), "unknown CPU: L1D refill is an L1 miss");
+	d.val = ds(SPE_DS_TABLE_COMMON, true, SPE_EV_TLB_ACCESS | SPE_EV_TLB_WALK, 0);
+	CHECK(d.mem_dtlb == (PERF_MEM_TLB_WK | PERF_MEM_TLB_MISS), "TLB walk: walker miss");
+	d.val = ds(SPE_DS_TABLE_COMMON, true, SPE_EV_L1D_REFILL | SPE_EV_LLC_ACCESS, -1);
+	CHECK(d.mem_lvl == (PERF_MEM_LVL_L1 | PERF_MEM_LVL_HIT) && d.mem_lvl_num == PERF_MEM_LVLNUM_L1,
+	      "known CPU, load without a Data Source packet: source 0 as perf reads it");
+	{
+		struct spe_ds_input in = { .events = SPE_EV_L1D_ACCESS };
+
+		CHECK_EQ(spe_perf_data_src(SPE_DS_TABLE_COMMON, &in), 0,
+			 "not a load or store: data_src 0");
+	}
+	return tap_done();
+}

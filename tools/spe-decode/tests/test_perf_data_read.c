@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * perf.data reader: files written by the writer read back record by record,
+ * perf's pipe format from a real pipe, every attribute size, and corrupt
+ * files that must fail with the right offset (spec-notes §4).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "spe_perf_data.h"
+#include "tap.h"
+
+static int tmpfd(void)
+{
+	char name[] = "/tmp/spe-pdr-XXXXXX";
+	int fd = mkstemp(name);
+
+	if (fd < 0)
+		abort();
+	unlink(name);
+	return fd;
+}
+
+static const uint64_t spe_id = 21, dummy_id = 22;
+static const unsigned char aux[13] = { 0xb0, 1, 2, 3, 4, 5, 6, 7, 0x80, 0x71, 9, 9, 9 };
+
+/* A file with one record of each kind SPE decoding needs. */
+static void write_sample_file(int fd)
+{
+	struct spe_pdw_info info = { .arch = "aarch64", .cpuid = "0x00000000410fd0c0",
+				     .nr_cpus_avail = 8, .nr_cpus_online = 8 };
+	uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+		      PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
+	struct perf_event_attr spe = { .type = 8, .sample_type = st, .sample_id_all = 1 };
+	struct perf_event_attr dummy = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_DUMMY,
+					 .sample_type = st, .sample_id_all = 1 };
+	struct spe_pdw_sample_id sid = { .pid = 10, .tid = 11, .time = 500, .id = dummy_id, .cpu = 2 };
+	struct spe_time_conv tc = { .time_shift = 3, .time_mult = 7, .long_form = true,
+				    .cap_user_time_zero = true };
+	struct spe_pdw_sample s = { .id = dummy_id, .ip = 0x1000, .pid = 10, .tid = 11,
+				    .time = 900, .cpu = 2 };
+	struct spe_pdw *w;
+
+	if (spe_pdw_create(&w, fd, &info) ||
+	    spe_pdw_add_attr(w, &spe, "arm_spe_0//", &spe_id, 1) ||
+	    spe_pdw_add_attr(w, &dummy, "dummy:u", &dummy_id, 1) ||
+	    spe_pdw_time_conv(w, &tc) ||
+	    spe_pdw_auxtrace_info_v1(w, 8, true) ||
+	    spe_pdw_comm(w, 10, 11, "worker", true, &sid) ||
+	    spe_pdw_mmap2(w, PERF_RECORD_MISC_USER, 10, 11, 0x400000, 0x1000, 0, "/bin/true", &sid) ||
+	    spe_pdw_switch(w, true, true, 12, 13, &sid) ||
+	    spe_pdw_auxtrace(w, aux, sizeof(aux), 0, 0, 2, (uint32_t)-1, 2))
+		abort();
+	sid.id = spe_id;
+	sid.time = 600;
+	if (spe_pdw_aux(w, 0, sizeof(aux), PERF_AUX_FLAG_COLLISION, &sid) ||
+	    spe_pdw_lost(w, spe_id, 3, &sid) ||
+	    spe_pdw_sample(w, &s) ||
+	    spe_pdw_finished_round(w) ||
+	    spe_pdw_finish(w))
+		abort();
+	spe_pdw_free(w);
+}
+
+static void test_round_trip(void)
+{
+	int fd = tmpfd();
+	static const uint32_t want[] = {
+		SPE_PERF_RECORD_TIME_CONV, SPE_PERF_RECORD_AUXTRACE_INFO, PERF_RECORD_COMM,
+		PERF_RECORD_MMAP2, PERF_RECORD_SWITCH_CPU_WIDE, SPE_PERF_RECORD_AUXTRACE,
+		PERF_RECORD_AUX, PERF_RECORD_LOST, PERF_RECORD_SAMPLE,
+		SPE_PERF_RECORD_FINISHED_ROUND,
+	};
+	struct spe_pdr_event ev;
+	struct spe_pdr *r;
+	unsigned n = 0, in_order = 1;
+	int ret;
+
+	write_sample_file(fd);
+	CHECK_EQ(spe_pdr_open(&r, fd), 0, "a written file opens");
+	CHECK(!spe_pdr_is_pipe(r), "a regular file is read in file mode");
+	CHECK_EQ(spe_pdr_nr_attrs(r), 2, "two attributes");
+	CHECK_EQ(spe_pdr_attr(r, 0)->attr.type, 8, "first attribute is the SPE PMU type");
+	CHECK(spe_pdr_attr_by_id(r, dummy_id) == spe_pdr_attr(r, 1), "attribute found by id");
+	CHECK(!strcmp(spe_pdr_info(r)->cpuid, "0x00000000410fd0c0"), "CPUID feature read");
+	CHECK(!strcmp(spe_pdr_info(r)->arch, "aarch64"), "ARCH feature read");
+	CHECK_EQ(spe_pdr_info(r)->nr_cpus_online, 8, "NRCPUS feature read");
+
+	while ((ret = spe_pdr_next(r, &ev)) == 1) {
+		const struct perf_event_header *h = ev.header;
+
+		if (n < sizeof(want) / sizeof(want[0]) && h->type != want[n])
+			in_order = 0;
+		if (h->type == SPE_PERF_RECORD_TIME_CONV) {
+			struct spe_time_conv tc;
+
+			CHECK(!spe_parse_time_conv(h, &tc) && tc.long_form && tc.time_mult == 7 &&
+			      tc.time_shift == 3 && tc.cap_user_time_zero,
+			      "TIME_CONV long form parsed");
+		} else if (h->type == SPE_PERF_RECORD_AUXTRACE_INFO) {
+			struct spe_auxtrace_info ai;
+			const char *why;
+
+			CHECK(!spe_parse_auxtrace_info(h, &ai, &why) && ai.version == 1 &&
+			      ai.pmu_type == 8 && ai.per_cpu_mmaps, "AUXTRACE_INFO v1 parsed");
+		} else if (h->type == PERF_RECORD_COMM) {
+			CHECK(ev.sid.has_time && ev.sid.time == 500 && ev.sid.cpu == 2 &&
+			      ev.sid.tid == 11 && ev.attr == spe_pdr_attr(r, 1),
+			      "COMM: sample_id trailer gives time, cpu, tid and the dummy attribute");
+			CHECK(!strcmp((const char *)h + 16, "worker"), "COMM name");
+		} else if (h->type == PERF_RECORD_SWITCH_CPU_WIDE) {
+			CHECK(h->misc & PERF_RECORD_MISC_SWITCH_OUT, "SWITCH_CPU_WIDE keeps misc (out)");
+		} else if (h->type == SPE_PERF_RECORD_AUXTRACE) {
+			unsigned char got[32] = { 0 };
+			long k;
+
+			CHECK_EQ(ev.aux_data_size, 16, "AUXTRACE data size (padded)");
+			CHECK_EQ(ev.aux_data_offset, ev.offset + 48, "AUXTRACE data follows its record");
+			k = spe_pdr_aux_read(r, got, 5);
+			k += spe_pdr_aux_read(r, got + 5, sizeof(got) - 5);
+			CHECK(k == 16 && !memcmp(got, aux, sizeof(aux)), "AUXTRACE data read back in two pieces");
+		} else if (h->type == PERF_RECORD_AUX) {
+			CHECK(ev.attr == spe_pdr_attr(r, 0) && ev.sid.time == 600,
+			      "AUX belongs to the SPE attribute, time 600");
+		} else if (h->type == PERF_RECORD_SAMPLE) {
+			CHECK(ev.sid.time == 900 && ev.sid.cpu == 2 && ev.sid.id == dummy_id,
+			      "SAMPLE leading fields parsed");
+		}
+		n++;
+	}
+	CHECK_EQ(ret, 0, "the data section ends cleanly");
+	CHECK(in_order && n == sizeof(want) / sizeof(want[0]), "every record, in file order");
+	spe_pdr_close(r);
+	close(fd);
+}
+
+/* ---- Files built by hand ------------------------------------------------- */
+
+struct buf {
+	unsigned char b[4096];
+	size_t n;
+};
+
+static void put(struct buf *b, const void *p, size_t n)
+{
+	memcpy(b->b + b->n, p, n);
+	b->n += n;
+}
+
+static void put64(struct buf *b, uint64_t v)
+{
+	put(b, &v, 8);
+}
+
+/* header | one attr entry of attr_size bytes | data: records */
+static int hand_file(uint32_t attr_size, const struct buf *data, uint64_t lie_data_size)
+{
+	struct buf f = { .n = 0 };
+	struct spe_perf_file_header h = { .magic = SPE_PERF_MAGIC2, .size = sizeof(h) };
+	unsigned char attr[256] = { 0 };
+	uint32_t type = 8;
+	uint64_t config = 0x1234, sample_type = PERF_SAMPLE_TIME, flags = 0;
+	int fd = tmpfd();
+
+	h.attr_size = attr_size + 16;
+	h.attrs.offset = sizeof(h);
+	h.attrs.size = h.attr_size;
+	h.data.offset = h.attrs.offset + h.attrs.size;
+	h.data.size = lie_data_size ? lie_data_size : data->n;
+	memcpy(attr, &type, 4);
+	memcpy(attr + 4, &attr_size, 4);
+	memcpy(attr + 8, &config, 8);
+	memcpy(attr + 24, &sample_type, 8);
+	memcpy(attr + 40, &flags, 8);
+	put(&f, &h, sizeof(h));
+	put(&f, attr, attr_size);
+	put64(&f, 0);	/* ids section: none */
+	put64(&f, 0);
+	put(&f, data->b, data->n);
+	if (write(fd, f.b, f.n) != (ssize_t)f.n)
+		abort();
+	return fd;
+}
+
+static void put_round(struct buf *b)
+{
+	struct perf_event_header h = { .type = SPE_PERF_RECORD_FINISHED_ROUND, .size = 8 };
+
+	put(b, &h, 8);
+}
+
+static void test_attr_sizes(void)
+{
+	static const uint32_t sizes[] = { 64, 72, 80, 96, 104, 112, 120, 128, 136 };
+	struct buf d = { .n = 0 };
+
+	put_round(&d);
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		char name[80];
+		struct spe_pdr *r;
+		int fd = hand_file(sizes[i], &d, 0);
+		int ok = !spe_pdr_open(&r, fd) && spe_pdr_nr_attrs(r) == 1 &&
+			 spe_pdr_attr(r, 0)->attr.config == 0x1234 &&
+			 spe_pdr_attr(r, 0)->attr.type == 8 &&
+			 spe_pdr_attr(r, 0)->file_size == sizes[i];
+
+		snprintf(name, sizeof(name), "perf_event_attr of %u bytes is read", sizes[i]);
+		CHECK(ok, name);
+		spe_pdr_close(r);
+		close(fd);
+	}
+}
+
+static int open_expect_error(const struct buf *d, uint64_t lie, int *nrec, uint64_t *off,
+			     char *msg, size_t cap)
+{
+	int fd = hand_file(128, d, lie);
+	struct spe_pdr_event ev;
+	struct spe_pdr *r;
+	int ret = spe_pdr_open(&r, fd);
+
+	*nrec = 0;
+	if (!ret)
+		while ((ret = spe_pdr_next(r, &ev)) == 1)
+			(*nrec)++;
+	*off = r ? spe_pdr_error_offset(r) : 0;
+	snprintf(msg, cap, "%s", spe_pdr_errmsg(r));
+	spe_pdr_close(r);
+	close(fd);
+	return ret;
+}
+
+static void test_corrupt(void)
+{
+	const uint64_t data_off = 104 + 128 + 16;
+	struct buf d = { .n = 0 };
+	char msg[256];
+	uint64_t off;
+	int nrec, ret;
+
+	/* Unknown record type after one good record. */
+	put_round(&d);
+	{
+		struct perf_event_header h = { .type = 200, .size = 16 };
+
+		put(&d, &h, 8);
+		put64(&d, 0);
+	}
+	ret = open_expect_error(&d, 0, &nrec, &off, msg, sizeof(msg));
+	CHECK(ret == -EPROTO && nrec == 1 && off == data_off + 8 && strstr(msg, "unknown record type 200"),
+	      "unknown record type: error at its offset after the good record");
+
+	/* A record longer than the data left. */
+	d.n = 0;
+	put_round(&d);
+	{
+		struct perf_event_header h = { .type = PERF_RECORD_COMM, .size = 64 };
+
+		put(&d, &h, 8);
+		put64(&d, 0);
+	}
+	ret = open_expect_error(&d, 0, &nrec, &off, msg, sizeof(msg));
+	CHECK(ret == -EPROTO && nrec == 1 && off == data_off + 8 && strstr(msg, "cut by the end"),
+	      "truncated record: error at its offset, earlier records kept");
+
+	/* header.size smaller than the header itself: would loop forever. */
+	d.n = 0;
+	{
+		struct perf_event_header h = { .type = PERF_RECORD_COMM, .size = 4 };
+
+		put(&d, &h, 8);
+	}
+	ret = open_expect_error(&d, 0, &nrec, &off, msg, sizeof(msg));
+	CHECK(ret == -EPROTO && off == data_off && strstr(msg, "less than its header"),
+	      "record size below 8 is refused, not looped on");
+
+	/* AUXTRACE data past the end of the file. */
+	d.n = 0;
+	{
+		struct spe_perf_auxtrace_event a = {
+			.header = { .type = SPE_PERF_RECORD_AUXTRACE, .size = sizeof(a) },
+			.size = 4096,
+		};
+
+		put(&d, &a, sizeof(a));
+		put64(&d, 0);
+	}
+	ret = open_expect_error(&d, 0, &nrec, &off, msg, sizeof(msg));
+	CHECK(ret == -EPROTO && nrec == 0 && off == data_off && strstr(msg, "runs past the end"),
+	      "AUXTRACE data past the end of the file is refused at the record");
+
+	/* Data section size lying about the file. */
+	d.n = 0;
+	put_round(&d);
+	ret = open_expect_error(&d, 1 << 20, &nrec, &off, msg, sizeof(msg));
+	CHECK(ret == -EPROTO && off == 48 && strstr(msg, "data section"),
+	      "a data section larger than the file is refused at open");
+
+	/* Wrong magic. */
+	{
+		int fd = tmpfd();
+		struct spe_pdr *r;
+
+		if (write(fd, "PERFFILE\x68\0\0\0\0\0\0\0", 16) != 16)
+			abort();
+		ret = spe_pdr_open(&r, fd);
+		CHECK(ret == -EPROTO && spe_pdr_error_offset(r) == 0 &&
+		      strstr(spe_pdr_errmsg(r), "bad magic"), "wrong magic is refused at offset 0");
+		spe_pdr_close(r);
+		close(fd);
+
+		fd = tmpfd();
+		if (write(fd, "PERF", 4) != 4)
+			abort();
+		ret = spe_pdr_open(&r, fd);
+		CHECK(ret == -EPROTO && strstr(spe_pdr_errmsg(r), "only 4 bytes"),
+		      "a 4-byte file is refused");
+		spe_pdr_close(r);
+		close(fd);
+	}
+}
+
+static void test_pipe(void)
+{
+	struct buf s = { .n = 0 };
+	unsigned char attr[128] = { 0 };
+	uint32_t size = 128, type = 8;
+	uint64_t st = PERF_SAMPLE_TIME;
+	struct perf_event_header h;
+	struct spe_pdr_event ev;
+	struct spe_pdr *r;
+	int p[2], ret, n = 0, got_aux = 0, skipped_ok = 0;
+
+	put64(&s, SPE_PERF_MAGIC2);
+	put64(&s, 16);
+	memcpy(attr, &type, 4);
+	memcpy(attr + 4, &size, 4);
+	memcpy(attr + 24, &st, 8);
+	h = (struct perf_event_header){ .type = SPE_PERF_RECORD_HEADER_ATTR, .size = 8 + 128 + 8 };
+	put(&s, &h, 8);
+	put(&s, attr, 128);
+	put64(&s, 77);	/* its id */
+	h = (struct perf_event_header){ .type = SPE_PERF_RECORD_HEADER_FEATURE, .size = 16 + 4 + 20 };
+	put(&s, &h, 8);
+	put64(&s, SPE_FEAT_CPUID);
+	{
+		uint32_t len = 20;
+
+		put(&s, &len, 4);
+		put(&s, "0x00000000413fd0c1\0\0", 20);
+	}
+	for (int i = 0; i < 2; i++) {
+		struct spe_perf_auxtrace_event a = {
+			.header = { .type = SPE_PERF_RECORD_AUXTRACE, .size = sizeof(a) },
+			.size = 16, .cpu = (uint32_t)i,
+		};
+
+		put(&s, &a, sizeof(a));
+		put(&s, "0123456789abcdef", 16);
+	}
+	put_round(&s);
+
+	if (pipe(p) || write(p[1], s.b, s.n) != (ssize_t)s.n)
+		abort();
+	close(p[1]);
+	ret = spe_pdr_open(&r, p[0]);
+	CHECK(!ret && spe_pdr_is_pipe(r), "perf's pipe format is read from a pipe");
+	while (spe_pdr_is_pipe(r) && (ret = spe_pdr_next(r, &ev)) == 1) {
+		n++;
+		if (ev.header->type == SPE_PERF_RECORD_AUXTRACE) {
+			char d[16];
+
+			/* Read the first buffer, leave the second to be skipped. */
+			if (!got_aux++)
+				skipped_ok = spe_pdr_aux_read(r, d, 16) == 16 && !memcmp(d, "0123", 4);
+		}
+	}
+	CHECK_EQ(ret, 0, "pipe stream ends cleanly");
+	CHECK_EQ(n, 5, "attr, feature, two AUXTRACE, round");
+	CHECK(skipped_ok && got_aux == 2, "AUXTRACE data is read from the stream, or skipped");
+	CHECK(spe_pdr_nr_attrs(r) == 1 && spe_pdr_attr(r, 0)->ids[0] == 77,
+	      "HEADER_ATTR adds an attribute with its id");
+	CHECK(!strcmp(spe_pdr_info(r)->cpuid, "0x00000000413fd0c1"), "HEADER_FEATURE CPUID read");
+	spe_pdr_close(r);
+	close(p[0]);
+}
+
+static void test_auxtrace_info_v2(void)
+{
+	int fd = tmpfd();
+	struct spe_pdw_cpu_meta m[2] = {
+		{ .cpu = 0, .midr = 0x410fd0c0, .pmu_type = 8, .min_interval = 1024, .event_filter = 0xff },
+		{ .cpu = 5, .midr = 0xc00fac30, .pmu_type = 9, .min_interval = 256 },
+	};
+	struct spe_perf_file_header h;
+	struct perf_event_attr a = { .type = 8 };
+	uint64_t id = 1;
+	struct spe_pdw *w;
+	struct spe_pdr *r;
+	struct spe_pdr_event ev;
+	struct spe_auxtrace_info ai;
+	struct spe_pdw_cpu_meta got;
+	const char *why;
+
+	if (spe_pdw_create(&w, fd, NULL) || spe_pdw_add_attr(w, &a, "x", &id, 1) ||
+	    spe_pdw_auxtrace_info_v2(w, 8, m, 2, SPE_AUXINFO_V2_NR_PARAMS_OLD) || spe_pdw_finish(w))
+		abort();
+	spe_pdw_free(w);
+	(void)h;
+	CHECK(!spe_pdr_open(&r, fd) && spe_pdr_next(r, &ev) == 1, "v2 file read");
+	CHECK(!spe_parse_auxtrace_info(ev.header, &ai, &why) && ai.version == 2 && ai.nr_cpus == 2 &&
+	      ai.pmu_type == 8, "v2 header parsed");
+	CHECK(!spe_auxtrace_info_cpu(ev.header, 1, &got, &why) && got.cpu == 5 &&
+	      got.midr == 0xc00fac30 && got.pmu_type == 9 && got.event_filter == 0,
+	      "v2 per-CPU entry of the 2024 layout (no event filter)");
+	CHECK(spe_auxtrace_info_cpu(ev.header, 2, &got, &why) == -EPROTO,
+	      "a CPU entry past the record is refused");
+	spe_pdr_close(r);
+	close(fd);
+}
+
+int main(void)
+{
+	test_round_trip();
+	test_attr_sizes();
+	test_corrupt();
+	test_pipe();
+	test_auxtrace_info_v2();
+	return tap_done();
+}
