@@ -50,13 +50,19 @@ run() {
 	name="$k smp=$smp ${node#--}"
 	out=$runs/$k-smp$smp-${node#--}
 	if [ -z "${built[$k]:-}" ]; then
-		if ! ko=$("$top/scripts/build-module.sh" "$k" 2>&1); then
-			tap_fail "$name: driver builds" "$ko"
-			return
+		# Only the hardware module is under test here.
+		if ko=$("$top/scripts/build-module.sh" "$k" CONFIG_ARM_SPE_PERF_SIM=n 2>&1); then
+			built[$k]=$ko
+		else
+			built[$k]=failed
+			tap_fail "$k: hardware driver builds" "$ko"
 		fi
-		built[$k]=$ko
 	fi
 	ko=${built[$k]}
+	if [ "$ko" = failed ]; then
+		tap_skip "$name: driver load tests" "the $k build failed"
+		return
+	fi
 	mods=(--module "$ko")
 	[ "$node" = --spe-node ] && mods+=(--module arm_spe_pmu)
 	mkdir -p "$runs"
