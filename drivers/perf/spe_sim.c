@@ -266,7 +266,9 @@ static void spe_sim_run(struct spe_sim_cpu *sim, struct pt_regs *regs, u64 now)
 	else
 		el = is_kernel_in_hyp_mode() ? 2 : 1;
 
-	if (atomic_add_unless(&sim->collisions, -1, 0))
+	/* Forced collisions wait for a tick that can sample. */
+	if (((spu->el_enabled >> el) & 1) &&
+	    atomic_add_unless(&sim->collisions, -1, 0))
 		spe_sim_collide(sim, regs, el);
 
 	while (done < n) {
