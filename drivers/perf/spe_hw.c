@@ -131,7 +131,7 @@ u64 spe_read_dfr0(void)
  * buffer (a kernel mapping) cannot be written when a user-space operation
  * is sampled: every EL0 sample would end in a translation fault.
  */
-int spe_backend_probe(struct device *dev, int irq)
+int spe_backend_check_usable(struct device *dev)
 {
 	if (arm64_kernel_unmapped_at_el0()) {
 		dev_err(dev,
@@ -141,8 +141,9 @@ int spe_backend_probe(struct device *dev, int irq)
 	return 0;
 }
 
-/* The real unit raises PMBIRQ itself. */
-void spe_backend_remove(struct device *dev)
+/* The PMBIRQ line is wired to the unit: nothing to learn. */
+void spe_backend_bind_irq(const struct cpumask *cpus, int irq,
+			  void __percpu *dev_id)
 {
 }
 
