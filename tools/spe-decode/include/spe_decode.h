@@ -161,7 +161,7 @@ int spe_pkt_desc(const struct spe_pkt *pkt, enum spe_desc_style style,
 		 char *buf, size_t size);
 
 /* A buffer of this size always holds a description / a dump line. */
-#define SPE_PKT_DESC_MAX	256
+#define SPE_PKT_DESC_MAX	320
 #define SPE_DUMP_LINE_MAX	(SPE_PKT_DESC_MAX + 80)
 
 /*
