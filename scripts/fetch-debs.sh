@@ -70,23 +70,30 @@ if ! files=$(deb_names "$@"); then
 	fi
 fi
 
+# Download what is missing with one apt run (apt is slow to start), into a
+# private directory first so that no half-written .deb is ever seen.
+want=()
 while read -r f; do
-	if [ ! -s "$debs/$f" ]; then
-		# name_version_arch.deb -> name:arch=version (the exact build apt listed)
-		base=${f%.deb}
-		name=${base%%_*} arch=${base##*_} ver=${base#*_}
-		ver=${ver%_*}
-		ver=${ver//%3a/:}
-		echo "${0##*/}: downloading $f" >&2
-		tmp=$(mktemp -d "$debs/.dl.XXXXXX")
-		if ! (cd "$tmp" && spe_apt_get "${APT_OPTS[@]}" -qq download "$name:$arch=$ver" >/dev/null) ||
-		   [ ! -s "$tmp/$f" ]; then
-			rm -rf "$tmp"
-			spe_die "download of $name:$arch=$ver failed"
-		fi
-		mv "$tmp/$f" "$debs/$f"
-		rmdir "$tmp"
+	[ -s "$debs/$f" ] && continue
+	# name_version_arch.deb -> name:arch=version (the exact build apt listed)
+	base=${f%.deb}
+	ver=${base#*_}
+	ver=${ver%_*}
+	want+=("${base%%_*}:${base##*_}=${ver//%3a/:}")
+	echo "${0##*/}: downloading $f" >&2
+done <<<"$files"
+if [ ${#want[@]} -gt 0 ]; then
+	tmp=$(mktemp -d "$debs/.dl.XXXXXX")
+	if ! (cd "$tmp" && spe_apt_get "${APT_OPTS[@]}" -qq download "${want[@]}" >/dev/null); then
+		rm -rf "$tmp"
+		spe_die "download failed: ${want[*]}"
 	fi
+	mv "$tmp"/*.deb "$debs"/
+	rmdir "$tmp"
+fi
+
+while read -r f; do
+	[ -s "$debs/$f" ] || spe_die "apt did not download $f"
 	if [ ! -e "$into/.spe-unpacked/$f" ]; then
 		dpkg -x "$debs/$f" "$into" || spe_die "cannot unpack $f into $into"
 		: >"$into/.spe-unpacked/$f"

@@ -7,12 +7,13 @@
 
 #include "commands.h"
 #include "input.h"
+#include "perf_dump.h"
 #include "spe_decode.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: spe-decode dump [--strict] [--full] FILE\n"
+"usage: spe-decode dump [--strict] [--full] FILE|perf.data|-\n"
 "\n"
 "Print every packet of FILE (raw SPE profiling-buffer bytes) as one line in\n"
 "the format of `perf report -D`: offset, bytes, description.  Undecodable\n"
@@ -61,6 +62,9 @@ static int run(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	/* A perf.data (or perf's pipe format on stdin): dump its AUX data. */
+	if (spe_is_perf_data(argv[optind]))
+		return spe_perf_dump(argv[optind], cfg.style, cfg.flags & SPE_DUMP_STRICT);
 	if (spe_input_open("dump", argv[optind], &in))
 		return 1;
 	out = malloc(sizeof(*out));

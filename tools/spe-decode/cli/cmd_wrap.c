@@ -39,6 +39,14 @@ struct wrap_mmap {
 	const char *path;
 };
 
+struct wrap_switch {
+	int cpu;
+	uint64_t time;
+	int pid, tid;
+};
+
+#define WRAP_MAX_SWITCHES	64
+
 struct wrap_opts {
 	const char *out;
 	int cpu;
@@ -57,6 +65,8 @@ struct wrap_opts {
 	int nr_in;
 	struct wrap_mmap mmaps[WRAP_MAX_MMAPS];
 	int nr_mmaps;
+	struct wrap_switch sw[WRAP_MAX_SWITCHES];
+	int nr_sw;
 };
 
 static void wrap_usage(FILE *out)
@@ -79,7 +89,9 @@ static void wrap_usage(FILE *out)
 "  --mmap START:LEN:PGOFF:PATH  an executable mapping of --pid (repeatable)\n"
 "  --time-conv SHIFT:MULT:ZERO[:CYCLES:MASK]  TIME_CONV (default 0:1:0);\n"
 "                       with CYCLES:MASK the long form with cap_user_time_short\n"
-"  --short-time-conv    write TIME_CONV in the old short form\n");
+"  --short-time-conv    write TIME_CONV in the old short form\n"
+"  --switch CPU:TIME:PID:TID  a context switch on CPU at perf TIME to PID/TID\n"
+"                       (SWITCH_CPU_WIDE out; repeatable)\n");
 }
 
 static int parse_u64(const char *s, uint64_t *v)
@@ -126,7 +138,7 @@ static int parse_mmap(const char *s, struct wrap_mmap *m)
 enum {
 	OPT_CPU = 256, OPT_MIDR, OPT_VERSION, OPT_PMU_TYPE, OPT_CONFIG, OPT_PERIOD,
 	OPT_CHUNK, OPT_AUX_FLAGS, OPT_PER_THREAD, OPT_PID, OPT_TID, OPT_COMM,
-	OPT_MMAP, OPT_TIME_CONV, OPT_SHORT_TC,
+	OPT_MMAP, OPT_TIME_CONV, OPT_SHORT_TC, OPT_SWITCH,
 };
 
 static int wrap_parse(int argc, char **argv, struct wrap_opts *o)
@@ -148,6 +160,7 @@ static int wrap_parse(int argc, char **argv, struct wrap_opts *o)
 		{ "mmap", required_argument, NULL, OPT_MMAP },
 		{ "time-conv", required_argument, NULL, OPT_TIME_CONV },
 		{ "short-time-conv", no_argument, NULL, OPT_SHORT_TC },
+		{ "switch", required_argument, NULL, OPT_SWITCH },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -225,6 +238,18 @@ static int wrap_parse(int argc, char **argv, struct wrap_opts *o)
 		case OPT_SHORT_TC:
 			o->tc.long_form = false;
 			break;
+		case OPT_SWITCH: {
+			struct wrap_switch *w = &o->sw[o->nr_sw];
+			unsigned long long t;
+
+			if (o->nr_sw == WRAP_MAX_SWITCHES ||
+			    sscanf(optarg, "%d:%llu:%d:%d", &w->cpu, &t, &w->pid, &w->tid) != 4 ||
+			    w->cpu < 0 || w->cpu >= WRAP_MAX_INPUTS)
+				goto bad;
+			w->time = t;
+			o->nr_sw++;
+			break;
+		}
 		default:
 			wrap_usage(stderr);
 			return -1;
@@ -414,6 +439,16 @@ static int wrap_write(struct spe_pdw *w, const struct wrap_opts *o, int nr_cpus)
 		err = spe_pdw_mmap2(w, PERF_RECORD_MISC_USER, (uint32_t)o->pid,
 				    (uint32_t)o->tid, o->mmaps[i].start, o->mmaps[i].len,
 				    o->mmaps[i].pgoff, o->mmaps[i].path, &sid);
+	for (int i = 0; !err && i < o->nr_sw; i++) {
+		struct spe_pdw_sample_id ssid = {
+			.pid = (uint32_t)-1, .tid = (uint32_t)-1, .time = o->sw[i].time,
+			.id = WRAP_DUMMY_ID_BASE + (uint64_t)o->sw[i].cpu,
+			.cpu = (uint32_t)o->sw[i].cpu,
+		};
+
+		err = spe_pdw_switch(w, true, true, (uint32_t)o->sw[i].pid,
+				     (uint32_t)o->sw[i].tid, &ssid);
+	}
 	if (!err)
 		err = spe_pdw_finished_round(w);
 	if (err)

@@ -17,5 +17,8 @@ extern const struct spe_cli_command spe_cmd_dump;
 extern const struct spe_cli_command spe_cmd_records;
 extern const struct spe_cli_command spe_cmd_encode;
 extern const struct spe_cli_command spe_cmd_wrap;
+extern const struct spe_cli_command spe_cmd_script;
+extern const struct spe_cli_command spe_cmd_inject;
+extern const struct spe_cli_command spe_cmd_report;
 
 #endif /* SPE_DECODE_CLI_COMMANDS_H */

@@ -10,6 +10,9 @@ static const struct spe_cli_command *const commands[] = {
 	&spe_cmd_records,
 	&spe_cmd_encode,
 	&spe_cmd_wrap,
+	&spe_cmd_script,
+	&spe_cmd_inject,
+	&spe_cmd_report,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

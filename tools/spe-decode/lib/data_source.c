@@ -80,8 +80,7 @@ static uint64_t ds_common(uint16_t source)
 	case SPE_DS_COMMON_SYS_CACHE:	/* system cache taken as L3 */
 		return LVL(L3) | LVL(HIT) | LVLNUM(L3) | SNOOP(HIT);
 	case SPE_DS_COMMON_REMOTE:	/* another socket, level unknown */
-		return LVL(REM_CCE1) | LVLNUM(ANY_CACHE) |
-		       PERF_MEM_S(REMOTE, REMOTE) | SNOOPX(PEER);
+		return LVL(NA) | LVLNUM(NA) | PERF_MEM_S(REMOTE, REMOTE) | SNOOPX(PEER);
 	case SPE_DS_COMMON_DRAM:
 		return LVL(LOC_RAM) | LVL(HIT) | LVLNUM(RAM) | SNOOP(NONE);
 	default:
@@ -120,7 +119,7 @@ static uint64_t ds_from_events(uint64_t ev)
 	else if (ev & (SPE_EV_L1D_ACCESS | SPE_EV_L1D_REFILL))
 		v = LVL(L1) | ((ev & SPE_EV_L1D_REFILL) ? LVL(MISS) : LVL(HIT));
 	if (ev & SPE_EV_REMOTE_ACCESS)
-		v |= LVL(REM_CCE1);
+		v |= PERF_MEM_S(REMOTE, REMOTE);
 	return v;
 }
 
@@ -138,14 +137,17 @@ uint64_t spe_perf_data_src(enum spe_ds_table t, const struct spe_ds_input *in)
 	if (t != SPE_DS_TABLE_NONE && in->is_store) {
 		/* These tables say nothing about where a store went. */
 		v |= LVL(NA) | LVLNUM(NA) | SNOOP(NA);
-	} else if (t != SPE_DS_TABLE_NONE && in->has_source) {
-		int src = t == SPE_DS_TABLE_AMPEREONE ?
-			  ds_ampereone_to_common(in->source) : in->source;
+	} else if (t != SPE_DS_TABLE_NONE) {
+		/*
+		 * A load without a Data Source packet reads as source 0, as in
+		 * perf (its record starts zeroed): L1D on the common table.
+		 * Keeping that keeps samples identical to perf's.
+		 */
+		uint16_t raw = in->has_source ? in->source : 0;
+		int src = t == SPE_DS_TABLE_AMPEREONE ? ds_ampereone_to_common(raw) : raw;
 
 		v |= src < 0 ? 0 : ds_common((uint16_t)src);
 	} else {
-		/* Also a known CPU whose load lacks a Data Source packet:
-		 * perf would read that as source 0 (L1D hit); we do not. */
 		v |= ds_from_events(in->events);
 	}
 

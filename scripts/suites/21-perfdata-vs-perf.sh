@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Differential tests: for the same perf.data, spe-decode and host perf (the
+# reference decoder) print the same samples (event, time, cpu, pid/tid, ip,
+# addr, phys_addr, data_src, weight), the same SPE packet lines, and perf
+# reads what 'spe-decode inject' writes (spec-notes §4, §5).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bld="$top/build/spe-decode"
+spe="$bld/spe-decode"
+gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+# same NAME A B: files equal (prints the first differences otherwise)
+same() {
+	if [ -s "$2" ] && cmp -s "$2" "$3"; then
+		ok "$1 ($(wc -l <"$2") lines)"
+	else
+		nok "$1"
+		diff "$2" "$3" | head -8 | sed 's/^/# /'
+	fi
+}
+
+make -s -C "$top/tools/spe-decode" -j2 >"$tmp/build.log" 2>&1 ||
+	{ cat "$tmp/build.log"; nok "spe-decode builds"; exit 1; }
+if ! command -v perf >/dev/null; then
+	skip "differential tests against perf" "perf not installed"
+	echo "1..$n"
+	exit 0
+fi
+
+# perf's -F line without its data_src decoding text, blanks squeezed: what
+# spe-decode prints for the same -F list.
+F=comm,pid,tid,cpu,time,event,ip,sym,dso,addr,phys_addr,data_src,weight,period
+perf_fields() {
+	perf script -i "$1" --ns -F "hw:$F" "${@:2}" 2>/dev/null |
+		perl -pe 's/ \|OP [^|]*\|LVL [^|]*\|SNP [^|]*\|TLB [^|]*\|LCK [^|]*\|BLK +\S+//' |
+		tr -s ' '
+}
+spe_fields() {
+	"$spe" script --branch-miss --ns -F "$F" "$@" | tr -s ' '
+}
+
+python3 "$gen" 3000 --seed 1 >"$tmp/m0.bin"
+python3 "$gen" 3000 --seed 2 --ts0 1000050 >"$tmp/m1.bin"
+"$spe" wrap -o "$tmp/m.data" --pid 100 --tid 100 --comm prog "$tmp/m0.bin@0" "$tmp/m1.bin@1"
+
+# 1. perf script's default layout, byte for byte (6.1 names: --branch-miss).
+perf script -i "$tmp/m.data" >"$tmp/p.out" 2>/dev/null
+"$spe" script --branch-miss "$tmp/m.data" >"$tmp/s.out"
+same "2 CPUs, 6000 records: script prints perf script's default output" "$tmp/p.out" "$tmp/s.out"
+
+# 2. Every sample field perf prints.
+perf_fields "$tmp/m.data" >"$tmp/p.out"
+spe_fields "$tmp/m.data" >"$tmp/s.out"
+same "fields event,time,cpu,pid/tid,ip,addr,phys_addr,data_src,weight,period equal perf's" \
+	"$tmp/p.out" "$tmp/s.out"
+
+# 3. --itrace groups and instruction period.
+for it in i1i i3i bM fmta; do
+	perf_fields "$tmp/m.data" --itrace="$it" >"$tmp/p.out"
+	spe_fields --itrace="$it" "$tmp/m.data" >"$tmp/s.out"
+	same "--itrace=$it gives perf's samples" "$tmp/p.out" "$tmp/s.out"
+done
+
+# 4. A CPU without a data-source table (Cortex-A53): data_src from events.
+"$spe" wrap -o "$tmp/a53.data" --midr 0x410fd034 "$tmp/m0.bin@0" "$tmp/m1.bin@1"
+perf_fields "$tmp/a53.data" >"$tmp/p.out"
+spe_fields "$tmp/a53.data" >"$tmp/s.out"
+same "Cortex-A53 MIDR: generic data_src equals perf's" "$tmp/p.out" "$tmp/s.out"
+
+# 5. No CONTEXT packets: pid/tid from context-switch records.
+python3 "$gen" 2000 --seed 3 --no-context >"$tmp/n0.bin"
+python3 "$gen" 2000 --seed 4 --no-context --ts0 1000030 >"$tmp/n1.bin"
+"$spe" wrap -o "$tmp/sw.data" --pid 10 --tid 11 --comm app \
+	--switch 0:1020000:10:11 --switch 1:1030000:20:21 --switch 0:1060000:30:31 \
+	--switch 1:1100000:10:12 "$tmp/n0.bin@0" "$tmp/n1.bin@1"
+perf_fields "$tmp/sw.data" >"$tmp/p.out"
+spe_fields "$tmp/sw.data" >"$tmp/s.out"
+same "pid/tid from SWITCH_CPU_WIDE records equal perf's" "$tmp/p.out" "$tmp/s.out"
+
+# 6. A per-thread recording.
+"$spe" wrap -o "$tmp/pt.data" --per-thread --pid 50 --tid 51 --comm worker "$tmp/n0.bin"
+perf script -i "$tmp/pt.data" >"$tmp/p.out" 2>/dev/null
+"$spe" script --branch-miss "$tmp/pt.data" >"$tmp/s.out"
+same "per-thread recording: perf's default output" "$tmp/p.out" "$tmp/s.out"
+
+# 7. TIME_CONV: a 100 MHz-like conversion, and the short-counter form.
+"$spe" wrap -o "$tmp/tc.data" --time-conv 24:167772160:123456789 "$tmp/m0.bin@0" "$tmp/m1.bin@1"
+perf_fields "$tmp/tc.data" >"$tmp/p.out"
+spe_fields "$tmp/tc.data" >"$tmp/s.out"
+same "TIME_CONV shift/mult/zero: times equal perf's" "$tmp/p.out" "$tmp/s.out"
+"$spe" wrap -o "$tmp/tcs.data" --time-conv 1:3:1000:4096:0xffffffff "$tmp/m0.bin@0"
+perf_fields "$tmp/tcs.data" >"$tmp/p.out"
+spe_fields "$tmp/tcs.data" >"$tmp/s.out"
+same "TIME_CONV with cap_user_time_short: times equal perf's" "$tmp/p.out" "$tmp/s.out"
+
+# 8. Version-2 metadata (perf 6.1 reads only v1 for samples): the same
+#    samples as perf gives for the version-1 file of the same data.
+"$spe" wrap -o "$tmp/v2.data" --version 2 --pid 100 --tid 100 --comm prog \
+	"$tmp/m0.bin@0" "$tmp/m1.bin@1"
+perf script -i "$tmp/m.data" >"$tmp/p.out" 2>/dev/null
+"$spe" script --branch-miss "$tmp/v2.data" >"$tmp/s.out"
+same "version-2 AUXTRACE_INFO: the samples perf gives for version 1" "$tmp/p.out" "$tmp/s.out"
+
+# 9. perf report -D's SPE lines (header and packet lines).
+spe_lines() { grep -E '^\.  [0-9a-f]{8}:|^\. \.\.\. ARM SPE data'; }
+perf report -D -i "$tmp/m.data" 2>/dev/null | spe_lines >"$tmp/p.out"
+"$spe" dump "$tmp/m.data" | spe_lines >"$tmp/s.out"
+same "dump of a perf.data: perf report -D's SPE lines" "$tmp/p.out" "$tmp/s.out"
+python3 "$gen" 500 --seed 5 --pad >"$tmp/pad.bin"
+"$spe" wrap -o "$tmp/ch.data" --chunk 4096 --aux-flags 0x1 "$tmp/pad.bin"
+perf report -D -i "$tmp/ch.data" 2>/dev/null | spe_lines >"$tmp/p.out"
+"$spe" dump "$tmp/ch.data" | spe_lines >"$tmp/s.out"
+same "dump of 8 AUXTRACE records with padding: perf report -D's SPE lines" "$tmp/p.out" "$tmp/s.out"
+
+# 10. perf's pipe format on stdin (perf inject -o - writes it).
+if perf inject -i "$tmp/m.data" -o - >"$tmp/pipe.data" 2>/dev/null && [ -s "$tmp/pipe.data" ]; then
+	cat "$tmp/pipe.data" | perf script -i - >"$tmp/p.out" 2>/dev/null
+	cat "$tmp/pipe.data" | "$spe" script --branch-miss - >"$tmp/s.out"
+	same "pipe format on a pipe: perf script's output" "$tmp/p.out" "$tmp/s.out"
+	"$spe" script --branch-miss - <"$tmp/pipe.data" >"$tmp/s2.out"
+	same "pipe format saved in a file, on stdin: the same samples" "$tmp/p.out" "$tmp/s2.out"
+	cat "$tmp/pipe.data" | perf report -D -i - 2>/dev/null | spe_lines >"$tmp/p.out"
+	cat "$tmp/pipe.data" | "$spe" dump - | spe_lines >"$tmp/s.out"
+	same "pipe format on a pipe: perf report -D's SPE lines" "$tmp/p.out" "$tmp/s.out"
+else
+	skip "pipe format" "perf inject -o - failed"
+fi
+
+# 11. inject: stock perf reads the samples without SPE support.
+"$spe" inject --branch-miss -o "$tmp/inj.data" "$tmp/m.data" 2>"$tmp/inj.err"
+perf script -i "$tmp/inj.data" --ns -F "$F" 2>/dev/null |
+	perl -pe 's/ \|OP [^|]*\|LVL [^|]*\|SNP [^|]*\|TLB [^|]*\|LCK [^|]*\|BLK +\S+//' |
+	tr -s ' ' >"$tmp/p.out"
+spe_fields "$tmp/m.data" >"$tmp/s.out"
+same "perf script on inject's output prints spe-decode script's samples" "$tmp/p.out" "$tmp/s.out"
+perf script -i "$tmp/inj.data" -F event,ins_lat 2>/dev/null | awk '$1 == "memory:" {print $2}' |
+	sort -u | wc -l >"$tmp/lat"
+if [ "$(cat "$tmp/lat")" -gt 10 ]; then ok "inject carries the issue latency perf drops (ins_lat)"; else nok "inject carries the issue latency perf drops (ins_lat)"; fi
+perf mem report -i "$tmp/inj.data" --stdio >"$tmp/mem.out" 2>/dev/null
+if [ $? -eq 0 ] && grep -q "Samples: .* of event 'memory'" "$tmp/mem.out" &&
+   grep -q "Local RAM or RAM hit" "$tmp/mem.out"; then
+	ok "perf mem report reads inject's memory samples with their data sources"
+else
+	nok "perf mem report reads inject's memory samples with their data sources"
+fi
+perf report -i "$tmp/inj.data" --stdio --sort comm >"$tmp/rep.out" 2>/dev/null
+if [ $? -eq 0 ] && grep -q prog "$tmp/rep.out"; then
+	ok "perf report reads inject's output"
+else
+	nok "perf report reads inject's output"
+fi
+echo "1..$n"

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * spe-decode inject -o out.data in.data: a perf.data holding the samples
+ * synthesised from the SPE data as ordinary PERF_RECORD_SAMPLE events, one
+ * attribute per sample group (named like perf's), plus the COMM, MMAP,
+ * MMAP2, FORK and EXIT records of the input, so that perf report, perf
+ * script and perf mem report read it without any SPE support.
+ *
+ * Weights are PERF_SAMPLE_WEIGHT_STRUCT: total latency in var1 (perf's
+ * "weight"), issue latency in var2 (perf's "ins_lat") and translation
+ * latency in var3 (perf's "p_stage_cyc").
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/perf_event.h>
+
+#include "commands.h"
+#include "samples.h"
+
+#define INJ_ID_BASE	1000	/* sample group k has id INJ_ID_BASE + k */
+#define INJ_TRACK_ID	999	/* the tracking (dummy) attribute */
+#define INJ_ROUND	4096	/* FINISHED_ROUND after this many samples */
+
+struct inject {
+	struct spe_pdw *w;
+	struct spe_itrace it;
+	uint64_t since_round;
+	int err;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: spe-decode inject -o OUT.data [--itrace=OPTS] [--branch-miss] IN.data|-\n"
+"Write the samples synthesised from the SPE data of IN as ordinary samples\n"
+"(with the tracking records they need) that stock perf report / script /\n"
+"mem report read.  --itrace as for 'script' (default: every group but\n"
+"instructions).\n");
+}
+
+static int on_sample(void *ctx, const struct spe_sample *s)
+{
+	struct inject *in = ctx;
+	struct spe_pdw_branch_entry br[2];
+	struct spe_pdw_sample ps = {
+		.misc = s->cpumode, .id = INJ_ID_BASE + s->kind, .ip = s->ip,
+		.pid = (uint32_t)s->pid, .tid = (uint32_t)s->tid, .time = s->time,
+		.addr = s->addr, .cpu = (uint32_t)(s->cpu < 0 ? 0 : s->cpu), .period = s->period,
+		.weight_var1 = s->weight, .weight_var2 = s->issue_lat,
+		.weight_var3 = s->xlat_lat, .data_src = s->data_src,
+		.phys_addr = s->phys_addr,
+	};
+
+	if (in->it.last_branch) {
+		for (uint32_t i = 0; i < s->nr_branches; i++) {
+			br[i].from = s->branches[i].from;
+			br[i].to = s->branches[i].to;
+			/* perf_branch_entry: bit 0 mispred, bit 1 predicted */
+			br[i].flags = s->branches[i].mispred ? 1 : 2;
+		}
+		ps.nr_branches = s->nr_branches;
+		ps.branches = br;
+	}
+	in->err = spe_pdw_sample(in->w, &ps);
+	if (!in->err && ++in->since_round >= INJ_ROUND) {
+		in->since_round = 0;
+		in->err = spe_pdw_finished_round(in->w);
+	}
+	return in->err ? 1 : 0;
+}
+
+/* Tracking records are rewritten with the sample_id of the new file. */
+static int on_event(void *ctx, const struct spe_pdr_event *ev)
+{
+	struct inject *in = ctx;
+	const struct perf_event_header *h = ev->header;
+	const unsigned char *p = (const unsigned char *)(h + 1);
+	size_t body = h->size - sizeof(*h);
+	struct spe_pdw_sample_id sid = {
+		.pid = ev->sid.pid, .tid = ev->sid.tid, .time = ev->sid.time,
+		.id = INJ_TRACK_ID, .cpu = ev->sid.cpu,
+	};
+	uint32_t u[4];
+	uint64_t q[3];
+
+	switch (h->type) {
+	case PERF_RECORD_COMM:
+		if (body < 9 || !memchr(p + 8, 0, body - 8))
+			return 0;
+		memcpy(u, p, 8);
+		in->err = spe_pdw_comm(in->w, u[0], u[1], (const char *)p + 8,
+				       h->misc & PERF_RECORD_MISC_COMM_EXEC, &sid);
+		break;
+	case PERF_RECORD_MMAP2:
+		if (body < 65 || !memchr(p + 64, 0, body - 64))
+			return 0;
+		memcpy(u, p, 8);
+		memcpy(q, p + 8, 24);
+		in->err = spe_pdw_mmap2(in->w, h->misc, u[0], u[1], q[0], q[1], q[2],
+					(const char *)p + 64, &sid);
+		break;
+	case PERF_RECORD_MMAP:
+		if (body < 33 || !memchr(p + 32, 0, body - 32))
+			return 0;
+		memcpy(u, p, 8);
+		memcpy(q, p + 8, 24);
+		in->err = spe_pdw_mmap2(in->w, h->misc, u[0], u[1], q[0], q[1], q[2],
+					(const char *)p + 32, &sid);
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		if (body < 24)
+			return 0;
+		memcpy(u, p, 16);
+		memcpy(q, p + 16, 8);
+		in->err = spe_pdw_task(in->w, h->type, u[0], u[1], u[2], u[3], q[0], &sid);
+		break;
+	default:
+		return 0;
+	}
+	return in->err ? 1 : 0;
+}
+
+static int add_attrs(struct inject *in, bool per_cpu)
+{
+	uint64_t st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+		      PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU |
+		      PERF_SAMPLE_PERIOD | PERF_SAMPLE_WEIGHT_STRUCT |
+		      PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_PHYS_ADDR;
+	struct perf_event_attr track = {
+		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_DUMMY,
+		.sample_period = 1, .sample_id_all = 1, .comm = 1, .mmap = 1,
+		.mmap2 = 1, .task = 1, .comm_exec = 1,
+		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			       PERF_SAMPLE_TIME | PERF_SAMPLE_CPU,
+	};
+	uint64_t id = INJ_TRACK_ID;
+	int err;
+
+	(void)per_cpu;
+	for (int k = 0; k < SPE_S_NR; k++) {
+		struct perf_event_attr a = {
+			.type = PERF_TYPE_HARDWARE,
+			.config = k == SPE_S_INSTRUCTIONS ? PERF_COUNT_HW_INSTRUCTIONS : 0,
+			.sample_period = k == SPE_S_INSTRUCTIONS ? in->it.period : 1,
+			.sample_type = st, .sample_id_all = 1,
+		};
+
+		if (!in->it.want[k])
+			continue;
+		if (in->it.last_branch) {
+			a.sample_type |= PERF_SAMPLE_BRANCH_STACK;
+			a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+		}
+		id = INJ_ID_BASE + (uint64_t)k;
+		err = spe_pdw_add_attr(in->w, &a,
+				       spe_sample_name(&in->it, (enum spe_sample_kind)k), &id, 1);
+		if (err)
+			return err;
+	}
+	id = INJ_TRACK_ID;
+	return spe_pdw_add_attr(in->w, &track, "dummy:u", &id, 1);
+}
+
+/* The input's machine description for the output's features. */
+static int read_info(const char *path, struct spe_pdr_info *info)
+{
+	struct spe_pdr *r;
+	int fd = open(path, O_RDONLY), err;
+
+	memset(info, 0, sizeof(*info));
+	if (fd < 0)
+		return -errno;
+	err = spe_pdr_open(&r, fd);
+	if (!err)
+		*info = *spe_pdr_info(r);
+	spe_pdr_close(r);
+	close(fd);
+	return err;
+}
+
+static int run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "itrace", required_argument, NULL, 'I' },
+		{ "branch-miss", no_argument, NULL, 'B' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct inject in = { 0 };
+	struct spe_samples_run r = { .cmd = "inject", .on_sample = on_sample,
+				     .on_event = on_event, .ctx = &in };
+	struct spe_pdr_info pinfo = { 0 };
+	struct spe_pdw_info info = { .hostname = "spe-decode", .arch = "aarch64",
+				     .perf_version = "spe-decode inject" };
+	const char *out = NULL, *path = NULL;
+	bool branch_miss = false;
+	int c, fd, status, err;
+
+	spe_itrace_default(&in.it);
+	while ((c = getopt_long(argc, argv, "o:i:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'I':
+			if (spe_samples_parse_itrace("inject", optarg, &in.it))
+				return 2;
+			break;
+		case 'B':
+			branch_miss = true;
+			break;
+		case 'i':
+			path = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!path && optind < argc)
+		path = argv[optind++];
+	if (!path || !out || optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	in.it.branch_miss = branch_miss;
+	if (strcmp(path, "-") && !read_info(path, &pinfo)) {
+		if (pinfo.has_cpuid)
+			info.cpuid = pinfo.cpuid;
+		if (pinfo.has_nrcpus) {
+			info.nr_cpus_avail = pinfo.nr_cpus_avail;
+			info.nr_cpus_online = pinfo.nr_cpus_online;
+		}
+	}
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "spe-decode inject: %s: %s\n", out, strerror(errno));
+		return 1;
+	}
+	err = spe_pdw_create(&in.w, fd, &info);
+	if (!err)
+		err = add_attrs(&in, true);
+	if (err) {
+		fprintf(stderr, "spe-decode inject: %s: %s\n", out, strerror(-err));
+		spe_pdw_free(in.w);
+		close(fd);
+		return 1;
+	}
+	r.path = path;
+	r.itrace = in.it;
+	status = spe_samples_execute(&r);
+	/* Even after an input error, what was synthesised is kept. */
+	err = in.err ? in.err : spe_pdw_finished_round(in.w);
+	if (!err)
+		err = spe_pdw_finish(in.w);
+	if (err) {
+		fprintf(stderr, "spe-decode inject: writing %s: %s\n", out, strerror(-err));
+		status = 1;
+	}
+	spe_pdw_free(in.w);
+	if (close(fd) && !status)
+		status = 1;
+	if (!status)
+		fprintf(stderr, "spe-decode inject: %" PRIu64 " samples written to %s\n",
+			r.nr_samples, out);
+	return status;
+}
+
+const struct spe_cli_command spe_cmd_inject = {
+	.name = "inject",
+	.summary = "write the SPE samples as a perf.data stock perf reads",
+	.run = run,
+};

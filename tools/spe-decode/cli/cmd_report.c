@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * spe-decode report: the summary of an SPE perf.data a performance engineer
+ * reads first (top symbols, latency percentiles per operation, data sources
+ * and miss rates of loads and stores, branch mispredicts, lost data).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "input.h"
+#include "samples.h"
+
+struct rep {
+	struct spe_report *r;
+	struct spe_symbols *syms;
+};
+
+static int on_sample(void *ctx, const struct spe_sample *s)
+{
+	struct rep *rp = ctx;
+	struct spe_sym sym;
+
+	spe_symbols_lookup(rp->syms, s->pid, s->ip, s->cpumode, &sym);
+	spe_report_add(rp->r, s, &sym);
+	return 0;
+}
+
+static int on_event(void *ctx, const struct spe_pdr_event *ev)
+{
+	struct rep *rp = ctx;
+
+	spe_symbols_event(rp->syms, ev);
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: spe-decode report [--top N] [--kallsyms FILE] [--symfs DIR] perf.data|-\n"
+"Summarise the SPE records of a perf.data: top symbols, latency percentiles\n"
+"per operation type, where loads and stores were served from, cache/TLB miss\n"
+"rates, branch mispredict rate, lost and truncated data.\n");
+}
+
+static int run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "top", required_argument, NULL, 't' },
+		{ "kallsyms", required_argument, NULL, 'k' },
+		{ "symfs", required_argument, NULL, 's' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rep rp = { 0 };
+	struct spe_sym_config symcfg = { 0 };
+	struct spe_samples_run r = { .cmd = "report", .on_sample = on_sample,
+				     .on_event = on_event, .ctx = &rp, .quiet = true };
+	struct spe_output *out;
+	const char *path = NULL;
+	unsigned top = 20;
+	char err[256] = "";
+	int c, status;
+
+	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			top = (unsigned)strtoul(optarg, NULL, 0);
+			break;
+		case 'k':
+			symcfg.kallsyms = optarg;
+			break;
+		case 's':
+			symcfg.symfs = optarg;
+			break;
+		case 'i':
+			path = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!path && optind < argc)
+		path = argv[optind++];
+	if (!path || optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	out = malloc(sizeof(*out));
+	if (!out || spe_report_new(&rp.r) ||
+	    spe_symbols_new(&rp.syms, &symcfg, err, sizeof(err))) {
+		fprintf(stderr, "spe-decode report: %s\n", err[0] ? err : "out of memory");
+		status = 1;
+		goto out;
+	}
+	/* Every record once: its instructions sample, period 1. */
+	spe_itrace_parse("i1i", &r.itrace, &(const char *){ NULL });
+	r.path = path;
+	status = spe_samples_execute(&r);
+	spe_output_init(out, STDOUT_FILENO);
+	spe_output_printf(out, "# spe-decode report of %s\n", path);
+	spe_report_print(rp.r, &r.stats, top, spe_output_sink, out);
+	if (spe_output_flush(out, "report") && !status)
+		status = 1;
+out:
+	spe_symbols_free(rp.syms);
+	spe_report_free(rp.r);
+	free(out);
+	return status;
+}
+
+const struct spe_cli_command spe_cmd_report = {
+	.name = "report",
+	.summary = "summarise the SPE data of a perf.data",
+	.run = run,
+};

@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * spe-decode script: one line per sample synthesised from the SPE data of a
+ * perf.data, with perf script's event names, fields and layout; or JSON
+ * lines / CSV with every field, including the latencies perf drops.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/perf_event.h>
+
+#include "commands.h"
+#include "input.h"
+#include "samples.h"
+
+enum field {
+	F_COMM, F_PID, F_TID, F_CPU, F_TIME, F_PERIOD, F_EVENT, F_ADDR, F_DATA_SRC,
+	F_WEIGHT, F_INS_LAT, F_XLAT_LAT, F_IP, F_SYM, F_SYMOFF, F_DSO, F_PHYS_ADDR,
+	F_CPUMODE, F_FLAGS, F_BRSTACK, F_NR
+};
+
+/* In perf script's print order. */
+static const char *const field_names[F_NR] = {
+	[F_COMM] = "comm", [F_PID] = "pid", [F_TID] = "tid", [F_CPU] = "cpu",
+	[F_TIME] = "time", [F_PERIOD] = "period", [F_EVENT] = "event",
+	[F_ADDR] = "addr", [F_DATA_SRC] = "data_src", [F_WEIGHT] = "weight",
+	[F_INS_LAT] = "ins_lat", [F_XLAT_LAT] = "xlat_lat", [F_IP] = "ip",
+	[F_SYM] = "sym", [F_SYMOFF] = "symoff", [F_DSO] = "dso",
+	[F_PHYS_ADDR] = "phys_addr", [F_CPUMODE] = "cpumode", [F_FLAGS] = "flags",
+	[F_BRSTACK] = "brstack",
+};
+
+enum format { FMT_PERF, FMT_JSON, FMT_CSV };
+
+struct script {
+	bool f[F_NR];
+	enum format fmt;
+	bool ns;
+	int name_width;
+	struct spe_itrace it;
+	struct spe_symbols *syms;
+	struct spe_output *out;
+	int event_filter;		/* a kind, or -1 */
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: spe-decode script [options] perf.data|-\n"
+"Print the samples perf synthesises from ARM SPE data, one per line.\n"
+"  --itrace=OPTS      sample groups and period as perf: i b f m t a M l, then\n"
+"                     an instruction period, e.g. --itrace=i100i (default: all\n"
+"                     groups but instructions; 'i' alone is every record)\n"
+"  -F, --fields=LIST  comm,pid,tid,cpu,time,period,event,addr,data_src,weight,\n"
+"                     ins_lat,xlat_lat,ip,sym,symoff,dso,phys_addr,cpumode,\n"
+"                     flags,brstack (default: perf's comm,tid,cpu,time,period,\n"
+"                     event,ip,sym,dso)\n"
+"  --json | --csv     every field, one JSON object per line / CSV with a header\n"
+"  --ns               time in nanoseconds (perf script --ns)\n"
+"  --branch-miss      perf 6.1 behaviour: 'b' gives mispredicted 'branch-miss'\n"
+"                     samples instead of every branch as 'branch'\n"
+"  -e, --event=NAME   only this sample group (branch and branch-miss both work)\n"
+"  --kallsyms=FILE    kernel symbols\n"
+"  --symfs=DIR        look for the mapped files under DIR\n");
+}
+
+static int parse_fields(struct script *sc, const char *arg)
+{
+	char *dup = strdup(arg), *save = NULL, *tok;
+
+	if (!dup)
+		return -1;
+	memset(sc->f, 0, sizeof(sc->f));
+	/* perf accepts "type:fields"; the type is irrelevant here. */
+	if (strchr(dup, ':'))
+		memmove(dup, strchr(dup, ':') + 1, strlen(strchr(dup, ':') + 1) + 1);
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int i;
+
+		for (i = 0; i < F_NR; i++)
+			if (!strcmp(tok, field_names[i]))
+				break;
+		if (i == F_NR && !strcmp(tok, "p_stage_cyc"))
+			i = F_XLAT_LAT;
+		if (i == F_NR) {
+			fprintf(stderr, "spe-decode script: unknown field '%s'\n", tok);
+			free(dup);
+			return -1;
+		}
+		sc->f[i] = true;
+	}
+	free(dup);
+	return 0;
+}
+
+static void put_time(struct script *sc, uint64_t t, char *buf, size_t n)
+{
+	if (sc->ns)
+		snprintf(buf, n, "%5" PRIu64 ".%09" PRIu64, t / 1000000000, t % 1000000000);
+	else
+		snprintf(buf, n, "%5" PRIu64 ".%06" PRIu64, t / 1000000000, t % 1000000000 / 1000);
+}
+
+static const char *cpumode_name(uint16_t m)
+{
+	return m == PERF_RECORD_MISC_KERNEL ? "kernel" :
+	       m == PERF_RECORD_MISC_HYPERVISOR ? "hv" : "user";
+}
+
+static void flags_str(uint32_t f, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s%s%s%s%s%s",
+		 (f & SPE_BRF_CALL) ? "call" : (f & SPE_BRF_RETURN) ? "return" :
+		 (f & SPE_BRF_BRANCH) ? "jmp" : "",
+		 (f & SPE_BRF_CONDITIONAL) ? " cond" : "",
+		 (f & SPE_BRF_INDIRECT) ? " ind" : "",
+		 (f & SPE_BRF_NOT_TAKEN) ? " not-taken" : "",
+		 (f & SPE_BRF_MISPRED) ? " miss" : "",
+		 "");
+}
+
+static void print_perf(struct script *sc, const struct spe_sample *s, const char *comm,
+		       const struct spe_sym *sym)
+{
+	struct spe_output *o = sc->out;
+	char t[48];
+
+	if (sc->f[F_COMM])
+		spe_output_printf(o, "%16s ", comm);
+	if (sc->f[F_PID] && sc->f[F_TID])
+		spe_output_printf(o, "%5d/%-5d ", s->pid, s->tid);
+	else if (sc->f[F_PID])
+		spe_output_printf(o, "%5d ", s->pid);
+	else if (sc->f[F_TID])
+		spe_output_printf(o, "%5d ", s->tid);
+	/* Per-thread recordings have no CPU in their samples: perf omits it. */
+	if (sc->f[F_CPU] && s->cpu >= 0)
+		spe_output_printf(o, "[%03d] ", s->cpu);
+	if (sc->f[F_TIME]) {
+		put_time(sc, s->time, t, sizeof(t));
+		spe_output_printf(o, "%s: ", t);
+	}
+	if (sc->f[F_PERIOD])
+		spe_output_printf(o, "%10" PRIu64 " ", s->period);
+	if (sc->f[F_EVENT])
+		spe_output_printf(o, "%*s: ", sc->name_width, spe_sample_name(&sc->it, s->kind));
+	if (sc->f[F_FLAGS] && s->flags) {
+		flags_str(s->flags, t, sizeof(t));
+		spe_output_printf(o, "%-15s ", t);
+	}
+	if (sc->f[F_ADDR])
+		spe_output_printf(o, "%16" PRIx64, s->addr);
+	if (sc->f[F_DATA_SRC])
+		spe_output_printf(o, "%16" PRIx64, s->data_src);
+	if (sc->f[F_WEIGHT])
+		spe_output_printf(o, "%16u", s->weight);
+	if (sc->f[F_INS_LAT])
+		spe_output_printf(o, "%16u", s->issue_lat);
+	if (sc->f[F_XLAT_LAT])
+		spe_output_printf(o, "%16u", s->xlat_lat);
+	if (sc->f[F_IP])
+		spe_output_printf(o, " %16" PRIx64, s->ip);
+	if (sc->f[F_SYM]) {
+		spe_output_printf(o, " %s", sym->name);
+		if (sc->f[F_SYMOFF] && sym->has_sym)
+			spe_output_printf(o, "+0x%" PRIx64, sym->offset);
+	}
+	if (sc->f[F_DSO])
+		spe_output_printf(o, " (%s)", sym->dso);
+	if (sc->f[F_PHYS_ADDR])
+		spe_output_printf(o, "%16" PRIx64, s->phys_addr);
+	if (sc->f[F_CPUMODE])
+		spe_output_printf(o, " %s", cpumode_name(s->cpumode));
+	if (sc->f[F_BRSTACK])
+		for (uint32_t i = 0; i < s->nr_branches; i++)
+			spe_output_printf(o, " 0x%" PRIx64 "/0x%" PRIx64 "/%c", s->branches[i].from,
+					  s->branches[i].to, s->branches[i].mispred ? 'M' : 'P');
+	spe_output_write(o, "\n", 1);
+}
+
+/* JSON string escaping for names from the file. */
+static void json_str(struct spe_output *o, const char *s)
+{
+	spe_output_write(o, "\"", 1);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			spe_output_printf(o, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			spe_output_printf(o, "\\u%04x", (unsigned char)*s);
+		else
+			spe_output_write(o, s, 1);
+	}
+	spe_output_write(o, "\"", 1);
+}
+
+static const char csv_header[] =
+	"event,time,cpu,pid,tid,comm,ip,cpumode,sym,dso,addr,phys_addr,data_src,"
+	"weight,ins_lat,xlat_lat,period,flags\n";
+
+static void print_csv(struct script *sc, const struct spe_sample *s, const char *comm,
+		      const struct spe_sym *sym)
+{
+	char t[48];
+
+	put_time(sc, s->time, t, sizeof(t));
+	spe_output_printf(sc->out,
+			  "%s,%s,%d,%d,%d,%s,0x%" PRIx64 ",%s,%s,%s,0x%" PRIx64 ",0x%" PRIx64
+			  ",0x%" PRIx64 ",%u,%u,%u,%" PRIu64 ",0x%x\n",
+			  spe_sample_name(&sc->it, s->kind), t + strspn(t, " "), s->cpu, s->pid,
+			  s->tid, comm, s->ip, cpumode_name(s->cpumode), sym->name, sym->dso,
+			  s->addr, s->phys_addr, s->data_src, s->weight, s->issue_lat,
+			  s->xlat_lat, s->period, s->flags);
+}
+
+static void print_json(struct script *sc, const struct spe_sample *s, const char *comm,
+		       const struct spe_sym *sym)
+{
+	struct spe_output *o = sc->out;
+
+	spe_output_printf(o, "{\"event\":\"%s\",\"time\":%" PRIu64 ",\"cpu\":%d,\"pid\":%d,"
+			  "\"tid\":%d,\"comm\":", spe_sample_name(&sc->it, s->kind), s->time,
+			  s->cpu, s->pid, s->tid);
+	json_str(o, comm);
+	spe_output_printf(o, ",\"ip\":\"0x%" PRIx64 "\",\"cpumode\":\"%s\",\"sym\":", s->ip,
+			  cpumode_name(s->cpumode));
+	json_str(o, sym->name);
+	spe_output_write(o, ",\"dso\":", 7);
+	json_str(o, sym->dso);
+	spe_output_printf(o, ",\"addr\":\"0x%" PRIx64 "\",\"phys_addr\":\"0x%" PRIx64
+			  "\",\"data_src\":\"0x%" PRIx64 "\",\"weight\":%u,\"ins_lat\":%u,"
+			  "\"xlat_lat\":%u,\"period\":%" PRIu64 ",\"flags\":%u,\"brstack\":[",
+			  s->addr, s->phys_addr, s->data_src, s->weight, s->issue_lat,
+			  s->xlat_lat, s->period, s->flags);
+	for (uint32_t i = 0; i < s->nr_branches; i++)
+		spe_output_printf(o, "%s{\"from\":\"0x%" PRIx64 "\",\"to\":\"0x%" PRIx64
+				  "\",\"mispred\":%s}", i ? "," : "", s->branches[i].from,
+				  s->branches[i].to, s->branches[i].mispred ? "true" : "false");
+	spe_output_write(o, "]}\n", 3);
+}
+
+static int on_sample(void *ctx, const struct spe_sample *s)
+{
+	struct script *sc = ctx;
+	const char *comm;
+	char tmp[24];
+	struct spe_sym sym;
+
+	if (sc->event_filter >= 0 && (int)s->kind != sc->event_filter)
+		return 0;
+	comm = spe_symbols_comm(sc->syms, s->tid);
+	if (!comm) {
+		snprintf(tmp, sizeof(tmp), ":%d", s->tid);
+		comm = tmp;
+	}
+	spe_symbols_lookup(sc->syms, s->pid, s->ip, s->cpumode, &sym);
+	if (sc->fmt == FMT_CSV)
+		print_csv(sc, s, comm, &sym);
+	else if (sc->fmt == FMT_JSON)
+		print_json(sc, s, comm, &sym);
+	else
+		print_perf(sc, s, comm, &sym);
+	return sc->out->err ? 1 : 0;
+}
+
+static int on_event(void *ctx, const struct spe_pdr_event *ev)
+{
+	struct script *sc = ctx;
+
+	return spe_symbols_event(sc->syms, ev) == -ENOMEM;
+}
+
+static int run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "itrace", required_argument, NULL, 'I' },
+		{ "fields", required_argument, NULL, 'F' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "csv", no_argument, NULL, 'c' },
+		{ "ns", no_argument, NULL, 'n' },
+		{ "branch-miss", no_argument, NULL, 'B' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "kallsyms", required_argument, NULL, 'k' },
+		{ "symfs", required_argument, NULL, 's' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct script sc = { .fmt = FMT_PERF, .event_filter = -1 };
+	struct spe_sym_config symcfg = { 0 };
+	struct spe_samples_run r = { .cmd = "script", .on_sample = on_sample,
+				     .on_event = on_event, .ctx = &sc };
+	const char *path = NULL;
+	bool branch_miss = false;
+	char err[256] = "";
+	int c, status;
+
+	spe_itrace_default(&sc.it);
+	parse_fields(&sc, "comm,tid,cpu,time,period,event,ip,sym,dso");
+	while ((c = getopt_long(argc, argv, "F:e:i:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'I':
+			if (spe_samples_parse_itrace("script", optarg, &sc.it))
+				return 2;
+			break;
+		case 'F':
+			if (parse_fields(&sc, optarg))
+				return 2;
+			break;
+		case 'j':
+			sc.fmt = FMT_JSON;
+			break;
+		case 'c':
+			sc.fmt = FMT_CSV;
+			break;
+		case 'n':
+			sc.ns = true;
+			break;
+		case 'B':
+			branch_miss = true;
+			break;
+		case 'e':
+			sc.event_filter = spe_sample_kind_by_name(optarg);
+			if (sc.event_filter < 0) {
+				fprintf(stderr, "spe-decode script: unknown event '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'k':
+			symcfg.kallsyms = optarg;
+			break;
+		case 's':
+			symcfg.symfs = optarg;
+			break;
+		case 'i':
+			path = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!path && optind < argc)
+		path = argv[optind++];
+	if (!path || optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	sc.it.branch_miss = branch_miss;
+	/* perf pads event names to the longest name it created. */
+	for (int k = 0; k < SPE_S_NR; k++) {
+		int n = (int)strlen(spe_sample_name(&sc.it, (enum spe_sample_kind)k));
+
+		if (sc.it.want[k] && n > sc.name_width)
+			sc.name_width = n;
+	}
+	if (sc.name_width < 11)
+		sc.name_width = 11;	/* "arm_spe_0//" is in perf's event list too */
+	if (spe_symbols_new(&sc.syms, &symcfg, err, sizeof(err))) {
+		fprintf(stderr, "spe-decode script: %s\n", err[0] ? err : "out of memory");
+		spe_symbols_free(sc.syms);
+		return 1;
+	}
+	sc.out = malloc(sizeof(*sc.out));
+	if (!sc.out) {
+		spe_symbols_free(sc.syms);
+		return 1;
+	}
+	spe_output_init(sc.out, STDOUT_FILENO);
+	if (sc.fmt == FMT_CSV)
+		spe_output_write(sc.out, csv_header, sizeof(csv_header) - 1);
+	r.path = path;
+	r.itrace = sc.it;
+	status = spe_samples_execute(&r);
+	if (spe_output_flush(sc.out, "script") && !status)
+		status = 1;
+	free(sc.out);
+	spe_symbols_free(sc.syms);
+	return status;
+}
+
+const struct spe_cli_command spe_cmd_script = {
+	.name = "script",
+	.summary = "print perf's samples of the SPE data in a perf.data",
+	.run = run,
+};

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * spe-decode dump FILE.data: for each AUXTRACE record, perf report -D's
+ * header lines and one line per packet (the packet lines come from the
+ * decoder's spe_dump(), offsets counted from each record's data as perf
+ * does); plus the AUXTRACE_INFO and AUX records SPE decoding depends on.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "input.h"
+#include "perf_dump.h"
+#include "spe_perf_synth.h"
+
+struct pdump {
+	struct spe_output *out;
+	struct spe_dump_config cfg;
+	uint64_t bad, truncated;
+	int first_error;
+	uint64_t first_error_off;
+};
+
+bool spe_is_perf_data(const char *path)
+{
+	uint64_t magic = 0;
+	int fd;
+	bool yes;
+
+	if (!strcmp(path, "-"))
+		return true;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	yes = read(fd, &magic, 8) == 8 && magic == SPE_PERF_MAGIC2;
+	close(fd);
+	return yes;
+}
+
+static int on_auxtrace(void *ctx, const struct spe_pdr_event *ev, const uint8_t *data,
+		       uint64_t size)
+{
+	struct pdump *d = ctx;
+	const struct spe_perf_auxtrace_event *a = (const void *)ev->header;
+	struct spe_dump_stats st;
+
+	spe_output_printf(d->out,
+			  "\n%#" PRIx64 " [%#x]: PERF_RECORD_AUXTRACE size: %#" PRIx64
+			  "  offset: %#" PRIx64 "  ref: %#" PRIx64 "  idx: %u  tid: %d  cpu: %d\n",
+			  ev->offset, ev->header->size, a->size, a->offset, a->reference,
+			  a->idx, (int)a->tid, (int)a->cpu);
+	/* perf prints offset 0 as "0", not "0x0". */
+	spe_output_printf(d->out, ".\n. ... ARM SPE data: size %#" PRIx64 " bytes\n", size);
+	d->cfg.print_offset = 0;
+	spe_dump(&d->cfg, data, (size_t)size, a->offset, &st);
+	d->bad += st.bad;
+	d->truncated += st.truncated;
+	if (st.first_error && !d->first_error) {
+		d->first_error = st.first_error;
+		d->first_error_off = ev->aux_data_offset + (st.first_error_offset - a->offset);
+	}
+	return d->out->err ? 1 : 0;
+}
+
+static int on_event(void *ctx, const struct spe_pdr_event *ev)
+{
+	struct pdump *d = ctx;
+	const struct perf_event_header *h = ev->header;
+
+	if (h->type == SPE_PERF_RECORD_AUXTRACE_INFO) {
+		struct spe_auxtrace_info ai;
+		const char *why;
+
+		if (spe_parse_auxtrace_info(h, &ai, &why))
+			return 0;
+		spe_output_printf(d->out,
+				  "\n%#" PRIx64 " [%#x]: PERF_RECORD_AUXTRACE_INFO type: 4\n"
+				  "  Version            %u\n  PMU Type           %u\n",
+				  ev->offset, h->size, ai.version, ai.pmu_type);
+		for (uint32_t i = 0; i < ai.nr_cpus; i++) {
+			struct spe_pdw_cpu_meta m;
+
+			if (spe_auxtrace_info_cpu(h, i, &m, &why))
+				break;
+			spe_output_printf(d->out,
+					  "  CPU %-4" PRIu64 " MIDR %#" PRIx64 " PMU type %" PRId64
+					  " min interval %" PRIu64 " event filter %#" PRIx64 "\n",
+					  m.cpu, m.midr, (int64_t)m.pmu_type, m.min_interval,
+					  m.event_filter);
+		}
+	} else if (h->type == PERF_RECORD_AUX && h->size >= 32) {
+		const uint64_t *p = (const uint64_t *)(h + 1);
+
+		spe_output_printf(d->out,
+				  "\n%#" PRIx64 " [%#x]: PERF_RECORD_AUX offset: %#" PRIx64
+				  " size: %#" PRIx64 " flags: %#" PRIx64 " [%s%s%s%s]\n",
+				  ev->offset, h->size, p[0], p[1], p[2],
+				  (p[2] & PERF_AUX_FLAG_TRUNCATED) ? "T" : "",
+				  (p[2] & PERF_AUX_FLAG_OVERWRITE) ? "O" : "",
+				  (p[2] & PERF_AUX_FLAG_PARTIAL) ? "P" : "",
+				  (p[2] & PERF_AUX_FLAG_COLLISION) ? "C" : "");
+	}
+	return d->out->err ? 1 : 0;
+}
+
+int spe_perf_dump(const char *path, enum spe_desc_style style, bool strict)
+{
+	struct pdump d = { 0 };
+	struct spe_session_config cfg = {
+		.on_event = on_event, .on_auxtrace = on_auxtrace, .ctx = &d, .no_decode = true,
+	};
+	struct spe_dump_config dc = SPE_DUMP_CONFIG_INIT;
+	struct spe_session *s;
+	int fd, err, status = 0;
+
+	fd = strcmp(path, "-") ? open(path, O_RDONLY) : STDIN_FILENO;
+	if (fd < 0) {
+		fprintf(stderr, "spe-decode dump: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	d.out = malloc(sizeof(*d.out));
+	if (!d.out) {
+		close(fd);
+		return 1;
+	}
+	spe_output_init(d.out, STDOUT_FILENO);
+	dc.style = style;
+	dc.flags = strict ? SPE_DUMP_STRICT : 0;
+	dc.write = spe_output_sink;
+	dc.ctx = d.out;
+	d.cfg = dc;
+	err = spe_session_open(&s, fd, &cfg);
+	if (!err)
+		err = spe_session_run(s);
+	if (spe_output_flush(d.out, "dump"))
+		status = 1;
+	if (err) {
+		fprintf(stderr, "spe-decode dump: %s: %s\n", path,
+			s ? spe_session_errmsg(s) : strerror(-err));
+		status = 1;
+	}
+	if (d.first_error) {
+		fprintf(stderr,
+			"spe-decode dump: %s: %" PRIu64 " bad byte(s)%s; first error at file offset %#"
+			PRIx64 ": %s\n", path, d.bad, d.truncated ? ", truncated packets" : "",
+			d.first_error_off, spe_strerror(d.first_error));
+		status = 1;
+	}
+	spe_session_close(s);
+	free(d.out);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	return status;
+}

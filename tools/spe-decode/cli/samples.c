@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The perf.data -> samples pipeline shared by script, report and inject. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "samples.h"
+
+struct run_ctx {
+	struct spe_samples_run *run;
+	struct spe_synth synth;
+};
+
+static int emit(void *ctx, const struct spe_sample *s)
+{
+	struct run_ctx *c = ctx;
+
+	c->run->nr_samples++;
+	return c->run->on_sample ? c->run->on_sample(c->run->ctx, s) : 0;
+}
+
+static int on_record(void *ctx, const struct spe_qrecord *qr)
+{
+	struct run_ctx *c = ctx;
+
+	return spe_synth_record(&c->synth, qr, emit, c);
+}
+
+static int on_event(void *ctx, const struct spe_pdr_event *ev)
+{
+	struct run_ctx *c = ctx;
+
+	return c->run->on_event ? c->run->on_event(c->run->ctx, ev) : 0;
+}
+
+int spe_samples_parse_itrace(const char *cmd, const char *arg, struct spe_itrace *it)
+{
+	const char *why = "";
+
+	if (spe_itrace_parse(arg, it, &why)) {
+		fprintf(stderr, "spe-decode %s: --itrace=%s: %s\n", cmd, arg, why);
+		return 2;
+	}
+	return 0;
+}
+
+static void summary(const struct spe_samples_run *run)
+{
+	const struct spe_session_stats *st = &run->stats;
+
+	if (st->truncated || st->partial || st->collision || st->lost_events ||
+	    st->decode_errors || st->partial_records)
+		fprintf(stderr,
+			"spe-decode %s: %llu AUX records: %llu truncated, %llu partial, %llu collision; "
+			"%llu events lost; %llu SPE records, %llu partial/corrupt records skipped, "
+			"%llu decode errors\n",
+			run->cmd, (unsigned long long)st->aux_records,
+			(unsigned long long)st->truncated, (unsigned long long)st->partial,
+			(unsigned long long)st->collision, (unsigned long long)st->lost_events,
+			(unsigned long long)st->records,
+			(unsigned long long)st->partial_records,
+			(unsigned long long)st->decode_errors);
+	if (st->decode_errors)
+		fprintf(stderr, "spe-decode %s: first SPE decode error at file offset %#llx\n",
+			run->cmd, (unsigned long long)st->first_decode_error_offset);
+}
+
+int spe_samples_execute(struct spe_samples_run *run)
+{
+	struct run_ctx c = { .run = run };
+	struct spe_session_config cfg = {
+		.on_record = on_record, .on_event = on_event, .ctx = &c,
+	};
+	struct spe_session *s;
+	int fd, err, status = 0;
+
+	fd = strcmp(run->path, "-") ? open(run->path, O_RDONLY) : STDIN_FILENO;
+	if (fd < 0) {
+		fprintf(stderr, "spe-decode %s: %s: %s\n", run->cmd, run->path, strerror(errno));
+		return 1;
+	}
+	spe_synth_init(&c.synth, &run->itrace);
+	err = spe_session_open(&s, fd, &cfg);
+	if (!err)
+		err = spe_session_run(s);
+	if (s) {
+		run->stats = *spe_session_stats(s);
+		run->info = *spe_session_auxtrace_info(s);
+		run->midr = spe_session_midr(s, 0);
+	}
+	if (err) {
+		fprintf(stderr, "spe-decode %s: %s: %s\n", run->cmd, run->path,
+			s ? spe_session_errmsg(s) : strerror(-err));
+		status = 1;
+	} else if (s && !run->info.version && run->stats.auxtrace_records) {
+		fprintf(stderr, "spe-decode %s: %s: AUXTRACE data without ARM SPE AUXTRACE_INFO\n",
+			run->cmd, run->path);
+	}
+	if (!run->quiet)
+		summary(run);
+	spe_session_close(s);
+	spe_synth_free(&c.synth);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	return status;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The pipeline the perf.data subcommands share: open a perf.data (a path,
+ * or "-" for perf's pipe format on stdin), run the decode queues, synthesise
+ * perf's samples, and report what went wrong with the file offset.
+ */
+#ifndef SPE_DECODE_CLI_SAMPLES_H
+#define SPE_DECODE_CLI_SAMPLES_H
+
+#include "spe_perf_synth.h"
+
+struct spe_samples_run {
+	const char *cmd;		/* for messages: "spe-decode <cmd>: ..." */
+	const char *path;		/* "-" = stdin */
+	struct spe_itrace itrace;
+	/* Each synthesised sample; non-zero stops. */
+	int (*on_sample)(void *ctx, const struct spe_sample *s);
+	/* Every perf.data record, in time order with the samples (may be NULL). */
+	int (*on_event)(void *ctx, const struct spe_pdr_event *ev);
+	void *ctx;
+	bool quiet;			/* no end-of-run summary on stderr */
+	/* Filled in by spe_samples_execute(): */
+	struct spe_session_stats stats;
+	struct spe_auxtrace_info info;
+	uint64_t midr;			/* of CPU 0 (or the CPUID feature) */
+	uint64_t nr_samples;
+};
+
+/* Returns the exit status: 0, 1 on a data error (after delivering all that
+ * decoded before it), 2 on usage errors. */
+int spe_samples_execute(struct spe_samples_run *run);
+
+/* "--itrace=..." / "--itrace ..." parsing shared by the commands; returns
+ * 0 or prints the reason and returns 2. */
+int spe_samples_parse_itrace(const char *cmd, const char *arg, struct spe_itrace *it);
+
+#endif /* SPE_DECODE_CLI_SAMPLES_H */

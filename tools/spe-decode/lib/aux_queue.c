@@ -1,0 +1,757 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Decode queues: one per AUX buffer index (per CPU, or per thread), fed by
+ * the AUXTRACE records of a perf.data, merged in timestamp order (spec-notes
+ * §4, §5).  The algorithm is perf's: before a timed perf.data record is
+ * handled, every queued SPE record older than it is delivered, so context
+ * switches and mappings apply to the records they should.
+ *
+ * AUXTRACE data stays in the file: it is mapped, decoded in place, and the
+ * pages already decoded are dropped again, so resident memory is bounded by
+ * the queues' current positions, not by the file.  Each AUXTRACE buffer is
+ * decoded on its own: a record is never stitched across buffers, hence
+ * never across a truncation (AUX flags are counted and reported).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "spe_decode.h"
+#include "spe_perf_synth.h"
+
+#define Q_MAX_QUEUES	4096
+#define Q_MAX_CPUS	4096
+#define Q_DROP_STEP	(4u << 20)	/* drop decoded pages every 4 MiB */
+#define Q_PIPE_MAX	(1ULL << 30)	/* largest AUXTRACE buffer from a pipe */
+/* Pipe input keeps AUXTRACE data in memory until it is decoded, as perf. */
+
+struct q_buffer {
+	uint8_t *mem;			/* pipe input: a copy of the data */
+	uint64_t data_off;		/* file offset of the data */
+	uint64_t size;
+	uint64_t aux_off;		/* offset in the AUX area (stream offset) */
+};
+
+struct aux_queue {
+	struct q_buffer *bufs;		/* FIFO of buffers not yet decoded */
+	uint32_t head, count, cap;
+	bool active;			/* dec holds a buffer */
+	struct spe_decoder dec;
+	uint64_t cur_data_off, cur_aux_off;	/* of the buffer in dec */
+	uint8_t *cur_mem;		/* pipe input: the copy dec reads */
+	uint64_t dropped;		/* bytes of it already dropped */
+	struct spe_record rec;		/* next record, when has_rec */
+	bool has_rec, on_heap;
+	uint64_t time;			/* perf time of rec */
+	uint64_t last_ts;
+	int32_t cpu, tid;		/* from the AUXTRACE records */
+	int32_t ctx_tid;		/* last CONTEXT seen, -1 */
+};
+
+/* A timed perf.data record kept for ordering (perf's ordered events). */
+struct held_event {
+	uint64_t time, seq;
+	struct spe_pdr_event ev;	/* ev.header points to bytes */
+	uint64_t *bytes;
+};
+
+struct tid_map {
+	uint32_t *tid;			/* 0 = empty slot; stored as tid + 1 */
+	int32_t *pid;
+	uint32_t cap, used;
+};
+
+struct spe_session {
+	struct spe_session_config cfg;
+	struct spe_pdr *r;
+	int fd;
+	const uint8_t *map;		/* whole file, read-only */
+	size_t map_len;
+	long page;
+
+	struct aux_queue *q[Q_MAX_QUEUES];
+	uint32_t nr_q;
+	uint32_t heap[Q_MAX_QUEUES];
+	uint32_t heap_n;
+
+	struct spe_time_conv tc;
+	bool have_tc;
+	struct spe_auxtrace_info info;
+	uint64_t cpuid_midr;
+	uint64_t *cpu_midr;		/* v2 metadata, per CPU; 0 = unknown */
+	int32_t *cpu_tid;		/* from context switches, -1 */
+	bool ctx_seen;			/* CONTEXT packets drive pid/tid (as perf) */
+	struct tid_map threads;
+
+
+	/* Timed records wait here until a round says they are in order. */
+	struct held_event *held;
+	size_t nr_held, cap_held;
+	uint64_t next_flush, max_time;
+	uint64_t seq;
+
+	struct spe_session_stats st;
+	int stop;			/* a callback's non-zero return */
+	char msg[320];
+};
+
+/* ---- tid -> pid ------------------------------------------------------------ */
+
+static uint32_t tm_slot(const struct tid_map *m, uint32_t tid)
+{
+	uint32_t h = (tid * 2654435761u) & (m->cap - 1);
+
+	while (m->tid[h] && m->tid[h] != tid + 1)
+		h = (h + 1) & (m->cap - 1);
+	return h;
+}
+
+static int tm_set(struct tid_map *m, uint32_t tid, int32_t pid)
+{
+	uint32_t h;
+
+	if ((m->used + 1) * 2 > m->cap) {
+		struct tid_map n = { .cap = m->cap ? m->cap * 2 : 256 };
+
+		n.tid = calloc(n.cap, sizeof(*n.tid));
+		n.pid = calloc(n.cap, sizeof(*n.pid));
+		if (!n.tid || !n.pid) {
+			free(n.tid);
+			free(n.pid);
+			return -ENOMEM;
+		}
+		for (uint32_t i = 0; i < m->cap; i++)
+			if (m->tid[i]) {
+				uint32_t k = tm_slot(&n, m->tid[i] - 1);
+
+				n.tid[k] = m->tid[i];
+				n.pid[k] = m->pid[i];
+				n.used++;
+			}
+		free(m->tid);
+		free(m->pid);
+		*m = n;
+	}
+	h = tm_slot(m, tid);
+	if (!m->tid[h]) {
+		m->tid[h] = tid + 1;
+		m->used++;
+	}
+	m->pid[h] = pid;
+	return 0;
+}
+
+static int32_t tm_pid(const struct tid_map *m, int32_t tid)
+{
+	uint32_t h;
+
+	if (!m->cap || tid < 0)
+		return -1;
+	h = tm_slot(m, (uint32_t)tid);
+	return m->tid[h] ? m->pid[h] : -1;
+}
+
+/* ---- Heap of queues by the time of their next record ------------------------ */
+
+static bool q_less(const struct spe_session *s, uint32_t a, uint32_t b)
+{
+	const struct aux_queue *x = s->q[a], *y = s->q[b];
+
+	return x->time < y->time || (x->time == y->time && a < b);
+}
+
+static void heap_push(struct spe_session *s, uint32_t qi)
+{
+	uint32_t i = s->heap_n++;
+
+	s->heap[i] = qi;
+	while (i && q_less(s, s->heap[i], s->heap[(i - 1) / 2])) {
+		uint32_t p = (i - 1) / 2, t = s->heap[p];
+
+		s->heap[p] = s->heap[i];
+		s->heap[i] = t;
+		i = p;
+	}
+	s->q[qi]->on_heap = true;
+}
+
+static uint32_t heap_pop(struct spe_session *s)
+{
+	uint32_t top = s->heap[0], i = 0;
+
+	s->heap[0] = s->heap[--s->heap_n];
+	for (;;) {
+		uint32_t l = 2 * i + 1, r = l + 1, m = i, t;
+
+		if (l < s->heap_n && q_less(s, s->heap[l], s->heap[m]))
+			m = l;
+		if (r < s->heap_n && q_less(s, s->heap[r], s->heap[m]))
+			m = r;
+		if (m == i)
+			break;
+		t = s->heap[m];
+		s->heap[m] = s->heap[i];
+		s->heap[i] = t;
+		i = m;
+	}
+	s->q[top]->on_heap = false;
+	return top;
+}
+
+/* ---- Queues ------------------------------------------------------------------ */
+
+uint64_t spe_session_midr(const struct spe_session *s, int cpu)
+{
+	if (cpu >= 0 && cpu < Q_MAX_CPUS && s->cpu_midr && s->cpu_midr[cpu])
+		return s->cpu_midr[cpu];
+	return s->cpuid_midr;
+}
+
+static uint64_t q_perf_time(const struct spe_session *s, uint64_t ts)
+{
+	return s->have_tc ? spe_time_to_perf(&s->tc, ts) : ts;
+}
+
+/* Drop the mapped pages of the current buffer that were decoded. */
+static void q_drop_pages(struct spe_session *s, struct aux_queue *q, bool all)
+{
+	uint64_t done = spe_decoder_offset(&q->dec) - q->cur_aux_off;
+	uint64_t from, to;
+
+	if (!s->map || q->cur_mem || (!all && done - q->dropped < Q_DROP_STEP))
+		return;
+	from = (q->cur_data_off + q->dropped) & ~(uint64_t)(s->page - 1);
+	to = (q->cur_data_off + done) & ~(uint64_t)(s->page - 1);
+	if (to > from)
+		madvise((void *)(s->map + from), to - from, MADV_DONTNEED);
+	q->dropped = done;
+}
+
+static void q_note_error(struct spe_session *s, uint64_t off)
+{
+	if (!s->st.decode_errors++)
+		s->st.first_decode_error_offset = off;
+}
+
+/* Decode q's next complete record into q->rec; false when q is empty. */
+static bool q_advance(struct spe_session *s, struct aux_queue *q)
+{
+	for (;;) {
+		int ret;
+
+		if (!q->active) {
+			struct q_buffer *b;
+
+			if (!q->count)
+				return false;
+			b = &q->bufs[q->head];
+			q->head = (q->head + 1) % q->cap;
+			q->count--;
+			q->cur_data_off = b->data_off;
+			q->cur_aux_off = b->aux_off;
+			q->dropped = 0;
+			q->cur_mem = b->mem;
+			spe_decoder_init(&q->dec, NULL, b->mem ? b->mem : s->map + b->data_off,
+					 (size_t)b->size, b->aux_off);
+			q->active = true;
+		}
+		ret = spe_decoder_next(&q->dec, &q->rec);
+		if (ret == 1) {
+			q_drop_pages(s, q, false);
+			if (q->rec.present & SPE_REC_TIMESTAMP)
+				q->last_ts = q->rec.timestamp;
+			q->time = q_perf_time(s, q->last_ts);
+			q->has_rec = true;
+			s->st.records++;
+			return true;
+		}
+		if (ret == 0) {
+			q_drop_pages(s, q, true);
+			free(q->cur_mem);
+			q->cur_mem = NULL;
+			q->active = false;
+			continue;
+		}
+		/* A partial record: counted, never sampled or stitched. */
+		s->st.partial_records++;
+		if (q->rec.end == SPE_REC_END_ERROR)
+			q_note_error(s, q->cur_data_off +
+				     (spe_decoder_error_offset(&q->dec) - q->cur_aux_off));
+	}
+}
+
+static void q_context(struct spe_session *s, struct aux_queue *q, struct spe_qrecord *qr)
+{
+	const struct spe_record *rec = &q->rec;
+
+	qr->rec = rec;
+	qr->time = q->time;
+	qr->cpu = q->cpu;
+	qr->midr = spe_session_midr(s, q->cpu);
+	qr->ds_table = spe_ds_table_for_midr(qr->midr);
+	qr->file_offset = q->cur_data_off + (rec->offset - q->cur_aux_off);
+	/* pid/tid: CONTEXT packets when present (perf prefers them from the
+	 * first one on), otherwise the context-switch records. */
+	if (rec->present & (SPE_REC_CONTEXT_EL1 | SPE_REC_CONTEXT_EL2)) {
+		q->ctx_tid = (int32_t)((rec->present & SPE_REC_CONTEXT_EL2) ?
+				       rec->context_el2 : rec->context_el1);
+		s->ctx_seen = true;
+	}
+	if (s->ctx_seen && q->ctx_tid != -1)
+		qr->tid = q->ctx_tid;
+	else if (q->cpu >= 0 && q->cpu < Q_MAX_CPUS && s->cpu_tid[q->cpu] != -1)
+		qr->tid = s->cpu_tid[q->cpu];
+	else
+		qr->tid = q->tid;
+	qr->pid = tm_pid(&s->threads, qr->tid);
+}
+
+/* Deliver every queued record whose time is before `t`. */
+static int q_process(struct spe_session *s, uint64_t t)
+{
+	while (s->heap_n && !s->stop) {
+		uint32_t qi = s->heap[0];
+		struct aux_queue *q = s->q[qi];
+		struct spe_qrecord qr = { .queue = qi };
+
+		if (q->time >= t)
+			break;
+		heap_pop(s);
+		/*
+		 * Stay on this queue while its records are not later than the
+		 * next queue's (ties stay here, as in perf) and before t.
+		 */
+		for (;;) {
+			q_context(s, q, &qr);
+			q->has_rec = false;
+			if (s->cfg.on_record)
+				s->stop = s->cfg.on_record(s->cfg.ctx, &qr);
+			if (!q_advance(s, q))
+				break;
+			if (s->stop || q->time >= t ||
+			    (s->heap_n && q->time > s->q[s->heap[0]]->time)) {
+				heap_push(s, qi);
+				break;
+			}
+		}
+	}
+	return s->stop;
+}
+
+/* Queues that got data since they ran dry go back on the heap. */
+static void q_refill(struct spe_session *s)
+{
+	for (uint32_t i = 0; i < s->nr_q; i++) {
+		struct aux_queue *q = s->q[i];
+
+		if (q && !q->on_heap && !q->has_rec && q_advance(s, q))
+			heap_push(s, i);
+	}
+}
+
+static int q_add(struct spe_session *s, const struct spe_pdr_event *ev, uint8_t *mem)
+{
+	const struct spe_perf_auxtrace_event *a = (const void *)ev->header;
+	struct aux_queue *q;
+	uint32_t idx = a->idx;
+
+	if (idx >= Q_MAX_QUEUES) {
+		snprintf(s->msg, sizeof(s->msg), "offset %#llx: AUXTRACE idx %u out of range",
+			 (unsigned long long)ev->offset, idx);
+		return -ERANGE;
+	}
+	q = s->q[idx];
+	if (!q) {
+		q = calloc(1, sizeof(*q));
+		if (!q)
+			return -ENOMEM;
+		q->ctx_tid = -1;
+		s->q[idx] = q;
+		if (idx >= s->nr_q)
+			s->nr_q = idx + 1;
+		s->st.nr_queues++;
+	}
+	q->cpu = (int32_t)a->cpu;
+	q->tid = (int32_t)a->tid;
+	if (q->count == q->cap) {
+		uint32_t ncap = q->cap ? q->cap * 2 : 8;
+		struct q_buffer *nb = malloc(ncap * sizeof(*nb));
+
+		if (!nb)
+			return -ENOMEM;
+		for (uint32_t i = 0; i < q->count; i++)
+			nb[i] = q->bufs[(q->head + i) % q->cap];
+		free(q->bufs);
+		q->bufs = nb;
+		q->head = 0;
+		q->cap = ncap;
+	}
+	q->bufs[(q->head + q->count) % q->cap] = (struct q_buffer){
+		.mem = mem, .data_off = ev->aux_data_offset, .size = ev->aux_data_size,
+		.aux_off = a->offset,
+	};
+	q->count++;
+	return 0;
+}
+
+/* ---- Pipe input: the data is copied into its queue ------------------------- */
+
+static int pipe_buffer(struct spe_session *s, const struct spe_pdr_event *ev)
+{
+	/* The reader's window moves while the data is read: copy the record. */
+	struct spe_perf_auxtrace_event a;
+	struct spe_pdr_event e = *ev;
+	uint64_t size = ev->aux_data_size;
+	uint8_t *mem;
+	long got;
+	int err;
+
+	memcpy(&a, ev->header, sizeof(a));
+	e.header = &a.header;
+	if (size > Q_PIPE_MAX) {
+		snprintf(s->msg, sizeof(s->msg),
+			 "offset %#llx: AUXTRACE buffer of %llu bytes is too large for pipe input",
+			 (unsigned long long)ev->offset, (unsigned long long)size);
+		return -E2BIG;
+	}
+	mem = malloc(size ? (size_t)size : 1);
+	if (!mem)
+		return -ENOMEM;
+	got = size ? spe_pdr_aux_read(s->r, mem, (size_t)size) : 0;
+	if (got < 0) {
+		free(mem);
+		snprintf(s->msg, sizeof(s->msg), "%s", spe_pdr_errmsg(s->r));
+		return (int)got;
+	}
+	if (s->cfg.on_auxtrace)
+		s->stop = s->cfg.on_auxtrace(s->cfg.ctx, &e, mem, size);
+	if (s->stop || s->cfg.no_decode) {
+		free(mem);
+		return 0;
+	}
+	err = q_add(s, &e, mem);
+	if (err)
+		free(mem);
+	return err;
+}
+
+/* ---- Records of the perf.data --------------------------------------------------- */
+
+static int s_auxtrace_info(struct spe_session *s, const struct spe_pdr_event *ev)
+{
+	const char *why = "";
+	int err = spe_parse_auxtrace_info(ev->header, &s->info, &why);
+
+	if (err) {
+		snprintf(s->msg, sizeof(s->msg), "offset %#llx: %s",
+			 (unsigned long long)ev->offset, why);
+		return err;
+	}
+	for (uint32_t i = 0; i < s->info.nr_cpus; i++) {
+		struct spe_pdw_cpu_meta m;
+
+		err = spe_auxtrace_info_cpu(ev->header, i, &m, &why);
+		if (err) {
+			snprintf(s->msg, sizeof(s->msg), "offset %#llx: %s",
+				 (unsigned long long)ev->offset, why);
+			return err;
+		}
+		if (m.cpu < Q_MAX_CPUS)
+			s->cpu_midr[m.cpu] = m.midr;
+	}
+	return 0;
+}
+
+static int s_switch(struct spe_session *s, const struct spe_pdr_event *ev)
+{
+	const struct perf_event_header *h = ev->header;
+	bool out = h->misc & PERF_RECORD_MISC_SWITCH_OUT;
+	int32_t tid = -1, pid = -1;
+
+	if (!ev->sid.has_cpu || ev->sid.cpu >= Q_MAX_CPUS)
+		return 0;
+	if (h->type == PERF_RECORD_SWITCH_CPU_WIDE) {
+		const uint32_t *np = (const uint32_t *)(h + 1);
+
+		if (h->size < sizeof(*h) + 8)
+			return 0;
+		/* Out: the next task is given; in: the sample_id's task. */
+		pid = (int32_t)(out ? np[0] : ev->sid.pid);
+		tid = (int32_t)(out ? np[1] : ev->sid.tid);
+	} else if (!out && ev->sid.has_tid) {
+		pid = (int32_t)ev->sid.pid;
+		tid = (int32_t)ev->sid.tid;
+	}
+	if (tid == -1)
+		return 0;
+	s->cpu_tid[ev->sid.cpu] = tid;
+	return tm_pid(&s->threads, tid) == -1 && pid != -1 ?
+	       tm_set(&s->threads, (uint32_t)tid, pid) : 0;
+}
+
+static int s_event(struct spe_session *s, const struct spe_pdr_event *ev)
+{
+	const struct perf_event_header *h = ev->header;
+	const uint32_t *u = (const uint32_t *)(h + 1);
+	int err = 0;
+
+	switch (h->type) {
+	case SPE_PERF_RECORD_AUXTRACE_INFO:
+		return s_auxtrace_info(s, ev);
+	case SPE_PERF_RECORD_TIME_CONV:
+		if (!spe_parse_time_conv(h, &s->tc))
+			s->have_tc = true;
+		return 0;
+	case SPE_PERF_RECORD_AUXTRACE:
+		s->st.auxtrace_records++;
+		s->st.aux_bytes += ev->aux_data_size;
+		if (spe_pdr_is_pipe(s->r))
+			return pipe_buffer(s, ev);
+		if (s->cfg.on_auxtrace &&
+		    (s->stop = s->cfg.on_auxtrace(s->cfg.ctx, ev, s->map + ev->aux_data_offset,
+						  ev->aux_data_size)))
+			return 0;
+		return s->cfg.no_decode ? 0 : q_add(s, ev, NULL);
+	case PERF_RECORD_AUX:
+		if (h->size >= sizeof(*h) + 24) {
+			uint64_t flags;
+
+			memcpy(&flags, (const char *)(h + 1) + 16, 8);
+			s->st.aux_records++;
+			s->st.truncated += !!(flags & PERF_AUX_FLAG_TRUNCATED);
+			s->st.partial += !!(flags & PERF_AUX_FLAG_PARTIAL);
+			s->st.collision += !!(flags & PERF_AUX_FLAG_COLLISION);
+			s->st.overwrite += !!(flags & PERF_AUX_FLAG_OVERWRITE);
+		}
+		return 0;
+	case PERF_RECORD_LOST:
+		if (h->size >= sizeof(*h) + 16) {
+			uint64_t lost;
+
+			memcpy(&lost, (const char *)(h + 1) + 8, 8);
+			s->st.lost_records++;
+			s->st.lost_events += lost;
+		}
+		return 0;
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+		if (h->size >= sizeof(*h) + 8)
+			err = tm_set(&s->threads, h->type == PERF_RECORD_FORK ? u[2] : u[1],
+				     (int32_t)u[0]);
+		return err;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		return s->ctx_seen ? 0 : s_switch(s, ev);
+	default:
+		return 0;
+	}
+}
+
+int spe_session_open(struct spe_session **out, int fd, const struct spe_session_config *cfg)
+{
+	struct spe_session *s = calloc(1, sizeof(*s));
+	const struct spe_pdr_info *info;
+	int err;
+
+	*out = s;
+	if (!s)
+		return -ENOMEM;
+	s->cfg = *cfg;
+	s->fd = fd;
+	s->page = sysconf(_SC_PAGESIZE);
+	s->cpu_midr = calloc(Q_MAX_CPUS, sizeof(*s->cpu_midr));
+	s->cpu_tid = malloc(Q_MAX_CPUS * sizeof(*s->cpu_tid));
+	if (!s->cpu_midr || !s->cpu_tid)
+		return -ENOMEM;
+	for (int i = 0; i < Q_MAX_CPUS; i++)
+		s->cpu_tid[i] = -1;
+	err = spe_pdr_open(&s->r, fd);
+	if (err) {
+		snprintf(s->msg, sizeof(s->msg), "%s", spe_pdr_errmsg(s->r));
+		return err;
+	}
+	info = spe_pdr_info(s->r);
+	if (info->has_cpuid)
+		s->cpuid_midr = strtoull(info->cpuid, NULL, 16);
+	if (!spe_pdr_is_pipe(s->r) && spe_pdr_file_size(s->r)) {
+		void *m = mmap(NULL, (size_t)spe_pdr_file_size(s->r), PROT_READ, MAP_PRIVATE, fd, 0);
+
+		if (m == MAP_FAILED) {
+			snprintf(s->msg, sizeof(s->msg), "mmap: %s", strerror(errno));
+			return -errno;
+		}
+		s->map = m;
+		s->map_len = (size_t)spe_pdr_file_size(s->r);
+	}
+	return 0;
+}
+
+static int held_cmp(const void *a, const void *b)
+{
+	const struct held_event *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* One timed record in time order: older SPE records first, then it. */
+static int deliver(struct spe_session *s, const struct spe_pdr_event *ev)
+{
+	int err;
+
+	if (ev->sid.has_time && ev->sid.time) {
+		q_refill(s);
+		if (q_process(s, ev->sid.time))
+			return 0;
+	}
+	/* AUXTRACE records go to on_auxtrace; in a pipe their bytes are
+	 * gone from the reader's window once the data was read. */
+	if (ev->header->type == SPE_PERF_RECORD_AUXTRACE)
+		return s_event(s, ev);
+	err = s_event(s, ev);
+	if (!err && s->cfg.on_event && !s->stop)
+		s->stop = s->cfg.on_event(s->cfg.ctx, ev);
+	return err;
+}
+
+/* Deliver the held records with time <= limit, oldest first. */
+static int flush_held(struct spe_session *s, uint64_t limit)
+{
+	size_t n = 0, i;
+	int err = 0;
+
+	qsort(s->held, s->nr_held, sizeof(*s->held), held_cmp);
+	while (n < s->nr_held && s->held[n].time <= limit)
+		n++;
+	for (i = 0; i < n && !err && !s->stop; i++)
+		err = deliver(s, &s->held[i].ev);
+	for (i = 0; i < n; i++)
+		free(s->held[i].bytes);
+	memmove(s->held, s->held + n, (s->nr_held - n) * sizeof(*s->held));
+	s->nr_held -= n;
+	return err;
+}
+
+static int hold(struct spe_session *s, const struct spe_pdr_event *ev)
+{
+	struct held_event *h;
+
+	if (s->nr_held == s->cap_held) {
+		size_t ncap = s->cap_held ? s->cap_held * 2 : 256;
+		struct held_event *nh = realloc(s->held, ncap * sizeof(*nh));
+
+		if (!nh)
+			return -ENOMEM;
+		s->held = nh;
+		s->cap_held = ncap;
+	}
+	h = &s->held[s->nr_held];
+	h->bytes = malloc(ev->header->size);
+	if (!h->bytes)
+		return -ENOMEM;
+	memcpy(h->bytes, ev->header, ev->header->size);
+	h->ev = *ev;
+	h->ev.header = (const void *)h->bytes;
+	h->time = ev->sid.time;
+	h->seq = s->seq++;
+	if (h->time > s->max_time)
+		s->max_time = h->time;
+	s->nr_held++;
+	return 0;
+}
+
+int spe_session_run(struct spe_session *s)
+{
+	struct spe_pdr_event ev;
+	int ret, err = 0;
+
+	/*
+	 * As perf does with ordered events: records with a time wait for a
+	 * FINISHED_ROUND, which releases those up to the newest time of the
+	 * round before; records without a time (and AUXTRACE data, which is
+	 * only queued) take effect at once.
+	 */
+	while (!s->stop && (ret = spe_pdr_next(s->r, &ev)) == 1) {
+		uint32_t type = ev.header->type;
+
+		if (type == SPE_PERF_RECORD_FINISHED_ROUND) {
+			err = flush_held(s, s->next_flush);
+			s->next_flush = s->max_time;
+		} else if (ev.sid.has_time && ev.sid.time && type < SPE_PERF_RECORD_HEADER_ATTR) {
+			err = hold(s, &ev);
+		} else {
+			err = deliver(s, &ev);
+		}
+		if (err)
+			break;
+	}
+	if (!err && !s->stop && ret < 0) {
+		err = ret;
+		snprintf(s->msg, sizeof(s->msg), "%s", spe_pdr_errmsg(s->r));
+	}
+	/* Whatever was read before the end (or the fault) is delivered. */
+	if (!s->stop) {
+		int e = flush_held(s, UINT64_MAX);
+
+		if (!err)
+			err = e;
+	}
+	if (!s->stop) {
+		q_refill(s);
+		q_process(s, UINT64_MAX);
+	}
+	if (err && !s->msg[0])
+		snprintf(s->msg, sizeof(s->msg), "%s", strerror(-err));
+	return err;
+}
+
+void spe_session_close(struct spe_session *s)
+{
+	if (!s)
+		return;
+	for (uint32_t i = 0; i < s->nr_q; i++)
+		if (s->q[i]) {
+			struct aux_queue *q = s->q[i];
+
+			for (uint32_t k = 0; k < q->count; k++)
+				free(q->bufs[(q->head + k) % q->cap].mem);
+			free(q->cur_mem);
+			free(q->bufs);
+			free(q);
+		}
+	if (s->map)
+		munmap((void *)s->map, s->map_len);
+	spe_pdr_close(s->r);
+	free(s->threads.tid);
+	free(s->threads.pid);
+	for (size_t i = 0; i < s->nr_held; i++)
+		free(s->held[i].bytes);
+	free(s->held);
+	free(s->cpu_midr);
+	free(s->cpu_tid);
+	free(s);
+}
+
+const struct spe_session_stats *spe_session_stats(const struct spe_session *s)
+{
+	return &s->st;
+}
+
+const char *spe_session_errmsg(const struct spe_session *s)
+{
+	return s && s->msg[0] ? s->msg : "no error";
+}
+
+struct spe_pdr *spe_session_reader(const struct spe_session *s)
+{
+	return s->r;
+}
+
+const struct spe_auxtrace_info *spe_session_auxtrace_info(const struct spe_session *s)
+{
+	return &s->info;
+}

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Sample synthesis: the samples perf makes of an SPE record (spec-notes §5),
+ * group by group in perf's order, with the fields perf fills (time, cpu,
+ * pid/tid, ip, cpumode, addr, phys_addr, data_src, weight) plus the issue
+ * and translation latencies perf drops.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/perf_event.h>
+
+#include "spe/packet.h"
+#include "spe_decode.h"
+#include "spe_perf_synth.h"
+
+static const char *const names[SPE_S_NR] = {
+	[SPE_S_L1D_MISS] = "l1d-miss",
+	[SPE_S_L1D_ACCESS] = "l1d-access",
+	[SPE_S_LLC_MISS] = "llc-miss",
+	[SPE_S_LLC_ACCESS] = "llc-access",
+	[SPE_S_TLB_MISS] = "tlb-miss",
+	[SPE_S_TLB_ACCESS] = "tlb-access",
+	[SPE_S_BRANCH] = "branch",
+	[SPE_S_REMOTE_ACCESS] = "remote-access",
+	[SPE_S_MEMORY] = "memory",
+	[SPE_S_INSTRUCTIONS] = "instructions",
+};
+
+const char *spe_sample_name(const struct spe_itrace *o, enum spe_sample_kind k)
+{
+	if (k == SPE_S_BRANCH && o && o->branch_miss)
+		return "branch-miss";
+	return k < SPE_S_NR ? names[k] : "unknown";
+}
+
+int spe_sample_kind_by_name(const char *name)
+{
+	if (!strcmp(name, "branch-miss") || !strcmp(name, "branch-misses"))
+		return SPE_S_BRANCH;
+	for (int k = 0; k < SPE_S_NR; k++)
+		if (!strcmp(name, names[k]))
+			return k;
+	return -1;
+}
+
+void spe_itrace_default(struct spe_itrace *o)
+{
+	memset(o, 0, sizeof(*o));
+	for (int k = 0; k < SPE_S_NR; k++)
+		o->want[k] = k != SPE_S_INSTRUCTIONS;
+	o->period = 1;
+}
+
+int spe_itrace_parse(const char *s, struct spe_itrace *o, const char **why)
+{
+	memset(o, 0, sizeof(*o));
+	o->period = 1;
+	if (!*s) {
+		spe_itrace_default(o);
+		return 0;
+	}
+	for (; *s; s++) {
+		switch (*s) {
+		case 'i':
+			o->want[SPE_S_INSTRUCTIONS] = true;
+			if (s[1] >= '0' && s[1] <= '9') {
+				char *end;
+				unsigned long long p = strtoull(s + 1, &end, 10);
+
+				if (!p) {
+					*why = "the instruction period must be at least 1";
+					return -EINVAL;
+				}
+				if (*end == 'i') {
+					end++;
+				} else if (*end == 't' || *end == 'm' || *end == 'u' || *end == 'n') {
+					*why = "only instruction-based periods (e.g. i100i) apply to SPE";
+					return -EINVAL;
+				}
+				o->period = p;
+				s = end - 1;
+			}
+			break;
+		case 'b':
+			o->want[SPE_S_BRANCH] = true;
+			break;
+		case 'f':
+			o->want[SPE_S_L1D_MISS] = o->want[SPE_S_L1D_ACCESS] = true;
+			break;
+		case 'm':
+			o->want[SPE_S_LLC_MISS] = o->want[SPE_S_LLC_ACCESS] = true;
+			break;
+		case 't':
+			o->want[SPE_S_TLB_MISS] = o->want[SPE_S_TLB_ACCESS] = true;
+			break;
+		case 'a':
+			o->want[SPE_S_REMOTE_ACCESS] = true;
+			break;
+		case 'M':
+			o->want[SPE_S_MEMORY] = true;
+			break;
+		case 'l':
+			o->last_branch = true;
+			break;
+		/* perf letters that have no SPE meaning: accepted, no effect. */
+		case 'c': case 'r': case 'x': case 'w': case 'p': case 'e':
+		case 'd': case 'o': case 'g': case 's': case 'q': case 'A':
+		case 'Z': case 'I': case 'L': case 'y':
+			break;
+		default:
+			*why = "unknown --itrace letter (SPE uses i b f m t a M l)";
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int spe_synth_init(struct spe_synth *sy, const struct spe_itrace *opts)
+{
+	memset(sy, 0, sizeof(*sy));
+	sy->opts = *opts;
+	if (!sy->opts.period)
+		sy->opts.period = 1;
+	return 0;
+}
+
+void spe_synth_free(struct spe_synth *sy)
+{
+	free(sy->insn_count);
+	sy->insn_count = NULL;
+}
+
+/* The instruction period counts records per queue, as perf does. */
+static bool insn_due(struct spe_synth *sy, uint32_t queue)
+{
+	if (queue >= sy->nr_counts) {
+		uint32_t n = queue + 16;
+		uint64_t *c = realloc(sy->insn_count, n * sizeof(*c));
+
+		if (!c)
+			return true;
+		memset(c + sy->nr_counts, 0, (n - sy->nr_counts) * sizeof(*c));
+		sy->insn_count = c;
+		sy->nr_counts = n;
+	}
+	if (++sy->insn_count[queue] < sy->opts.period)
+		return false;
+	sy->insn_count[queue] = 0;
+	return true;
+}
+
+static uint16_t cpumode_of(const struct spe_record *rec)
+{
+	/* perf compares the PC with the kernel start (top half on arm64). */
+	if ((rec->present & SPE_REC_PC) && (rec->pc.addr >> 63))
+		return PERF_RECORD_MISC_KERNEL;
+	return PERF_RECORD_MISC_USER;
+}
+
+static uint32_t branch_flags(const struct spe_record *rec)
+{
+	uint32_t f = SPE_BRF_BRANCH;
+	unsigned int hint = SPE_OP_BR_HINT(rec->op_subclass);
+
+	if (rec->events & SPE_EV_MISPRED)
+		f |= SPE_BRF_MISPRED;
+	if (rec->events & SPE_EV_NOT_TAKEN)
+		f |= SPE_BRF_NOT_TAKEN;
+	if (rec->op_subclass & SPE_OP_BR_COND)
+		f |= SPE_BRF_CONDITIONAL;
+	if (rec->op_subclass & SPE_OP_BR_INDIRECT)
+		f |= SPE_BRF_INDIRECT;
+	if (hint == SPE_OP_BR_HINT_CALL)
+		f |= SPE_BRF_CALL;
+	else if (hint == SPE_OP_BR_HINT_RET || hint == SPE_OP_BR_HINT_NONLINK_RET)
+		f |= SPE_BRF_RETURN;
+	return f;
+}
+
+int spe_synth_record(struct spe_synth *sy, const struct spe_qrecord *qr,
+		     int (*emit)(void *ctx, const struct spe_sample *s), void *ctx)
+{
+	const struct spe_record *rec = qr->rec;
+	const struct spe_itrace *o = &sy->opts;
+	bool ldst = (rec->present & SPE_REC_OP_TYPE) && rec->op_class == SPE_OP_CLASS_LDST;
+	bool branch = (rec->present & SPE_REC_OP_TYPE) && rec->op_class == SPE_OP_CLASS_BRANCH;
+	struct spe_ds_input dsi = {
+		.is_load = ldst && !(rec->op_subclass & SPE_OP_LDST_ST),
+		.is_store = ldst && (rec->op_subclass & SPE_OP_LDST_ST),
+		.events = (rec->present & SPE_REC_EVENTS) ? rec->events : 0,
+		.has_source = rec->present & SPE_REC_DATA_SOURCE,
+		.source = rec->data_source,
+	};
+	uint64_t ev = dsi.events;
+	struct spe_sample s = {
+		.time = qr->time, .cpu = qr->cpu, .pid = qr->pid, .tid = qr->tid,
+		.ip = (rec->present & SPE_REC_PC) ? rec->pc.addr : 0,
+		.cpumode = cpumode_of(rec),
+		.weight = (rec->present & SPE_REC_LAT_TOTAL) ? rec->lat_total : 0,
+		.issue_lat = (rec->present & SPE_REC_LAT_ISSUE) ? rec->lat_issue : 0,
+		.xlat_lat = (rec->present & SPE_REC_LAT_XLAT) ? rec->lat_xlat : 0,
+		.period = 1,
+		.qr = qr,
+	};
+	uint64_t va = (rec->present & SPE_REC_DATA_VA) ? rec->data_va : 0;
+	uint64_t pa = (rec->present & SPE_REC_DATA_PA) ? rec->data_pa : 0;
+	uint64_t data_src = spe_perf_data_src(qr->ds_table, &dsi);
+	/* Group -> the event bit that triggers it (memory and instructions
+	 * have their own rules below). */
+	static const uint64_t trigger[SPE_S_NR] = {
+		[SPE_S_L1D_MISS] = SPE_EV_L1D_REFILL,
+		[SPE_S_L1D_ACCESS] = SPE_EV_L1D_ACCESS,
+		[SPE_S_LLC_MISS] = SPE_EV_LLC_MISS,
+		[SPE_S_LLC_ACCESS] = SPE_EV_LLC_ACCESS,
+		[SPE_S_TLB_MISS] = SPE_EV_TLB_WALK,
+		[SPE_S_TLB_ACCESS] = SPE_EV_TLB_ACCESS,
+		[SPE_S_REMOTE_ACCESS] = SPE_EV_REMOTE_ACCESS,
+	};
+	int ret;
+
+	if (branch || (ev & SPE_EV_MISPRED)) {
+		s.flags = branch ? branch_flags(rec) :
+			  SPE_BRF_BRANCH | SPE_BRF_MISPRED;
+		if (o->last_branch) {
+			s.branches[0] = (struct spe_branch_entry){
+				.from = s.ip,
+				.to = (rec->present & SPE_REC_BR_TARGET) ? rec->br_target.addr : 0,
+				.mispred = ev & SPE_EV_MISPRED,
+			};
+			s.nr_branches = 1;
+			if (rec->present & SPE_REC_PREV_BR_TARGET) {
+				s.branches[1] = (struct spe_branch_entry){
+					.to = rec->prev_br_target.addr,
+				};
+				s.nr_branches = 2;
+			}
+		}
+	}
+
+	for (int k = 0; k < SPE_S_NR; k++) {
+		if (!o->want[k])
+			continue;
+		s.kind = (enum spe_sample_kind)k;
+		s.addr = va;
+		s.phys_addr = pa;
+		s.data_src = data_src;
+		s.period = 1;
+		switch (k) {
+		case SPE_S_BRANCH:
+			/* 6.1: mispredicted records; newer: every branch. */
+			if (o->branch_miss ? !(ev & SPE_EV_MISPRED) : !branch)
+				continue;
+			s.addr = (rec->present & SPE_REC_BR_TARGET) ? rec->br_target.addr : 0;
+			s.phys_addr = 0;
+			s.data_src = 0;
+			break;
+		case SPE_S_MEMORY:
+			if (!data_src)	/* not a load or store */
+				continue;
+			break;
+		case SPE_S_INSTRUCTIONS:
+			if (!insn_due(sy, qr->queue))
+				continue;
+			s.period = o->period;
+			break;
+		default:
+			if (!(ev & trigger[k]))
+				continue;
+		}
+		ret = emit(ctx, &s);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
