@@ -359,7 +359,9 @@ int spe_decoder_init(struct spe_decoder *dec,
  * Returns 1 when @rec holds a complete record, 0 at the end of the input,
  * or a negative error.  On an error, spe_decoder_error_offset() is the
  * stream offset of the offending packet (for SPE_ERR_TRUNCATED: of the
- * packet cut by the end of input) and @rec holds the part of the record
+ * packet cut by the end of input, or the end of input when the record
+ * stops between packets; for SPE_ERR_BAD_RECORD: of the packet that
+ * crosses SPE_RECORD_MAX_BYTES) and @rec holds the part of the record
  * decoded before it, with rec->end SPE_REC_END_ERROR or
  * SPE_REC_END_TRUNCATED, so nothing decoded is lost.  The next call then
  * resynchronises at the next record boundary and carries on; in strict
