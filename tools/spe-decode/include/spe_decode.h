@@ -82,8 +82,11 @@ enum spe_pkt_type {
 	SPE_PKT_END,		/* 0x01 */
 	SPE_PKT_TIMESTAMP,	/* 0x71 + 64-bit payload */
 	SPE_PKT_EVENTS,		/* 0x42/52/62/72 + 1/2/4/8 bytes */
-	SPE_PKT_DATA_SOURCE,	/* 0x43/53 + 1/2 bytes */
-	SPE_PKT_CONTEXT,	/* 0x64/65 + 32-bit payload */
+	/* 0x43/53 + 1/2 bytes; 0x63/73 (reserved 4/8-byte sizes) decode here
+	 * too, as perf decodes them, and records skip them as unknown. */
+	SPE_PKT_DATA_SOURCE,
+	/* 0x64/65 + 32-bit payload; 0x66/67 (reserved indexes) likewise. */
+	SPE_PKT_CONTEXT,
 	SPE_PKT_OP_TYPE,	/* 0x48..0x4b + 1 byte */
 	SPE_PKT_ADDRESS,	/* short 0xb0..b7 or extended 0x20..23 0xb0..b7 */
 	SPE_PKT_COUNTER,	/* short 0x98..9f or extended 0x20..23 0x98..9f */
