@@ -624,6 +624,8 @@ static int flush_held(struct spe_session *s, uint64_t limit)
 	size_t n = 0, i;
 	int err = 0;
 
+	if (!s->nr_held)
+		return 0;
 	qsort(s->held, s->nr_held, sizeof(*s->held), held_cmp);
 	while (n < s->nr_held && s->held[n].time <= limit)
 		n++;

@@ -312,7 +312,7 @@ static int pdr_read_attrs(struct spe_pdr *r, const struct spe_perf_file_header *
 		memcpy(&size, entry + 4, 4);
 		if (!size)
 			size = PERF_ATTR_SIZE_VER0;
-		if (size < PERF_ATTR_SIZE_VER0 || size + 16 > h->attr_size)
+		if (size < PERF_ATTR_SIZE_VER0 || (uint64_t)size + 16 > h->attr_size)
 			return pdr_error(r, -EPROTO, off + 4,
 					 "attribute size %u does not fit its %llu-byte entry",
 					 size, (unsigned long long)h->attr_size);
@@ -442,13 +442,22 @@ static int pdr_open_file(struct spe_pdr *r)
 	if (h.size != sizeof(h))
 		return pdr_error(r, -EPROTO, 8, "file header size %llu, expected %zu",
 				 (unsigned long long)h.size, sizeof(h));
-	if (h.data.offset < sizeof(h) || h.data.offset > r->file_size ||
-	    h.data.size > r->file_size - h.data.offset)
-		return pdr_error(r, -EPROTO, 48,
-				 "data section (%#llx, %llu bytes) outside the %llu-byte file",
+	if (h.data.offset < sizeof(h) || h.data.offset > r->file_size)
+		return pdr_error(r, -EPROTO, 40,
+				 "data section offset %#llx outside the %llu-byte file",
 				 (unsigned long long)h.data.offset,
-				 (unsigned long long)h.data.size,
 				 (unsigned long long)r->file_size);
+	/*
+	 * A data section longer than the file is a truncated file, and size 0
+	 * is what perf record leaves when it dies before rewriting the
+	 * header: read the records up to the end of the file, so what is
+	 * there is decoded and the cut is reported where it is.
+	 */
+	if (!h.data.size || h.data.size > r->file_size - h.data.offset) {
+		r->info.truncated_file = h.data.size != 0;
+		h.data.size = r->file_size - h.data.offset;
+		memset(h.features, 0, sizeof(h.features));	/* not there */
+	}
 	if (h.attrs.offset > r->file_size || h.attrs.size > r->file_size - h.attrs.offset)
 		return pdr_error(r, -EPROTO, 24,
 				 "attribute section (%#llx, %llu bytes) outside the file",
