@@ -335,6 +335,7 @@ struct spe_pdr_info {
 	bool has_cpuid, has_nrcpus, has_auxtrace_index;
 	bool truncated_file;		/* data section runs past the end of file */
 	uint64_t nr_auxtrace_index;	/* entries of the HEADER_AUXTRACE index */
+	uint64_t auxtrace_index_offset;	/* file offset of its first entry */
 };
 
 int spe_pdr_open(struct spe_pdr **out, int fd);

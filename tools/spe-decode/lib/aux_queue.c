@@ -101,6 +101,7 @@ struct spe_session {
 	uint64_t seq;
 
 	struct spe_session_stats st;
+	bool data_queued;		/* all AUXTRACE queued from the index */
 	uint64_t delivered;
 	int stop;			/* a callback's non-zero return */
 	char msg[320];
@@ -538,7 +539,7 @@ static int s_event(struct spe_session *s, const struct spe_pdr_event *ev)
 		    (s->stop = s->cfg.on_auxtrace(s->cfg.ctx, ev, s->map + ev->aux_data_offset,
 						  ev->aux_data_size)))
 			return 0;
-		return s->cfg.no_decode ? 0 : q_add(s, ev, NULL);
+		return s->cfg.no_decode || s->data_queued ? 0 : q_add(s, ev, NULL);
 	case PERF_RECORD_AUX:
 		if (h->size >= sizeof(*h) + 24) {
 			uint64_t flags;
@@ -690,10 +691,61 @@ static int hold(struct spe_session *s, const struct spe_pdr_event *ev)
 	return 0;
 }
 
+/*
+ * A file with a HEADER_AUXTRACE index (perf record writes one) has all its
+ * AUXTRACE data queued before the first record is read, as perf does; the
+ * AUXTRACE records met later are then only counted.
+ */
+static int queue_from_index(struct spe_session *s)
+{
+	const struct spe_pdr_info *info = spe_pdr_info(s->r);
+	uint64_t size = spe_pdr_file_size(s->r);
+
+	if (!s->map || !info->has_auxtrace_index || s->cfg.no_decode)
+		return 0;
+	for (uint64_t i = 0; i < info->nr_auxtrace_index; i++) {
+		uint64_t ent[2], at = info->auxtrace_index_offset + i * 16;
+		struct spe_perf_auxtrace_event a;
+		struct spe_pdr_event ev = { 0 };
+		int err;
+
+		if (at > size || size - at < 16)
+			break;
+		memcpy(ent, s->map + at, 16);
+		/* An index entry that does not point at an AUXTRACE record
+		 * inside the file: ignore the index, read the records. */
+		if (ent[0] > size || size - ent[0] < sizeof(a))
+			goto bad;
+		memcpy(&a, s->map + ent[0], sizeof(a));
+		if (a.header.type != SPE_PERF_RECORD_AUXTRACE || a.header.size != sizeof(a) ||
+		    a.size > size - ent[0] - sizeof(a))
+			goto bad;
+		ev.offset = ent[0];
+		ev.header = &a.header;
+		ev.aux_data_offset = ent[0] + sizeof(a);
+		ev.aux_data_size = a.size;
+		err = q_add(s, &ev, NULL);
+		if (err)
+			return err;
+	}
+	s->data_queued = true;
+	return 0;
+bad:
+	/* Forget what the index queued; the records will queue it. */
+	for (uint32_t i = 0; i < s->nr_q; i++)
+		if (s->q[i])
+			s->q[i]->count = 0;
+	return 0;
+}
+
 int spe_session_run(struct spe_session *s)
 {
 	struct spe_pdr_event ev;
-	int ret, err = 0;
+	int ret = 0, err;
+
+	err = queue_from_index(s);
+	if (err)
+		return err;
 
 	/*
 	 * As perf does with ordered events: records with a time wait for a

@@ -387,6 +387,16 @@ static void pdr_feature(struct spe_pdr *r, int feat, const unsigned char *p, siz
 	}
 }
 
+static void pdr_feature_at(struct spe_pdr *r, int feat, uint64_t off, uint64_t size)
+{
+	if (feat == SPE_FEAT_AUXTRACE) {
+		r->info.auxtrace_index_offset = off + 8;
+		/* Only as many entries as the section holds. */
+		if (size < 8 || r->info.nr_auxtrace_index > (size - 8) / 16)
+			r->info.has_auxtrace_index = false;
+	}
+}
+
 static int pdr_read_features(struct spe_pdr *r, const struct spe_perf_file_header *h)
 {
 	static const int wanted[] = { SPE_FEAT_ARCH, SPE_FEAT_NRCPUS, SPE_FEAT_CPUID,
@@ -422,6 +432,7 @@ static int pdr_read_features(struct spe_pdr *r, const struct spe_perf_file_heade
 			if (err)
 				return err;
 			pdr_feature(r, f, small, n);
+			pdr_feature_at(r, f, sec.offset, sec.size);
 		}
 		nth++;
 	}

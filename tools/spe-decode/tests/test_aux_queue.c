@@ -155,7 +155,7 @@ static void test_switch_and_truncation(void)
 	int fd = tmpfd();
 	struct spe_pdw *w = writer(fd, false);
 	struct spe_pdw_sample_id sw = { .time = 7 + 25 * 5, .id = 11, .cpu = 0 };
-	struct spe_pdw_sample_id comm = { .pid = 40, .tid = 41, .time = 1, .id = 11 };
+	struct spe_pdw_sample_id comm = { .pid = 40, .tid = 41, .time = 8, .id = 11 };
 	uint8_t a[256], b[64];
 	size_t na = 0, nb;
 	struct seen s;
