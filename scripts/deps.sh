@@ -8,7 +8,8 @@
 #
 # Never list arm64 linux-headers, linux-image, busybox or perf packages here:
 # installing them breaks the host (lab-notes).  Those are downloaded and
-# unpacked into the git-ignored cache by scripts/fetch-arm64.sh instead.
+# unpacked into the git-ignored cache by scripts/fetch-debs.sh and
+# scripts/fetch-kernels.sh instead.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 

@@ -15,6 +15,8 @@
 
 /* ---- System register encodings: op0, op1, CRn, CRm, op2 ---------------- */
 #define SPE_SYS_PMSCR_EL1		3, 0, 9, 9, 0
+#define SPE_SYS_PMSCR_EL2		3, 4, 9, 9, 0
+#define SPE_SYS_PMSCR_EL12		3, 5, 9, 9, 0
 #define SPE_SYS_PMSNEVFR_EL1		3, 0, 9, 9, 1	/* SPEv1p2 */
 #define SPE_SYS_PMSICR_EL1		3, 0, 9, 9, 2
 #define SPE_SYS_PMSIRR_EL1		3, 0, 9, 9, 3
@@ -48,6 +50,9 @@
 #define SPE_PMSCR_PCT_VIRT		0u
 #define SPE_PMSCR_PCT_PHYS		1u
 #define SPE_PMSCR_RES0			(~(SPE_GENMASK(7, 3) | SPE_GENMASK(1, 0)))
+/* PMSCR_EL2 (seed 000 §4.3.7): same layout, bits 1:0 enable EL2 and host EL0. */
+#define SPE_PMSCR_E0HSPE		SPE_BIT(0)
+#define SPE_PMSCR_E2SPE			SPE_BIT(1)
 
 /* ---- PMSICR_EL1 (seed 000 §4.3.10) --------------------------------------- */
 #define SPE_PMSICR_COUNT_MASK		SPE_GENMASK(31, 0)

@@ -391,7 +391,7 @@ uint64_t spe_decoder_offset(const struct spe_decoder *dec);
  *   ev retired l1d-access [size=2]      names or 'ev 0x12'
  *   ds 0x8 [size=2]                     data source
  *   ctx 0x5f80 [el2]                    context
- *   op ld gp | op st simd | op br cond call | op 1 0x25   operation type
+ *   op ld gp | op st simd | op b cond call | op 1 0x25    operation type
  *   ts 44731163950                      timestamp (ends a record)
  *   end | pad [N] | align 16            framing
  *   raw 0x52 0x16 0x00                  literal bytes

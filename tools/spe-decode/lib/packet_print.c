@@ -14,7 +14,20 @@
 
 static const char hexdig[16] = "0123456789abcdef";
 
-static char *put_str(char *p, const char *s)
+/* Two lowercase hex digits per byte value, for the byte columns. */
+#define HEXC(n)	((char)((n) < 10 ? '0' + (n) : 'a' - 10 + (n)))
+#define H2(b)	{ HEXC((b) >> 4), HEXC((b) & 15) }
+#define H2_4(b)	H2(b), H2((b) + 1), H2((b) + 2), H2((b) + 3)
+#define H2_16(b) H2_4(b), H2_4((b) + 4), H2_4((b) + 8), H2_4((b) + 12)
+#define H2_64(b) H2_16(b), H2_16((b) + 16), H2_16((b) + 32), H2_16((b) + 48)
+static const char hex2[256][2] = {
+	H2_64(0), H2_64(64), H2_64(128), H2_64(192),
+};
+
+/* Literal strings: the length is known at compile time. */
+#define PUT_LIT(p, s)	(memcpy((p), (s), sizeof(s) - 1), (p) + sizeof(s) - 1)
+
+static inline char *put_str(char *p, const char *s)
 {
 	size_t n = strlen(s);
 
@@ -24,16 +37,14 @@ static char *put_str(char *p, const char *s)
 
 static char *put_hex(char *p, uint64_t v)
 {
-	char tmp[16];
-	int n = 0;
+	/* Number of hex digits without leading zeros (at least one). */
+	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1;
 
-	do {
-		tmp[n++] = hexdig[v & 0xf];
+	for (int i = n - 1; i >= 0; i--) {
+		p[i] = hexdig[v & 0xf];
 		v >>= 4;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
+	}
+	return p + n;
 }
 
 /* "0x" + lowercase hex without leading zeros, as printf's %#llx but 0x0. */
@@ -69,53 +80,60 @@ static char *put_sdec(char *p, uint64_t v)
 }
 
 struct ev_name {
-	uint8_t bit;
+	uint8_t len;		/* 0: no name */
 	uint8_t full_only;	/* not printed by perf 6.1 */
-	const char *name;
+	char name[19];
 };
 
-/* Event names; perf 6.1 names bits 0-11, 17 and 18 (spec-notes §2). */
-static const struct ev_name ev_names[] = {
-	{ 0, 0, " EXCEPTION-GEN" },
-	{ 1, 0, " RETIRED" },
-	{ 2, 0, " L1D-ACCESS" },
-	{ 3, 0, " L1D-REFILL" },
-	{ 4, 0, " TLB-ACCESS" },
-	{ 5, 0, " TLB-REFILL" },
-	{ 6, 0, " NOT-TAKEN" },
-	{ 7, 0, " MISPRED" },
-	{ 8, 0, " LLC-ACCESS" },
-	{ 9, 0, " LLC-REFILL" },
-	{ 10, 0, " REMOTE-ACCESS" },
-	{ 11, 0, " ALIGNMENT" },
-	{ 16, 1, " TXN" },
-	{ 17, 0, " SVE-PARTIAL-PRED" },
-	{ 18, 0, " SVE-EMPTY-PRED" },
-	{ 19, 1, " L2D-ACCESS" },
-	{ 20, 1, " L2D-MISS" },
-	{ 21, 1, " HITM" },
-	{ 22, 1, " LFB" },
-	{ 23, 1, " SNOOPED" },
-	{ 24, 1, " STREAMED-SVE" },
-	{ 25, 1, " SMCU" },
+#define EV(bit, full, s)	[bit] = { sizeof(s) - 1, full, s }
+
+/* Event names by bit; perf 6.1 names bits 0-11, 17 and 18 (spec-notes §2). */
+static const struct ev_name ev_names[64] = {
+	EV(0, 0, " EXCEPTION-GEN"),
+	EV(1, 0, " RETIRED"),
+	EV(2, 0, " L1D-ACCESS"),
+	EV(3, 0, " L1D-REFILL"),
+	EV(4, 0, " TLB-ACCESS"),
+	EV(5, 0, " TLB-REFILL"),
+	EV(6, 0, " NOT-TAKEN"),
+	EV(7, 0, " MISPRED"),
+	EV(8, 0, " LLC-ACCESS"),
+	EV(9, 0, " LLC-REFILL"),
+	EV(10, 0, " REMOTE-ACCESS"),
+	EV(11, 0, " ALIGNMENT"),
+	EV(16, 1, " TXN"),
+	EV(17, 0, " SVE-PARTIAL-PRED"),
+	EV(18, 0, " SVE-EMPTY-PRED"),
+	EV(19, 1, " L2D-ACCESS"),
+	EV(20, 1, " L2D-MISS"),
+	EV(21, 1, " HITM"),
+	EV(22, 1, " LFB"),
+	EV(23, 1, " SNOOPED"),
+	EV(24, 1, " STREAMED-SVE"),
+	EV(25, 1, " SMCU"),
 };
 
 static char *desc_events(char *p, uint64_t v, enum spe_desc_style style)
 {
-	p = put_str(p, "EV");
-	for (size_t i = 0; i < sizeof(ev_names) / sizeof(ev_names[0]); i++) {
-		if (!(v & SPE_BIT(ev_names[i].bit)))
+	uint64_t bits = v;
+
+	p = PUT_LIT(p, "EV");
+	/* Visit only the set bits, lowest first (perf's order). */
+	while (bits) {
+		const struct ev_name *e = &ev_names[__builtin_ctzll(bits)];
+
+		bits &= bits - 1;
+		if (!e->len || (e->full_only && style != SPE_DESC_FULL))
 			continue;
-		if (ev_names[i].full_only && style != SPE_DESC_FULL)
-			continue;
-		p = put_str(p, ev_names[i].name);
+		memcpy(p, e->name, e->len);
+		p += e->len;
 	}
 	if (style == SPE_DESC_FULL) {
 		uint64_t impdef = v & (SPE_EV_IMPDEF_12_15 | SPE_EV_IMPDEF_26_31 |
 				       SPE_EV_IMPDEF_48_63);
 
 		if (impdef) {
-			p = put_str(p, " IMPDEF ");
+			p = PUT_LIT(p, " IMPDEF ");
 			p = put_0x(p, impdef);
 		}
 	}
@@ -125,28 +143,30 @@ static char *desc_events(char *p, uint64_t v, enum spe_desc_style style)
 static char *desc_op_other(char *p, uint64_t v, enum spe_desc_style style)
 {
 	if (SPE_OP_OTHER_IS_SVE(v)) {
-		p = put_str(p, "SVE-OTHER EVLEN ");
+		p = PUT_LIT(p, "SVE-OTHER EVLEN ");
 		p = put_udec(p, SPE_OP_OTHER_SVE_EVL(v));
 		if (v & SPE_OP_OTHER_FP)
-			p = put_str(p, " FP");
+			p = PUT_LIT(p, " FP");
 		if (v & SPE_OP_OTHER_SVE_PRED)
-			p = put_str(p, " PRED");
+			p = PUT_LIT(p, " PRED");
 		return p;
 	}
 	if (style == SPE_DESC_FULL && SPE_OP_OTHER_IS_SME(v)) {
-		p = put_str(p, "SME-OTHER ETS ");
+		p = PUT_LIT(p, "SME-OTHER ETS ");
 		p = put_udec(p, SPE_OP_OTHER_SME_ETS(v));
 		if (v & SPE_OP_OTHER_FP)
-			p = put_str(p, " FP");
+			p = PUT_LIT(p, " FP");
 		return p;
 	}
-	p = put_str(p, "OTHER");
-	p = put_str(p, v & SPE_OP_OTHER_COND ? " COND-SELECT" : " INSN-OTHER");
+	if (v & SPE_OP_OTHER_COND)
+		p = PUT_LIT(p, "OTHER COND-SELECT");
+	else
+		p = PUT_LIT(p, "OTHER INSN-OTHER");
 	if (style == SPE_DESC_FULL && SPE_OP_OTHER_IS_PLAIN(v)) {
 		if (v & SPE_OP_OTHER_FP)
-			p = put_str(p, " FP");
+			p = PUT_LIT(p, " FP");
 		if (v & SPE_OP_OTHER_ASE)
-			p = put_str(p, " ASE");
+			p = PUT_LIT(p, " ASE");
 	}
 	return p;
 }
@@ -155,39 +175,39 @@ static char *desc_op_ldst(char *p, uint64_t v, enum spe_desc_style style)
 {
 	unsigned int sub = SPE_OP_LDST_SUBCLASS(v);
 
-	p = put_str(p, v & SPE_OP_LDST_ST ? "ST" : "LD");
+	p = v & SPE_OP_LDST_ST ? PUT_LIT(p, "ST") : PUT_LIT(p, "LD");
 	if (SPE_OP_LDST_IS_EXTENDED(v)) {
 		if (v & SPE_OP_LDST_EXT_AT)
-			p = put_str(p, " AT");
+			p = PUT_LIT(p, " AT");
 		if (v & SPE_OP_LDST_EXT_EXCL)
-			p = put_str(p, " EXCL");
+			p = PUT_LIT(p, " EXCL");
 		if (v & SPE_OP_LDST_EXT_AR)
-			p = put_str(p, " AR");
+			p = PUT_LIT(p, " AR");
 	}
 	if (sub == SPE_OP_LDST_SIMD_FP)
-		p = put_str(p, " SIMD-FP");
+		p = PUT_LIT(p, " SIMD-FP");
 	else if (sub == SPE_OP_LDST_GP_REG)
-		p = put_str(p, " GP-REG");
+		p = PUT_LIT(p, " GP-REG");
 	else if (sub == SPE_OP_LDST_UNSPEC_REG)
-		p = put_str(p, " UNSPEC-REG");
+		p = PUT_LIT(p, " UNSPEC-REG");
 	else if (sub == SPE_OP_LDST_NV_SYSREG)
-		p = put_str(p, " NV-SYSREG");
+		p = PUT_LIT(p, " NV-SYSREG");
 	else if (style == SPE_DESC_FULL && sub == SPE_OP_LDST_MTE_TAG)
-		p = put_str(p, " MTE-TAG");
+		p = PUT_LIT(p, " MTE-TAG");
 	else if (style == SPE_DESC_FULL && sub == SPE_OP_LDST_MEMCPY)
-		p = put_str(p, " MEMCPY");
+		p = PUT_LIT(p, " MEMCPY");
 	else if (style == SPE_DESC_FULL && v == SPE_OP_LDST_MEMSET)
-		p = put_str(p, " MEMSET");
+		p = PUT_LIT(p, " MEMSET");
 	else if (style == SPE_DESC_FULL && SPE_OP_LDST_IS_GCS(v))
 		p = put_str(p, v & SPE_OP_LDST_GCS_COMM ? " GCS COMM" : " GCS");
 
 	if (SPE_OP_LDST_IS_SVE_SME(v)) {
-		p = put_str(p, " EVLEN ");
+		p = PUT_LIT(p, " EVLEN ");
 		p = put_udec(p, SPE_OP_LDST_SVE_EVL(v));
 		if (v & SPE_OP_LDST_SVE_PRED)
-			p = put_str(p, " PRED");
+			p = PUT_LIT(p, " PRED");
 		if (v & SPE_OP_LDST_SVE_SG)
-			p = put_str(p, " SG");
+			p = PUT_LIT(p, " SG");
 	}
 	return p;
 }
@@ -198,19 +218,19 @@ static char *desc_op_branch(char *p, uint64_t v, enum spe_desc_style style)
 		"", " CR-BL", " CR-RET", " CR-NON-BL-RET"
 	};
 
-	p = put_str(p, "B");
+	p = PUT_LIT(p, "B");
 	if (v & SPE_OP_BR_COND)
-		p = put_str(p, " COND");
+		p = PUT_LIT(p, " COND");
 	/*
 	 * perf 6.1 calls a branch indirect only when no other bit but COND
 	 * is set; the architecture defines bit 1 alone (spec-notes §2).
 	 */
 	if (style == SPE_DESC_FULL ? (v & SPE_OP_BR_INDIRECT) :
 	    (v & 0xfe) == SPE_OP_BR_INDIRECT)
-		p = put_str(p, " IND");
+		p = PUT_LIT(p, " IND");
 	if (style == SPE_DESC_FULL) {
 		if (v & SPE_OP_BR_GCS)
-			p = put_str(p, " GCS");
+			p = PUT_LIT(p, " GCS");
 		p = put_str(p, hint[SPE_OP_BR_HINT(v)]);
 	}
 	return p;
@@ -222,7 +242,7 @@ static char *desc_raw(char *p, const char *name, const struct spe_pkt *pkt)
 	p = put_str(p, name);
 	*p++ = ' ';
 	p = put_0x(p, pkt->payload);
-	p = put_str(p, " (");
+	p = PUT_LIT(p, " (");
 	p = put_udec(p, pkt->index);
 	*p++ = ')';
 	return p;
@@ -233,10 +253,9 @@ static char *desc_insn_addr(char *p, const char *name, uint64_t v)
 	p = put_str(p, name);
 	*p++ = ' ';
 	p = put_0x(p, v & SPE_ADDR_VALUE_MASK);
-	p = put_str(p, " el");
+	p = PUT_LIT(p, " el");
 	p = put_udec(p, SPE_FIELD_GET(SPE_ADDR_INSN_EL_MASK, v));
-	p = put_str(p, v & SPE_ADDR_INSN_NS ? " ns=1" : " ns=0");
-	return p;
+	return v & SPE_ADDR_INSN_NS ? PUT_LIT(p, " ns=1") : PUT_LIT(p, " ns=0");
 }
 
 static char *desc_address(char *p, const struct spe_pkt *pkt,
@@ -250,14 +269,14 @@ static char *desc_address(char *p, const struct spe_pkt *pkt,
 	case SPE_ADDR_BR_TARGET:
 		return desc_insn_addr(p, "TGT", v);
 	case SPE_ADDR_DATA_VA:
-		p = put_str(p, "VA ");
+		p = PUT_LIT(p, "VA ");
 		return put_0x(p, v);
 	case SPE_ADDR_DATA_PA:
-		p = put_str(p, "PA ");
+		p = PUT_LIT(p, "PA ");
 		p = put_0x(p, v & SPE_ADDR_VALUE_MASK);
-		p = put_str(p, v & SPE_ADDR_PA_NS ? " ns=1" : " ns=0");
-		p = put_str(p, v & SPE_ADDR_PA_CH ? " ch=1" : " ch=0");
-		p = put_str(p, " pat=");
+		p = v & SPE_ADDR_PA_NS ? PUT_LIT(p, " ns=1") : PUT_LIT(p, " ns=0");
+		p = v & SPE_ADDR_PA_CH ? PUT_LIT(p, " ch=1") : PUT_LIT(p, " ch=0");
+		p = PUT_LIT(p, " pat=");
 		return put_hex(p, SPE_FIELD_GET(SPE_ADDR_PA_PAT_MASK, v));
 	case SPE_ADDR_PREV_BR_TARGET:
 		if (style == SPE_DESC_FULL)
@@ -272,7 +291,7 @@ static char *desc_counter(char *p, const struct spe_pkt *pkt)
 {
 	static const char *const names[] = { "TOT", "ISSUE", "XLAT" };
 
-	p = put_str(p, "LAT ");
+	p = PUT_LIT(p, "LAT ");
 	p = put_udec(p, (uint16_t)pkt->payload);
 	*p++ = ' ';
 	if (pkt->index < 3)
@@ -283,17 +302,17 @@ static char *desc_counter(char *p, const struct spe_pkt *pkt)
 /* Packets perf 6.1 rejects as "Bad packet!" but the specification defines. */
 static char *desc_unknown(char *p, const struct spe_pkt *pkt)
 {
-	p = put_str(p, "UNKNOWN hdr ");
+	p = PUT_LIT(p, "UNKNOWN hdr ");
 	p = put_0x(p, pkt->hdr[0]);
 	if (pkt->hdr_len == 2) {
 		*p++ = ' ';
 		p = put_0x(p, pkt->hdr[1]);
 	}
 	if (pkt->payload_len) {
-		p = put_str(p, " payload ");
+		p = PUT_LIT(p, " payload ");
 		p = put_0x(p, pkt->payload);
 	}
-	return put_str(p, " (skipped)");
+	return PUT_LIT(p, " (skipped)");
 }
 
 char *spe_put_desc(char *p, const struct spe_pkt *pkt, enum spe_desc_style style)
@@ -302,21 +321,21 @@ char *spe_put_desc(char *p, const struct spe_pkt *pkt, enum spe_desc_style style
 
 	switch (pkt->type) {
 	case SPE_PKT_PAD:
-		return put_str(p, "PAD");
+		return PUT_LIT(p, "PAD");
 	case SPE_PKT_END:
-		return put_str(p, "END");
+		return PUT_LIT(p, "END");
 	case SPE_PKT_TIMESTAMP:
-		p = put_str(p, "TS ");
+		p = PUT_LIT(p, "TS ");
 		return put_sdec(p, v);
 	case SPE_PKT_EVENTS:
 		return desc_events(p, v, style);
 	case SPE_PKT_DATA_SOURCE:
-		p = put_str(p, "DATA-SOURCE ");
+		p = PUT_LIT(p, "DATA-SOURCE ");
 		return put_sdec(p, v);
 	case SPE_PKT_CONTEXT:
-		p = put_str(p, "CONTEXT ");
+		p = PUT_LIT(p, "CONTEXT ");
 		p = put_0x(p, v);
-		p = put_str(p, " el");
+		p = PUT_LIT(p, " el");
 		return put_udec(p, pkt->index + 1u);
 	case SPE_PKT_OP_TYPE:
 		switch (pkt->index) {
@@ -334,9 +353,9 @@ char *spe_put_desc(char *p, const struct spe_pkt *pkt, enum spe_desc_style style
 	case SPE_PKT_COUNTER:
 		return desc_counter(p, pkt);
 	case SPE_PKT_ALIGNMENT:
-		p = put_str(p, "ALIGN ");
+		p = PUT_LIT(p, "ALIGN ");
 		p = put_udec(p, SPE_ALIGN_BYTES(pkt->hdr[0]));
-		p = put_str(p, " skip ");
+		p = PUT_LIT(p, " skip ");
 		return put_udec(p, pkt->size - pkt->hdr_len);
 	case SPE_PKT_UNKNOWN:
 	default:
@@ -367,28 +386,30 @@ int spe_pkt_desc(const struct spe_pkt *pkt, enum spe_desc_style style,
 char *spe_put_dump_prefix(char *p, const uint8_t *bytes, size_t nbytes,
 			  uint64_t offset)
 {
+	static const char blanks[49] = "                                                 ";
 	int digits = 8;
 
-	*p++ = '.';
-	*p++ = ' ';
-	*p++ = ' ';
+	p = PUT_LIT(p, ".  ");
 	while (digits < 16 && (offset >> (4 * digits)))
 		digits++;
-	for (int i = digits - 1; i >= 0; i--)
-		*p++ = hexdig[(offset >> (4 * i)) & 0xf];
-	*p++ = ':';
-	*p++ = ' ';
-	for (size_t i = 0; i < 16; i++) {
-		*p++ = ' ';
-		if (i < nbytes) {
-			*p++ = hexdig[bytes[i] >> 4];
-			*p++ = hexdig[bytes[i] & 0xf];
-		} else {
-			*p++ = ' ';
-			*p++ = ' ';
-		}
+	for (int i = digits - 2; i >= 0; i -= 2) {
+		memcpy(p, hex2[(offset >> (4 * i)) & 0xff], 2);
+		p += 2;
 	}
-	*p++ = ' ';
+	if (digits & 1)		/* odd width: the lowest digit alone */
+		*p++ = hexdig[offset & 0xf];
+	p = PUT_LIT(p, ": ");
+	if (nbytes > 16)
+		nbytes = 16;
+	/* Blank all 16 columns and the separator with one fixed-size copy,
+	 * then fill the used columns, one 4-byte store each. */
+	memcpy(p, blanks, sizeof(blanks));
+	for (size_t i = 0; i < nbytes; i++) {
+		char col[4] = { ' ', hex2[bytes[i]][0], hex2[bytes[i]][1], ' ' };
+
+		memcpy(p + 3 * i, col, 4);
+	}
+	p += sizeof(blanks);
 	return p;
 }
 

@@ -328,6 +328,10 @@ int spe_decoder_next(struct spe_decoder *dec, struct spe_record *rec)
 
 		if (lim > start + SPE_RECORD_MAX_BYTES)
 			lim = start + SPE_RECORD_MAX_BYTES;
+		/* Kept in registers: stores through rec could alias buf. */
+		uint32_t present = rec->present;
+		unsigned int npk = rec->n_packets;
+
 		while (pos < lim) {
 			uint8_t b = buf[pos];
 			unsigned int kind = rec_kind[b];
@@ -342,77 +346,81 @@ int spe_decoder_next(struct spe_decoder *dec, struct spe_record *rec)
 #endif
 			v &= len_mask[plen];
 			pos += 1 + plen;
-			rec->n_packets++;
+			npk++;
 			switch (kind) {
 			case K_PC:
 				insn_addr(&rec->pc, v);
-				rec->present |= SPE_REC_PC;
+				present |= SPE_REC_PC;
 				break;
 			case K_TGT:
 				insn_addr(&rec->br_target, v);
-				rec->present |= SPE_REC_BR_TARGET;
+				present |= SPE_REC_BR_TARGET;
 				break;
 			case K_PBT:
 				insn_addr(&rec->prev_br_target, v);
-				rec->present |= SPE_REC_PREV_BR_TARGET;
+				present |= SPE_REC_PREV_BR_TARGET;
 				break;
 			case K_VA:
 				rec->data_va = spe_addr_sign_extend(v);
 				rec->data_va_tag = (uint8_t)(v >> 56);
-				rec->present |= SPE_REC_DATA_VA;
+				present |= SPE_REC_DATA_VA;
 				break;
 			case K_PA:
 				rec->data_pa = v & SPE_ADDR_VALUE_MASK;
 				rec->data_pa_ns = !!(v & SPE_ADDR_PA_NS);
 				rec->data_pa_ch = !!(v & SPE_ADDR_PA_CH);
 				rec->data_pa_pat = (uint8_t)SPE_FIELD_GET(SPE_ADDR_PA_PAT_MASK, v);
-				rec->present |= SPE_REC_DATA_PA;
+				present |= SPE_REC_DATA_PA;
 				break;
 			case K_LAT_TOT:
 				rec->lat_total = (uint16_t)v;
-				rec->present |= SPE_REC_LAT_TOTAL;
+				present |= SPE_REC_LAT_TOTAL;
 				break;
 			case K_LAT_ISS:
 				rec->lat_issue = (uint16_t)v;
-				rec->present |= SPE_REC_LAT_ISSUE;
+				present |= SPE_REC_LAT_ISSUE;
 				break;
 			case K_LAT_XLAT:
 				rec->lat_xlat = (uint16_t)v;
-				rec->present |= SPE_REC_LAT_XLAT;
+				present |= SPE_REC_LAT_XLAT;
 				break;
 			case K_EVENTS:
 				rec->events = v;
 				rec->events_size = (uint8_t)plen;
-				rec->present |= SPE_REC_EVENTS;
+				present |= SPE_REC_EVENTS;
 				break;
 			case K_OP:
 				rec->op_class = b & SPE_OP_CLASS_MASK;
 				rec->op_subclass = (uint8_t)v;
-				rec->present |= SPE_REC_OP_TYPE;
+				present |= SPE_REC_OP_TYPE;
 				break;
 			case K_DS:
 				rec->data_source = (uint16_t)v;
 				rec->data_source_size = (uint8_t)plen;
-				rec->present |= SPE_REC_DATA_SOURCE;
+				present |= SPE_REC_DATA_SOURCE;
 				break;
 			case K_CTX_EL1:
 				rec->context_el1 = (uint32_t)v;
-				rec->present |= SPE_REC_CONTEXT_EL1;
+				present |= SPE_REC_CONTEXT_EL1;
 				break;
 			case K_CTX_EL2:
 				rec->context_el2 = (uint32_t)v;
-				rec->present |= SPE_REC_CONTEXT_EL2;
+				present |= SPE_REC_CONTEXT_EL2;
 				break;
 			case K_TS:
 				rec->timestamp = v;
-				rec->present |= SPE_REC_TIMESTAMP;
+				present |= SPE_REC_TIMESTAMP;
 				rec->end = SPE_REC_END_TIMESTAMP;
+				rec->present = present;
+				rec->n_packets = (uint16_t)npk;
 				goto done;
 			case K_END:
 				rec->end = SPE_REC_END_END;
+				rec->present = present;
+				rec->n_packets = (uint16_t)npk;
 				goto done;
 			case K_PAD:
-				rec->n_packets--;	/* framing, not content */
+				npk--;	/* framing, not content */
 				break;
 			case K_ADDR_OTHER:
 			case K_CNT_OTHER: {
@@ -423,6 +431,7 @@ int spe_decoder_next(struct spe_decoder *dec, struct spe_record *rec)
 					.payload = v,
 				};
 
+				rec->present = present;
 				rec_add(rec, &pkt);
 				break;
 			}
@@ -431,6 +440,8 @@ int spe_decoder_next(struct spe_decoder *dec, struct spe_record *rec)
 				break;
 			}
 		}
+		rec->present = present;
+		rec->n_packets = (uint16_t)npk;
 		if (pos >= len)
 			return fail(dec, rec, SPE_ERR_TRUNCATED, pos, start,
 				    SPE_REC_END_TRUNCATED);

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The seam between the SPE driver logic and the unit it drives.
+ *
+ * Every access the driver makes to SPE goes through these functions.  The
+ * hardware backend (spe_hw.c) turns them into MRS/MSR, PSB CSYNC, ISB and
+ * DSB; a simulated backend provides the same functions over a software
+ * model of the Statistical Profiling Unit and is linked instead of
+ * spe_hw.c into a differently named module.  Nothing else changes.
+ */
+#ifndef SPE_BACKEND_H
+#define SPE_BACKEND_H
+
+#include <linux/types.h>
+
+struct cpumask;
+struct device;
+
+/* The SPE system registers (seed 000 §4.1; spec-notes §1). */
+enum spe_sysreg {
+	SPE_PMSCR,
+	SPE_PMSNEVFR,
+	SPE_PMSICR,
+	SPE_PMSIRR,
+	SPE_PMSFCR,
+	SPE_PMSEVFR,
+	SPE_PMSLATFR,
+	SPE_PMSIDR,
+	SPE_PMBLIMITR,
+	SPE_PMBPTR,
+	SPE_PMBSR,
+	SPE_PMSDSFR,
+	SPE_PMBIDR,
+	SPE_NR_SYSREGS
+};
+
+/* Name of the backend, for log messages ("hardware", "simulated"). */
+const char *spe_backend_name(void);
+
+/* Read or write an SPE register of the calling CPU. */
+u64 spe_read(enum spe_sysreg reg);
+void spe_write(enum spe_sysreg reg, u64 val);
+
+/* Barriers the programming sequences need (seed 000 §3.6). */
+void spe_psb_csync(void);	/* PSB CSYNC: drain profiling operations */
+void spe_isb(void);		/* context synchronisation */
+void spe_dsb_nsh(void);		/* complete buffer writes, non-shareable */
+
+/* ID_AA64DFR0_EL1 of the calling CPU: PMSVer says if the rest exists. */
+u64 spe_read_dfr0(void);
+
+/*
+ * Whether the profiling buffer can work under this kernel's memory setup;
+ * logs the reason and returns an errno when it cannot.
+ */
+int spe_backend_check_usable(struct device *dev);
+
+/*
+ * The driver requested PMBIRQ as the per-CPU interrupt irq of the CPUs in
+ * cpus, its handler getting this_cpu_ptr(dev_id); irq < 0 when it is about
+ * to free it.  Real hardware drives its PMBIRQ line by itself and ignores
+ * this; a simulated unit has to know which interrupt to raise.
+ */
+void spe_backend_bind_irq(const struct cpumask *cpus, int irq,
+			  void __percpu *dev_id);
+
+/* Module-wide setup and teardown of the backend. */
+int spe_backend_init(void);
+void spe_backend_exit(void);
+
+#endif /* SPE_BACKEND_H */

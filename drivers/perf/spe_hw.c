@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hardware backend of the SPE driver: the real system registers.
+ *
+ * Register encodings come from include/spe/regs.h rather than the kernel's
+ * sysreg.h, whose SPE names differ between 6.1 and 6.12.  The _s accessors
+ * emit the encoding directly, so no assembler support for the names is
+ * needed either.
+ */
+#include <linux/device.h>
+#include <linux/errno.h>
+
+#include <asm/barrier.h>
+#include <asm/mmu.h>
+#include <asm/sysreg.h>
+
+#include "spe_backend.h"
+#include "spe/regs.h"
+
+/* sys_reg() takes five arguments; the regs.h encodings are one macro. */
+#define __SPE_SYS_REG(op0, op1, crn, crm, op2)	sys_reg(op0, op1, crn, crm, op2)
+#define SPE_SYS_REG(enc)			__SPE_SYS_REG(enc)
+
+const char *spe_backend_name(void)
+{
+	return "hardware";
+}
+
+u64 spe_read(enum spe_sysreg reg)
+{
+	switch (reg) {
+	case SPE_PMSCR:
+		return read_sysreg_s(SPE_SYS_REG(SPE_SYS_PMSCR_EL1));
+	case SPE_PMSNEVFR:
+		return read_sysreg_s(SPE_SYS_REG(SPE_SYS_PMSNEVFR_EL1));
+	case SPE_PMSICR:
+		return read_sysreg_s(SPE_SYS_REG(SPE_SYS_PMSICR_EL1));
+	case SPE_PMSIRR:
+		return read_sysreg_s(SPE_SYS_REG(SPE_SYS_PMSIRR_EL1));
+	case SPE_PMSFCR:
+		return read_sysreg_s(SPE_SYS_REG(SPE_SYS_PMSFCR_EL1));
+	case SPE_PMSEVFR:
+		return read_sysreg_s(SPE_SYS_REG(SPE_SYS_PMSEVFR_EL1));
+	case SPE_PMSLATFR:
+		return read_sysreg_s(SPE_SYS_REG(SPE_SYS_PMSLATFR_EL1));
+	case SPE_PMSIDR:
+		return read_sysreg_s(SPE_SYS_REG(SPE_SYS_PMSIDR_EL1));
+	case SPE_PMBLIMITR:
+		return read_sysreg_s(SPE_SYS_REG(SPE_SYS_PMBLIMITR_EL1));
+	case SPE_PMBPTR:
+		return read_sysreg_s(SPE_SYS_REG(SPE_SYS_PMBPTR_EL1));
+	case SPE_PMBSR:
+		return read_sysreg_s(SPE_SYS_REG(SPE_SYS_PMBSR_EL1));
+	case SPE_PMSDSFR:
+		return read_sysreg_s(SPE_SYS_REG(SPE_SYS_PMSDSFR_EL1));
+	case SPE_PMBIDR:
+		return read_sysreg_s(SPE_SYS_REG(SPE_SYS_PMBIDR_EL1));
+	case SPE_NR_SYSREGS:
+		break;
+	}
+	WARN_ONCE(1, "arm_spe: read of unknown register %d\n", reg);
+	return 0;
+}
+
+void spe_write(enum spe_sysreg reg, u64 val)
+{
+	switch (reg) {
+	case SPE_PMSCR:
+		write_sysreg_s(val, SPE_SYS_REG(SPE_SYS_PMSCR_EL1));
+		return;
+	case SPE_PMSNEVFR:
+		write_sysreg_s(val, SPE_SYS_REG(SPE_SYS_PMSNEVFR_EL1));
+		return;
+	case SPE_PMSICR:
+		write_sysreg_s(val, SPE_SYS_REG(SPE_SYS_PMSICR_EL1));
+		return;
+	case SPE_PMSIRR:
+		write_sysreg_s(val, SPE_SYS_REG(SPE_SYS_PMSIRR_EL1));
+		return;
+	case SPE_PMSFCR:
+		write_sysreg_s(val, SPE_SYS_REG(SPE_SYS_PMSFCR_EL1));
+		return;
+	case SPE_PMSEVFR:
+		write_sysreg_s(val, SPE_SYS_REG(SPE_SYS_PMSEVFR_EL1));
+		return;
+	case SPE_PMSLATFR:
+		write_sysreg_s(val, SPE_SYS_REG(SPE_SYS_PMSLATFR_EL1));
+		return;
+	case SPE_PMBLIMITR:
+		write_sysreg_s(val, SPE_SYS_REG(SPE_SYS_PMBLIMITR_EL1));
+		return;
+	case SPE_PMBPTR:
+		write_sysreg_s(val, SPE_SYS_REG(SPE_SYS_PMBPTR_EL1));
+		return;
+	case SPE_PMBSR:
+		write_sysreg_s(val, SPE_SYS_REG(SPE_SYS_PMBSR_EL1));
+		return;
+	case SPE_PMSDSFR:
+		write_sysreg_s(val, SPE_SYS_REG(SPE_SYS_PMSDSFR_EL1));
+		return;
+	case SPE_PMSIDR:
+	case SPE_PMBIDR:
+	case SPE_NR_SYSREGS:
+		break;
+	}
+	WARN_ONCE(1, "arm_spe: write of read-only or unknown register %d\n", reg);
+}
+
+void spe_psb_csync(void)
+{
+	psb_csync();
+}
+
+void spe_isb(void)
+{
+	isb();
+}
+
+void spe_dsb_nsh(void)
+{
+	dsb(nsh);
+}
+
+u64 spe_read_dfr0(void)
+{
+	return read_sysreg(id_aa64dfr0_el1);
+}
+
+/*
+ * With KPTI the kernel is unmapped while EL0 runs, so the profiling
+ * buffer (a kernel mapping) cannot be written when a user-space operation
+ * is sampled: every EL0 sample would end in a translation fault.
+ */
+int spe_backend_check_usable(struct device *dev)
+{
+	if (arm64_kernel_unmapped_at_el0()) {
+		dev_err(dev,
+			"profiling buffer inaccessible: the kernel is unmapped at EL0 (KPTI); boot with \"kpti=off\" to use SPE\n");
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* The PMBIRQ line is wired to the unit: nothing to learn. */
+void spe_backend_bind_irq(const struct cpumask *cpus, int irq,
+			  void __percpu *dev_id)
+{
+}
+
+int spe_backend_init(void)
+{
+	return 0;
+}
+
+void spe_backend_exit(void)
+{
+}

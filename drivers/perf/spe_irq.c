@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Profiling Buffer management events: the PMBIRQ handler, and the same
+ * servicing done when an event stops with an event pending.
+ *
+ * PMBIRQ is a level interrupt driven by PMBSR_EL1.S (seed 000 §3.5): the
+ * buffer stays disabled and the line asserted until PMBSR is written, so
+ * the buffer pointers are made sane (a new window, or the buffer disabled)
+ * before S is cleared, never after.
+ */
+#include <linux/interrupt.h>
+#include <linux/perf_event.h>
+#include <linux/printk.h>
+
+#include "spe_backend.h"
+#include "spe_pmbsr.h"
+#include "spe_pmu.h"
+
+static void spe_dump_fault(struct spe_pmu *spe, u64 pmbsr,
+			   const struct spe_pmbsr_info *info)
+{
+	u64 ptr = spe_read(SPE_PMBPTR);
+	u64 lim = spe_read(SPE_PMBLIMITR);
+
+	if (info->has_level)
+		dev_err_ratelimited(&spe->pdev->dev,
+				    "CPU%d: profiling stopped: %s at level %u (PMBSR_EL1 0x%016llx EC 0x%02x MSS 0x%04x PMBPTR_EL1 0x%016llx PMBLIMITR_EL1 0x%016llx)\n",
+				    smp_processor_id(), info->cause, info->level,
+				    pmbsr, info->ec, info->mss, ptr, lim);
+	else
+		dev_err_ratelimited(&spe->pdev->dev,
+				    "CPU%d: profiling stopped: %s (PMBSR_EL1 0x%016llx EC 0x%02x MSS 0x%04x PMBPTR_EL1 0x%016llx PMBLIMITR_EL1 0x%016llx)\n",
+				    smp_processor_id(), info->cause,
+				    pmbsr, info->ec, info->mss, ptr, lim);
+}
+
+/*
+ * Service a pending management event, if any, for the AUX session in
+ * handle.  restart: open the next session if the data allows (interrupt
+ * path); otherwise only close the current one (stop path).
+ * Returns false when there was no management event (PMBSR_EL1.S = 0).
+ */
+bool spe_service_event(struct spe_pmu *spe, struct perf_output_handle *handle,
+		       bool restart)
+{
+	struct perf_event *event = handle->event;
+	struct spe_pmbsr_info info;
+	u64 pmbsr;
+
+	/*
+	 * seed 000 §3.6: PSB CSYNC synchronises the profiling operations,
+	 * DSB waits for their writes to memory (and resolves any external
+	 * abort they caused), ISB makes the unit's indirect writes to
+	 * PMBPTR/PMBSR visible to the direct reads below.
+	 */
+	spe_psb_csync();
+	spe_dsb_nsh();
+	spe_isb();
+
+	pmbsr = spe_read(SPE_PMBSR);
+	spe_pmbsr_decode(pmbsr, &info);
+
+	if (!perf_get_aux(handle)) {
+		/*
+		 * Discard mode, or a session that already ended: nothing to
+		 * report to, but an asserted PMBIRQ must still be released.
+		 */
+		if (info.action != SPE_PMBSR_SPURIOUS) {
+			spe_disable_and_drain_local();
+			spe_write(SPE_PMBSR, 0);
+			spe_isb();
+		}
+		return info.action != SPE_PMBSR_SPURIOUS;
+	}
+
+	if (info.action == SPE_PMBSR_SPURIOUS) {
+		if (!restart)
+			spe_aux_end(handle);
+		return false;
+	}
+
+	perf_aux_output_flag(handle, info.aux_flags);
+	if (info.action == SPE_PMBSR_STOP)
+		spe_dump_fault(spe, pmbsr, &info);
+
+	spe_aux_end(handle);
+
+	if (info.action == SPE_PMBSR_STOP) {
+		/* Leaving the buffer enabled after a fault invites another. */
+		spe_disable_and_drain_local();
+		event->hw.state |= PERF_HES_STOPPED;
+	} else if (restart && !(info.aux_flags & SPE_AUX_FLAG_TRUNCATED)) {
+		/*
+		 * Buffer full: carry on in the next window.  After a
+		 * truncation perf disables the event, so do not restart.
+		 */
+		spe_aux_begin(handle, event);
+		spe_isb();
+	}
+
+	/* Pointers are sane: release PMBIRQ and, if programmed, the buffer. */
+	spe_write(SPE_PMBSR, 0);
+	spe_isb();
+	return true;
+}
+
+irqreturn_t spe_irq_handler(int irq, void *dev)
+{
+	struct perf_output_handle *handle = dev;
+	struct perf_event *event = READ_ONCE(handle->event);
+	struct spe_pmu *spe;
+
+	if (!event) {
+		/* No session on this CPU: release a stray PMBIRQ. */
+		spe_psb_csync();
+		spe_dsb_nsh();
+		spe_isb();
+		if (!(spe_read(SPE_PMBSR) & SPE_PMBSR_S))
+			return IRQ_NONE;
+		spe_disable_and_drain_local();
+		spe_write(SPE_PMBSR, 0);
+		spe_isb();
+		return IRQ_HANDLED;
+	}
+
+	spe = to_spe_pmu(event->pmu);
+	return spe_service_event(spe, handle, true) ? IRQ_HANDLED : IRQ_NONE;
+}

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Capabilities from ID registers and their intersection over CPUs
+ * (seed 000 §4.3.1, §4.3.11; spec-notes §1), from the driver's spe_caps.c.
+ */
+#include <string.h>
+
+#include "spe_caps.h"
+#include "tap.h"
+
+static u64 dfr0(u32 pmsver)
+{
+	return SPE_FIELD_PREP(SPE_ID_AA64DFR0_PMSVER_MASK, pmsver) | 0x6ull;
+}
+
+/* An SPEv1p1 unit like Neoverse N1: 12-bit counters, 64-byte records. */
+static struct spe_cpu_regs n1_like(void)
+{
+	struct spe_cpu_regs r = {
+		.dfr0 = dfr0(SPE_PMSVER_V1P1),
+		.pmsidr = SPE_PMSIDR_FE | SPE_PMSIDR_FT | SPE_PMSIDR_FL |
+			  SPE_PMSIDR_ARCHINST | SPE_PMSIDR_LDS | SPE_PMSIDR_ERND |
+			  SPE_FIELD_PREP(SPE_PMSIDR_INTERVAL_MASK, 3) |
+			  SPE_FIELD_PREP(SPE_PMSIDR_MAXSIZE_MASK, 6) |
+			  SPE_FIELD_PREP(SPE_PMSIDR_COUNTSIZE_MASK, 2),
+		.pmbidr = SPE_FIELD_PREP(SPE_PMBIDR_ALIGN_MASK, 0),
+		.evfr_impl = 0x0000000000000aaaull,
+		.nevfr_impl = 0,
+	};
+	return r;
+}
+
+static void test_from_regs(void)
+{
+	struct spe_cpu_regs r = n1_like();
+	struct spe_caps c;
+
+	CHECK_EQ(spe_caps_from_regs(&r, &c), SPE_CAPS_OK, "SPEv1p1 unit is usable");
+	CHECK_EQ(c.features, SPE_FEAT_FILT_EVT | SPE_FEAT_FILT_TYP |
+			     SPE_FEAT_FILT_LAT | SPE_FEAT_ARCH_INST |
+			     SPE_FEAT_LDS | SPE_FEAT_ERND,
+		 "PMSIDR FE/FT/FL/ArchInst/LDS/ERnd become features, no v1p2 ones");
+	CHECK_EQ(c.min_interval, 768, "PMSIDR.Interval 0b0011 -> 768");
+	CHECK_EQ(c.counter_bits, 12, "CountSize 0b0010 -> 12-bit");
+	CHECK_EQ(c.max_record, 64, "MaxSize 6 -> 64-byte records");
+	CHECK_EQ(c.align, 1, "PMBIDR.Align 0 -> byte alignment");
+	CHECK_EQ(c.evfr_mask, 0xaaa, "implemented PMSEVFR bits from read-back");
+
+	r.pmsidr |= SPE_PMSIDR_FNE | SPE_PMSIDR_FDS | SPE_PMSIDR_EFT;
+	spe_caps_from_regs(&r, &c);
+	CHECK(!(c.features & (SPE_FEAT_INV_FILT_EVT | SPE_FEAT_FDS | SPE_FEAT_EFT)),
+	      "FnE/FDS/EFT bits ignored before SPEv1p2 (RES0 there)");
+	CHECK(!(c.features & SPE_FEAT_DISCARD), "no discard mode before SPEv1p2");
+
+	r.dfr0 = dfr0(SPE_PMSVER_V1P2);
+	r.nevfr_impl = 0x2;
+	spe_caps_from_regs(&r, &c);
+	CHECK(c.features & SPE_FEAT_INV_FILT_EVT, "SPEv1p2 with FnE: inverted filter");
+	CHECK(c.features & SPE_FEAT_DISCARD, "SPEv1p2: discard mode");
+	CHECK_EQ(c.nevfr_mask, 0x2, "implemented PMSNEVFR bits from read-back");
+
+	r = n1_like();
+	r.pmsidr &= ~SPE_PMSIDR_FE;
+	spe_caps_from_regs(&r, &c);
+	CHECK_EQ(c.evfr_mask, 0, "no event filter bits without PMSIDR.FE");
+
+	r = n1_like();
+	r.pmsidr |= SPE_FIELD_PREP(SPE_PMSIDR_COUNTSIZE_MASK, 3);
+	spe_caps_from_regs(&r, &c);
+	CHECK_EQ(c.counter_bits, 16, "CountSize 0b0011 -> 16-bit");
+
+	r = n1_like();
+	r.pmbidr = SPE_FIELD_PREP(SPE_PMBIDR_ALIGN_MASK, 0xb);
+	spe_caps_from_regs(&r, &c);
+	CHECK_EQ(c.align, 2048, "PMBIDR.Align 0b1011 -> 2 KiB");
+}
+
+static void test_errors(void)
+{
+	struct spe_cpu_regs r = n1_like();
+	struct spe_caps c;
+
+	r.dfr0 = dfr0(0);
+	CHECK_EQ(spe_caps_from_regs(&r, &c), SPE_CAPS_NO_SPE,
+		 "PMSVer 0 (QEMU's CPUs) means no SPE");
+	CHECK(strstr(spe_caps_err_str(SPE_CAPS_NO_SPE), "PMSVer"),
+	      "no-SPE message names ID_AA64DFR0_EL1.PMSVer");
+
+	r = n1_like();
+	r.pmbidr |= SPE_PMBIDR_P;
+	CHECK_EQ(spe_caps_from_regs(&r, &c), SPE_CAPS_BUF_PROHIBITED,
+		 "§4.3.1 PMBIDR.P: buffer owned by a higher EL is refused");
+
+	r = n1_like();
+	r.pmsidr &= ~SPE_PMSIDR_COUNTSIZE_MASK;
+	CHECK_EQ(spe_caps_from_regs(&r, &c), SPE_CAPS_BAD_COUNTSIZE,
+		 "unknown CountSize refused");
+
+	r = n1_like();
+	r.pmbidr = SPE_FIELD_PREP(SPE_PMBIDR_ALIGN_MASK, 0xc);
+	CHECK_EQ(spe_caps_from_regs(&r, &c), SPE_CAPS_BAD_ALIGN,
+		 "reserved PMBIDR.Align refused");
+
+	r = n1_like();
+	r.pmsidr = (r.pmsidr & ~SPE_PMSIDR_MAXSIZE_MASK) |
+		   SPE_FIELD_PREP(SPE_PMSIDR_MAXSIZE_MASK, 12);
+	CHECK_EQ(spe_caps_from_regs(&r, &c), SPE_CAPS_BAD_MAXSIZE,
+		 "record size above 2 KiB refused");
+}
+
+static void test_merge(void)
+{
+	struct spe_cpu_regs a = n1_like(), b = n1_like();
+	struct spe_caps ca, cb, acc;
+	u32 diff;
+
+	spe_caps_from_regs(&a, &ca);
+	acc = ca;
+	CHECK_EQ(spe_caps_merge(&acc, &ca), 0, "identical CPUs do not differ");
+	CHECK(!memcmp(&acc, &ca, sizeof(acc)), "merging identical CPUs changes nothing");
+
+	b.pmsidr &= ~(SPE_PMSIDR_FL | SPE_PMSIDR_INTERVAL_MASK | SPE_PMSIDR_MAXSIZE_MASK);
+	b.pmsidr |= SPE_FIELD_PREP(SPE_PMSIDR_INTERVAL_MASK, 8) |
+		    SPE_FIELD_PREP(SPE_PMSIDR_MAXSIZE_MASK, 7);
+	b.pmbidr = SPE_FIELD_PREP(SPE_PMBIDR_ALIGN_MASK, 6);
+	b.evfr_impl = 0x0f0f;
+	spe_caps_from_regs(&b, &cb);
+
+	diff = spe_caps_merge(&acc, &cb);
+	CHECK_EQ(diff, SPE_CAPS_DIFF_FEATURES | SPE_CAPS_DIFF_INTERVAL |
+		       SPE_CAPS_DIFF_RECORD | SPE_CAPS_DIFF_ALIGN | SPE_CAPS_DIFF_EVFR,
+		 "merge reports which properties differ");
+	CHECK(!(acc.features & SPE_FEAT_FILT_LAT),
+	      "a feature one CPU lacks is dropped from the PMU");
+	CHECK_EQ(acc.min_interval, 4096, "the larger minimum interval wins");
+	CHECK_EQ(acc.max_record, 128, "the larger record size wins (padding)");
+	CHECK_EQ(acc.align, 64, "the stricter alignment wins");
+	CHECK_EQ(acc.evfr_mask, 0xaaa & 0x0f0f, "only filter bits all CPUs implement");
+}
+
+int main(void)
+{
+	test_from_regs();
+	test_errors();
+	test_merge();
+	return tap_done();
+}

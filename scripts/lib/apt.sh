@@ -1,0 +1,94 @@
+# shellcheck shell=bash
+# Helpers for scripts that download Debian packages without installing them.
+#
+# Sourced, not run.  Defines:
+#   spe_cache                 the shared download cache (SPE_CACHE_DIR or <top>/.cache)
+#   spe_apt_opts SUITE        fills the array APT_OPTS with the apt options that
+#                             reach SUITE: empty when the machine's own sources
+#                             carry it, else a private sources/lists directory
+#                             under the cache (the machine's apt setup is not
+#                             changed)
+#   spe_apt_update            refreshes the package lists APT_OPTS points at
+#   spe_apt_ensure_arch ARCH  adds a foreign dpkg architecture once (needed to
+#                             see ARCH packages at all) and refreshes the lists
+#
+# Only the suites of the machine's own Debian release are expected: the
+# private sources use the same mirror as the machine's "<codename>/main".
+
+spe_top=${spe_top:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+spe_cache=${SPE_CACHE_DIR:-$spe_top/.cache}
+APT_OPTS=()
+
+spe_die() {
+	echo "${0##*/}: $*" >&2
+	exit 1
+}
+
+# Run apt-get, waiting for a lock held by another apt/dpkg run.
+spe_apt_get() {
+	local out rc
+	for _ in $(seq 1 60); do
+		out=$(apt-get "$@" 2>&1) && { printf '%s\n' "$out"; return 0; }
+		rc=$?
+		if ! grep -qiE 'could not get lock|unable to lock|is another process using it' <<<"$out"; then
+			printf '%s\n' "$out" >&2
+			return $rc
+		fi
+		sleep 5
+	done
+	printf '%s\n' "$out" >&2
+	return 1
+}
+
+spe_suite_is_configured() {
+	apt-cache policy 2>/dev/null | awk -v s="$1/main" '$3 == s {f = 1} END {exit !f}'
+}
+
+spe_apt_opts() {
+	local suite=$1 dir uri keyring
+	APT_OPTS=()
+	[ -z "$suite" ] && return 0
+	spe_suite_is_configured "$suite" && return 0
+
+	dir=$spe_cache/apt/$suite
+	APT_OPTS=(-o "Dir::Etc::SourceList=$dir/sources.list"
+		  -o "Dir::Etc::SourceParts=$dir/sources.list.d"
+		  -o "Dir::State::Lists=$dir/lists"
+		  -o "Dir::Cache=$dir/cache")
+	if [ ! -s "$dir/sources.list" ]; then
+		local codename=${suite%%-*}
+		uri=$(apt-cache policy 2>/dev/null |
+			awk -v s="$codename/main" '$3 == s {print $2; exit}')
+		[ -n "$uri" ] || spe_die "no apt source for $codename/main on this machine, cannot derive a mirror for $suite"
+		keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+		mkdir -p "$dir/sources.list.d" "$dir/lists/partial" "$dir/cache/archives/partial"
+		if [ -r "$keyring" ]; then
+			echo "deb [signed-by=$keyring] $uri $suite main" >"$dir/sources.list.tmp"
+		else
+			echo "deb $uri $suite main" >"$dir/sources.list.tmp"
+		fi
+		mv "$dir/sources.list.tmp" "$dir/sources.list"
+	fi
+	if ! ls "$dir"/lists/*_Packages* >/dev/null 2>&1; then
+		spe_apt_update
+	fi
+}
+
+spe_apt_update() {
+	echo "${0##*/}: refreshing apt package lists${APT_OPTS:+ (private)}" >&2
+	spe_apt_get "${APT_OPTS[@]}" -qq update >/dev/null ||
+		spe_die "apt-get update failed"
+}
+
+spe_apt_ensure_arch() {
+	local arch=$1
+	[ "$arch" = "$(dpkg --print-architecture)" ] && return 0
+	dpkg --print-foreign-architectures | grep -qx "$arch" && return 0
+	[ "$(id -u)" -eq 0 ] || spe_die "dpkg architecture $arch is missing (run as root once to add it)"
+	echo "${0##*/}: adding dpkg architecture $arch" >&2
+	dpkg --add-architecture "$arch"
+	local saved=("${APT_OPTS[@]}")
+	APT_OPTS=()
+	spe_apt_update
+	APT_OPTS=("${saved[@]}")
+}

@@ -1,0 +1,59 @@
+#!/bin/busybox sh
+# shellcheck shell=dash
+# /init of the test guest (copied into the initramfs by mkinitramfs.sh).
+#
+# Mounts the pseudo filesystems, loads the modules listed in
+# /guest/load.list, runs /guest/script.sh, and writes everything under
+# /results to the results disk (/dev/vda, a raw virtio-blk disk the host
+# unpacks with tar), then powers off.  The script sees:
+#   RESULTS    directory whose files come back to the host
+#   MODULES    directory of the modules given with --module/--load
+#   SELFTESTS  directory of the programs given with --selftests
+#   FILES      directory of the files given with --file
+# Lines starting with "spe-guest:" on the console are this file's.
+/bin/busybox mkdir -p /proc /sys /dev /tmp /sbin /usr/bin /usr/sbin /results
+/bin/busybox --install -s
+mount -t devtmpfs devtmpfs /dev
+exec </dev/console >/dev/console 2>&1
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tmpfs tmpfs /tmp
+echo "spe-guest: init up at $(cut -d' ' -f1 /proc/uptime) s, kernel $(uname -r), $(nproc) CPUs"
+
+RESULTS=/results MODULES=/modules SELFTESTS=/selftests FILES=/files
+export RESULTS MODULES SELFTESTS FILES PATH=/usr/sbin:/usr/bin:/sbin:/bin
+
+# The results disk's driver: virtio-mmio and virtio-blk are modules in
+# Debian's arm64 kernels.
+while read -r m; do
+	insmod "/guest/transport/$m"
+done </guest/transport.list
+
+if [ -s /guest/load.list ]; then
+	while read -r m; do
+		insmod "$MODULES/$m" >>"$RESULTS/modules-load.log" 2>&1
+		echo "$m $?" >>"$RESULTS/modules-load.rc"
+	done </guest/load.list
+fi
+
+echo "spe-guest: running script at $(cut -d' ' -f1 /proc/uptime) s"
+( cd /tmp && sh /guest/script.sh; echo $? >"$RESULTS/script.rc" ) 2>&1 | tee "$RESULTS/script.log"
+rc=$(cat "$RESULTS/script.rc" 2>/dev/null || echo missing)
+echo "spe-guest: script exited with $rc at $(cut -d' ' -f1 /proc/uptime) s"
+
+dmesg >"$RESULTS/dmesg.txt"
+cut -d' ' -f1 /proc/uptime >"$RESULTS/uptime"
+
+i=0
+while [ ! -b /dev/vda ] && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if [ -b /dev/vda ] && tar -cf /dev/vda -C "$RESULTS" . && sync; then
+	echo "spe-guest: results written"
+else
+	echo "spe-guest: cannot write the results disk"
+fi
+echo "spe-guest: done rc=$rc"
+poweroff -f

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Boot a Debian arm64 kernel in QEMU, run a script in it, bring results back.
+#
+# Usage: scripts/qemu/run-guest.sh --kernel 6.1|6.12 --script FILE --out DIR
+#            [--smp N] [--mem SIZE] [--spe-node|--no-spe-node] [--with-perf]
+#            [--load MOD]... [--module MOD]... [--selftests DIR] [--file FILE]...
+#            [--append ARGS] [--timeout SECONDS]
+#
+#   --kernel        bookworm 6.1 or bookworm-backports 6.12 (scripts/fetch-kernels.sh)
+#   --smp, --mem    CPUs (default 2) and memory (default 1G)
+#   --spe-node      add an SPE node to the device tree (mkdtb.sh); default none
+#   --with-perf     arm64 perf in the guest as /usr/bin/perf (adds ~4 s of boot)
+#   --load/--module/--selftests/--file   see mkinitramfs.sh
+#   --append        extra kernel command line
+#   --timeout       seconds before the guest is killed (default 120)
+#
+# The guest runs FILE with busybox sh (environment: see init.sh).  In DIR:
+#   console.log     the serial console (kernel log, script output)
+#   results/        the guest's $RESULTS: what the script wrote there, plus
+#                   script.log, script.rc, dmesg.txt, uptime and, with
+#                   --load, modules-load.rc (one "module.ko status" a line)
+#   summary         kernel, CPUs, node, boot and run times (shell syntax)
+# Exit status: the script's, when the results came back; 124 when the guest
+# timed out, 125 when it stopped without results.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+here=$top/scripts/qemu
+# shellcheck source=scripts/lib/kernels.sh
+. "$top/scripts/lib/kernels.sh"
+# shellcheck source=scripts/qemu/machine.sh
+. "$here/machine.sh"
+
+kernel='' script='' out='' smp=2 mem=1G node=--no-spe-node timeout=120 append=''
+pass=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=$2; shift 2 ;;
+	--script) script=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--spe-node | --no-spe-node) node=$1; shift ;;
+	--with-perf) pass+=("$1"); shift ;;
+	--load | --module | --selftests | --file) pass+=("$1" "$2"); shift 2 ;;
+	--append) append=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	*) spe_die "unknown option $1" ;;
+	esac
+done
+[ -n "$kernel" ] && [ -n "$script" ] && [ -n "$out" ] ||
+	spe_die "usage: run-guest.sh --kernel 6.1|6.12 --script FILE --out DIR [options]"
+spe_kernel "$kernel"
+
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+rm -rf "$out/results" "$out/console.log" "$out/summary"
+"$here/mkinitramfs.sh" --kernel "$kernel" --script "$script" \
+	--out "$out/initramfs.cpio" "${pass[@]}"
+"$here/mkdtb.sh" --smp "$smp" --mem "$mem" "$node" "$out/virt.dtb"
+# The guest writes a tar of its results over this raw disk.
+rm -f "$out/results.img"
+truncate -s 256M "$out/results.img"
+
+start=$(date +%s.%N)
+rc=0
+# shellcheck disable=SC2046
+timeout -k 5 "$timeout" qemu-system-aarch64 $(qemu_machine_args "$smp" "$mem") \
+	-nographic -no-reboot -nic none \
+	-kernel "$VMLINUZ" -initrd "$out/initramfs.cpio" -dtb "$out/virt.dtb" \
+	-append "console=ttyAMA0 panic=-1 $append" \
+	-drive file="$out/results.img",if=none,format=raw,id=results \
+	-device virtio-blk-device,drive=results \
+	</dev/null >"$out/console.log" 2>&1 || rc=$?
+end=$(date +%s.%N)
+wall=$(printf "%.1f" "$(echo "$end - $start" | bc)")
+
+mkdir -p "$out/results"
+tar -xf "$out/results.img" -C "$out/results" 2>/dev/null || true
+rm -f "$out/results.img"
+init_at=$(sed -n 's/.*spe-guest: init up at \([0-9.]*\) s.*/\1/p' "$out/console.log" | head -n1)
+cat >"$out/summary" <<EOT
+kernel=$KREL
+smp=$smp
+spe_node=$([ "$node" = --spe-node ] && echo yes || echo no)
+qemu_status=$rc
+wall_seconds=$wall
+init_seconds=${init_at:-none}
+guest_uptime=$(cat "$out/results/uptime" 2>/dev/null || echo none)
+script_rc=$(cat "$out/results/script.rc" 2>/dev/null || echo none)
+EOT
+
+if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+	echo "run-guest.sh: $KREL smp=$smp timed out after ${timeout}s (see $out/console.log)" >&2
+	exit 124
+fi
+if [ ! -s "$out/results/script.rc" ]; then
+	echo "run-guest.sh: $KREL smp=$smp: no results came back (qemu status $rc, see $out/console.log)" >&2
+	tail -n 20 "$out/console.log" >&2
+	exit 125
+fi
+echo "run-guest.sh: $KREL smp=$smp ${node#--}: script rc $(cat "$out/results/script.rc"), /init at ${init_at}s, ${wall}s wall" >&2
+exit "$(cat "$out/results/script.rc")"

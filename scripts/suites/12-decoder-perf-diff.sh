@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Differential test against host perf (perf 6.1, the reference decoder):
+# every golden vector, and a large generated trace of realistic records,
+# are wrapped into a perf.data (`spe-decode wrap`, one AUXTRACE record) and
+# `perf report -D`'s packet lines are compared with `spe-decode dump` on the
+# same bytes (tools/spe-decode/tests/perf-dump-diff.awk: identical for
+# every packet perf understands).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/scripts/lib-decoder.sh"
+records=${SPE_PERF_DIFF_RECORDS:-125000}
+cmp_awk=$top/tools/spe-decode/tests/perf-dump-diff.awk
+gen_awk=$top/tools/spe-decode/tests/gen/realistic.awk
+
+if ! command -v perf >/dev/null || ! perf report --help >/dev/null 2>&1; then
+	echo "ok 1 - compare with perf report -D # SKIP host perf not installed (make deps)"
+	echo "1..1"
+	exit 0
+fi
+decoder_build || { echo "not ok 1 - spe-decode builds"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+
+# compare NAME RAW: wrap RAW (zero-padded to 8 bytes, as AUX data is), dump
+# it both ways, diff.
+compare() {
+	local name=$1 raw=$2 size pad
+	size=$(stat -c %s "$raw")
+	pad=$(( (8 - size % 8) % 8 ))
+	[ $pad = 0 ] || head -c $pad /dev/zero >>"$raw"
+	n=$((n + 1))
+	if ! "$spe_decode" wrap -o "$tmp/$name.data" "$raw" >"$tmp/wrap.log" 2>&1; then
+		sed 's/^/# /' "$tmp/wrap.log"
+		echo "not ok $n - $name: wrapped into perf.data"
+		failed=1
+		return
+	fi
+	perf report -D -f -i "$tmp/$name.data" 2>/dev/null |
+		grep -a '^\.  [0-9a-f]\{8\}:  ' >"$tmp/$name.perf"
+	"$spe_decode" dump "$raw" >"$tmp/$name.ours" 2>/dev/null
+	if [ ! -s "$tmp/$name.perf" ]; then
+		echo "# perf printed no SPE packets for $name"
+		echo "not ok $n - $name: spe-decode dump equals perf report -D on every packet perf decodes"
+		failed=1
+	elif awk -f "$cmp_awk" "$tmp/$name.ours" "$tmp/$name.perf" >"$tmp/cmp.log"; then
+		echo "ok $n - $name: spe-decode dump equals perf report -D on every packet perf decodes $(tail -1 "$tmp/cmp.log" | sed 's/^# /(/; s/$/)/')"
+	else
+		head -30 "$tmp/cmp.log"
+		echo "not ok $n - $name: spe-decode dump equals perf report -D on every packet perf decodes"
+		failed=1
+	fi
+}
+
+for vec in "$vectors"/*.vec; do
+	name=$(basename "$vec" .vec)
+	"$spe_decode" encode -o "$tmp/$name.bin" "$vec" || { echo "# encode $vec failed"; continue; }
+	compare "$name" "$tmp/$name.bin"
+done
+
+awk -v records="$records" -v seed=7 -f "$gen_awk" | "$spe_decode" encode -o "$tmp/generated.bin" -
+compare "generated-$records-records" "$tmp/generated.bin"
+awk -v records=20000 -v seed=8 -v end=1 -f "$gen_awk" | "$spe_decode" encode -o "$tmp/generated-end.bin" -
+compare "generated-20000-end-records" "$tmp/generated-end.bin"
+
+echo "1..$n"
+exit $failed

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The SPE driver's portable logic, compiled from the driver's own sources
+# (spe_caps.c, spe_format.c, spe_auxcalc.c, spe_pmbsr.c) on the host with
+# ASan/UBSan: capability discovery and intersection, the format/ ABI table,
+# event validation and config -> register conversion, the Profiling Buffer
+# window in the AUX buffer, and PMBSR decoding.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/lib/tap.sh
+. "$top/scripts/lib/tap.sh"
+
+out=$top/build/driver-tests
+if ! log=$(make -s -C "$top/drivers/perf/tests" O="$out" 2>&1); then
+	tap_fail "driver logic unit tests build with -Wall -Wextra -Werror" "$log"
+	tap_done
+	exit 1
+fi
+tap_ok "driver logic unit tests build with -Wall -Wextra -Werror"
+
+rc=0
+for t in "$out"/test_*; do
+	[ -x "$t" ] || continue
+	echo "# $(basename "$t")"
+	# Each program numbers its own points; renumber into this suite's plan.
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) tap_ok "$(basename "$t"): ${line#ok * - }" ;;
+		"not ok "*) tap_fail "$(basename "$t"): ${line#not ok * - }" ;;
+		1..*) ;;
+		"# exit 0") ;;
+		"# exit "*) tap_fail "$(basename "$t") exits cleanly" "${line#\# }" ;;
+		*) echo "$line" ;;
+		esac
+	done < <("$t"; echo "# exit $?")
+done
+tap_done || rc=1
+exit $rc

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The Profiling Buffer and its management events: seed 000 §3.4, §3.5
+ * (buffer full, faults, external aborts), §4.3.1 (Align padding), §3.6
+ * (PSB CSYNC) and the discard fill mode of spec-notes §1.
+ */
+#include <stdio.h>
+
+#include "../../spe-decode/tests/tap.h"
+#include "support/spu_test.h"
+
+#define EN	SPE_PMSCR_E0SPE
+#define SR(u)	spe_spu_read_reg(&(u)->spu, SPE_REG_PMBSR_EL1)
+#define PTR(u)	spe_spu_read_reg(&(u)->spu, SPE_REG_PMBPTR_EL1)
+#define EC(v)	SPE_FIELD_GET(SPE_PMBSR_EC_MASK, v)
+#define MSS(v)	SPE_FIELD_GET(SPE_PMBSR_MSS_MASK, v)
+
+static void test_sequential(void)
+{
+	struct t_unit *u = t_unit_new(SPE_SPU_PROFILE_V1_MIN);
+	struct spe_op op = t_op_load();
+	uint64_t first;
+
+	t_enable(u, EN, 0, T_BUF_SIZE);
+	t_run(u, &op);
+	first = t_used(u);
+	CHECK(first > 0 && u->buf[0] == (SPE_ADDR_HDR | SPE_ADDR_PC),
+	      "§3.4 the first record is written at PMBPTR");
+	t_run(u, &op);
+	CHECK(t_used(u) == 2 * first && u->buf[first] == (SPE_ADDR_HDR | SPE_ADDR_PC),
+	      "seed 004 D17.1 records are written upward, PMBPTR after the last one");
+	CHECK_EQ(u->buf[first - 1], SPE_HDR_END, "§5.1.2 each record ends with End");
+	t_unit_free(u);
+}
+
+static void test_align(void)
+{
+	struct t_unit *u = t_unit_new(SPE_SPU_PROFILE_N1);	/* Align = 64 bytes */
+	struct spe_op op = t_op_branch();
+	int i, ok = 1, zero_pad = 1;
+
+	t_enable(u, EN, 0, T_BUF_SIZE);
+	for (i = 0; i < 5; i++) {
+		t_run(u, &op);
+		ok &= t_used(u) == (uint64_t)(i + 1) * 64;
+	}
+	CHECK(ok, "§4.3.1 PMBIDR.Align=6: every record is padded to 64 bytes");
+	{
+		unsigned int sz;
+		const uint8_t *end = t_find_packet(u->buf, 64, 0xff, SPE_HDR_END, &sz);
+
+		zero_pad = end && end < u->buf + 64;
+		for (i = end ? (int)(end - u->buf) : 64; i < 64; i++)
+			zero_pad &= u->buf[i] == SPE_HDR_PADDING;
+	}
+	CHECK(zero_pad, "§5.3.9 the padding between records is Padding bytes (0x00)");
+	t_unit_free(u);
+}
+
+static void test_buffer_full(void)
+{
+	struct t_unit *u = t_unit_new(SPE_SPU_PROFILE_V1_MIN);	/* MaxSize 64 */
+	struct spe_op op = t_op_load();
+	uint64_t rec, size = 4096, before, icr;
+	unsigned long n = 0;
+	int canary = 1, i;
+
+	t_enable(u, EN, 0, size);
+	spe_spu_write_reg(&u->spu, SPE_REG_PMBSR_EL1, SPE_PMBSR_COLL);
+	t_run(u, &op);
+	rec = t_used(u);
+	while (!spe_spu_irq(&u->spu) && n < 10000) {
+		t_run(u, &op);
+		n++;
+	}
+	CHECK(spe_spu_irq(&u->spu) && (SR(u) & SPE_PMBSR_S),
+	      "§3.5.2 buffer full raises PMBSR.S and PMBIRQ");
+	CHECK(EC(SR(u)) == SPE_PMBSR_EC_BUF && MSS(SR(u)) == SPE_PMBSR_BSC_FULL,
+	      "§3.5.2 buffer full: EC=0 (other buffer event), BSC=1 (buffer filled)");
+	CHECK(t_used(u) % rec == 0 && size - t_used(u) < 64 && size - t_used(u) + rec >= 64,
+	      "§3.5.2 buffer full leaves PMBPTR after the last complete record");
+	CHECK(!(SR(u) & SPE_PMBSR_DL), "§3.5.2 buffer full leaves PMBSR.DL unchanged (0)");
+	CHECK(SR(u) & SPE_PMBSR_COLL, "§3.5 other PMBSR fields (COLL) are unchanged");
+	for (i = (int)size; i < (int)size + 4096; i++)
+		canary &= u->buf[i] == T_CANARY;
+	CHECK(canary, "§3.5 the unit never writes past PMBLIMITR");
+
+	before = t_used(u);
+	icr = spe_spu_read_reg(&u->spu, SPE_REG_PMSICR_EL1);
+	spe_spu_write_reg(&u->spu, SPE_REG_PMSIRR_EL1, 4 << 8);
+	for (i = 0; i < 5000; i++)
+		spe_spu_step(&u->spu, &op);
+	spe_spu_psb_csync(&u->spu);
+	CHECK(t_used(u) == before && spe_spu_read_reg(&u->spu, SPE_REG_PMSICR_EL1) == icr,
+	      "§3.5 with PMBSR.S=1 nothing is written and PMSICR does not decrement");
+
+	/* Software extends the buffer and clears S: collection resumes. */
+	spe_spu_write_reg(&u->spu, SPE_REG_PMBLIMITR_EL1,
+			  (T_BUF_BASE + 2 * size) | SPE_PMBLIMITR_E);
+	spe_spu_write_reg(&u->spu, SPE_REG_PMBSR_EL1, 0);
+	spe_spu_write_reg(&u->spu, SPE_REG_PMSIRR_EL1, 0);
+	t_run(u, &op);
+	CHECK(!spe_spu_irq(&u->spu) && t_used(u) == before + rec,
+	      "§3.4.1 after a buffer full, clearing S with a larger limit resumes at PMBPTR");
+	t_unit_free(u);
+
+	/* Software broke §3.4.1: less than one record of room at enable. */
+	u = t_unit_new(SPE_SPU_PROFILE_V1_MIN);
+	t_enable(u, EN, 0, 4096);
+	spe_spu_write_reg(&u->spu, SPE_REG_PMBPTR_EL1, T_BUF_BASE + 4096 - 8);
+	t_run(u, &op);
+	CHECK(spe_spu_irq(&u->spu) && PTR(u) == T_BUF_BASE + 4096 - 8 &&
+	      u->buf[4096 - 8] == T_CANARY,
+	      "§3.4.1 no room for a record: buffer full without writing past the limit");
+	t_unit_free(u);
+}
+
+static void test_discard(void)
+{
+	struct t_unit *u = t_unit_new(SPE_SPU_PROFILE_V2);
+	struct spe_op op = t_op_load();
+	int i;
+
+	t_enable(u, EN, 0, 4096);
+	spe_spu_write_reg(&u->spu, SPE_REG_PMBLIMITR_EL1, (T_BUF_BASE + 4096) |
+			  SPE_FIELD_PREP(SPE_PMBLIMITR_FM_MASK, SPE_PMBLIMITR_FM_DISCARD) |
+			  SPE_PMBLIMITR_E);
+	for (i = 0; i < 500; i++)
+		t_run(u, &op);
+	CHECK(t_used(u) == 0 && u->buf[0] == T_CANARY && !spe_spu_irq(&u->spu),
+	      "spec-notes §1 FM=discard: nothing is written, PMBPTR stays, no buffer full");
+	CHECK_EQ(spe_spu_pmu_count(&u->spu, SPE_SPU_SAMPLE_FILTRATE), 500,
+		 "§2.6 discarded records still count as SAMPLE_FILTRATE");
+	t_unit_free(u);
+
+	u = t_unit_new(SPE_SPU_PROFILE_V1_MIN);
+	t_enable(u, EN, 0, 4096);
+	spe_spu_write_reg(&u->spu, SPE_REG_PMBLIMITR_EL1, (T_BUF_BASE + 4096) |
+			  SPE_FIELD_PREP(SPE_PMBLIMITR_FM_MASK, SPE_PMBLIMITR_FM_DISCARD) |
+			  SPE_PMBLIMITR_E);
+	t_run(u, &op);
+	CHECK(t_used(u) > 0 &&
+	      SPE_FIELD_GET(SPE_PMBLIMITR_FM_MASK,
+			    spe_spu_read_reg(&u->spu, SPE_REG_PMBLIMITR_EL1)) == 2,
+	      "§4.3.2 SPEv1: reserved FM reads back but behaves as fill mode");
+	t_unit_free(u);
+}
+
+/* Program one fault on [va, va+len) and write records until it hits. */
+static struct t_unit *fault_unit(uint64_t off, uint64_t len, uint8_t kind,
+				 uint8_t fsc, uint8_t stage2)
+{
+	struct t_unit *u = t_unit_new(SPE_SPU_PROFILE_V1_MIN);
+	struct spe_op op = t_op_load();
+	int i;
+
+	u->mem.nr_faults = 1;
+	u->mem.faults[0].va = T_BUF_BASE + off;
+	u->mem.faults[0].len = len;
+	u->mem.faults[0].fault = kind;
+	u->mem.faults[0].fsc = fsc;
+	u->mem.faults[0].stage2 = stage2;
+	t_enable(u, EN, 0, T_BUF_SIZE);
+	for (i = 0; i < 200 && !spe_spu_irq(&u->spu); i++)
+		t_run(u, &op);
+	return u;
+}
+
+static void test_faults(void)
+{
+	struct t_unit *u;
+	uint64_t rec;
+
+	u = t_unit_new(SPE_SPU_PROFILE_V1_MIN);
+	{
+		struct spe_op op = t_op_load();
+
+		t_enable(u, EN, 0, T_BUF_SIZE);
+		t_run(u, &op);
+		rec = t_used(u);
+	}
+	t_unit_free(u);
+
+	/* A translation fault in the middle of the third record. */
+	u = fault_unit(2 * rec + 5, 4096, SPE_SPU_XLAT_FAULT_S1, SPE_FSC_TRANSLATION(3), 0);
+	CHECK(spe_spu_irq(&u->spu) && EC(SR(u)) == SPE_PMBSR_EC_FAULT_S1 &&
+	      MSS(SR(u)) == SPE_FSC_TRANSLATION(3),
+	      "§3.5.3 translation fault: S=1, EC=stage 1 data abort, FSC=translation L3");
+	CHECK_EQ(PTR(u), T_BUF_BASE + 2 * rec + 5,
+		 "§3.5.3 PMBPTR is set to the address that faulted");
+	CHECK(SR(u) & SPE_PMBSR_DL,
+	      "§3.5.3 a fault that cut a record sets PMBSR.DL");
+	CHECK(!(SR(u) & SPE_PMBSR_EA), "§3.5.3 an MMU fault does not set EA");
+	t_unit_free(u);
+
+	/* A permission fault exactly at a record boundary, stage 2. */
+	u = fault_unit(2 * rec, 4096, SPE_SPU_XLAT_FAULT_S2, SPE_FSC_PERMISSION(2), 0);
+	CHECK(EC(SR(u)) == SPE_PMBSR_EC_FAULT_S2 && MSS(SR(u)) == SPE_FSC_PERMISSION(2),
+	      "§3.5.3 stage 2 permission fault: EC=0b100101, FSC=permission L2");
+	CHECK(PTR(u) == T_BUF_BASE + 2 * rec && !(SR(u) & SPE_PMBSR_DL),
+	      "§3.5.3 a fault at the first byte after the last record leaves DL unchanged");
+	t_unit_free(u);
+
+	/* Synchronous external abort in the middle of a record. */
+	u = fault_unit(rec + 3, 1, SPE_SPU_XLAT_EA_SYNC, SPE_FSC_SYNC_EXT_ABORT, 0);
+	CHECK((SR(u) & SPE_PMBSR_EA) && (SR(u) & SPE_PMBSR_S) &&
+	      EC(SR(u)) == SPE_PMBSR_EC_FAULT_S1 && MSS(SR(u)) == SPE_FSC_SYNC_EXT_ABORT,
+	      "§3.5.4 synchronous external abort: EA=1, S=1, FSC=0b010000");
+	CHECK(PTR(u) == T_BUF_BASE + rec + 3 && (SR(u) & SPE_PMBSR_DL),
+	      "§3.5.4 sync abort: PMBPTR = aborted address, DL=1 as it is not a record start");
+	t_unit_free(u);
+
+	u = fault_unit(rec, 1, SPE_SPU_XLAT_EA_SYNC, SPE_FSC_SYNC_EXT_ABORT, 1);
+	CHECK(EC(SR(u)) == SPE_PMBSR_EC_FAULT_S2 && !(SR(u) & SPE_PMBSR_DL),
+	      "§3.5.4 sync abort on a record's first byte: stage 2 EC, DL unchanged");
+	t_unit_free(u);
+
+	/* Asynchronous external abort. */
+	u = fault_unit(rec, 1, SPE_SPU_XLAT_EA_ASYNC, SPE_FSC_ASYNC_EXT_ABORT, 0);
+	CHECK((SR(u) & SPE_PMBSR_EA) && (SR(u) & SPE_PMBSR_DL) &&
+	      MSS(SR(u)) == SPE_FSC_ASYNC_EXT_ABORT,
+	      "§3.5.4 asynchronous external abort: EA=1 and DL=1");
+	t_unit_free(u);
+
+	/* Outside the mapping altogether. */
+	u = t_unit_new(SPE_SPU_PROFILE_V1_MIN);
+	{
+		struct spe_op op = t_op_load();
+
+		t_enable(u, EN, 0, T_BUF_SIZE);
+		spe_spu_write_reg(&u->spu, SPE_REG_PMBPTR_EL1, 0x1000);
+		spe_spu_write_reg(&u->spu, SPE_REG_PMBLIMITR_EL1, 0x100000 | SPE_PMBLIMITR_E);
+		t_run(u, &op);
+		CHECK(EC(SR(u)) == SPE_PMBSR_EC_FAULT_S1 &&
+		      MSS(SR(u)) == SPE_FSC_TRANSLATION(3) && PTR(u) == 0x1000,
+		      "§3.5.3 Table 6 a write outside the address space is a translation fault");
+	}
+	t_unit_free(u);
+
+	/* Unaligned PMBPTR with Align = 64. */
+	u = t_unit_new(SPE_SPU_PROFILE_N1);
+	{
+		struct spe_op op = t_op_load();
+
+		t_enable(u, EN, 0, T_BUF_SIZE);
+		spe_spu_write_reg(&u->spu, SPE_REG_PMBPTR_EL1, T_BUF_BASE + 4);
+		t_run(u, &op);
+		CHECK(EC(SR(u)) == SPE_PMBSR_EC_FAULT_S1 && MSS(SR(u)) == SPE_FSC_ALIGNMENT &&
+		      u->buf[4] == T_CANARY,
+		      "§3.5.3 Table 6 PMBPTR not aligned to PMBIDR.Align: alignment fault");
+	}
+	t_unit_free(u);
+}
+
+static void test_psb_csync(void)
+{
+	struct spe_spu_config cfg = *spe_spu_profile(SPE_SPU_PROFILE_V1_MIN);
+	struct t_unit *u;
+	struct spe_op op = t_op_load();
+
+	cfg.max_inflight = 2;
+	u = t_unit_new_cfg(&cfg);
+	t_enable(u, EN, 0, T_BUF_SIZE);
+	op.lat_total = 1000;
+	spe_spu_step(&u->spu, &op);
+	CHECK(t_used(u) == 0, "§2.2.1 a record is captured only when the sampled operation completes");
+	spe_spu_advance(&u->spu, 999);
+	CHECK(t_used(u) == 0, "§2.2.1 ...not before its total latency has passed");
+	spe_spu_advance(&u->spu, 1);
+	CHECK(t_used(u) > 0, "§2.2.1 ...and then it is written");
+	spe_spu_step(&u->spu, &op);
+	spe_spu_psb_csync(&u->spu);
+	CHECK(u->written == 2, "§3.6 PSB CSYNC writes out sampled operations in flight");
+	spe_spu_step(&u->spu, &op);
+	spe_spu_write_reg(&u->spu, SPE_REG_PMBSR_EL1, SPE_PMBSR_S);
+	spe_spu_write_reg(&u->spu, SPE_REG_PMBSR_EL1, 0);
+	spe_spu_psb_csync(&u->spu);
+	CHECK(u->written == 2 && u->discarded == 1,
+	      "§3.5 records still buffered when S is set are discarded");
+	t_unit_free(u);
+}
+
+int main(void)
+{
+	test_sequential();
+	test_align();
+	test_buffer_full();
+	test_discard();
+	test_faults();
+	test_psb_csync();
+	return tap_done();
+}

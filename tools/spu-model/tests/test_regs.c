@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Registers as software sees them: reset values (seed 000 §4.2), RES0 bits
+ * and read-only ID registers (§4.3, spec-notes §1), and the profiles' ID
+ * values.
+ */
+#include <stdio.h>
+
+#include "../../spe-decode/tests/tap.h"
+#include "support/spu_test.h"
+
+#define RD(u, r)	spe_spu_read_reg(&(u)->spu, r)
+
+static uint64_t write_ones(struct t_unit *u, enum spe_spu_reg r)
+{
+	spe_spu_write_reg(&u->spu, r, ~0ULL);
+	return RD(u, r);
+}
+
+static void test_res0(void)
+{
+	struct t_unit *u = t_unit_new(SPE_SPU_PROFILE_V1_MIN);
+	const struct spe_spu_config *v1 = spe_spu_profile(SPE_SPU_PROFILE_V1_MIN);
+
+	CHECK_EQ(RD(u, SPE_REG_PMBLIMITR_EL1) & SPE_PMBLIMITR_E, 0,
+		 "§4.2 PMBLIMITR_EL1.E resets to 0");
+	CHECK_EQ(write_ones(u, SPE_REG_PMSCR_EL1), SPE_GENMASK(7, 3) | SPE_GENMASK(1, 0),
+		 "§4.3.5 PMSCR_EL1 bits 63:8 and 2 are RES0");
+	CHECK_EQ(write_ones(u, SPE_REG_PMSIRR_EL1), SPE_GENMASK(31, 8) | 1,
+		 "§4.3.12 PMSIRR_EL1 bits 63:32 and 7:1 are RES0");
+	CHECK_EQ(write_ones(u, SPE_REG_PMSFCR_EL1), SPE_GENMASK(18, 16) | SPE_GENMASK(2, 0),
+		 "§4.3.9 PMSFCR_EL1 bits 63:19 and 15:3 are RES0 on SPEv1");
+	CHECK_EQ(write_ones(u, SPE_REG_PMSEVFR_EL1), v1->pmsevfr_impl,
+		 "§4.3.8 PMSEVFR_EL1 reads back only the implemented event bits");
+	CHECK_EQ(write_ones(u, SPE_REG_PMSLATFR_EL1), 0xfff,
+		 "§4.3.13 PMSLATFR_EL1.MINLAT is 12 bits with 12-bit counters");
+	CHECK_EQ(write_ones(u, SPE_REG_PMSICR_EL1), 0xffffffffULL,
+		 "§4.3.10 PMSICR_EL1.ECOUNT is RES0 when ERnd=0");
+	CHECK_EQ(write_ones(u, SPE_REG_PMBSR_EL1), SPE_GENMASK(31, 26) | SPE_GENMASK(19, 0),
+		 "§4.3.4 PMBSR_EL1 bits 63:32 and 25:20 are RES0");
+	CHECK_EQ(write_ones(u, SPE_REG_PMBLIMITR_EL1),
+		 SPE_GENMASK(63, 12) | SPE_GENMASK(2, 0),
+		 "§4.3.2 PMBLIMITR_EL1 bits 11:3 are RES0");
+	CHECK_EQ(write_ones(u, SPE_REG_PMBPTR_EL1), ~0ULL,
+		 "§4.3.3 PMBPTR_EL1 is a 64-bit pointer");
+	CHECK(spe_spu_write_reg(&u->spu, SPE_REG_PMSNEVFR_EL1, 1) == SPE_SPU_EINVAL,
+	      "spec-notes §1 PMSNEVFR_EL1 does not exist without FnE");
+	CHECK(spe_spu_write_reg(&u->spu, SPE_REG_PMSDSFR_EL1, 1) == SPE_SPU_EINVAL,
+	      "spec-notes §1 PMSDSFR_EL1 does not exist without FDS");
+	t_unit_free(u);
+
+	u = t_unit_new(SPE_SPU_PROFILE_V2);
+	CHECK_EQ(write_ones(u, SPE_REG_PMSICR_EL1), 0xff000000ffffffffULL,
+		 "§4.3.10 PMSICR_EL1 holds ECOUNT (63:56) and COUNT (31:0) when ERnd=1");
+	CHECK_EQ(write_ones(u, SPE_REG_PMSFCR_EL1),
+		 SPE_GENMASK(18, 16) | SPE_GENMASK(3, 0),
+		 "spec-notes §1 PMSFCR_EL1.FnE is writable with PMSIDR.FnE");
+	t_unit_free(u);
+
+	u = t_unit_new(SPE_SPU_PROFILE_FULL);
+	CHECK_EQ(write_ones(u, SPE_REG_PMSFCR_EL1),
+		 SPE_GENMASK(52, 48) | SPE_GENMASK(20, 16) | SPE_GENMASK(4, 0),
+		 "spec-notes §1 PMSFCR_EL1 EFT bits (SIMD, FP, masks) and FDS with the features");
+	CHECK_EQ(write_ones(u, SPE_REG_PMSLATFR_EL1), 0xffff,
+		 "spec-notes §1 MINLAT is 16 bits with 16-bit counters");
+	CHECK_EQ(write_ones(u, SPE_REG_PMSDSFR_EL1), ~0ULL,
+		 "spec-notes §1 PMSDSFR_EL1 has one bit per data source");
+	t_unit_free(u);
+
+	{
+		struct spe_spu_config cfg = *v1;
+
+		cfg.have_el2 = 0;
+		u = t_unit_new_cfg(&cfg);
+		spe_spu_write_reg(&u->spu, SPE_REG_PMSCR_EL1, 0);
+		CHECK_EQ(RD(u, SPE_REG_PMSCR_EL1), SPE_FIELD_PREP(SPE_PMSCR_PCT_MASK, 1),
+			 "§4.3.5 PMSCR_EL1.PCT is RES1 when EL2 is not implemented");
+		CHECK_EQ(write_ones(u, SPE_REG_PMSCR_EL2), 0,
+			 "§4.3.7 PMSCR_EL2 is RES0 when EL2 is not implemented");
+		t_unit_free(u);
+	}
+}
+
+static void test_id_regs(void)
+{
+	static const enum spe_spu_reg ro[] = {
+		SPE_REG_PMSIDR_EL1, SPE_REG_PMBIDR_EL1, SPE_REG_ID_AA64DFR0_EL1,
+	};
+	unsigned int p, i;
+
+	for (p = 0; p < SPE_SPU_PROFILE_NR; p++) {
+		const struct spe_spu_config *cfg = spe_spu_profile(p);
+		struct t_unit *u = t_unit_new(p);
+		char name[128];
+		int ok = 1;
+
+		for (i = 0; i < sizeof(ro) / sizeof(ro[0]); i++) {
+			uint64_t v = RD(u, ro[i]);
+
+			ok &= spe_spu_write_reg(&u->spu, ro[i], ~v) == SPE_SPU_EROFS;
+			ok &= RD(u, ro[i]) == v;
+		}
+		snprintf(name, sizeof(name),
+			 "§4.1 %s: PMSIDR, PMBIDR, ID_AA64DFR0 are read-only", cfg->name);
+		CHECK(ok, name);
+		snprintf(name, sizeof(name),
+			 "§4.3.11 %s: PMSIDR.FE, FT, FL read as one", cfg->name);
+		CHECK_EQ(RD(u, SPE_REG_PMSIDR_EL1) & 7, 7, name);
+		snprintf(name, sizeof(name),
+			 "spec-notes §1 %s: ID_AA64DFR0_EL1.PMSVer reads the profile's version",
+			 cfg->name);
+		CHECK_EQ(SPE_FIELD_GET(SPE_ID_AA64DFR0_PMSVER_MASK,
+				       RD(u, SPE_REG_ID_AA64DFR0_EL1)), cfg->pmsver, name);
+		snprintf(name, sizeof(name), "profile %s is found by its name", cfg->name);
+		CHECK(spe_spu_profile_find(cfg->name) == cfg, name);
+		t_unit_free(u);
+	}
+	CHECK(spe_spu_profile_find("nope") == NULL, "an unknown profile name is refused");
+	{
+		struct spe_spu spu;
+		struct spe_spu_config cfg = *spe_spu_profile(SPE_SPU_PROFILE_V1_MIN);
+
+		cfg.pmsidr = (cfg.pmsidr & ~SPE_PMSIDR_MAXSIZE_MASK) |
+			     SPE_FIELD_PREP(SPE_PMSIDR_MAXSIZE_MASK, 4);
+		CHECK(spe_spu_init(&spu, &cfg, spe_spu_flat_translate, NULL) == SPE_SPU_EINVAL,
+		      "§4.3.11 a configuration whose records exceed 2^MaxSize is refused");
+	}
+}
+
+int main(void)
+{
+	test_res0();
+	test_id_regs();
+	return tap_done();
+}
