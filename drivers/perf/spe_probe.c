@@ -190,12 +190,10 @@ static int spe_discover(struct spe_pmu *spe)
 static bool spe_check_late_cpu(struct spe_pmu *spe, unsigned int cpu)
 {
 	struct spe_cpu_probe p = { };
-	struct spe_caps merged = spe->caps;
 
 	spe_probe_local(&p);
 	if (p.err == SPE_CAPS_OK) {
-		spe_caps_merge(&merged, &p.caps);
-		if (!memcmp(&merged, &spe->caps, sizeof(merged))) {
+		if (spe_caps_covers(&p.caps, &spe->caps)) {
 			cpumask_set_cpu(cpu, &spe->probed_cpus);
 			return true;
 		}

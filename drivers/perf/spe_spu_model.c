@@ -10,7 +10,7 @@
  * Portable on purpose: fixed-width types from spe/types.h only, no libc,
  * no floating point, no global mutable state.
  */
-#include "../../include/spe/spu_model.h"
+#include "spe/spu_model.h"
 
 /* ---- Profiles ------------------------------------------------------------ */
 

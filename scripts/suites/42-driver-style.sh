@@ -20,18 +20,8 @@ tap_ok "checkpatch.pl fetched from linux-source-6.1"
 
 opts=(--no-tree --strict --terse --show-types --quiet)
 cd "$top"
-# The module's own sources: the objects Kbuild links into arm_spe.ko, the
-# headers they include from drivers/perf, and the build files.  (Other
-# components' files that live in drivers/perf are theirs to check.)
-objs=$(sed -n 's/^\(spe-core-objs :=\|arm_spe-y :=\|[[:space:]]\)//p' drivers/perf/Kbuild |
-	grep -o 'spe_[a-z_]*\.o' | sort -u)
-files=(drivers/perf/Kbuild drivers/perf/Kconfig)
-for o in $objs; do
-	files+=("drivers/perf/${o%.o}.c")
-done
-mapfile -t -O ${#files[@]} files < <(cd drivers/perf &&
-	grep -ho '^#include "spe_[a-z_]*\.h"' $(printf '%s.c ' ${objs//.o/}) |
-	sed 's/.*"\(.*\)"/drivers\/perf\/\1/' | sort -u)
+mapfile -t files < <(git ls-files 'drivers/perf/*.[ch]' 'drivers/perf/Kbuild' \
+	'drivers/perf/Kconfig' | grep -v '^drivers/perf/tests/')
 for f in "${files[@]}"; do
 	extra=()
 	[ "$(basename "$f")" = spe_compat.h ] && extra=(--ignore LINUX_VERSION_CODE)

@@ -19,6 +19,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
 . "$top/scripts/lib/tap.sh"
+# shellcheck source=scripts/lib/driver.sh
+. "$top/scripts/lib/driver.sh"
 runs=$top/build/qemu/runs/51-guest-driver-load
 guest=$top/scripts/qemu/guest/driver-load.sh
 
@@ -49,23 +51,17 @@ run() {
 	local k=$1 smp=$2 node=$3 name ko rc=0 mods=()
 	name="$k smp=$smp ${node#--}"
 	out=$runs/$k-smp$smp-${node#--}
-	if [ -z "${built[$k]:-}" ]; then
-		# Only the hardware module is under test here.
-		if ko=$("$top/scripts/build-module.sh" "$k" CONFIG_ARM_SPE_PERF_SIM=n 2>&1); then
-			built[$k]=$ko
-		else
-			built[$k]=failed
-			tap_fail "$k: hardware driver builds" "$ko"
-		fi
+	mkdir -p "$runs"
+	if [ -z "${failed[$k]:-}" ] && ! ko=$(spe_driver_ko "$k" 2>"$runs/build-$k.log"); then
+		failed[$k]=1
+		tap_fail "$k: hardware driver builds" "$(tail -n 20 "$runs/build-$k.log")"
 	fi
-	ko=${built[$k]}
-	if [ "$ko" = failed ]; then
+	if [ -n "${failed[$k]:-}" ]; then
 		tap_skip "$name: driver load tests" "the $k build failed"
 		return
 	fi
 	mods=(--module "$ko")
 	[ "$node" = --spe-node ] && mods+=(--module arm_spe_pmu)
-	mkdir -p "$runs"
 	"$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp "$smp" "$node" "${mods[@]}" \
 		--append "slub_debug=FZPU" --timeout 90 --script "$guest" --out "$out" \
 		2>"$out.log" || rc=$?
@@ -141,7 +137,7 @@ run() {
 	[ "$rc" -eq 0 ] || tap_fail "$name: guest script exit status" "run-guest.sh exited $rc"
 }
 
-declare -A built	# kernel -> module built for it
+declare -A failed	# kernels the driver does not build for
 start=$SECONDS
 run 6.1 2 --spe-node
 run 6.12 4 --spe-node

@@ -10,8 +10,8 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
-#include "include/spe/spu_model.h"
-#include "include/spe/spu_opgen.h"
+#include "spe/spu_model.h"
+#include "spe/spu_opgen.h"
 
 #define BUF_SIZE	(64 * 1024)
 #define NR_OPS		256
