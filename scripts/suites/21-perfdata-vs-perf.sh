@@ -59,6 +59,31 @@ spe_fields "$tmp/m.data" >"$tmp/s.out"
 same "fields event,time,cpu,pid/tid,ip,addr,phys_addr,data_src,weight,period equal perf's" \
 	"$tmp/p.out" "$tmp/s.out"
 
+# 2b. JSON lines and CSV carry the same samples, plus the latencies.
+"$spe" script --branch-miss --json "$tmp/m.data" >"$tmp/s.json"
+"$spe" script --branch-miss --csv "$tmp/m.data" >"$tmp/s.csv"
+if python3 - "$tmp/s.json" "$tmp/s.csv" "$tmp/p.out" <<'PY'
+import csv, json, sys
+js = [json.loads(l) for l in open(sys.argv[1])]
+rows = list(csv.DictReader(open(sys.argv[2])))
+perf = [l.split() for l in open(sys.argv[3])]
+assert len(js) == len(rows) == len(perf), (len(js), len(rows), len(perf))
+for j, r, p in zip(js, rows, perf):
+    # perf -F: comm pid/tid [cpu] time: period event: addr data_src weight ip sym dso phys
+    assert j["event"] + ":" == p[5] == r["event"] + ":"
+    assert "%d/%d" % (j["pid"], j["tid"]) == p[1]
+    assert int(j["addr"], 16) == int(p[6], 16) == int(r["addr"], 16)
+    assert int(j["data_src"], 16) == int(p[7], 16)
+    assert j["weight"] == int(p[8]) == int(r["weight"])
+    assert "ins_lat" in j and "xlat_lat" in j and r["ins_lat"] != ""
+    assert int(j["ip"], 16) == int(p[9], 16)
+PY
+then
+	ok "--json and --csv: the same samples as perf, one per line, with ins_lat/xlat_lat"
+else
+	nok "--json and --csv: the same samples as perf"
+fi
+
 # 3. --itrace groups and instruction period.
 for it in i1i i3i bM fmta; do
 	perf_fields "$tmp/m.data" --itrace="$it" >"$tmp/p.out"

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The SPE driver follows the kernel coding style: checkpatch.pl --strict
 # (taken from Debian's linux-source-6.1, scripts/fetch-checkpatch.sh) finds
-# nothing in drivers/perf.  The single exception is spe_compat.h, whose job
-# is the LINUX_VERSION_CODE tests an out-of-tree module needs.
+# nothing in drivers/perf.  Two exceptions: spe_compat.h, whose job is the
+# LINUX_VERSION_CODE tests an out-of-tree module needs, and the portable
+# sources (the SPU model and its generator, which include no <linux/...>
+# header because the same file is compiled in userspace): they use the
+# fixed-width C types of include/spe/types.h, not u64/u32.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
@@ -22,10 +25,8 @@ mapfile -t files < <(git ls-files 'drivers/perf/*.[ch]' 'drivers/perf/Kbuild' \
 for f in "${files[@]}"; do
 	extra=()
 	[ "$(basename "$f")" = spe_compat.h ] && extra=(--ignore LINUX_VERSION_CODE)
-	# The SPU model and its generator are one source for the kernel and
-	# userspace: they use the <stdint.h> names (include/spe/types.h).
-	case $(basename "$f") in spe_spu_model.c | spe_spu_opgen.c)
-		extra=(--ignore PREFER_KERNEL_TYPES) ;;
+	case "$f" in
+	*.c|*.h) grep -q '#include <linux/' "$f" || extra=(--ignore PREFER_KERNEL_TYPES) ;;
 	esac
 	if out=$(perl "$cp" "${opts[@]}" "${extra[@]}" -f "$f" 2>&1) &&
 	   grep -q '^total: 0 errors, 0 warnings, 0 checks' <<<"$out"; then

@@ -37,6 +37,8 @@ static const char *const field_names[F_NR] = {
 
 enum format { FMT_PERF, FMT_JSON, FMT_CSV };
 
+#define LINE_MAX_BYTES	1024	/* longest line of the perf layout */
+
 struct script {
 	bool f[F_NR];
 	enum format fmt;
@@ -46,7 +48,29 @@ struct script {
 	struct spe_symbols *syms;
 	struct spe_output *out;
 	int event_filter;		/* a kind, or -1 */
+	/* Per-record caches: a record's samples share comm, symbol and the
+	 * start of the line, so those are made once per record. */
+	uint64_t last_seq;		/* of the record the caches are for */
+	int32_t last_tid;
+	char comm_buf[24];
+	const char *comm;
+	struct spe_sym sym;
+	char prefix[LINE_MAX_BYTES];
+	size_t prefix_len;
+	char ipsym[512];		/* " ip sym+off (dso)" */
+	size_t ipsym_len;
+	char evname[SPE_S_NR][40];	/* "%*s: " of each event name */
+	size_t evname_len[SPE_S_NR];
+	/* Lines are built in place here and written in big blocks. */
+	char obuf[256 * 1024];
+	size_t olen;
 };
+
+static void obuf_flush(struct script *sc)
+{
+	spe_output_write(sc->out, sc->obuf, sc->olen);
+	sc->olen = 0;
+}
 
 static void usage(FILE *f)
 {
@@ -124,63 +148,243 @@ static void flags_str(uint32_t f, char *buf, size_t n)
 		 "");
 }
 
-static void print_perf(struct script *sc, const struct spe_sample *s, const char *comm,
-		       const struct spe_sym *sym)
+/*
+ * perf script's layout built by hand into one line: printf per field is
+ * most of the cost of printing millions of samples.
+ */
+struct line {
+	char *b;
+	size_t n;
+};
+
+static void l_str(struct line *l, const char *s)
 {
-	struct spe_output *o = sc->out;
+	size_t k = strnlen(s, LINE_MAX_BYTES - l->n - 64);
+
+	memcpy(l->b + l->n, s, k);
+	l->n += k;
+}
+
+static void l_pad(struct line *l, size_t used, int width)
+{
+	for (int i = (int)used; i < width; i++)
+		l->b[l->n++] = ' ';
+}
+
+/* right-aligned in width, like %*s */
+static void l_rstr(struct line *l, const char *s, int width)
+{
+	size_t k = strnlen(s, 256);
+
+	l_pad(l, k, width);
+	l_str(l, s);
+}
+
+static size_t fmt_dec(char *tmp, int64_t v)
+{
+	char r[24];
+	size_t n = 0, k = 0;
+	uint64_t u = v < 0 ? (uint64_t)-v : (uint64_t)v;
+
+	do {
+		r[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		tmp[k++] = '-';
+	while (n)
+		tmp[k++] = r[--n];
+	return k;
+}
+
+static size_t fmt_hex(char *tmp, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char r[16];
+	size_t n = 0, k = 0;
+
+	do {
+		r[n++] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	while (n)
+		tmp[k++] = r[--n];
+	return k;
+}
+
+/* %*d (right) or %-*d (left, width < 0) */
+static void l_dec(struct line *l, int64_t v, int width)
+{
+	char tmp[24];
+	size_t k = fmt_dec(tmp, v);
+
+	if (width > 0)
+		l_pad(l, k, width);
+	memcpy(l->b + l->n, tmp, k);
+	l->n += k;
+	if (width < 0)
+		l_pad(l, k, -width);
+}
+
+static void l_hex(struct line *l, uint64_t v, int width)
+{
+	char tmp[16];
+	size_t k = fmt_hex(tmp, v);
+
+	l_pad(l, k, width);
+	memcpy(l->b + l->n, tmp, k);
+	l->n += k;
+}
+
+/* "%5lu.%06lu" or with --ns "%5lu.%09lu" */
+static void l_time(struct line *l, bool ns, uint64_t t)
+{
+	uint64_t frac = ns ? t % 1000000000 : t % 1000000000 / 1000;
+	int digits = ns ? 9 : 6;
+	char tmp[24];
+	size_t k;
+
+	l_dec(l, (int64_t)(t / 1000000000), 5);
+	l->b[l->n++] = '.';
+	k = fmt_dec(tmp, (int64_t)frac);
+	for (int i = (int)k; i < digits; i++)
+		l->b[l->n++] = '0';
+	memcpy(l->b + l->n, tmp, k);
+	l->n += k;
+}
+
+/* comm, pid/tid, cpu, time and period: the same for all of a record's samples. */
+static void perf_prefix(struct script *sc, const struct spe_sample *s, const char *comm,
+			struct line *pl)
+{
+	char storage[LINE_MAX_BYTES];
+	struct line l = { .b = storage };
+
+	l.n = 0;
+	if (sc->f[F_COMM]) {
+		l_rstr(&l, comm, 16);
+		l.b[l.n++] = ' ';
+	}
+	if (sc->f[F_PID] && sc->f[F_TID]) {
+		l_dec(&l, s->pid, 5);
+		l.b[l.n++] = '/';
+		l_dec(&l, s->tid, -5);
+		l.b[l.n++] = ' ';
+	} else if (sc->f[F_PID] || sc->f[F_TID]) {
+		l_dec(&l, sc->f[F_PID] ? s->pid : s->tid, 5);
+		l.b[l.n++] = ' ';
+	}
+	/* Per-thread recordings have no CPU in their samples: perf omits it. */
+	if (sc->f[F_CPU] && s->cpu >= 0) {
+		char tmp[24];
+		size_t k = fmt_dec(tmp, s->cpu);
+
+		l.b[l.n++] = '[';
+		for (size_t i = k; i < 3; i++)		/* %03d */
+			l.b[l.n++] = '0';
+		memcpy(l.b + l.n, tmp, k);
+		l.n += k;
+		l_str(&l, "] ");
+	}
+	if (sc->f[F_TIME]) {
+		l_time(&l, sc->ns, s->time);
+		l_str(&l, ": ");
+	}
+	memcpy(pl->b, l.b, l.n);
+	pl->n = l.n;
+}
+
+static void print_perf(struct script *sc, const struct spe_sample *s, const char *comm,
+		       const struct spe_sym *sym, bool same_record)
+{
+	struct line l;
 	char t[48];
 
-	if (sc->f[F_COMM])
-		spe_output_printf(o, "%16s ", comm);
-	if (sc->f[F_PID] && sc->f[F_TID])
-		spe_output_printf(o, "%5d/%-5d ", s->pid, s->tid);
-	else if (sc->f[F_PID])
-		spe_output_printf(o, "%5d ", s->pid);
-	else if (sc->f[F_TID])
-		spe_output_printf(o, "%5d ", s->tid);
-	/* Per-thread recordings have no CPU in their samples: perf omits it. */
-	if (sc->f[F_CPU] && s->cpu >= 0)
-		spe_output_printf(o, "[%03d] ", s->cpu);
-	if (sc->f[F_TIME]) {
-		put_time(sc, s->time, t, sizeof(t));
-		spe_output_printf(o, "%s: ", t);
+	if (sizeof(sc->obuf) - sc->olen < LINE_MAX_BYTES)
+		obuf_flush(sc);
+	l.b = sc->obuf + sc->olen;
+	if (!same_record) {
+		struct line p = { .b = sc->prefix };
+
+		perf_prefix(sc, s, comm, &p);
+		sc->prefix_len = p.n;
 	}
-	if (sc->f[F_PERIOD])
-		spe_output_printf(o, "%10" PRIu64 " ", s->period);
-	if (sc->f[F_EVENT])
-		spe_output_printf(o, "%*s: ", sc->name_width, spe_sample_name(&sc->it, s->kind));
+	memcpy(l.b, sc->prefix, sc->prefix_len);
+	l.n = sc->prefix_len;
+	if (sc->f[F_PERIOD]) {
+		if (s->period == 1) {	/* nearly every sample */
+			memcpy(l.b + l.n, "         1 ", 11);
+			l.n += 11;
+		} else {
+			l_dec(&l, (int64_t)s->period, 10);
+			l.b[l.n++] = ' ';
+		}
+	}
+	if (sc->f[F_EVENT]) {
+		memcpy(l.b + l.n, sc->evname[s->kind], sc->evname_len[s->kind]);
+		l.n += sc->evname_len[s->kind];
+	}
 	if (sc->f[F_FLAGS] && s->flags) {
 		flags_str(s->flags, t, sizeof(t));
-		spe_output_printf(o, "%-15s ", t);
+		l_str(&l, t);
+		l_pad(&l, strlen(t), 15);
+		l.b[l.n++] = ' ';
 	}
 	if (sc->f[F_ADDR])
-		spe_output_printf(o, "%16" PRIx64, s->addr);
+		l_hex(&l, s->addr, 16);
 	if (sc->f[F_DATA_SRC])
-		spe_output_printf(o, "%16" PRIx64, s->data_src);
+		l_hex(&l, s->data_src, 16);
 	if (sc->f[F_WEIGHT])
-		spe_output_printf(o, "%16u", s->weight);
+		l_dec(&l, s->weight, 16);
 	if (sc->f[F_INS_LAT])
-		spe_output_printf(o, "%16u", s->issue_lat);
+		l_dec(&l, s->issue_lat, 16);
 	if (sc->f[F_XLAT_LAT])
-		spe_output_printf(o, "%16u", s->xlat_lat);
-	if (sc->f[F_IP])
-		spe_output_printf(o, " %16" PRIx64, s->ip);
-	if (sc->f[F_SYM]) {
-		spe_output_printf(o, " %s", sym->name);
-		if (sc->f[F_SYMOFF] && sym->has_sym)
-			spe_output_printf(o, "+0x%" PRIx64, sym->offset);
+		l_dec(&l, s->xlat_lat, 16);
+	if (!same_record) {
+		char storage[LINE_MAX_BYTES];
+		struct line m = { .b = storage };
+
+		m.n = 0;
+		if (sc->f[F_IP]) {
+			m.b[m.n++] = ' ';
+			l_hex(&m, s->ip, 16);
+		}
+		if (sc->f[F_SYM]) {
+			m.b[m.n++] = ' ';
+			l_str(&m, sym->name);
+			if (sc->f[F_SYMOFF] && sym->has_sym) {
+				l_str(&m, "+0x");
+				l_hex(&m, sym->offset, 0);
+			}
+		}
+		if (sc->f[F_DSO]) {
+			l_str(&m, " (");
+			l_str(&m, sym->dso);
+			m.b[m.n++] = ')';
+		}
+		if (m.n > sizeof(sc->ipsym))
+			m.n = sizeof(sc->ipsym);
+		memcpy(sc->ipsym, m.b, m.n);
+		sc->ipsym_len = m.n;
 	}
-	if (sc->f[F_DSO])
-		spe_output_printf(o, " (%s)", sym->dso);
+	memcpy(l.b + l.n, sc->ipsym, sc->ipsym_len);
+	l.n += sc->ipsym_len;
 	if (sc->f[F_PHYS_ADDR])
-		spe_output_printf(o, "%16" PRIx64, s->phys_addr);
-	if (sc->f[F_CPUMODE])
-		spe_output_printf(o, " %s", cpumode_name(s->cpumode));
+		l_hex(&l, s->phys_addr, 16);
+	if (sc->f[F_CPUMODE]) {
+		l.b[l.n++] = ' ';
+		l_str(&l, cpumode_name(s->cpumode));
+	}
 	if (sc->f[F_BRSTACK])
-		for (uint32_t i = 0; i < s->nr_branches; i++)
-			spe_output_printf(o, " 0x%" PRIx64 "/0x%" PRIx64 "/%c", s->branches[i].from,
-					  s->branches[i].to, s->branches[i].mispred ? 'M' : 'P');
-	spe_output_write(o, "\n", 1);
+		for (uint32_t i = 0; i < s->nr_branches; i++) {
+			l_str(&l, " 0x");
+			l_hex(&l, s->branches[i].from, 0);
+			l_str(&l, "/0x");
+			l_hex(&l, s->branches[i].to, 0);
+			l_str(&l, s->branches[i].mispred ? "/M" : "/P");
+		}
+	l.b[l.n++] = '\n';
+	sc->olen += l.n;
 }
 
 /* JSON string escaping for names from the file. */
@@ -246,24 +450,29 @@ static void print_json(struct script *sc, const struct spe_sample *s, const char
 static int on_sample(void *ctx, const struct spe_sample *s)
 {
 	struct script *sc = ctx;
-	const char *comm;
-	char tmp[24];
-	struct spe_sym sym;
+	bool same = s->qr->seq == sc->last_seq;
 
 	if (sc->event_filter >= 0 && (int)s->kind != sc->event_filter)
 		return 0;
-	comm = spe_symbols_comm(sc->syms, s->tid);
-	if (!comm) {
-		snprintf(tmp, sizeof(tmp), ":%d", s->tid);
-		comm = tmp;
+	if (!same) {
+		/* A new record (the qrecord lives until its samples are done). */
+		sc->last_seq = s->qr->seq;
+		if (s->tid != sc->last_tid || !sc->comm) {
+			sc->comm = spe_symbols_comm(sc->syms, s->tid);
+			if (!sc->comm) {
+				snprintf(sc->comm_buf, sizeof(sc->comm_buf), ":%d", s->tid);
+				sc->comm = sc->comm_buf;
+			}
+			sc->last_tid = s->tid;
+		}
+		spe_symbols_lookup(sc->syms, s->pid, s->ip, s->cpumode, &sc->sym);
 	}
-	spe_symbols_lookup(sc->syms, s->pid, s->ip, s->cpumode, &sym);
 	if (sc->fmt == FMT_CSV)
-		print_csv(sc, s, comm, &sym);
+		print_csv(sc, s, sc->comm, &sc->sym);
 	else if (sc->fmt == FMT_JSON)
-		print_json(sc, s, comm, &sym);
+		print_json(sc, s, sc->comm, &sc->sym);
 	else
-		print_perf(sc, s, comm, &sym);
+		print_perf(sc, s, sc->comm, &sc->sym, same);
 	return sc->out->err ? 1 : 0;
 }
 
@@ -271,6 +480,9 @@ static int on_event(void *ctx, const struct spe_pdr_event *ev)
 {
 	struct script *sc = ctx;
 
+	if (ev->header->type == PERF_RECORD_COMM || ev->header->type == PERF_RECORD_FORK)
+		sc->comm = NULL;	/* names may change */
+	sc->last_seq = 0;		/* mappings may change */
 	return spe_symbols_event(sc->syms, ev) == -ENOMEM;
 }
 
@@ -363,6 +575,10 @@ static int run(int argc, char **argv)
 	}
 	if (sc.name_width < 11)
 		sc.name_width = 11;	/* "arm_spe_0//" is in perf's event list too */
+	for (int k = 0; k < SPE_S_NR; k++)
+		sc.evname_len[k] = (size_t)snprintf(sc.evname[k], sizeof(sc.evname[k]), "%*s: ",
+						    sc.name_width,
+						    spe_sample_name(&sc.it, (enum spe_sample_kind)k));
 	if (spe_symbols_new(&sc.syms, &symcfg, err, sizeof(err))) {
 		fprintf(stderr, "spe-decode script: %s\n", err[0] ? err : "out of memory");
 		spe_symbols_free(sc.syms);
@@ -379,6 +595,7 @@ static int run(int argc, char **argv)
 	r.path = path;
 	r.itrace = sc.it;
 	status = spe_samples_execute(&r);
+	obuf_flush(&sc);
 	if (spe_output_flush(sc.out, "script") && !status)
 		status = 1;
 	free(sc.out);

@@ -377,8 +377,9 @@ static int wrap_copy_input(struct spe_pdw *w, const struct wrap_opts *o,
 		/* One AUXTRACE record per chunk, streamed through buf. */
 		uint64_t size = left < chunk ? left : chunk, got = 0;
 
+		/* perf record: per-CPU buffers have tid -1, per-thread the tid. */
 		err = spe_pdw_auxtrace_begin(w, size, aux_off, aux_off, (uint32_t)idx,
-					     (uint32_t)o->tid,
+					     o->per_thread ? (uint32_t)o->tid : UINT32_MAX,
 					     o->per_thread ? UINT32_MAX : (uint32_t)in->cpu);
 		while (!err && got < size) {
 			size_t n = size - got < WRAP_IO_CHUNK ? size - got : WRAP_IO_CHUNK;

@@ -333,7 +333,9 @@ struct spe_pdr_info {
 	char cpuid[128];		/* arm64: MIDR_EL1 as text */
 	uint32_t nr_cpus_avail, nr_cpus_online;
 	bool has_cpuid, has_nrcpus, has_auxtrace_index;
+	bool truncated_file;		/* data section runs past the end of file */
 	uint64_t nr_auxtrace_index;	/* entries of the HEADER_AUXTRACE index */
+	uint64_t auxtrace_index_offset;	/* file offset of its first entry */
 };
 
 int spe_pdr_open(struct spe_pdr **out, int fd);

@@ -61,7 +61,8 @@ struct spe_qrecord {
 	uint64_t midr;			/* of the recording CPU */
 	enum spe_ds_table ds_table;
 	uint32_t queue;
-	uint64_t file_offset;		/* of the record's first byte; 0 for a pipe */
+	uint64_t file_offset;		/* of the record's first byte */
+	uint64_t seq;			/* 1, 2, ... in delivery order */
 };
 
 /* Counters reported at the end. */

@@ -46,7 +46,8 @@ struct aux_queue {
 	struct spe_record rec;		/* next record, when has_rec */
 	bool has_rec, on_heap;
 	uint64_t time;			/* perf time of rec */
-	uint64_t last_ts;
+	uint64_t last_ts;		/* newest SPE timestamp seen: heap key */
+	uint64_t rec_ts;		/* rec's own SPE timestamp, 0 if none */
 	int32_t cpu, tid;		/* from the AUXTRACE records */
 	int32_t ctx_tid;		/* last CONTEXT seen, -1 */
 };
@@ -56,6 +57,12 @@ struct held_event {
 	uint64_t time, seq;
 	struct spe_pdr_event ev;	/* ev.header points to bytes */
 	uint64_t *bytes;
+};
+
+/* A queue on the heap, keyed by the SPE timestamp of its next record. */
+struct heap_item {
+	uint32_t qi;
+	uint64_t ord;
 };
 
 struct tid_map {
@@ -74,7 +81,7 @@ struct spe_session {
 
 	struct aux_queue *q[Q_MAX_QUEUES];
 	uint32_t nr_q;
-	uint32_t heap[Q_MAX_QUEUES];
+	struct heap_item heap[Q_MAX_QUEUES];
 	uint32_t heap_n;
 
 	struct spe_time_conv tc;
@@ -94,6 +101,8 @@ struct spe_session {
 	uint64_t seq;
 
 	struct spe_session_stats st;
+	bool data_queued;		/* all AUXTRACE queued from the index */
+	uint64_t delivered;
 	int stop;			/* a callback's non-zero return */
 	char msg[320];
 };
@@ -156,49 +165,56 @@ static int32_t tm_pid(const struct tid_map *m, int32_t tid)
 
 /* ---- Heap of queues by the time of their next record ------------------------ */
 
-static bool q_less(const struct spe_session *s, uint32_t a, uint32_t b)
+/*
+ * The heap behaves exactly like perf's auxtrace heap (ties included: a new
+ * item stays below an equal parent; popping promotes the right child on a
+ * tie), so that records with equal timestamps come out in perf's order.
+ */
+static void heap_place(struct heap_item *h, uint32_t pos, uint32_t qi, uint64_t ord)
 {
-	const struct aux_queue *x = s->q[a], *y = s->q[b];
+	while (pos) {
+		uint32_t parent = (pos - 1) >> 1;
 
-	return x->time < y->time || (x->time == y->time && a < b);
+		if (h[parent].ord <= ord)
+			break;
+		h[pos] = h[parent];
+		pos = parent;
+	}
+	h[pos].qi = qi;
+	h[pos].ord = ord;
 }
 
-static void heap_push(struct spe_session *s, uint32_t qi)
+static void heap_push(struct spe_session *s, uint32_t qi, uint64_t ord)
 {
-	uint32_t i = s->heap_n++;
-
-	s->heap[i] = qi;
-	while (i && q_less(s, s->heap[i], s->heap[(i - 1) / 2])) {
-		uint32_t p = (i - 1) / 2, t = s->heap[p];
-
-		s->heap[p] = s->heap[i];
-		s->heap[i] = t;
-		i = p;
-	}
+	heap_place(s->heap, s->heap_n++, qi, ord);
 	s->q[qi]->on_heap = true;
 }
 
-static uint32_t heap_pop(struct spe_session *s)
+static void heap_pop(struct spe_session *s)
 {
-	uint32_t top = s->heap[0], i = 0;
+	struct heap_item *h = s->heap;
+	uint32_t cnt = s->heap_n, pos = 0;
 
-	s->heap[0] = s->heap[--s->heap_n];
+	s->q[h[0].qi]->on_heap = false;
+	s->heap_n--;
 	for (;;) {
-		uint32_t l = 2 * i + 1, r = l + 1, m = i, t;
+		uint32_t left = (pos << 1) + 1, right = left + 1;
 
-		if (l < s->heap_n && q_less(s, s->heap[l], s->heap[m]))
-			m = l;
-		if (r < s->heap_n && q_less(s, s->heap[r], s->heap[m]))
-			m = r;
-		if (m == i)
+		if (left >= cnt)
 			break;
-		t = s->heap[m];
-		s->heap[m] = s->heap[i];
-		s->heap[i] = t;
-		i = m;
+		if (right >= cnt) {
+			h[pos] = h[left];
+			return;
+		}
+		if (h[left].ord < h[right].ord) {
+			h[pos] = h[left];
+			pos = left;
+		} else {
+			h[pos] = h[right];
+			pos = right;
+		}
 	}
-	s->q[top]->on_heap = false;
-	return top;
+	heap_place(h, pos, h[cnt - 1].qi, h[cnt - 1].ord);
 }
 
 /* ---- Queues ------------------------------------------------------------------ */
@@ -261,9 +277,12 @@ static bool q_advance(struct spe_session *s, struct aux_queue *q)
 		ret = spe_decoder_next(&q->dec, &q->rec);
 		if (ret == 1) {
 			q_drop_pages(s, q, false);
-			if (q->rec.present & SPE_REC_TIMESTAMP)
-				q->last_ts = q->rec.timestamp;
-			q->time = q_perf_time(s, q->last_ts);
+			/* perf: a record's time is its own timestamp (0 without
+			 * one); the queue's position is the newest seen. */
+			q->rec_ts = (q->rec.present & SPE_REC_TIMESTAMP) ? q->rec.timestamp : 0;
+			if (q->rec_ts > q->last_ts)
+				q->last_ts = q->rec_ts;
+			q->time = q_perf_time(s, q->rec_ts);
 			q->has_rec = true;
 			s->st.records++;
 			return true;
@@ -288,6 +307,7 @@ static void q_context(struct spe_session *s, struct aux_queue *q, struct spe_qre
 	const struct spe_record *rec = &q->rec;
 
 	qr->rec = rec;
+	qr->seq = ++s->delivered;
 	qr->time = q->time;
 	qr->cpu = q->cpu;
 	qr->midr = spe_session_midr(s, q->cpu);
@@ -309,31 +329,36 @@ static void q_context(struct spe_session *s, struct aux_queue *q, struct spe_qre
 	qr->pid = tm_pid(&s->threads, qr->tid);
 }
 
-/* Deliver every queued record whose time is before `t`. */
-static int q_process(struct spe_session *s, uint64_t t)
+/* Deliver every queued record older than perf time t (perf's algorithm,
+ * in the SPE timestamp domain as perf compares). */
+static int q_process(struct spe_session *s, uint64_t t_perf)
 {
-	while (s->heap_n && !s->stop) {
-		uint32_t qi = s->heap[0];
-		struct aux_queue *q = s->q[qi];
-		struct spe_qrecord qr = { .queue = qi };
+	uint64_t t = t_perf == UINT64_MAX ? UINT64_MAX :
+		     (s->have_tc ? spe_perf_to_time(&s->tc, t_perf) : t_perf);
 
-		if (q->time >= t)
+	while (s->heap_n && !s->stop) {
+		uint32_t qi = s->heap[0].qi;
+		struct aux_queue *q = s->q[qi];
+		uint64_t limit;
+
+		if (s->heap[0].ord >= t)
 			break;
 		heap_pop(s);
-		/*
-		 * Stay on this queue while its records are not later than the
-		 * next queue's (ties stay here, as in perf) and before t.
-		 */
+		limit = t;
+		if (s->heap_n && s->heap[0].ord + 1 < limit)
+			limit = s->heap[0].ord + 1;
+		/* Stay on this queue while it is older than the next one. */
 		for (;;) {
+			struct spe_qrecord qr = { .queue = qi };
+
 			q_context(s, q, &qr);
 			q->has_rec = false;
 			if (s->cfg.on_record)
 				s->stop = s->cfg.on_record(s->cfg.ctx, &qr);
 			if (!q_advance(s, q))
 				break;
-			if (s->stop || q->time >= t ||
-			    (s->heap_n && q->time > s->q[s->heap[0]]->time)) {
-				heap_push(s, qi);
+			if (s->stop || q->last_ts >= limit) {
+				heap_push(s, qi, q->last_ts);
 				break;
 			}
 		}
@@ -348,7 +373,7 @@ static void q_refill(struct spe_session *s)
 		struct aux_queue *q = s->q[i];
 
 		if (q && !q->on_heap && !q->has_rec && q_advance(s, q))
-			heap_push(s, i);
+			heap_push(s, i, q->last_ts);
 	}
 }
 
@@ -514,7 +539,7 @@ static int s_event(struct spe_session *s, const struct spe_pdr_event *ev)
 		    (s->stop = s->cfg.on_auxtrace(s->cfg.ctx, ev, s->map + ev->aux_data_offset,
 						  ev->aux_data_size)))
 			return 0;
-		return s->cfg.no_decode ? 0 : q_add(s, ev, NULL);
+		return s->cfg.no_decode || s->data_queued ? 0 : q_add(s, ev, NULL);
 	case PERF_RECORD_AUX:
 		if (h->size >= sizeof(*h) + 24) {
 			uint64_t flags;
@@ -624,6 +649,8 @@ static int flush_held(struct spe_session *s, uint64_t limit)
 	size_t n = 0, i;
 	int err = 0;
 
+	if (!s->nr_held)
+		return 0;
 	qsort(s->held, s->nr_held, sizeof(*s->held), held_cmp);
 	while (n < s->nr_held && s->held[n].time <= limit)
 		n++;
@@ -664,10 +691,61 @@ static int hold(struct spe_session *s, const struct spe_pdr_event *ev)
 	return 0;
 }
 
+/*
+ * A file with a HEADER_AUXTRACE index (perf record writes one) has all its
+ * AUXTRACE data queued before the first record is read, as perf does; the
+ * AUXTRACE records met later are then only counted.
+ */
+static int queue_from_index(struct spe_session *s)
+{
+	const struct spe_pdr_info *info = spe_pdr_info(s->r);
+	uint64_t size = spe_pdr_file_size(s->r);
+
+	if (!s->map || !info->has_auxtrace_index || s->cfg.no_decode)
+		return 0;
+	for (uint64_t i = 0; i < info->nr_auxtrace_index; i++) {
+		uint64_t ent[2], at = info->auxtrace_index_offset + i * 16;
+		struct spe_perf_auxtrace_event a;
+		struct spe_pdr_event ev = { 0 };
+		int err;
+
+		if (at > size || size - at < 16)
+			break;
+		memcpy(ent, s->map + at, 16);
+		/* An index entry that does not point at an AUXTRACE record
+		 * inside the file: ignore the index, read the records. */
+		if (ent[0] > size || size - ent[0] < sizeof(a))
+			goto bad;
+		memcpy(&a, s->map + ent[0], sizeof(a));
+		if (a.header.type != SPE_PERF_RECORD_AUXTRACE || a.header.size != sizeof(a) ||
+		    a.size > size - ent[0] - sizeof(a))
+			goto bad;
+		ev.offset = ent[0];
+		ev.header = &a.header;
+		ev.aux_data_offset = ent[0] + sizeof(a);
+		ev.aux_data_size = a.size;
+		err = q_add(s, &ev, NULL);
+		if (err)
+			return err;
+	}
+	s->data_queued = true;
+	return 0;
+bad:
+	/* Forget what the index queued; the records will queue it. */
+	for (uint32_t i = 0; i < s->nr_q; i++)
+		if (s->q[i])
+			s->q[i]->count = 0;
+	return 0;
+}
+
 int spe_session_run(struct spe_session *s)
 {
 	struct spe_pdr_event ev;
-	int ret, err = 0;
+	int ret = 0, err;
+
+	err = queue_from_index(s);
+	if (err)
+		return err;
 
 	/*
 	 * As perf does with ordered events: records with a time wait for a

@@ -312,7 +312,7 @@ static int pdr_read_attrs(struct spe_pdr *r, const struct spe_perf_file_header *
 		memcpy(&size, entry + 4, 4);
 		if (!size)
 			size = PERF_ATTR_SIZE_VER0;
-		if (size < PERF_ATTR_SIZE_VER0 || size + 16 > h->attr_size)
+		if (size < PERF_ATTR_SIZE_VER0 || (uint64_t)size + 16 > h->attr_size)
 			return pdr_error(r, -EPROTO, off + 4,
 					 "attribute size %u does not fit its %llu-byte entry",
 					 size, (unsigned long long)h->attr_size);
@@ -387,6 +387,16 @@ static void pdr_feature(struct spe_pdr *r, int feat, const unsigned char *p, siz
 	}
 }
 
+static void pdr_feature_at(struct spe_pdr *r, int feat, uint64_t off, uint64_t size)
+{
+	if (feat == SPE_FEAT_AUXTRACE) {
+		r->info.auxtrace_index_offset = off + 8;
+		/* Only as many entries as the section holds. */
+		if (size < 8 || r->info.nr_auxtrace_index > (size - 8) / 16)
+			r->info.has_auxtrace_index = false;
+	}
+}
+
 static int pdr_read_features(struct spe_pdr *r, const struct spe_perf_file_header *h)
 {
 	static const int wanted[] = { SPE_FEAT_ARCH, SPE_FEAT_NRCPUS, SPE_FEAT_CPUID,
@@ -422,6 +432,7 @@ static int pdr_read_features(struct spe_pdr *r, const struct spe_perf_file_heade
 			if (err)
 				return err;
 			pdr_feature(r, f, small, n);
+			pdr_feature_at(r, f, sec.offset, sec.size);
 		}
 		nth++;
 	}
@@ -442,13 +453,22 @@ static int pdr_open_file(struct spe_pdr *r)
 	if (h.size != sizeof(h))
 		return pdr_error(r, -EPROTO, 8, "file header size %llu, expected %zu",
 				 (unsigned long long)h.size, sizeof(h));
-	if (h.data.offset < sizeof(h) || h.data.offset > r->file_size ||
-	    h.data.size > r->file_size - h.data.offset)
-		return pdr_error(r, -EPROTO, 48,
-				 "data section (%#llx, %llu bytes) outside the %llu-byte file",
+	if (h.data.offset < sizeof(h) || h.data.offset > r->file_size)
+		return pdr_error(r, -EPROTO, 40,
+				 "data section offset %#llx outside the %llu-byte file",
 				 (unsigned long long)h.data.offset,
-				 (unsigned long long)h.data.size,
 				 (unsigned long long)r->file_size);
+	/*
+	 * A data section longer than the file is a truncated file, and size 0
+	 * is what perf record leaves when it dies before rewriting the
+	 * header: read the records up to the end of the file, so what is
+	 * there is decoded and the cut is reported where it is.
+	 */
+	if (!h.data.size || h.data.size > r->file_size - h.data.offset) {
+		r->info.truncated_file = h.data.size != 0;
+		h.data.size = r->file_size - h.data.offset;
+		memset(h.features, 0, sizeof(h.features));	/* not there */
+	}
 	if (h.attrs.offset > r->file_size || h.attrs.size > r->file_size - h.attrs.offset)
 		return pdr_error(r, -EPROTO, 24,
 				 "attribute section (%#llx, %llu bytes) outside the file",

@@ -49,6 +49,9 @@ struct spe_pdw {
 	bool in_data;
 	bool finished;
 	uint64_t aux_left;		/* AUXTRACE data still to come */
+	/* HEADER_AUXTRACE index: file offset of each AUXTRACE record. */
+	uint64_t *aux_index;
+	size_t nr_aux_index, cap_aux_index;
 	uint64_t aux_pad;		/* zero bytes after it */
 	uint64_t attrs_offset;
 	uint64_t data_offset;
@@ -202,6 +205,7 @@ void spe_pdw_free(struct spe_pdw *w)
 	free(w->perf_version);
 	free(w->arch);
 	free(w->cpuid);
+	free(w->aux_index);
 	free(w->buf);
 	free(w);
 }
@@ -598,6 +602,16 @@ int spe_pdw_auxtrace_begin(struct spe_pdw *w, uint64_t size, uint64_t offset,
 		return w->err;
 	if (w->aux_left)
 		return pdw_fail(w, -EINVAL);
+	if (w->nr_aux_index == w->cap_aux_index) {
+		size_t ncap = w->cap_aux_index ? w->cap_aux_index * 2 : 64;
+		uint64_t *n = realloc(w->aux_index, ncap * sizeof(*n));
+
+		if (!n)
+			return pdw_fail(w, -ENOMEM);
+		w->aux_index = n;
+		w->cap_aux_index = ncap;
+	}
+	w->aux_index[w->nr_aux_index++] = spe_pdw_offset(w);
 	pdw_put(w, &e, sizeof(e));
 	w->aux_left = size;
 	w->aux_pad = padded - size;
@@ -777,6 +791,7 @@ static bool pdw_has_feature(const struct spe_pdw *w, int feat)
 	case SPE_FEAT_CPUID:		return w->cpuid;
 	case SPE_FEAT_EVENT_DESC:	return true;
 	case SPE_FEAT_PMU_MAPPINGS:	return w->nr_pmus;
+	case SPE_FEAT_AUXTRACE:		return w->nr_aux_index;
 	default:			return false;
 	}
 }
@@ -809,12 +824,21 @@ static void pdw_put_feature(struct spe_pdw *w, int feat)
 	case SPE_FEAT_PMU_MAPPINGS:
 		pdw_put_pmu_mappings(w);
 		break;
+	case SPE_FEAT_AUXTRACE:
+		/* u64 nr, then {file offset, header size} per AUXTRACE record */
+		pdw_put_u64(w, w->nr_aux_index);
+		for (size_t i = 0; i < w->nr_aux_index; i++) {
+			pdw_put_u64(w, w->aux_index[i]);
+			pdw_put_u64(w, sizeof(struct spe_perf_auxtrace_event));
+		}
+		break;
 	}
 }
 
 static const int pdw_features[] = {
 	SPE_FEAT_HOSTNAME, SPE_FEAT_OSRELEASE, SPE_FEAT_VERSION, SPE_FEAT_ARCH,
 	SPE_FEAT_NRCPUS, SPE_FEAT_CPUID, SPE_FEAT_EVENT_DESC, SPE_FEAT_PMU_MAPPINGS,
+	SPE_FEAT_AUXTRACE,
 };
 #define PDW_NR_FEATURES (sizeof(pdw_features) / sizeof(pdw_features[0]))
 

@@ -354,11 +354,13 @@ int spe_symbols_event(struct spe_symbols *s, const struct spe_pdr_event *ev)
 		{
 			struct thread *t;
 			const char *pc = NULL;
+			uint32_t ptid;
 
-			/* The child inherits the parent's name and, for a new
-			 * process, a copy of its mappings. */
-			for (t = s->threads[ppid % HASH]; t; t = t->next)
-				if (t->tid == (int32_t)ppid)
+			/* The child inherits the parent thread's name and, for
+			 * a new process, a copy of its mappings. */
+			memcpy(&ptid, p + 12, 4);
+			for (t = s->threads[ptid % HASH]; t; t = t->next)
+				if (t->tid == (int32_t)ptid)
 					pc = t->comm;
 			if (pc)
 				set_comm(s, (int32_t)tid, pc, sizeof(t->comm));

@@ -183,7 +183,14 @@ static void test_layout(void)
 		CHECK_EQ(rd64(idx + 24), 8, "NRCPUS is two u32");
 		CHECK_EQ(rd32(nrcpus), 4, "nr_cpus_avail");
 		CHECK(!strcmp((const char *)cpuid + 4, "0x00000000413fd0c1"), "CPUID string is the MIDR");
-		CHECK_EQ(rd64(idx + 48) + rd64(idx + 56), len, "last feature ends the file");
+		/* then EVENT_DESC, then the AUXTRACE index, last. */
+		const unsigned char *aux = f + rd64(idx + 64);
+
+		CHECK_EQ(rd64(idx + 64) + rd64(idx + 72), len, "last feature ends the file");
+		CHECK(h.features[0] & (1ULL << SPE_FEAT_AUXTRACE), "AUXTRACE index feature bit set");
+		CHECK(rd64(aux) == 1 && rd32(f + rd64(aux + 8)) == SPE_PERF_RECORD_AUXTRACE &&
+		      rd64(aux + 16) == 48,
+		      "AUXTRACE index: one entry, the AUXTRACE record's offset and header size");
 	}
 	free(f);
 	close(fd);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# perf.data writer: unit tests, then host perf reads what `spe-decode wrap`
-# writes as an ARM SPE recording (spec-notes §4, §5).
+# perf.data layers: their unit tests, then host perf reads what
+# `spe-decode wrap` writes as an ARM SPE recording (spec-notes §4, §5).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bld="$top/build/spe-decode"
@@ -17,16 +17,20 @@ make -s -C "$top/tools/spe-decode" -j2 tests >"$tmp/build.log" 2>&1 ||
 	{ cat "$tmp/build.log"; nok "spe-decode and its unit tests build"; exit 1; }
 ok "spe-decode and its unit tests build"
 
-# Unit tests: renumber their TAP lines into this suite's.
-"$bld/tests/test_perf_data_write" >"$tmp/unit.tap"
-urc=$?
-while read -r line; do
-	case $line in
-	"ok "*) ok "writer unit: ${line#* - }" ;;
-	"not ok "*) nok "writer unit: ${line#* - }" ;;
-	esac
-done <"$tmp/unit.tap"
-[ $urc -eq 0 ] || nok "writer unit tests exit status"
+# Unit tests of the perf.data layers: renumber their TAP lines into this
+# suite's.
+for t in perf_data_write perf_data_read perf_time data_source aux_queue \
+	 sample_synth symbols report; do
+	"$bld/tests/test_$t" >"$tmp/unit.tap" 2>&1
+	urc=$?
+	while read -r line; do
+		case $line in
+		"ok "*) ok "$t: ${line#* - }" ;;
+		"not ok "*) nok "$t: ${line#* - }" ;;
+		esac
+	done <"$tmp/unit.tap"
+	[ $urc -eq 0 ] || nok "$t: unit test exit status $urc"
+done
 
 spe="$bld/spe-decode"
 python3 "$gen" 40 >"$tmp/r40.bin"

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Corrupt perf.data input: every fault gives a clear error naming the file
+# offset and a non-zero exit, and the samples decoded before it are still
+# printed.  Run with the ASan+UBSan build, so a fault that reads out of
+# bounds fails the test even when its output looks right.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
+patch="$top/tools/spe-decode/tests/perfdata/patch_record.py"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; }
+
+make -s -C "$top/tools/spe-decode" -j2 SAN=1 >"$tmp/build.log" 2>&1 ||
+	{ cat "$tmp/build.log"; nok "sanitizer build"; exit 1; }
+spe="$top/build/spe-decode-san/spe-decode"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1
+
+python3 "$gen" 1000 --seed 7 --pad >"$tmp/c.bin"
+"$spe" wrap -o "$tmp/good.data" --chunk 4096 "$tmp/c.bin"
+"$spe" script "$tmp/good.data" >"$tmp/good.out" 2>"$tmp/good.err"
+full=$(wc -l <"$tmp/good.out")
+if [ "$full" -gt 1000 ] && [ ! -s "$tmp/good.err" ]; then
+	ok "the intact file: $full samples, no message"
+else
+	nok "the intact file decodes cleanly"
+fi
+
+# expect NAME FILE OFFSET_REGEX MESSAGE_REGEX MIN_SAMPLES [cmd]
+expect() {
+	local name=$1 file=$2 off=$3 msg=$4 min=$5 cmd=${6:-script}
+	"$spe" "$cmd" "$file" >"$tmp/out" 2>"$tmp/err"
+	local rc=$? got
+	got=$(grep -c . "$tmp/out")
+	if [ $rc -ne 0 ] && grep -qE "offset $off\b.*$msg" "$tmp/err" &&
+	   [ "$got" -ge "$min" ] && ! grep -q 'Sanitizer' "$tmp/err"; then
+		ok "$name ($cmd: exit $rc, $got lines kept)"
+	else
+		nok "$name ($cmd: exit $rc, $got lines)"
+		sed 's/^/# /' "$tmp/err" | head -5
+	fi
+}
+
+# A file cut inside the AUX data of its 4th AUXTRACE record.
+cut=$(python3 - "$tmp/good.data" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+off, size = struct.unpack_from('<QQ', d, 40)
+pos, k = off, 0
+while pos < off + size:
+    t, m, sz = struct.unpack_from('<IHH', d, pos)
+    if t == 71:
+        k += 1
+        if k == 4:
+            print(pos, pos + 48 + 100)
+            break
+        pos += struct.unpack_from('<Q', d, pos + 8)[0]
+    pos += sz
+PY
+)
+rec=${cut% *}
+head -c "${cut#* }" "$tmp/good.data" >"$tmp/trunc.data"
+expect "truncated inside AUXTRACE data: error at that AUXTRACE record" "$tmp/trunc.data" \
+	"$(printf '%#x' "$rec")" "runs past the end of the file" 300
+expect "truncated file: dump keeps the packets before the cut" "$tmp/trunc.data" \
+	"$(printf '%#x' "$rec")" "runs past the end" 1500 dump
+head -c $(( ${cut% *} + 20 )) "$tmp/good.data" >"$tmp/trunc2.data"
+expect "truncated inside a record header: error at that record" "$tmp/trunc2.data" \
+	"$(printf '%#x' "$rec")" "cut by the end of the data" 300
+
+printf 'PERFFILE\x68\0\0\0\0\0\0\0' >"$tmp/magic.data"
+cat "$tmp/good.data" | tail -c +17 >>"$tmp/magic.data"
+expect "wrong magic: refused at offset 0" "$tmp/magic.data" 0 "bad magic" 0
+: >"$tmp/empty.data"
+expect "an empty file is refused" "$tmp/empty.data" 0 "only 0 bytes" 0
+
+cp "$tmp/good.data" "$tmp/size.data"
+off=$(python3 "$patch" "$tmp/size.data" 68 3 6 2 4)
+expect "record size below its header: error at it, samples before kept" "$tmp/size.data" \
+	"$off" "less than its header" 300
+cp "$tmp/good.data" "$tmp/big.data"
+off=$(python3 "$patch" "$tmp/big.data" 11 5 6 2 0xfff8)
+expect "record size past the data section: error at it" "$tmp/big.data" "$off" \
+	"cut by the end of the data" 300
+cp "$tmp/good.data" "$tmp/aux.data"
+off=$(python3 "$patch" "$tmp/aux.data" 71 5 8 8 0x7fffffff00)
+expect "AUXTRACE data past the end of file: error at the AUXTRACE record" "$tmp/aux.data" \
+	"$off" "runs past the end" 300
+cp "$tmp/good.data" "$tmp/type.data"
+off=$(python3 "$patch" "$tmp/type.data" 68 4 0 4 200)
+expect "unknown record type: error at it, samples before kept" "$tmp/type.data" "$off" \
+	"unknown record type 200" 300
+cp "$tmp/good.data" "$tmp/auxtype.data"
+off=$(python3 "$patch" "$tmp/auxtype.data" 70 0 8 4 99)
+expect "unknown AUXTRACE type: error at AUXTRACE_INFO" "$tmp/auxtype.data" "$off" \
+	"not ARM SPE" 0
+cp "$tmp/good.data" "$tmp/attr.data"
+python3 - "$tmp/attr.data" <<'PY'
+import struct, sys
+p = sys.argv[1]
+d = bytearray(open(p, 'rb').read())
+aoff = struct.unpack_from('<Q', d, 24)[0]
+struct.pack_into('<I', d, aoff + 4, 1000)      # attr.size lies
+open(p, 'wb').write(d)
+PY
+expect "attribute size larger than its entry: error at the attr" "$tmp/attr.data" "0x[0-9a-f]+" \
+	"attribute size 1000" 0
+
+# Corrupt SPE bytes inside good records: decoded around, counted, reported.
+python3 - "$tmp/c.bin" "$tmp/bad.bin" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+for i in range(64 * 5, len(d), 64 * 37):
+    d[i] = d[i + 1] = 0x3f  # two extended-header prefixes: undecodable
+open(sys.argv[2], 'wb').write(d)
+PY
+"$spe" wrap -o "$tmp/bad.data" --chunk 4096 "$tmp/bad.bin"
+"$spe" script "$tmp/bad.data" >"$tmp/out" 2>"$tmp/err"
+if grep -q "decode errors" "$tmp/err" && grep -qE "first SPE decode error at file offset 0x" "$tmp/err" &&
+   [ "$(wc -l <"$tmp/out")" -gt 1000 ] && ! grep -q Sanitizer "$tmp/err"; then
+	ok "corrupt SPE bytes: records around them decoded, errors counted with their file offset"
+else
+	nok "corrupt SPE bytes are decoded around and reported"
+	head -3 "$tmp/err" | sed 's/^/# /'
+fi
+
+# AUX flags are counted and reported.
+"$spe" wrap -o "$tmp/flags.data" --chunk 4096 --aux-flags 0xd "$tmp/c.bin"
+"$spe" report "$tmp/flags.data" >"$tmp/out" 2>&1
+if grep -q "AUX records 16: truncated 16, partial 16, collision 16" "$tmp/out"; then
+	ok "TRUNCATED/PARTIAL/COLLISION AUX flags are counted in the report"
+else
+	nok "AUX flags are counted in the report"
+fi
+"$spe" script "$tmp/flags.data" 2>&1 >/dev/null | grep -q "16 truncated, 16 partial, 16 collision"
+if [ $? -eq 0 ]; then ok "script reports truncated data at the end"; else nok "script reports truncated data at the end"; fi
+echo "1..$n"

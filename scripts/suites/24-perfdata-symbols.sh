@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Symbolisation: user ips through MMAP2 and the ELF symbol table equal host
+# perf's (sym and dso), --symfs, absent files, kernel ips from a kallsyms
+# file, and the report's top symbols.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bld="$top/build/spe-decode"
+spe="$bld/spe-decode"
+gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+same() {
+	if [ -s "$2" ] && cmp -s "$2" "$3"; then ok "$1 ($(wc -l <"$2") lines)"; else
+		nok "$1"; diff "$2" "$3" | head -6 | sed 's/^/# /'; fi
+}
+
+make -s -C "$top/tools/spe-decode" -j2 tests >"$tmp/build.log" 2>&1 ||
+	{ cat "$tmp/build.log"; nok "build"; exit 1; }
+# Any ELF with a symbol table will do: one of the unit-test programs.
+elf="$tmp/prog"
+cp "$bld/tests/test_symbols" "$elf"
+# PCs 4 bytes into each function, mapped at 0x10000000 from file offset 0
+# (its text segment has vaddr == file offset).
+pcs=$(nm "$elf" | python3 -c '
+import sys
+print(",".join("%x" % (int(l.split()[0], 16) + 0x10000000 + 4)
+               for l in sys.stdin if len(l.split()) == 3 and l.split()[1] in "tT"))')
+python3 "$gen" 600 --seed 5 --no-context --pcs "$pcs" >"$tmp/sy.bin"
+"$spe" wrap -o "$tmp/sy.data" --per-thread --pid 77 --tid 77 --comm prog \
+	--mmap "0x10000000:0x10000:0:$elf" "$tmp/sy.bin"
+"$spe" script --branch-miss -F ip,sym,dso "$tmp/sy.data" >"$tmp/s.out"
+if grep -q ' spe_symbols_lookup (' "$tmp/s.out" && grep -q ' main (' "$tmp/s.out"; then
+	ok "user ips resolve to the ELF's functions through MMAP2"
+else
+	nok "user ips resolve to the ELF's functions through MMAP2"
+fi
+
+if command -v perf >/dev/null; then
+	perf script -i "$tmp/sy.data" -F ip,sym,dso >"$tmp/p.out" 2>/dev/null
+	same "ip, sym and dso equal perf script's" "$tmp/p.out" "$tmp/s.out"
+
+	mkdir -p "$tmp/symfs/opt/app"
+	cp "$elf" "$tmp/symfs/opt/app/prog"
+	"$spe" wrap -o "$tmp/fs.data" --per-thread --pid 77 --tid 77 --comm prog \
+		--mmap "0x10000000:0x10000:0:/opt/app/prog" --mmap "0x20000000:0x1000:0:/nonexistent/lib.so" \
+		"$tmp/sy.bin"
+	perf script -i "$tmp/fs.data" --symfs "$tmp/symfs" -F ip,sym,dso >"$tmp/p.out" 2>/dev/null
+	"$spe" script --branch-miss --symfs "$tmp/symfs" -F ip,sym,dso "$tmp/fs.data" >"$tmp/s.out"
+	same "--symfs: the same symbols as perf script --symfs" "$tmp/p.out" "$tmp/s.out"
+else
+	skip "symbols equal perf's" "perf not installed"
+fi
+
+# An absent file: its name as the dso and [unknown] as the symbol.
+"$spe" wrap -o "$tmp/gone.data" --per-thread --pid 77 --tid 77 --comm prog \
+	--mmap "0x10000000:0x10000:0:/nonexistent/prog" "$tmp/sy.bin"
+"$spe" script --branch-miss -F ip,sym,dso "$tmp/gone.data" >"$tmp/s.out"
+if grep -q '^ *1[0-9a-f]\{7\} \[unknown\] (/nonexistent/prog)$' "$tmp/s.out"; then
+	ok "an absent mapped file: [unknown] symbol, its path as dso"
+else
+	nok "an absent mapped file: [unknown] symbol, its path as dso"
+fi
+
+# Kernel ips from kallsyms: kfunc_K every 4 KiB from 0xffff800008000000.
+python3 -c '
+for k in range(1024):
+    print("%x T kfunc_%d" % (0xffff800008000000 + k * 0x1000, k))
+print("ffff800008000800 d not_a_function")' >"$tmp/kallsyms"
+"$spe" script --branch-miss --kallsyms "$tmp/kallsyms" -F ip,sym,symoff,dso "$tmp/sy.data" |
+	grep kernel.kallsyms >"$tmp/k.out"
+bad=$(python3 -c '
+import sys
+bad = 0
+for l in open(sys.argv[1]):
+    ip, sym = l.split()[:2]
+    ip = int(ip, 16)
+    k = (ip - 0xffff800008000000) >> 12
+    if sym != "kfunc_%d+0x%x" % (k, ip & 0xfff):
+        bad += 1
+print(bad)' "$tmp/k.out")
+if [ -s "$tmp/k.out" ] && [ "$bad" -eq 0 ]; then
+	ok "kernel ips resolve from the kallsyms file ($(wc -l <"$tmp/k.out") samples)"
+else
+	nok "kernel ips resolve from the kallsyms file ($bad wrong)"
+fi
+"$spe" script --kallsyms "$tmp/missing" "$tmp/sy.data" >/dev/null 2>"$tmp/err"
+if [ $? -ne 0 ] && grep -q "$tmp/missing" "$tmp/err"; then
+	ok "a missing kallsyms file is an error naming it"
+else
+	nok "a missing kallsyms file is an error naming it"
+fi
+
+# report: the top symbol is the most frequent record ip's symbol.
+"$spe" report "$tmp/sy.data" >"$tmp/rep.out"
+want=$("$spe" script --itrace=i1i -F sym "$tmp/sy.data" | sort | uniq -c | sort -k1,1nr -k2 | head -1 | awk '{print $1, $2}')
+got=$(awk '/^## Top symbols/ {getline; getline; print $1, $3; exit}' "$tmp/rep.out")
+if [ -n "$want" ] && [ "$want" = "$got" ]; then
+	ok "report: top symbol '$got' with its record count"
+else
+	nok "report: top symbol (want '$want', got '$got')"
+fi
+echo "1..$n"

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Report aggregation: exact percentiles, data sources, rates, top symbols. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/perf_event.h>
+
+#include "spe/packet.h"
+#include "spe_decode.h"
+#include "spe_perf_synth.h"
+#include "tap.h"
+
+static char text[8192];
+static size_t text_len;
+
+static int sink(void *ctx, const char *t, size_t n)
+{
+	(void)ctx;
+	if (text_len + n < sizeof(text)) {
+		memcpy(text + text_len, t, n);
+		text_len += n;
+		text[text_len] = '\0';
+	}
+	return 0;
+}
+
+int main(void)
+{
+	struct spe_report *r;
+	struct spe_record rec = { 0 };
+	struct spe_qrecord qr = { .rec = &rec, .ds_table = SPE_DS_TABLE_COMMON };
+	struct spe_sample s = { .qr = &qr };
+	struct spe_sym hot = { .dso = "/bin/app", .name = "hot_loop", .has_sym = true };
+	struct spe_sym cold = { .dso = "/bin/app", .name = "cold_path", .has_sym = true };
+	struct spe_ds_input dsi = { .is_load = true, .has_source = true };
+
+	if (spe_report_new(&r))
+		return 1;
+	/* 100 loads with total latency 1..100, 90 from L1D, 10 from DRAM. */
+	for (int i = 1; i <= 100; i++) {
+		rec.present = SPE_REC_OP_TYPE | SPE_REC_LAT_TOTAL | SPE_REC_EVENTS;
+		rec.op_class = SPE_OP_CLASS_LDST;
+		rec.op_subclass = 0;
+		rec.lat_total = (uint16_t)i;
+		rec.events = SPE_EV_L1D_ACCESS | (i > 90 ? SPE_EV_L1D_REFILL : 0);
+		dsi.source = i > 90 ? SPE_DS_COMMON_DRAM : SPE_DS_COMMON_L1D;
+		s.data_src = spe_perf_data_src(SPE_DS_TABLE_COMMON, &dsi);
+		spe_report_add(r, &s, i % 4 ? &hot : &cold);
+	}
+	/* 10 branches, 3 mispredicted. */
+	for (int i = 0; i < 10; i++) {
+		rec.present = SPE_REC_OP_TYPE | SPE_REC_EVENTS;
+		rec.op_class = SPE_OP_CLASS_BRANCH;
+		rec.events = i < 3 ? SPE_EV_MISPRED : 0;
+		s.data_src = 0;
+		spe_report_add(r, &s, &hot);
+	}
+	CHECK_EQ(spe_report_count(r, SPE_REP_LOAD), 100, "100 loads counted");
+	CHECK_EQ(spe_report_percentile(r, SPE_REP_LOAD, 0, 50), 50, "p50 of 1..100 is 50");
+	CHECK_EQ(spe_report_percentile(r, SPE_REP_LOAD, 0, 99), 99, "p99 of 1..100 is 99");
+	CHECK_EQ(spe_report_percentile(r, SPE_REP_LOAD, 0, 100), 100, "max is 100");
+	CHECK_EQ(spe_report_percentile(r, SPE_REP_STORE, 0, 50), 0, "no stores: 0");
+	CHECK_EQ(spe_report_percentile(r, SPE_REP_LOAD, 1, 50), 0,
+		 "issue latency absent from every record: no percentile");
+	spe_report_print(r, NULL, 5, sink, NULL);
+	CHECK(strstr(text, "90  90.00%  L1D hit") && strstr(text, "10  10.00%  DRAM"),
+	      "loads by data source: 90% L1D, 10% DRAM");
+	CHECK(strstr(text, "L1D miss   10.00% of L1D accesses (10/100)"), "L1D miss rate of loads");
+	CHECK(strstr(text, "mispredicted  30.00% (3/10)"), "branch mispredict rate");
+	CHECK(strstr(text, "hot_loop") < strstr(text, "cold_path") &&
+	      strstr(text, "      85  77.27%  hot_loop"), "top symbols sorted by records with shares");
+	spe_report_free(r);
+	return tap_done();
+}

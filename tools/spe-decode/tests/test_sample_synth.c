@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Sample synthesis: perf's groups, fields and order (spec-notes §5). */
+#include <string.h>
+
+#include <linux/perf_event.h>
+
+#include "spe/packet.h"
+#include "spe_decode.h"
+#include "spe_perf_synth.h"
+#include "tap.h"
+
+#define MAXS 16
+
+struct got {
+	struct spe_sample s[MAXS];
+	int n;
+};
+
+static int collect(void *ctx, const struct spe_sample *s)
+{
+	struct got *g = ctx;
+
+	if (g->n < MAXS)
+		g->s[g->n++] = *s;
+	return 0;
+}
+
+static struct spe_record load_rec(void)
+{
+	struct spe_record r = { 0 };
+
+	r.present = SPE_REC_PC | SPE_REC_OP_TYPE | SPE_REC_EVENTS | SPE_REC_LAT_TOTAL |
+		    SPE_REC_LAT_ISSUE | SPE_REC_LAT_XLAT | SPE_REC_DATA_VA | SPE_REC_DATA_PA |
+		    SPE_REC_DATA_SOURCE | SPE_REC_TIMESTAMP;
+	r.pc.addr = 0x400100;
+	r.op_class = SPE_OP_CLASS_LDST;
+	r.op_subclass = 0;
+	r.events = SPE_EV_RETIRED | SPE_EV_L1D_ACCESS | SPE_EV_L1D_REFILL | SPE_EV_TLB_ACCESS |
+		   SPE_EV_TLB_WALK | SPE_EV_REMOTE_ACCESS;
+	r.lat_total = 300;
+	r.lat_issue = 7;
+	r.lat_xlat = 40;
+	r.data_va = 0x7fff1000;
+	r.data_pa = 0x80001000;
+	r.data_source = SPE_DS_COMMON_DRAM;
+	return r;
+}
+
+static const char *names(const struct spe_itrace *it, const struct got *g, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	for (int i = 0; i < g->n; i++) {
+		strncat(buf, spe_sample_name(it, g->s[i].kind), n - strlen(buf) - 2);
+		strncat(buf, " ", n - strlen(buf) - 1);
+	}
+	return buf;
+}
+
+int main(void)
+{
+	struct spe_record rec = load_rec();
+	struct spe_qrecord qr = { .rec = &rec, .time = 5000, .cpu = 3, .pid = 10, .tid = 11,
+				  .ds_table = SPE_DS_TABLE_COMMON };
+	struct spe_itrace it;
+	struct spe_synth sy;
+	struct got g = { .n = 0 };
+	const char *why = NULL;
+	char buf[256];
+
+	spe_itrace_default(&it);
+	spe_synth_init(&sy, &it);
+	spe_synth_record(&sy, &qr, collect, &g);
+	CHECK(!strcmp(names(&it, &g, buf, sizeof(buf)),
+		      "l1d-miss l1d-access tlb-miss tlb-access remote-access memory "),
+	      "a load with L1D refill, TLB walk and remote access: perf's groups in perf's order");
+	CHECK(g.s[0].addr == 0x7fff1000 && g.s[0].phys_addr == 0x80001000 && g.s[0].weight == 300 &&
+	      g.s[0].time == 5000 && g.s[0].cpu == 3 && g.s[0].pid == 10 && g.s[0].tid == 11 &&
+	      g.s[0].ip == 0x400100 && g.s[0].cpumode == PERF_RECORD_MISC_USER,
+	      "memory samples: addr = data VA, phys_addr, weight = total latency, context");
+	CHECK(g.s[0].issue_lat == 7 && g.s[0].xlat_lat == 40,
+	      "issue and translation latency are carried (perf drops them)");
+	{
+		union perf_mem_data_src d = { .val = g.s[5].data_src };
+
+		CHECK(d.mem_op == PERF_MEM_OP_LOAD && d.mem_lvl_num == PERF_MEM_LVLNUM_RAM &&
+		      d.mem_dtlb == (PERF_MEM_TLB_WK | PERF_MEM_TLB_MISS),
+		      "data_src from the MIDR's table and the TLB event bits");
+	}
+	spe_synth_free(&sy);
+
+	/* A mispredicted conditional branch. */
+	memset(&rec, 0, sizeof(rec));
+	rec.present = SPE_REC_PC | SPE_REC_OP_TYPE | SPE_REC_EVENTS | SPE_REC_BR_TARGET |
+		      SPE_REC_LAT_TOTAL | SPE_REC_PREV_BR_TARGET;
+	rec.pc.addr = 0xffff800008001000ULL;
+	rec.op_class = SPE_OP_CLASS_BRANCH;
+	rec.op_subclass = SPE_OP_BR_COND;
+	rec.events = SPE_EV_RETIRED | SPE_EV_MISPRED;
+	rec.br_target.addr = 0xffff800008002000ULL;
+	rec.prev_br_target.addr = 0xffff800008000ff0ULL;
+	rec.lat_total = 9;
+	g.n = 0;
+	spe_itrace_parse("bMl", &it, &why);
+	spe_synth_init(&sy, &it);
+	spe_synth_record(&sy, &qr, collect, &g);
+	CHECK(g.n == 1 && !strcmp(spe_sample_name(&it, g.s[0].kind), "branch"),
+	      "newer perf: a branch gives one 'branch' sample, no memory sample");
+	CHECK(g.s[0].addr == 0xffff800008002000ULL && g.s[0].data_src == 0 &&
+	      g.s[0].cpumode == PERF_RECORD_MISC_KERNEL,
+	      "branch sample: addr = target, no data_src, kernel cpumode from the PC");
+	CHECK(g.s[0].flags & SPE_BRF_MISPRED && g.s[0].flags & SPE_BRF_CONDITIONAL,
+	      "branch flags: mispredicted, conditional");
+	CHECK(g.s[0].nr_branches == 2 && g.s[0].branches[0].from == rec.pc.addr &&
+	      g.s[0].branches[0].to == rec.br_target.addr && g.s[0].branches[0].mispred &&
+	      g.s[0].branches[1].to == rec.prev_br_target.addr,
+	      "'l': two-entry branch stack, PC->target then the previous branch target");
+	spe_synth_free(&sy);
+
+	rec.events = SPE_EV_RETIRED;
+	it.branch_miss = true;
+	g.n = 0;
+	spe_synth_init(&sy, &it);
+	spe_synth_record(&sy, &qr, collect, &g);
+	CHECK(g.n == 0, "perf 6.1 ('branch-miss'): a correctly predicted branch gives nothing");
+	rec.events = SPE_EV_MISPRED;
+	spe_synth_record(&sy, &qr, collect, &g);
+	CHECK(g.n == 1 && !strcmp(spe_sample_name(&it, g.s[0].kind), "branch-miss"),
+	      "perf 6.1: a mispredicted branch is named 'branch-miss'");
+	spe_synth_free(&sy);
+
+	/* Instruction period counts records per queue. */
+	CHECK(!spe_itrace_parse("i3i", &it, &why) && it.period == 3 && it.want[SPE_S_INSTRUCTIONS],
+	      "--itrace=i3i: instructions every 3rd record");
+	spe_synth_init(&sy, &it);
+	g.n = 0;
+	for (int i = 0; i < 6; i++) {
+		qr.queue = i % 2;
+		spe_synth_record(&sy, &qr, collect, &g);
+	}
+	CHECK(g.n == 2 && g.s[0].period == 3, "6 records over 2 queues at period 3: 2 samples of period 3");
+	spe_synth_free(&sy);
+
+	CHECK(spe_itrace_parse("i10ms", &it, &why) == -22 && strstr(why, "instruction"),
+	      "a time period is refused: SPE samples have no time base for it");
+	CHECK(spe_itrace_parse("fz", &it, &why) == -22, "an unknown letter is refused");
+	CHECK(!spe_itrace_parse("", &it, &why) && it.want[SPE_S_MEMORY] &&
+	      !it.want[SPE_S_INSTRUCTIONS], "empty --itrace: perf's default groups");
+	CHECK_EQ(spe_sample_kind_by_name("branch-miss"), SPE_S_BRANCH, "'branch-miss' names the branch group");
+	CHECK_EQ(spe_sample_kind_by_name("branch"), SPE_S_BRANCH, "'branch' names the branch group");
+	CHECK_EQ(spe_sample_kind_by_name("llc-miss"), SPE_S_LLC_MISS, "'llc-miss' names its group");
+	return tap_done();
+}
