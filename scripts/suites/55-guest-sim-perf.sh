@@ -36,8 +36,15 @@ fi
 mkdir -p "$runs"
 spin=$runs/spe_spin
 if ! aarch64-linux-gnu-gcc -O2 -static -Wall -Wextra -Werror -o "$spin" \
-	"$top/selftests/arm_spe/spe_spin.c" 2>"$runs/spin.log"; then
+	"$top/selftests/arm_spe/workloads/spe_spin.c" 2>"$runs/spin.log"; then
 	tap_fail "spe_spin cross-compiles" "$(cat "$runs/spin.log")"
+	tap_done
+	exit 1
+fi
+
+sel=$runs/selftests
+if ! out=$(make -s -C "$top/selftests/arm_spe" OUTPUT="$sel" 2>&1); then
+	tap_fail "selftests build" "$out"
 	tap_done
 	exit 1
 fi
@@ -95,7 +102,7 @@ run() {
 	fi
 	out=$runs/$k
 	"$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp 2 --spe-node --with-perf \
-		--module "$ko" --file "$spin" --timeout 240 --script "$guest" --out "$out" \
+		--module "$ko" --file "$spin" --selftests "$sel" --timeout 300 --script "$guest" --out "$out" \
 		2>"$out.log" || rc=$?
 	res=$out/results
 	if [ ! -s "$res/script.rc" ]; then
@@ -204,6 +211,19 @@ run() {
 		tap_fail "$name: forced collisions: SAMPLE_COLLISION counts, AUX record has COLLISION" \
 			"collisions $(delta inject sample_collision) flags $flags"
 
+	# The selftests (selftests/arm_spe), run over the simulated unit.
+	local t trc
+	for t in "$sel"/*; do
+		t=$(basename "$t")
+		trc=$(cat "$res/selftest-$t.rc" 2>/dev/null || echo missing)
+		case $trc in
+		0) tap_ok "$name: selftest $t passes ($(grep -c '^ok' "$res/selftest-$t.tap") checks)" ;;
+		4) tap_skip "$name: selftest $t" "$(grep -m1 SKIP "$res/selftest-$t.tap")" ;;
+		*) tap_fail "$name: selftest $t passes" "exit $trc" \
+			"$(grep -E '^not ok|^# ' "$res/selftest-$t.tap" 2>/dev/null)" ;;
+		esac
+	done
+
 	[ "$(cat "$res/rmmod.rc")" = 0 ] && tap_ok "$name: arm_spe_sim unloads" ||
 		tap_fail "$name: arm_spe_sim unloads"
 	local bad t
@@ -215,10 +235,11 @@ run() {
 		tap_ok "$name: kernel taint only out-of-tree/unsigned ($t)" ||
 		tap_fail "$name: kernel taint only out-of-tree/unsigned" "tainted=$t"
 	[ "$rc" -eq 0 ] || tap_fail "$name: guest script exit status" "run-guest.sh exited $rc"
+	echo "# $name: spinner iterations/s alone: $(awk '{ printf "%s ", $1 }' "$res/ab-alone"); under system-wide SPE: $(awk '{ printf "%s ", $1 }' "$res/ab-spe")"
 }
 
 start=$SECONDS
 run 6.12
-run 6.1
+[ -n "${SPE_SIM_QUICK:-}" ] || run 6.1
 echo "# 2 boots in $((SECONDS - start)) s"
 tap_done

@@ -71,6 +71,13 @@ perf record -q -a -o "$R/fault.data" -e arm_spe_0/ts_enable=1/u -- \
 echo $? >"$R/fault.rc"
 stats inject-after
 
+# The selftests, with the simulated unit to test.
+for t in "$SELFTESTS"/*; do
+	[ -x "$t" ] || continue
+	"$t" >"$R/selftest-$(basename "$t").tap" 2>&1
+	echo $? >"$R/selftest-$(basename "$t").rc"
+done
+
 # The spinner's rate alone and under system-wide profiling, alternated so
 # drift of the host does not masquerade as cost (one line per run).
 for i in 1 2 3; do
