@@ -63,7 +63,7 @@ run() {
 	mods=(--module "$ko")
 	[ "$node" = --spe-node ] && mods+=(--module arm_spe_pmu)
 	"$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp "$smp" "$node" "${mods[@]}" \
-		--append "slub_debug=FZPU" --timeout 90 --script "$guest" --out "$out" \
+		--append "slub_debug=FZPU" --timeout 180 --script "$guest" --out "$out" \
 		2>"$out.log" || rc=$?
 	if [ ! -s "$out/results/script.rc" ]; then
 		tap_fail "$name: guest boots and results come back" "$(tail -n 5 "$out.log")"
