@@ -119,7 +119,7 @@ run() {
 		tap_fail "$name: nothing left registered after unload" "$(cat "$out/res.diff")"
 	fi
 	local bad
-	bad=$(grep -E 'WARNING:|BUG:|Oops|Call trace:|Unable to handle|corruption|refcount_t:|cannot create duplicate|Objects remaining|Poison overwritten|Redzone' \
+	bad=$(grep -E 'WARNING:|BUG:|Oops|Internal error:|Call trace:|Unable to handle|corruption|refcount_t:|cannot create duplicate|Objects remaining|Poison overwritten|Redzone|blocked for more than' \
 		"$out/results/dmesg.txt")
 	if [ -z "$bad" ]; then
 		tap_ok "$name: kernel log has no warning, BUG, oops or corruption"
