@@ -345,7 +345,7 @@ static int spe_device_probe(struct platform_device *pdev)
 	if (ret)
 		goto out_free_handle;
 
-	ret = spe_backend_check_usable(dev);
+	ret = spe_backend_probe(dev, spe->irq);
 	if (ret)
 		goto out_free_handle;
 
@@ -353,9 +353,8 @@ static int spe_device_probe(struct platform_device *pdev)
 				 spe->handle);
 	if (ret) {
 		dev_err(dev, "cannot request PPI %d: %d\n", spe->irq, ret);
-		goto out_free_handle;
+		goto out_backend;
 	}
-	spe_backend_bind_irq(&spe->supported_cpus, spe->irq, spe->handle);
 
 	/* Enables the PPI and resets the unit on every online CPU. */
 	ret = cpuhp_state_add_instance(spe_hp_state, &spe->hotplug_node);
@@ -370,8 +369,9 @@ static int spe_device_probe(struct platform_device *pdev)
 out_remove_instance:
 	cpuhp_state_remove_instance(spe_hp_state, &spe->hotplug_node);
 out_free_irq:
-	spe_backend_bind_irq(&spe->supported_cpus, -1, NULL);
 	free_percpu_irq(spe->irq, spe->handle);
+out_backend:
+	spe_backend_remove(dev);
 out_free_handle:
 	free_percpu(spe->handle);
 	return ret;
@@ -383,8 +383,8 @@ static void spe_device_remove(struct platform_device *pdev)
 
 	perf_pmu_unregister(&spe->pmu);
 	cpuhp_state_remove_instance(spe_hp_state, &spe->hotplug_node);
-	spe_backend_bind_irq(&spe->supported_cpus, -1, NULL);
 	free_percpu_irq(spe->irq, spe->handle);
+	spe_backend_remove(&pdev->dev);
 	free_percpu(spe->handle);
 	ida_free(&spe_ida, spe->id);
 }
