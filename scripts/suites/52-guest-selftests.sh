@@ -71,7 +71,7 @@ run() {
 		return
 	fi
 	"$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp "$smp" --spe-node \
-		--load "$ko" --selftests "$bin" --timeout 120 \
+		--load "$ko" --selftests "$bin" --timeout 180 \
 		--script "$top/scripts/qemu/guest/run-selftests.sh" --out "$out" 2>"$out.log" || rc=$?
 	if [ ! -s "$out/results/script.rc" ]; then
 		tap_fail "$k: guest boots and results come back" "$(tail -n 5 "$out.log")"
