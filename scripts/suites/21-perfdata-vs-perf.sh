@@ -156,6 +156,21 @@ else
 	skip "pipe format" "perf inject -o - failed"
 fi
 
+# 10b. A trace from the SPU model (Neoverse N1 profile), when it is built.
+if [ -d "$top/tools/spu-model" ] && make -s -C "$top/tools/spu-model" >/dev/null 2>&1 &&
+   [ -x "$top/build/spu-model/spe-gen" ]; then
+	"$top/build/spu-model/spe-gen" -p n1 -s 3 -n 2M -o "$tmp/model.bin" >/dev/null 2>&1
+	"$spe" wrap -o "$tmp/model.data" "$tmp/model.bin"
+	perf script -i "$tmp/model.data" >"$tmp/p.out" 2>/dev/null
+	"$spe" script --branch-miss "$tmp/model.data" >"$tmp/s.out"
+	same "SPU-model trace: perf script's default output" "$tmp/p.out" "$tmp/s.out"
+	perf_fields "$tmp/model.data" >"$tmp/p.out"
+	spe_fields "$tmp/model.data" >"$tmp/s.out"
+	same "SPU-model trace: every field perf prints" "$tmp/p.out" "$tmp/s.out"
+else
+	skip "SPU-model trace" "tools/spu-model not built"
+fi
+
 # 11. inject: stock perf reads the samples without SPE support.
 "$spe" inject --branch-miss -o "$tmp/inj.data" "$tmp/m.data" 2>"$tmp/inj.err"
 perf script -i "$tmp/inj.data" --ns -F "$F" 2>/dev/null |
