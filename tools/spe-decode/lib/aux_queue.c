@@ -50,6 +50,11 @@ struct aux_queue {
 	uint64_t rec_ts;		/* rec's own SPE timestamp, 0 if none */
 	int32_t cpu, tid;		/* from the AUXTRACE records */
 	int32_t ctx_tid;		/* last CONTEXT seen, -1 */
+	/* Caches: the CPU's table (until metadata changes), tid -> pid. */
+	uint32_t meta_gen, pid_gen;
+	uint64_t midr;
+	enum spe_ds_table ds_table;
+	int32_t cached_tid, cached_pid;
 };
 
 /* A timed perf.data record kept for ordering (perf's ordered events). */
@@ -69,6 +74,7 @@ struct tid_map {
 	uint32_t *tid;			/* 0 = empty slot; stored as tid + 1 */
 	int32_t *pid;
 	uint32_t cap, used;
+	uint32_t gen;			/* changes with every update */
 };
 
 struct spe_session {
@@ -92,6 +98,7 @@ struct spe_session {
 	int32_t *cpu_tid;		/* from context switches, -1 */
 	bool ctx_seen;			/* CONTEXT packets drive pid/tid (as perf) */
 	struct tid_map threads;
+	uint32_t meta_gen;		/* bumped when MIDRs change; starts at 1 */
 
 
 	/* Timed records wait here until a round says they are in order. */
@@ -122,6 +129,7 @@ static int tm_set(struct tid_map *m, uint32_t tid, int32_t pid)
 {
 	uint32_t h;
 
+	m->gen++;
 	if ((m->used + 1) * 2 > m->cap) {
 		struct tid_map n = { .cap = m->cap ? m->cap * 2 : 256 };
 
@@ -310,8 +318,13 @@ static void q_context(struct spe_session *s, struct aux_queue *q, struct spe_qre
 	qr->seq = ++s->delivered;
 	qr->time = q->time;
 	qr->cpu = q->cpu;
-	qr->midr = spe_session_midr(s, q->cpu);
-	qr->ds_table = spe_ds_table_for_midr(qr->midr);
+	if (q->meta_gen != s->meta_gen) {
+		q->midr = spe_session_midr(s, q->cpu);
+		q->ds_table = spe_ds_table_for_midr(q->midr);
+		q->meta_gen = s->meta_gen;
+	}
+	qr->midr = q->midr;
+	qr->ds_table = q->ds_table;
 	qr->file_offset = q->cur_data_off + (rec->offset - q->cur_aux_off);
 	/* pid/tid: CONTEXT packets when present (perf prefers them from the
 	 * first one on), otherwise the context-switch records. */
@@ -326,7 +339,12 @@ static void q_context(struct spe_session *s, struct aux_queue *q, struct spe_qre
 		qr->tid = s->cpu_tid[q->cpu];
 	else
 		qr->tid = q->tid;
-	qr->pid = tm_pid(&s->threads, qr->tid);
+	if (q->pid_gen != s->threads.gen + 1 || q->cached_tid != qr->tid) {
+		q->cached_pid = tm_pid(&s->threads, qr->tid);
+		q->cached_tid = qr->tid;
+		q->pid_gen = s->threads.gen + 1;	/* never 0: a new queue misses */
+	}
+	qr->pid = q->cached_pid;
 }
 
 /* Deliver every queued record older than perf time t (perf's algorithm,
@@ -399,6 +417,8 @@ static int q_add(struct spe_session *s, const struct spe_pdr_event *ev, uint8_t 
 			s->nr_q = idx + 1;
 		s->st.nr_queues++;
 	}
+	if (q->cpu != (int32_t)a->cpu)
+		q->meta_gen = 0;	/* another CPU: look its MIDR up again */
 	q->cpu = (int32_t)a->cpu;
 	q->tid = (int32_t)a->tid;
 	if (q->count == q->cap) {
@@ -470,6 +490,7 @@ static int s_auxtrace_info(struct spe_session *s, const struct spe_pdr_event *ev
 	const char *why = "";
 	int err = spe_parse_auxtrace_info(ev->header, &s->info, &why);
 
+	s->meta_gen++;
 	if (err) {
 		snprintf(s->msg, sizeof(s->msg), "offset %#llx: %s",
 			 (unsigned long long)ev->offset, why);
@@ -589,6 +610,7 @@ int spe_session_open(struct spe_session **out, int fd, const struct spe_session_
 	s->page = sysconf(_SC_PAGESIZE);
 	s->cpu_midr = calloc(Q_MAX_CPUS, sizeof(*s->cpu_midr));
 	s->cpu_tid = malloc(Q_MAX_CPUS * sizeof(*s->cpu_tid));
+	s->meta_gen = 1;
 	if (!s->cpu_midr || !s->cpu_tid)
 		return -ENOMEM;
 	for (int i = 0; i < Q_MAX_CPUS; i++)
