@@ -556,10 +556,20 @@ static int s_event(struct spe_session *s, const struct spe_pdr_event *ev)
 		s->st.aux_bytes += ev->aux_data_size;
 		if (spe_pdr_is_pipe(s->r))
 			return pipe_buffer(s, ev);
-		if (s->cfg.on_auxtrace &&
-		    (s->stop = s->cfg.on_auxtrace(s->cfg.ctx, ev, s->map + ev->aux_data_offset,
-						  ev->aux_data_size)))
-			return 0;
+		if (s->cfg.on_auxtrace) {
+			uint64_t from = ev->aux_data_offset & ~(uint64_t)(s->page - 1);
+			uint64_t to = (ev->aux_data_offset + ev->aux_data_size) &
+				      ~(uint64_t)(s->page - 1);
+
+			s->stop = s->cfg.on_auxtrace(s->cfg.ctx, ev, s->map + ev->aux_data_offset,
+						     ev->aux_data_size);
+			/* The callback has read it: give the pages back, so a
+			 * dump of a large file stays small. */
+			if (to > from)
+				madvise((void *)(s->map + from), to - from, MADV_DONTNEED);
+			if (s->stop)
+				return 0;
+		}
 		return s->cfg.no_decode || s->data_queued ? 0 : q_add(s, ev, NULL);
 	case PERF_RECORD_AUX:
 		if (h->size >= sizeof(*h) + 24) {
