@@ -26,6 +26,7 @@
 #define Q_MAX_CPUS	4096
 #define Q_DROP_STEP	(4u << 20)	/* drop decoded pages every 4 MiB */
 #define Q_PIPE_MAX	(1ULL << 30)	/* largest AUXTRACE buffer from a pipe */
+#define Q_PIPE_HOLD	(32ULL << 20)	/* pipe data held before decoding early */
 /* Pipe input keeps AUXTRACE data in memory until it is decoded, as perf. */
 
 struct q_buffer {
@@ -42,6 +43,7 @@ struct aux_queue {
 	struct spe_decoder dec;
 	uint64_t cur_data_off, cur_aux_off;	/* of the buffer in dec */
 	uint8_t *cur_mem;		/* pipe input: the copy dec reads */
+	uint64_t cur_mem_size;
 	uint64_t dropped;		/* bytes of it already dropped */
 	struct spe_record rec;		/* next record, when has_rec */
 	bool has_rec, on_heap;
@@ -109,6 +111,7 @@ struct spe_session {
 
 	struct spe_session_stats st;
 	bool data_queued;		/* all AUXTRACE queued from the index */
+	uint64_t pipe_held;		/* bytes of pipe data waiting in queues */
 	uint64_t delivered;
 	int stop;			/* a callback's non-zero return */
 	char msg[320];
@@ -278,6 +281,7 @@ static bool q_advance(struct spe_session *s, struct aux_queue *q)
 			q->cur_aux_off = b->aux_off;
 			q->dropped = 0;
 			q->cur_mem = b->mem;
+			q->cur_mem_size = b->mem ? b->size : 0;
 			spe_decoder_init(&q->dec, NULL, b->mem ? b->mem : s->map + b->data_off,
 					 (size_t)b->size, b->aux_off);
 			q->active = true;
@@ -298,7 +302,9 @@ static bool q_advance(struct spe_session *s, struct aux_queue *q)
 		if (ret == 0) {
 			q_drop_pages(s, q, true);
 			free(q->cur_mem);
+			s->pipe_held -= q->cur_mem_size;
 			q->cur_mem = NULL;
+			q->cur_mem_size = 0;
 			q->active = false;
 			continue;
 		}
@@ -478,9 +484,21 @@ static int pipe_buffer(struct spe_session *s, const struct spe_pdr_event *ev)
 		return 0;
 	}
 	err = q_add(s, &e, mem);
-	if (err)
+	if (err) {
 		free(mem);
-	return err;
+		return err;
+	}
+	s->pipe_held += size;
+	/*
+	 * perf keeps a pipe's AUX data until timed records release it; when
+	 * the stream has too few of those, decode what is held now rather
+	 * than let memory grow with the input.
+	 */
+	if (s->pipe_held > Q_PIPE_HOLD) {
+		q_refill(s);
+		q_process(s, UINT64_MAX);
+	}
+	return 0;
 }
 
 /* ---- Records of the perf.data --------------------------------------------------- */
