@@ -40,6 +40,17 @@ enum format { FMT_PERF, FMT_JSON, FMT_CSV };
 #define LINE_MAX_BYTES	1024	/* longest line of the perf layout */
 #define NR_COMM_SLOTS	64
 
+#define NR_IP_SLOTS	1024
+
+/* " ip sym+off (dso)" of recent ips, so hot ips are formatted once. */
+struct ip_slot {
+	uint64_t ip;
+	int32_t pid;
+	uint16_t cpumode;
+	uint8_t len;			/* 0: empty */
+	char text[85];
+};
+
 struct comm_slot {
 	int32_t tid;
 	bool valid;
@@ -60,6 +71,7 @@ struct script {
 	uint64_t last_seq;		/* of the record the caches are for */
 	int32_t last_tid;
 	struct comm_slot comms[NR_COMM_SLOTS];
+	struct ip_slot *ips;		/* NR_IP_SLOTS, perf layout only */
 	const char *comm;
 	struct spe_sym sym;
 	char prefix[LINE_MAX_BYTES];
@@ -355,7 +367,14 @@ static void print_perf(struct script *sc, const struct spe_sample *s, const char
 	if (!same_record) {
 		char storage[LINE_MAX_BYTES];
 		struct line m = { .b = storage };
+		struct ip_slot *slot = &sc->ips[(s->ip >> 2) % NR_IP_SLOTS];
 
+		if (slot->len && slot->ip == s->ip && slot->pid == s->pid &&
+		    slot->cpumode == s->cpumode) {
+			memcpy(sc->ipsym, slot->text, slot->len);
+			sc->ipsym_len = slot->len;
+			goto have_ipsym;
+		}
 		m.n = 0;
 		if (sc->f[F_IP]) {
 			m.b[m.n++] = ' ';
@@ -378,7 +397,15 @@ static void print_perf(struct script *sc, const struct spe_sample *s, const char
 			m.n = sizeof(sc->ipsym);
 		memcpy(sc->ipsym, m.b, m.n);
 		sc->ipsym_len = m.n;
+		if (m.n && m.n <= sizeof(slot->text)) {
+			slot->ip = s->ip;
+			slot->pid = s->pid;
+			slot->cpumode = s->cpumode;
+			slot->len = (uint8_t)m.n;
+			memcpy(slot->text, m.b, m.n);
+		}
 	}
+have_ipsym:
 	if (sc->ipsym_len <= 64)
 		memcpy(l.b + l.n, sc->ipsym, 64);
 	else
@@ -510,6 +537,9 @@ static int on_event(void *ctx, const struct spe_pdr_event *ev)
 			sc->comms[i].valid = false;
 	}
 	sc->last_seq = 0;		/* mappings may change */
+	if (ev->header->type == PERF_RECORD_MMAP || ev->header->type == PERF_RECORD_MMAP2 ||
+	    ev->header->type == PERF_RECORD_FORK)
+		memset(sc->ips, 0, NR_IP_SLOTS * sizeof(*sc->ips));
 	return spe_symbols_event(sc->syms, ev) == -ENOMEM;
 }
 
@@ -612,7 +642,10 @@ static int run(int argc, char **argv)
 		return 1;
 	}
 	sc.out = malloc(sizeof(*sc.out));
-	if (!sc.out) {
+	sc.ips = calloc(NR_IP_SLOTS, sizeof(*sc.ips));
+	if (!sc.out || !sc.ips) {
+		free(sc.out);
+		free(sc.ips);
 		spe_symbols_free(sc.syms);
 		return 1;
 	}
@@ -626,6 +659,7 @@ static int run(int argc, char **argv)
 	if (spe_output_flush(sc.out, "script") && !status)
 		status = 1;
 	free(sc.out);
+	free(sc.ips);
 	spe_symbols_free(sc.syms);
 	return status;
 }
