@@ -1,18 +1,21 @@
 # Top-level build of the SPE profiling stack.
 #
 #   make deps    install the Debian packages the build and tests need
-#   make         build the userspace decoder (tools/spe-decode)
+#   make         build the userspace decoder (tools/spe-decode) and the SPU
+#                model's tools (tools/spu-model: spe-gen, spu-bench)
 #   make check   run every test suite (scripts/suites/), summary line last
 #   make bench   run the benchmarks beside the reference tools
 #   make demo    the main job: record or generate a trace and decode it
 #   make clean
 
 DECODER := tools/spe-decode
+MODEL   := tools/spu-model
 
 .PHONY: all deps check bench demo clean
 
 all: deps
 	$(MAKE) -C $(DECODER)
+	$(MAKE) -C $(MODEL)
 
 deps:
 	@scripts/deps.sh
@@ -28,4 +31,5 @@ demo: all
 
 clean:
 	$(MAKE) -C $(DECODER) clean
+	$(MAKE) -C $(MODEL) clean
 	rm -rf build

@@ -1,31 +1,36 @@
 #!/usr/bin/env bash
-# Build the SPE driver module (drivers/perf, arm_spe.ko) against one of the
-# fetched Debian arm64 kernels, outside the source tree.
+# Build the SPE driver module (drivers/perf) against one of the fetched
+# Debian arm64 kernels, outside the source tree.
 #
-# Usage: scripts/build-module.sh 6.1|6.12 [--sparse] [MAKE-ARGS...]
+# Usage: scripts/build-module.sh 6.1|6.12 [--sim] [--sparse] [MAKE-ARGS...]
 #
-# The module lands in build/kmod/arm_spe-<kernel release>/arm_spe.ko; the
-# path is printed on success, and the compiler output is in build.log
-# beside it.  Any warning fails the build here (W=1, and sparse with
-# --sparse), so a printed path means a clean build.
+# By default the hardware module: build/kmod/arm_spe-<kernel release>/arm_spe.ko.
+# With --sim the simulated one (same driver, simulated SPU backend):
+# build/kmod/arm_spe_sim-<kernel release>/arm_spe_sim.ko.  The path is
+# printed on success, the compiler output is in build.log beside it.  Any
+# warning fails the build here (W=1, and sparse with --sparse), so a
+# printed path means a clean build.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/lib/kernels.sh
 . "$top/scripts/lib/kernels.sh"
 
-[ $# -ge 1 ] || { echo "usage: build-module.sh 6.1|6.12 [--sparse] [MAKE-ARGS...]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: build-module.sh 6.1|6.12 [--sim] [--sparse] [MAKE-ARGS...]" >&2; exit 2; }
 kernel=$1
 shift
-sparse=()
-if [ "${1:-}" = --sparse ]; then
-	sparse=(--sparse)
-	shift
-fi
+sparse=() name=arm_spe select=(CONFIG_ARM_SPE_PERF=m CONFIG_ARM_SPE_PERF_SIM=n)
+while [ $# -gt 0 ]; do
+	case $1 in
+	--sparse) sparse=(--sparse); shift ;;
+	--sim) name=arm_spe_sim select=(CONFIG_ARM_SPE_PERF=n CONFIG_ARM_SPE_PERF_SIM=m); shift ;;
+	*) break ;;
+	esac
+done
 spe_kernel "$kernel"
-out=$top/build/kmod/arm_spe-$KREL
+out=$top/build/kmod/$name-$KREL
 rm -rf "$out"
 ko=$("$top/scripts/build-kmod.sh" --kernel "$kernel" --out "$out" "${sparse[@]}" \
-	"$top/drivers/perf" SPE_INCLUDE="$top/include" "$@")
+	"$top/drivers/perf" SPE_INCLUDE="$top/include" "${select[@]}" "$@")
 if grep -nE 'warning:|error:|WARNING:' "$out/build.log" >&2; then
 	echo "build-module.sh: $kernel build has warnings (see $out/build.log)" >&2
 	exit 1

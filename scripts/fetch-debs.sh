@@ -86,7 +86,10 @@ if [ ${#want[@]} -gt 0 ]; then
 	tmp=$(mktemp -d "$debs/.dl.XXXXXX")
 	if ! (cd "$tmp" && spe_apt_get "${APT_OPTS[@]}" -qq download "${want[@]}" >/dev/null); then
 		rm -rf "$tmp"
-		spe_die "download failed: ${want[*]}"
+		# Mostly stale package lists (the archive dropped that build):
+		# refresh them, so that asking again resolves to what is there now.
+		spe_apt_update
+		spe_die "download failed: ${want[*]} (package lists refreshed; run again to get the current builds)"
 	fi
 	mv "$tmp"/*.deb "$debs"/
 	rmdir "$tmp"

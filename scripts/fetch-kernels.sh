@@ -48,7 +48,13 @@ env_is_usable() {
 }
 
 # fetch_kernel TAG SUITE: TAG names the variables (6_1), SUITE the apt suite.
+# A failed download refreshes the package lists (fetch-debs.sh); the kernel
+# is then looked up once more, since the archive may have a newer ABI now.
 fetch_kernel() {
+	fetch_kernel_once "$@" || fetch_kernel_once "$@"
+}
+
+fetch_kernel_once() {
 	local tag=$1 suite=$2 hdr abi ver rel kbuild root kdir common
 	spe_apt_ensure_arch arm64
 	spe_apt_opts "$suite"
@@ -65,7 +71,7 @@ fetch_kernel() {
 	root=$spe_cache/kernels/$abi
 	"$spe_top/scripts/fetch-debs.sh" ${suite:+--suite "$suite"} --into "$root" \
 		"$hdr:arm64=$ver" "linux-headers-$abi-common=$ver" \
-		"$kbuild:amd64=$ver" "linux-image-$rel-unsigned:arm64=$ver"
+		"$kbuild:amd64=$ver" "linux-image-$rel-unsigned:arm64=$ver" || return 1
 
 	kdir=$root/usr/src/linux-headers-$rel
 	common=$root/usr/src/linux-headers-$abi-common

@@ -13,7 +13,6 @@
 
 #include <linux/types.h>
 
-struct cpumask;
 struct device;
 
 /* The SPE system registers (seed 000 §4.1; spec-notes §1). */
@@ -50,19 +49,14 @@ void spe_dsb_nsh(void);		/* complete buffer writes, non-shareable */
 u64 spe_read_dfr0(void);
 
 /*
- * Whether the profiling buffer can work under this kernel's memory setup;
- * logs the reason and returns an errno when it cannot.
+ * Called when a PMU instance probes, once its PMBIRQ is known: check that
+ * the profiling buffer can work under this kernel's memory setup (logging
+ * the reason and returning an errno when it cannot), and learn the
+ * interrupt (a simulated unit raises it itself).  Undone by
+ * spe_backend_remove().
  */
-int spe_backend_check_usable(struct device *dev);
-
-/*
- * The driver requested PMBIRQ as the per-CPU interrupt irq of the CPUs in
- * cpus, its handler getting this_cpu_ptr(dev_id); irq < 0 when it is about
- * to free it.  Real hardware drives its PMBIRQ line by itself and ignores
- * this; a simulated unit has to know which interrupt to raise.
- */
-void spe_backend_bind_irq(const struct cpumask *cpus, int irq,
-			  void __percpu *dev_id);
+int spe_backend_probe(struct device *dev, int irq);
+void spe_backend_remove(struct device *dev);
 
 /* Module-wide setup and teardown of the backend. */
 int spe_backend_init(void);

@@ -151,3 +151,22 @@ u32 spe_caps_merge(struct spe_caps *acc, const struct spe_caps *cpu)
 	acc->nevfr_mask &= cpu->nevfr_mask;
 	return diff;
 }
+
+/*
+ * Whether a CPU can join a PMU that has already told perf its
+ * capabilities: merging it in must not change any of them.
+ */
+bool spe_caps_covers(const struct spe_caps *cpu, const struct spe_caps *pmu)
+{
+	struct spe_caps merged = *pmu;
+
+	spe_caps_merge(&merged, cpu);
+	return merged.pmsver == pmu->pmsver &&
+	       merged.features == pmu->features &&
+	       merged.min_interval == pmu->min_interval &&
+	       merged.counter_bits == pmu->counter_bits &&
+	       merged.max_record == pmu->max_record &&
+	       merged.align == pmu->align &&
+	       merged.evfr_mask == pmu->evfr_mask &&
+	       merged.nevfr_mask == pmu->nevfr_mask;
+}

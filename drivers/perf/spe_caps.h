@@ -74,5 +74,6 @@ enum spe_caps_err spe_caps_from_regs(const struct spe_cpu_regs *regs,
 				     struct spe_caps *caps);
 const char *spe_caps_err_str(enum spe_caps_err err);
 u32 spe_caps_merge(struct spe_caps *acc, const struct spe_caps *cpu);
+bool spe_caps_covers(const struct spe_caps *cpu, const struct spe_caps *pmu);
 
 #endif /* SPE_CAPS_H */

@@ -61,4 +61,12 @@ static inline int spe_perf_allow_kernel(struct perf_event_attr *attr)
 #endif
 }
 
+/* pmu->parent (6.7) links the PMU's sysfs directory to its device. */
+static inline void spe_pmu_set_parent(struct pmu *pmu, struct device *dev)
+{
+#if KERNEL_VERSION(6, 7, 0) <= LINUX_VERSION_CODE
+	pmu->parent = dev;
+#endif
+}
+
 #endif /* SPE_COMPAT_H */

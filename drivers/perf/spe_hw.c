@@ -131,7 +131,7 @@ u64 spe_read_dfr0(void)
  * buffer (a kernel mapping) cannot be written when a user-space operation
  * is sampled: every EL0 sample would end in a translation fault.
  */
-int spe_backend_check_usable(struct device *dev)
+int spe_backend_probe(struct device *dev, int irq)
 {
 	if (arm64_kernel_unmapped_at_el0()) {
 		dev_err(dev,
@@ -141,9 +141,8 @@ int spe_backend_check_usable(struct device *dev)
 	return 0;
 }
 
-/* The PMBIRQ line is wired to the unit: nothing to learn. */
-void spe_backend_bind_irq(const struct cpumask *cpus, int irq,
-			  void __percpu *dev_id)
+/* The real unit raises PMBIRQ itself. */
+void spe_backend_remove(struct device *dev)
 {
 }
 

@@ -95,6 +95,9 @@ bool spe_service_event(struct spe_pmu *spe, struct perf_output_handle *handle,
 		 * truncation perf disables the event, so do not restart.
 		 */
 		spe_aux_begin(handle, event);
+		/* No room for a new window: do not sample into nothing. */
+		if (event->hw.state & PERF_HES_STOPPED)
+			spe_disable_and_drain_local();
 		spe_isb();
 	}
 

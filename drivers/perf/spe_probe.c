@@ -67,10 +67,14 @@ static void spe_probe_local(void *info)
 		return;
 	}
 
+	/* seed 000 §4.3.1: P = 1, a higher EL owns the buffer; hands off. */
 	r->pmbidr = spe_read(SPE_PMBIDR);
+	if (r->pmbidr & SPE_PMBIDR_P) {
+		p->err = SPE_CAPS_BUF_PROHIBITED;
+		return;
+	}
 	r->pmsidr = spe_read(SPE_PMSIDR);
-	if (!(r->pmbidr & SPE_PMBIDR_P))
-		spe_reset_local();
+	spe_reset_local();
 
 	/*
 	 * Unimplemented filter bits are RES0 and read back as zero
@@ -186,12 +190,10 @@ static int spe_discover(struct spe_pmu *spe)
 static bool spe_check_late_cpu(struct spe_pmu *spe, unsigned int cpu)
 {
 	struct spe_cpu_probe p = { };
-	struct spe_caps merged = spe->caps;
 
 	spe_probe_local(&p);
 	if (p.err == SPE_CAPS_OK) {
-		spe_caps_merge(&merged, &p.caps);
-		if (!memcmp(&merged, &spe->caps, sizeof(merged))) {
+		if (spe_caps_covers(&p.caps, &spe->caps)) {
 			cpumask_set_cpu(cpu, &spe->probed_cpus);
 			return true;
 		}
@@ -232,9 +234,14 @@ static int spe_cpu_teardown(unsigned int cpu, struct hlist_node *node)
 	if (!cpumask_test_cpu(cpu, &spe->supported_cpus))
 		return 0;
 
-	/* perf has stopped this CPU's events by now (PERF_EF_UPDATE). */
+	/*
+	 * This state is torn down before perf's own, so an event may still
+	 * be running here: stop sampling and the buffer, but leave PMBSR
+	 * and PMBPTR for the stop(PERF_EF_UPDATE) that perf issues next, so
+	 * its AUX record ends where the data ends, with the right flags.
+	 */
 	disable_percpu_irq(spe->irq);
-	spe_reset_local();
+	spe_disable_and_drain_local();
 	return 0;
 }
 
@@ -296,6 +303,7 @@ static int spe_register_pmu(struct spe_pmu *spe)
 	}
 
 	spe_pmu_init_callbacks(spe);
+	spe_pmu_set_parent(&spe->pmu, dev);
 	ret = perf_pmu_register(&spe->pmu, name, -1);
 	if (ret)
 		goto out_free_id;
@@ -337,7 +345,7 @@ static int spe_device_probe(struct platform_device *pdev)
 	if (ret)
 		goto out_free_handle;
 
-	ret = spe_backend_check_usable(dev);
+	ret = spe_backend_probe(dev, spe->irq);
 	if (ret)
 		goto out_free_handle;
 
@@ -345,9 +353,8 @@ static int spe_device_probe(struct platform_device *pdev)
 				 spe->handle);
 	if (ret) {
 		dev_err(dev, "cannot request PPI %d: %d\n", spe->irq, ret);
-		goto out_free_handle;
+		goto out_backend;
 	}
-	spe_backend_bind_irq(&spe->supported_cpus, spe->irq, spe->handle);
 
 	/* Enables the PPI and resets the unit on every online CPU. */
 	ret = cpuhp_state_add_instance(spe_hp_state, &spe->hotplug_node);
@@ -362,8 +369,9 @@ static int spe_device_probe(struct platform_device *pdev)
 out_remove_instance:
 	cpuhp_state_remove_instance(spe_hp_state, &spe->hotplug_node);
 out_free_irq:
-	spe_backend_bind_irq(&spe->supported_cpus, -1, NULL);
 	free_percpu_irq(spe->irq, spe->handle);
+out_backend:
+	spe_backend_remove(dev);
 out_free_handle:
 	free_percpu(spe->handle);
 	return ret;
@@ -375,8 +383,8 @@ static void spe_device_remove(struct platform_device *pdev)
 
 	perf_pmu_unregister(&spe->pmu);
 	cpuhp_state_remove_instance(spe_hp_state, &spe->hotplug_node);
-	spe_backend_bind_irq(&spe->supported_cpus, -1, NULL);
 	free_percpu_irq(spe->irq, spe->handle);
+	spe_backend_remove(&pdev->dev);
 	free_percpu(spe->handle);
 	ida_free(&spe_ida, spe->id);
 }

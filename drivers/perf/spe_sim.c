@@ -108,7 +108,7 @@ struct spe_sim_cpu {
 	bool in_tick;		/* the timer callback runs: it re-arms itself */
 	bool irq_raised;	/* PMBIRQ raised since PMBSR.S was last cleared */
 
-	/* PMBIRQ as the driver requested it (spe_backend_bind_irq). */
+	/* PMBIRQ as the driver requested it (spe_backend_probe). */
 	int irq;
 	void __percpu *irq_dev;
 
@@ -266,7 +266,9 @@ static void spe_sim_run(struct spe_sim_cpu *sim, struct pt_regs *regs, u64 now)
 	else
 		el = is_kernel_in_hyp_mode() ? 2 : 1;
 
-	if (atomic_add_unless(&sim->collisions, -1, 0))
+	/* Forced collisions wait for a tick that can sample. */
+	if (((spu->el_enabled >> el) & 1) &&
+	    atomic_add_unless(&sim->collisions, -1, 0))
 		spe_sim_collide(sim, regs, el);
 
 	while (done < n) {
@@ -481,23 +483,8 @@ u64 spe_read_dfr0(void)
 	return dfr0 | SPE_FIELD_PREP(SPE_ID_AA64DFR0_PMSVER_MASK, spe_sim_pmsver);
 }
 
-/*
- * The simulated unit writes the buffer from kernel context, so KPTI would
- * not stop it; but it stands for hardware that KPTI does stop, and
- * pretending otherwise would make the simulation lie about what works.
- */
-int spe_backend_check_usable(struct device *dev)
-{
-	if (arm64_kernel_unmapped_at_el0()) {
-		dev_err(dev,
-			"profiling buffer inaccessible: the kernel is unmapped at EL0 (KPTI); boot with \"kpti=off\" to use SPE\n");
-		return -EPERM;
-	}
-	return 0;
-}
-
-void spe_backend_bind_irq(const struct cpumask *cpus, int irq,
-			  void __percpu *dev_id)
+static void spe_sim_set_irq(const struct cpumask *cpus, int irq,
+			    void __percpu *dev_id)
 {
 	int cpu;
 
@@ -507,6 +494,34 @@ void spe_backend_bind_irq(const struct cpumask *cpus, int irq,
 		WRITE_ONCE(sim->irq_dev, dev_id);
 		WRITE_ONCE(sim->irq, irq);
 	}
+}
+
+/*
+ * The simulated unit writes the buffer from kernel context, so KPTI would
+ * not stop it; but it stands for hardware that KPTI does stop, and
+ * pretending otherwise would make the simulation lie about what works.
+ *
+ * The PPI the driver is about to request is the one to raise; its handler
+ * gets the driver's per-CPU handle, which the fallback path passes too.
+ */
+int spe_backend_probe(struct device *dev, int irq)
+{
+	struct spe_pmu *spe = dev_get_drvdata(dev);
+
+	if (arm64_kernel_unmapped_at_el0()) {
+		dev_err(dev,
+			"profiling buffer inaccessible: the kernel is unmapped at EL0 (KPTI); boot with \"kpti=off\" to use SPE\n");
+		return -EPERM;
+	}
+	spe_sim_set_irq(&spe->supported_cpus, irq, spe->handle);
+	return 0;
+}
+
+void spe_backend_remove(struct device *dev)
+{
+	struct spe_pmu *spe = dev_get_drvdata(dev);
+
+	spe_sim_set_irq(&spe->supported_cpus, -1, NULL);
 }
 
 /* ---- debugfs ------------------------------------------------------------- */

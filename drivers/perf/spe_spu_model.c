@@ -10,7 +10,7 @@
  * Portable on purpose: fixed-width types from spe/types.h only, no libc,
  * no floating point, no global mutable state.
  */
-#include "../../include/spe/spu_model.h"
+#include "spe/spu_model.h"
 
 /* ---- Profiles ------------------------------------------------------------ */
 
@@ -224,6 +224,12 @@ static void spu_update(struct spe_spu *spu)
 	/* seed 000 §3.5: while S is 1 buffered records are discarded. */
 	if (spu->pmbsr & SPE_PMBSR_S)
 		spu_discard_inflight(spu);
+	/* PMBIRQ follows PMBSR.S. */
+	if (spu->irq_level != !!(spu->pmbsr & SPE_PMBSR_S)) {
+		spu->irq_level = !spu->irq_level;
+		if (spu->irq_changed)
+			spu->irq_changed(spu->irq_ctx, spu->irq_level);
+	}
 }
 
 static uint64_t spu_pmsfcr_mask(const struct spe_spu *spu)
@@ -261,8 +267,14 @@ int spe_spu_write_reg(struct spe_spu *spu, enum spe_spu_reg reg, uint64_t val)
 		spu->pmscr_el1 = val;
 		break;
 	case SPE_REG_PMSCR_EL2:
-		/* seed 000 §4.3.7: RES0 at EL3 if EL2 is not implemented. */
-		spu->pmscr_el2 = spu->cfg.have_el2 ? val & spu_pmscr_mask() : 0;
+		/*
+		 * seed 000 §4.3.7: RES0 at EL3 if EL2 is not implemented;
+		 * E2SPE and E0HSPE are RES0 unless EL2 owns the buffer.
+		 */
+		val &= spu_pmscr_mask();
+		if (!spu_el2_owned(spu))
+			val &= ~(SPE_PMSCR_E2SPE | SPE_PMSCR_E0HSPE);
+		spu->pmscr_el2 = spu->cfg.have_el2 ? val : 0;
 		break;
 	case SPE_REG_PMSNEVFR_EL1:
 		if (!(idr & SPE_PMSIDR_FNE))
@@ -661,9 +673,8 @@ static int spu_write_bytes(struct spe_spu *spu, const uint8_t *rec,
 	struct spe_spu_xlat x;
 
 	while (off < total) {
-		const uint8_t *src;
 		uint8_t *dst;
-		uint32_t i, nrec;
+		uint32_t nrec;
 		uint64_t n;
 
 		x.fault = SPE_SPU_XLAT_OK;
@@ -675,18 +686,16 @@ static int spu_write_bytes(struct spe_spu *spu, const uint8_t *rec,
 		if (x.len < n)
 			n = x.len;
 		/*
-		 * Record bytes, then padding, through locals: uint8_t stores
-		 * may alias anything, so this keeps the loops tight.
+		 * Record bytes, then padding.  The compiler builtins become
+		 * the environment's memcpy/memset (the kernel's in a module):
+		 * wide stores matter, the buffer is rarely in cache.
 		 */
 		dst = x.host;
-		src = rec + off;
 		nrec = off < len ? len - off : 0;
 		if (nrec > n)
 			nrec = (uint32_t)n;
-		for (i = 0; i < nrec; i++)
-			dst[i] = src[i];
-		for (; i < n; i++)
-			dst[i] = SPE_HDR_PADDING;
+		__builtin_memcpy(dst, rec + off, nrec);
+		__builtin_memset(dst + nrec, SPE_HDR_PADDING, n - nrec);
 		off += (uint32_t)n;
 		va += n;
 	}
@@ -890,8 +899,8 @@ static inline void spu_step(struct spe_spu *spu, const struct spe_op *op)
 	spu->now += op->cycles;
 	spu_retire_ready(spu);
 
-	/* §3.1.3: while disabled the counters keep their values. */
-	if (!((spu->el_enabled >> op->el) & 1)) {
+	/* §3.1.3: while disabled the counters keep their values (EL3: always). */
+	if (op->el > 2 || !((spu->el_enabled >> op->el) & 1)) {
 		spu->was_enabled = 0;
 		return;
 	}
@@ -916,6 +925,61 @@ void spe_spu_step_batch(struct spe_spu *spu, const struct spe_op *ops,
 
 	for (i = 0; i < nr; i++)
 		spu_step(spu, &ops[i]);
+}
+
+/*
+ * Count up to nr members of the population at exception level el that are
+ * not selected, exactly as spe_spu_step() would count them, without the
+ * cost of describing each one.  Returns how many were counted: fewer than
+ * nr when the next member is the one selected (the caller describes it and
+ * passes it to spe_spu_step()).  Time does not pass.
+ */
+uint64_t spe_spu_skip(struct spe_spu *spu, uint64_t nr, unsigned int el)
+{
+	uint64_t done = 0, k;
+
+	/* §3.1.3: while disabled the counters keep their values. */
+	if (el > 2 || !((spu->el_enabled >> el) & 1)) {
+		spu->was_enabled = 0;
+		return nr;
+	}
+	if (!spu->was_enabled) {
+		spu->was_enabled = 1;
+		spu_initialise_counter(spu);
+	}
+
+	if (!(spu->pmsirr & SPE_PMSIRR_RND) || !spu_ernd(spu)) {
+		/* spu_count(): a member seen at COUNT == 0 is selected. */
+		done = nr < spu->count ? nr : spu->count;
+		spu->count -= (uint32_t)done;
+	} else {
+		/*
+		 * Two counters (spu_count(), ERnd = 1): the member seen with
+		 * ECOUNT armed at zero is selected.  Between events both
+		 * simply count down, so whole runs are taken at once.
+		 */
+		while (done < nr) {
+			if (spu->ecount_armed && !spu->ecount)
+				break;
+			k = nr - done;
+			if (spu->ecount_armed && spu->ecount < k)
+				k = spu->ecount;
+			if (spu->count < k)
+				k = spu->count;
+			if (k) {
+				if (spu->ecount_armed)
+					spu->ecount -= (uint8_t)k;
+				spu->count -= (uint32_t)k;
+				done += k;
+				continue;
+			}
+			/* COUNT == 0 and not selected: the reload member. */
+			spu_count(spu);
+			done++;
+		}
+	}
+	spu->pmu[SPE_SPU_SAMPLE_POP] += done;
+	return done;
 }
 
 /* ---- Reset --------------------------------------------------------------- */

@@ -10,7 +10,7 @@
  * TLB walks) and report latencies and data sources to match.  Every so
  * often the process makes a system call: an SVC, kernel code at EL1, ERET.
  */
-#include "../../include/spe/spu_opgen.h"
+#include "spe/spu_opgen.h"
 
 #define USER_TEXT	0x0000aaaa00400000ULL
 #define USER_DATA	0x0000ffff80000000ULL

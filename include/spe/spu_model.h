@@ -24,6 +24,9 @@
  *   spe_spu_advance()       time passes without operations (a timer tick)
  * The buffer memory is reached through spe_spu_translate_fn, which maps a
  * PMBPTR virtual address to host memory or reports a fault.
+ *
+ * Documentation/spe-spu-model.md explains the API for a driver backend and
+ * lists the choices made where the architecture leaves one.
  */
 #ifndef SPE_SPU_MODEL_H
 #define SPE_SPU_MODEL_H
@@ -184,6 +187,13 @@ typedef void (*spe_spu_hook_fn)(void *ctx, const struct spe_op *op,
 				enum spe_spu_outcome what, uint64_t addr,
 				uint32_t len);
 
+/*
+ * PMBIRQ changed level (seed 000 §3.5: a level interrupt driven by
+ * PMBSR_EL1.S).  Called from a management event inside step/advance/
+ * psb_csync, and from spe_spu_write_reg() when software changes S.
+ */
+typedef void (*spe_spu_irq_fn)(void *ctx, int level);
+
 /* The SPU PMU events of seed 000 §2.6, Table 1. */
 enum spe_spu_pmu_event {
 	SPE_SPU_SAMPLE_POP,
@@ -234,6 +244,9 @@ struct spe_spu {
 	void *mem_ctx;
 	spe_spu_hook_fn hook;
 	void *hook_ctx;
+	spe_spu_irq_fn irq_changed;
+	void *irq_ctx;
+	uint8_t irq_level;	/* last level reported */
 };
 
 /*
@@ -259,6 +272,13 @@ static inline int spe_spu_irq(const struct spe_spu *spu)
 void spe_spu_step(struct spe_spu *spu, const struct spe_op *op);
 void spe_spu_step_batch(struct spe_spu *spu, const struct spe_op *ops,
 			unsigned long nr);
+/*
+ * Count up to nr operations at exception level el that the interval counter
+ * does not select; returns how many, fewer than nr when the next one is
+ * selected.  For callers (the kernel's simulated backend) that know only
+ * how many operations ran, and describe only the selected one.
+ */
+uint64_t spe_spu_skip(struct spe_spu *spu, uint64_t nr, unsigned int el);
 /* Let cycles pass with no operation; in-flight records may complete. */
 void spe_spu_advance(struct spe_spu *spu, uint64_t cycles);
 

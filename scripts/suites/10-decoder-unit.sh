@@ -28,7 +28,7 @@ tap() {	# status, name
 
 # Unit-test programs of the decoder layers (the perf.data layers have
 # their own suite): re-number their TAP lines into this suite.
-for prog in test_packet test_record test_packet_print test_dump test_vector; do
+for prog in test_packet test_record test_packet_print test_dump test_vector test_error; do
 	t=$out/tests/$prog
 	"$t" >"$out/$prog.log" 2>&1
 	rc=$?

@@ -68,5 +68,25 @@ else
 	failed=1
 fi
 
+# Every vector's --json output is valid JSON, one object per line.
+n=$((n + 1))
+if command -v python3 >/dev/null; then
+	for vec in "$vectors"/*.vec; do
+		"$bin" encode -o "$tmp/v.bin" "$vec" && "$bin" records --json "$tmp/v.bin" 2>/dev/null
+	done >"$tmp/all.json"
+	if python3 -c 'import json, sys
+for i, line in enumerate(sys.stdin, 1):
+    obj = json.loads(line)
+    assert isinstance(obj, dict) and ("offset" in obj), i' <"$tmp/all.json" 2>"$tmp/err"; then
+		echo "ok $n - records --json is valid JSON lines on every vector ($(wc -l <"$tmp/all.json") objects)"
+	else
+		sed 's/^/# /' "$tmp/err" | tail -5
+		echo "not ok $n - records --json is valid JSON lines on every vector"
+		failed=1
+	fi
+else
+	echo "ok $n - records --json is valid JSON lines # SKIP python3 not installed"
+fi
+
 echo "1..$n"
 exit $failed

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Differential test against host perf (perf 6.1, the reference decoder):
-# every golden vector, and a large generated trace of realistic records,
+# every golden vector, large generated traces of realistic records and
+# traces of the SPU model (spe-gen, every profile),
 # are wrapped into a perf.data (`spe-decode wrap`, one AUXTRACE record) and
 # `perf report -D`'s packet lines are compared with `spe-decode dump` on the
 # same bytes (tools/spe-decode/tests/perf-dump-diff.awk: identical for
@@ -8,7 +9,7 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib-decoder.sh"
-records=${SPE_PERF_DIFF_RECORDS:-125000}
+records=${SPE_PERF_DIFF_RECORDS:-60000}
 cmp_awk=$top/tools/spe-decode/tests/perf-dump-diff.awk
 gen_awk=$top/tools/spe-decode/tests/gen/realistic.awk
 
@@ -62,6 +63,18 @@ awk -v records="$records" -v seed=7 -f "$gen_awk" | "$spe_decode" encode -o "$tm
 compare "generated-$records-records" "$tmp/generated.bin"
 awk -v records=20000 -v seed=8 -v end=1 -f "$gen_awk" | "$spe_decode" encode -o "$tmp/generated-end.bin" -
 compare "generated-20000-end-records" "$tmp/generated-end.bin"
+
+# Traces from the SPU model (tools/spu-model's spe-gen), every profile.
+if make -s -C "$top/tools/spu-model" -j2 >"$tmp/model-build.log" 2>&1 &&
+   [ -x "$top/build/spu-model/spe-gen" ]; then
+	for profile in v1-min n1 v2 full; do
+		"$top/build/spu-model/spe-gen" -q -p "$profile" -s 3 -n 1048576 -o "$tmp/model-$profile.bin"
+		compare "spe-gen-$profile-1MiB" "$tmp/model-$profile.bin"
+	done
+else
+	n=$((n + 1))
+	echo "ok $n - spe-gen traces # SKIP the SPU model (tools/spu-model) does not build"
+fi
 
 echo "1..$n"
 exit $failed

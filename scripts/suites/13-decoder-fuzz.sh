@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Fuzz each decoder layer for a bounded time (SPE_FUZZ_SECONDS, default 25
+# Fuzz each decoder layer for a bounded time (SPE_FUZZ_SECONDS, default 15
 # per target) with libFuzzer + ASan + UBSan, seeded from the golden vectors.
 # A crash, sanitizer report, invariant abort, leak or timeout fails the
 # suite; the reproducer is kept in build/fuzz-artifacts/.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib-decoder.sh"
-secs=${SPE_FUZZ_SECONDS:-25}
+secs=${SPE_FUZZ_SECONDS:-15}
 n=0 failed=0
 
 if ! command -v clang-14 >/dev/null; then
@@ -29,9 +29,14 @@ for target in "$top"/build/spe-decode-fuzz/fuzz_*; do
 	name=$(basename "$target")
 	corpus=$work/$name
 	mkdir -p "$corpus"
-	# Seeds: each vector's bytes behind the target's 2-3 control bytes.
+	# Seeds: the vector texts for the encoder; for the decoders each
+	# vector's bytes behind the target's 2-3 control bytes.
 	for vec in "$vectors"/*.vec; do
 		v=$(basename "$vec" .vec)
+		if [ "$name" = fuzz_vector ]; then
+			cp "$vec" "$corpus/$v"
+			continue
+		fi
 		{ printf '\000\000\000'; "$spe_decode" encode "$vec"; } >"$corpus/$v" 2>/dev/null
 		{ printf '\001\000\012'; "$spe_decode" encode "$vec"; } >"$corpus/$v-strict" 2>/dev/null
 	done

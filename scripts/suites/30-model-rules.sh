@@ -3,6 +3,13 @@
 # tools/spu-model/tests/test_*.c program, then the same programs built with
 # ASan+UBSan as one more test point.
 set -uo pipefail
+# Number every TAP line of the test programs in one sequence.
+if [ -z "${SPU_TAP_RENUMBERED:-}" ]; then
+	SPU_TAP_RENUMBERED=1 bash "$0" "$@" |
+		awk '/^ok / { sub(/^ok( [0-9]+)?/, "ok " ++n) }
+		     /^not ok / { sub(/^not ok( [0-9]+)?/, "not ok " ++n) } { print }'
+	exit "${PIPESTATUS[0]}"
+fi
 top=$(cd "$(dirname "$0")/../.." && pwd)
 model="$top/tools/spu-model"
 

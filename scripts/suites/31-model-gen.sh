@@ -41,4 +41,23 @@ t $? "spe-gen: an unknown profile is refused with a clear message"
 "$gen" -q -i 300 -o "$tmp/x" 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "multiple of 256" "$tmp/err"
 t $? "spe-gen: an interval that is not a multiple of 256 is refused"
+
+# perf.data around a trace, read by the host's perf as an independent decoder.
+make -s -C "$top/tools/spe-decode" >/dev/null 2>&1
+for p in n1 v2; do
+	name="spe-gen --perf-data $p: host perf report -D decodes one PC per record, no bad packet"
+	if ! sum=$("$gen" -p "$p" -s 5 -n 128K -o "$tmp/p.bin" --perf-data "$tmp/p.data" 2>&1); then
+		t 1 "$name"
+		echo "$sum" | sed 's/^/#   /'
+		continue
+	fi
+	recs=$(echo "$sum" | sed -n 's/.* \([0-9]*\) records.*/\1/p')
+	if ! command -v perf >/dev/null; then
+		n=$((n + 1)); echo "ok $n - $name # SKIP perf is not installed"; continue
+	fi
+	perf report -D -i "$tmp/p.data" >"$tmp/dump" 2>/dev/null
+	pcs=$(grep -c ' PC 0x' "$tmp/dump")
+	[ "$pcs" -eq "$recs" ] && [ "$recs" -gt 0 ] && ! grep -q 'Bad packet' "$tmp/dump"
+	t $? "$name ($pcs of $recs)"
+done
 exit $rc

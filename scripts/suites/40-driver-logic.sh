@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# The SPE driver's portable logic, compiled from the driver's own sources
-# (spe_caps.c, spe_format.c, spe_auxcalc.c, spe_pmbsr.c) on the host with
-# ASan/UBSan: capability discovery and intersection, the format/ ABI table,
-# event validation and config -> register conversion, the Profiling Buffer
-# window in the AUX buffer, and PMBSR decoding.
+# The SPE driver's logic, compiled from the driver's own sources on the
+# host with ASan/UBSan.  The portable files (spe_caps.c, spe_format.c,
+# spe_auxcalc.c, spe_pmbsr.c): capability discovery and intersection, the
+# format/ ABI table, event validation and config -> register conversion,
+# the Profiling Buffer window in the AUX buffer, PMBSR decoding.  The perf
+# glue (spe_core.c, spe_aux.c, spe_irq.c) against host stand-ins of the
+# kernel APIs and a backend that records every register access and
+# barrier: the register sequences of seed 000 §3.5/§3.6, event_init errors,
+# the AUX bookkeeping of start/stop/interrupt.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh

@@ -91,4 +91,23 @@ if out=$(make -C "$KDIR" M="$tmp/drivers/perf" ARCH=arm64 \
 else
 	tap_fail "make -C <headers> M=<project>/drivers/perf builds arm_spe.ko" "$(tail -n 15 <<<"$out")"
 fi
+
+# DKMS: the package layout of dkms.conf (drivers/ and include/ copied into
+# the build directory) and its MAKE line, as dkms runs it.
+spe_kernel 6.1
+dkms_tree=$tmp/dkms
+(
+	# The variables dkms provides, then the package's own.
+	kernel_source_dir=$KDIR
+	# shellcheck disable=SC1091
+	. "$top/dkms.conf"
+	build=$dkms_tree/$PACKAGE_NAME/$PACKAGE_VERSION/build
+	mkdir -p "$build"
+	cp -r "$top/drivers" "$top/include" "$build/"
+	export ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
+	eval "${MAKE[0]}" >"$tmp/dkms.log" 2>&1 &&
+		[ -f "$build/${BUILT_MODULE_LOCATION[0]}${BUILT_MODULE_NAME[0]}.ko" ]
+) && tap_ok "dkms.conf's MAKE line builds arm_spe.ko where BUILT_MODULE_LOCATION says" ||
+	tap_fail "dkms.conf's MAKE line builds arm_spe.ko where BUILT_MODULE_LOCATION says" \
+		"$(tail -n 15 "$tmp/dkms.log" 2>/dev/null)"
 tap_done

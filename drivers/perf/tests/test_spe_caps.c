@@ -138,8 +138,36 @@ static void test_merge(void)
 	CHECK_EQ(acc.evfr_mask, 0xaaa & 0x0f0f, "only filter bits all CPUs implement");
 }
 
+static void test_late_cpu(void)
+{
+	struct spe_cpu_regs a = n1_like(), b = n1_like();
+	struct spe_caps pmu, cpu;
+
+	spe_caps_from_regs(&a, &pmu);
+	CHECK(spe_caps_covers(&pmu, &pmu), "an identical late CPU joins the PMU");
+
+	b.pmsidr |= SPE_FIELD_PREP(SPE_PMSIDR_COUNTSIZE_MASK, 3);
+	b.evfr_impl = ~0ull;
+	spe_caps_from_regs(&b, &cpu);
+	CHECK(spe_caps_covers(&cpu, &pmu),
+	      "a late CPU with more (wider counters, more filter bits) joins");
+
+	b = n1_like();
+	b.pmsidr &= ~SPE_PMSIDR_FL;
+	spe_caps_from_regs(&b, &cpu);
+	CHECK(!spe_caps_covers(&cpu, &pmu),
+	      "a late CPU without the latency filter the PMU advertises is kept out");
+
+	b = n1_like();
+	b.pmbidr = SPE_FIELD_PREP(SPE_PMBIDR_ALIGN_MASK, 4);
+	spe_caps_from_regs(&b, &cpu);
+	CHECK(!spe_caps_covers(&cpu, &pmu),
+	      "a late CPU needing stricter buffer alignment is kept out");
+}
+
 int main(void)
 {
+	test_late_cpu();
 	test_from_regs();
 	test_errors();
 	test_merge();

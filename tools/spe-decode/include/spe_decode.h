@@ -82,8 +82,11 @@ enum spe_pkt_type {
 	SPE_PKT_END,		/* 0x01 */
 	SPE_PKT_TIMESTAMP,	/* 0x71 + 64-bit payload */
 	SPE_PKT_EVENTS,		/* 0x42/52/62/72 + 1/2/4/8 bytes */
-	SPE_PKT_DATA_SOURCE,	/* 0x43/53 + 1/2 bytes */
-	SPE_PKT_CONTEXT,	/* 0x64/65 + 32-bit payload */
+	/* 0x43/53 + 1/2 bytes; 0x63/73 (reserved 4/8-byte sizes) decode here
+	 * too, as perf decodes them, and records skip them as unknown. */
+	SPE_PKT_DATA_SOURCE,
+	/* 0x64/65 + 32-bit payload; 0x66/67 (reserved indexes) likewise. */
+	SPE_PKT_CONTEXT,
 	SPE_PKT_OP_TYPE,	/* 0x48..0x4b + 1 byte */
 	SPE_PKT_ADDRESS,	/* short 0xb0..b7 or extended 0x20..23 0xb0..b7 */
 	SPE_PKT_COUNTER,	/* short 0x98..9f or extended 0x20..23 0x98..9f */
@@ -161,7 +164,7 @@ int spe_pkt_desc(const struct spe_pkt *pkt, enum spe_desc_style style,
 		 char *buf, size_t size);
 
 /* A buffer of this size always holds a description / a dump line. */
-#define SPE_PKT_DESC_MAX	256
+#define SPE_PKT_DESC_MAX	320
 #define SPE_DUMP_LINE_MAX	(SPE_PKT_DESC_MAX + 80)
 
 /*
@@ -359,7 +362,9 @@ int spe_decoder_init(struct spe_decoder *dec,
  * Returns 1 when @rec holds a complete record, 0 at the end of the input,
  * or a negative error.  On an error, spe_decoder_error_offset() is the
  * stream offset of the offending packet (for SPE_ERR_TRUNCATED: of the
- * packet cut by the end of input) and @rec holds the part of the record
+ * packet cut by the end of input, or the end of input when the record
+ * stops between packets; for SPE_ERR_BAD_RECORD: of the packet that
+ * crosses SPE_RECORD_MAX_BYTES) and @rec holds the part of the record
  * decoded before it, with rec->end SPE_REC_END_ERROR or
  * SPE_REC_END_TRUNCATED, so nothing decoded is lost.  The next call then
  * resynchronises at the next record boundary and carries on; in strict

@@ -80,12 +80,12 @@ static char *put_sdec(char *p, uint64_t v)
 }
 
 struct ev_name {
+	char name[24];		/* copied whole: a fixed-size copy is inlined */
 	uint8_t len;		/* 0: no name */
 	uint8_t full_only;	/* not printed by perf 6.1 */
-	char name[19];
 };
 
-#define EV(bit, full, s)	[bit] = { sizeof(s) - 1, full, s }
+#define EV(bit, full, s)	[bit] = { s, sizeof(s) - 1, full }
 
 /* Event names by bit; perf 6.1 names bits 0-11, 17 and 18 (spec-notes §2). */
 static const struct ev_name ev_names[64] = {
@@ -125,7 +125,8 @@ static char *desc_events(char *p, uint64_t v, enum spe_desc_style style)
 		bits &= bits - 1;
 		if (!e->len || (e->full_only && style != SPE_DESC_FULL))
 			continue;
-		memcpy(p, e->name, e->len);
+		/* The longest description plus 24 stays below SPE_PKT_DESC_MAX. */
+		memcpy(p, e->name, sizeof(e->name));
 		p += e->len;
 	}
 	if (style == SPE_DESC_FULL) {
@@ -248,10 +249,11 @@ static char *desc_raw(char *p, const char *name, const struct spe_pkt *pkt)
 	return p;
 }
 
-static char *desc_insn_addr(char *p, const char *name, uint64_t v)
+/* @name: two or three letters and a space ("PC ", "TGT ", "PBT "). */
+static char *desc_insn_addr(char *p, const char name[4], uint64_t v)
 {
-	p = put_str(p, name);
-	*p++ = ' ';
+	memcpy(p, name, 4);
+	p += name[2] == ' ' ? 3 : 4;
 	p = put_0x(p, v & SPE_ADDR_VALUE_MASK);
 	p = PUT_LIT(p, " el");
 	p = put_udec(p, SPE_FIELD_GET(SPE_ADDR_INSN_EL_MASK, v));
@@ -265,9 +267,9 @@ static char *desc_address(char *p, const struct spe_pkt *pkt,
 
 	switch (pkt->index) {
 	case SPE_ADDR_PC:
-		return desc_insn_addr(p, "PC", v);
+		return desc_insn_addr(p, "PC  ", v);
 	case SPE_ADDR_BR_TARGET:
-		return desc_insn_addr(p, "TGT", v);
+		return desc_insn_addr(p, "TGT ", v);
 	case SPE_ADDR_DATA_VA:
 		p = PUT_LIT(p, "VA ");
 		return put_0x(p, v);
@@ -280,7 +282,7 @@ static char *desc_address(char *p, const struct spe_pkt *pkt,
 		return put_hex(p, SPE_FIELD_GET(SPE_ADDR_PA_PAT_MASK, v));
 	case SPE_ADDR_PREV_BR_TARGET:
 		if (style == SPE_DESC_FULL)
-			return desc_insn_addr(p, "PBT", v);
+			return desc_insn_addr(p, "PBT ", v);
 		/* fall through */
 	default:
 		return desc_raw(p, "ADDR", pkt);
@@ -289,14 +291,18 @@ static char *desc_address(char *p, const struct spe_pkt *pkt,
 
 static char *desc_counter(char *p, const struct spe_pkt *pkt)
 {
-	static const char *const names[] = { "TOT", "ISSUE", "XLAT" };
-
 	p = PUT_LIT(p, "LAT ");
 	p = put_udec(p, (uint16_t)pkt->payload);
-	*p++ = ' ';
-	if (pkt->index < 3)
-		p = put_str(p, names[pkt->index]);
-	return p;
+	switch (pkt->index) {
+	case SPE_CNT_TOTAL:
+		return PUT_LIT(p, " TOT");
+	case SPE_CNT_ISSUE:
+		return PUT_LIT(p, " ISSUE");
+	case SPE_CNT_TRANSLATION:
+		return PUT_LIT(p, " XLAT");
+	default:
+		return PUT_LIT(p, " ");	/* perf's trailing space */
+	}
 }
 
 /* Packets perf 6.1 rejects as "Bad packet!" but the specification defines. */
@@ -386,7 +392,9 @@ int spe_pkt_desc(const struct spe_pkt *pkt, enum spe_desc_style style,
 char *spe_put_dump_prefix(char *p, const uint8_t *bytes, size_t nbytes,
 			  uint64_t offset)
 {
-	static const char blanks[49] = "                                                 ";
+	/* 49 blanks (16 columns and the separator) rounded up to 64 so the
+	 * copy is a few vector stores; the description overwrites the rest. */
+	static const char blanks[64] = "                                                                ";
 	int digits = 8;
 
 	p = PUT_LIT(p, ".  ");
@@ -409,7 +417,7 @@ char *spe_put_dump_prefix(char *p, const uint8_t *bytes, size_t nbytes,
 
 		memcpy(p + 3 * i, col, 4);
 	}
-	p += sizeof(blanks);
+	p += 49;
 	return p;
 }
 
@@ -424,7 +432,7 @@ int spe_dump_line(const uint8_t *bytes, size_t nbytes, uint64_t offset,
 	if (!text)
 		text = SPE_BAD_PACKET_TEXT;
 	tlen = strlen(text);
-	if (size < SPE_DUMP_PREFIX_MAX + tlen + 2)
+	if (size < SPE_DUMP_PREFIX_MAX + tlen + 2 || size < SPE_DUMP_PREFIX_SCRATCH)
 		return SPE_ERR_NOSPACE;
 	p = spe_put_dump_prefix(out, bytes, nbytes, offset);
 	memcpy(p, text, tlen);

@@ -15,6 +15,8 @@
 
 /* ".  " + up to 16 offset digits + ": " + 16 * 3 + " " */
 #define SPE_DUMP_PREFIX_MAX	(3 + 16 + 2 + 48 + 1)
+/* Bytes spe_put_dump_prefix() may store (it blanks 64 columns at once). */
+#define SPE_DUMP_PREFIX_SCRATCH	(3 + 16 + 2 + 64)
 
 /* Write the description of @pkt (at most SPE_PKT_DESC_MAX - 1 bytes). */
 char *spe_put_desc(char *p, const struct spe_pkt *pkt,

@@ -8,9 +8,13 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "spe/spu_model.h"
 #include "spe/spu_opgen.h"
@@ -33,7 +37,60 @@ static void usage(FILE *f)
 "      --load-filter --store-filter --branch-filter   PMSFCR.FT with LD/ST/B\n"
 "      --event-filter HEX  PMSFCR.FE with PMSEVFR\n"
 "      --min-latency N     PMSFCR.FL with PMSLATFR.MINLAT\n"
+"      --perf-data FILE    also write a perf.data around the trace, with\n"
+"                          `spe-decode wrap` ($SPE_DECODE, or the one built beside)\n"
 "  -q, --quiet             no summary on stderr\n");
+}
+
+/* MIDR_EL1 a profile's perf.data claims, so decoders pick its data sources. */
+static const char *profile_midr(const char *name)
+{
+	if (!strcmp(name, "n1"))
+		return "0x413fd0c1";		/* Neoverse N1 r3p1 */
+	if (!strcmp(name, "v2"))
+		return "0x410fd4f1";		/* Neoverse V2 r0p1 */
+	return "0x410fd0c0";
+}
+
+/*
+ * The perf.data layer lives in the decoder's tools: reuse its wrap command
+ * rather than writing perf.data a second time here.
+ */
+static int write_perf_data(const char *argv0, const char *raw, const char *out,
+			   const char *profile, unsigned long long interval, uint64_t pmscr)
+{
+	char tool[PATH_MAX], period[32], config[32];
+	const char *env = getenv("SPE_DECODE");
+	char *const args[] = {
+		tool, "wrap", "-o", (char *)out, "--midr", (char *)profile_midr(profile),
+		"--period", period, "--config", config, (char *)raw, NULL,
+	};
+	extern char **environ;
+	const char *slash = strrchr(argv0, '/');
+	pid_t pid;
+	int status;
+
+	if (env)
+		snprintf(tool, sizeof(tool), "%s", env);
+	else if (slash)
+		snprintf(tool, sizeof(tool), "%.*s/../spe-decode/spe-decode",
+			 (int)(slash - argv0), argv0);
+	else
+		snprintf(tool, sizeof(tool), "spe-decode");
+	snprintf(period, sizeof(period), "%llu", interval ? interval : 256);
+	/* perf's arm_spe config: ts_enable bit 0, pa_enable bit 1 (spec-notes §3) */
+	snprintf(config, sizeof(config), "0x%x",
+		 (pmscr & SPE_PMSCR_TS ? 1u : 0) | (pmscr & SPE_PMSCR_PA ? 2u : 0));
+	if (posix_spawnp(&pid, tool, NULL, NULL, args, environ)) {
+		fprintf(stderr, "spe-gen: cannot run %s for --perf-data: %s\n", tool,
+			strerror(errno));
+		return 1;
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "spe-gen: %s wrap failed\n", tool);
+		return 1;
+	}
+	return 0;
 }
 
 static unsigned long long parse_num(const char *s, const char *what)
@@ -58,7 +115,8 @@ static unsigned long long parse_num(const char *s, const char *what)
 	return v;
 }
 
-enum { OPT_NO_TS = 256, OPT_NO_PA, OPT_NO_CX, OPT_LD, OPT_ST, OPT_BR, OPT_EVF, OPT_LAT };
+enum { OPT_NO_TS = 256, OPT_NO_PA, OPT_NO_CX, OPT_LD, OPT_ST, OPT_BR, OPT_EVF, OPT_LAT,
+       OPT_PERF_DATA };
 
 int main(int argc, char **argv)
 {
@@ -79,9 +137,10 @@ int main(int argc, char **argv)
 		{ "branch-filter", no_argument, NULL, OPT_BR },
 		{ "event-filter", required_argument, NULL, OPT_EVF },
 		{ "min-latency", required_argument, NULL, OPT_LAT },
+		{ "perf-data", required_argument, NULL, OPT_PERF_DATA },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = NULL, *profile = "n1";
+	const char *out = NULL, *profile = "n1", *perf_data = NULL;
 	unsigned long long seed = 1, size = 1 << 20, interval = ~0ULL;
 	unsigned long long evfr = 0, minlat = 0, max_ops;
 	uint64_t pmscr = SPE_PMSCR_E0SPE | SPE_PMSCR_E1SPE | SPE_PMSCR_CX |
@@ -122,6 +181,7 @@ int main(int argc, char **argv)
 			minlat = parse_num(optarg, "minimum latency");
 			fcr |= SPE_PMSFCR_FL;
 			break;
+		case OPT_PERF_DATA: perf_data = optarg; break;
 		default: usage(stderr); return 2;
 		}
 	}
@@ -200,5 +260,7 @@ int main(int argc, char **argv)
 			(unsigned long long)spu->pmbsr);
 	free(mem.host);
 	free(spu);
+	if (perf_data)
+		return write_perf_data(argv[0], out, perf_data, profile, interval, pmscr);
 	return 0;
 }

@@ -222,6 +222,37 @@ static void test_faults(void)
 	      "§3.5.4 asynchronous external abort: EA=1 and DL=1");
 	t_unit_free(u);
 
+	/* Every fault kind of Table 6 reaches PMBSR.FSC as the MMU reports it. */
+	{
+		static const struct { uint8_t fault, fsc; const char *name; } kinds[] = {
+			{ SPE_SPU_XLAT_FAULT_S1, SPE_FSC_ADDR_SIZE(0), "address size L0" },
+			{ SPE_SPU_XLAT_FAULT_S1, SPE_FSC_TRANSLATION(1), "translation L1" },
+			{ SPE_SPU_XLAT_FAULT_S2, SPE_FSC_ACCESS_FLAG(3), "access flag L3 (stage 2)" },
+			{ SPE_SPU_XLAT_FAULT_S1, SPE_FSC_PERMISSION(3), "permission L3" },
+			{ SPE_SPU_XLAT_FAULT_S1, SPE_FSC_ALIGNMENT, "alignment" },
+			{ SPE_SPU_XLAT_FAULT_S1, SPE_FSC_TLB_CONFLICT, "TLB conflict" },
+			{ SPE_SPU_XLAT_FAULT_S2, SPE_FSC_UNSUPPORTED_ACCESS, "unsupported access (stage 2)" },
+			{ SPE_SPU_XLAT_EA_SYNC, SPE_FSC_SYNC_EXT_ABORT_TTW(2), "external abort on walk L2" },
+		};
+		unsigned int k;
+
+		for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+			char name[128];
+			int s2 = kinds[k].fault == SPE_SPU_XLAT_FAULT_S2;
+
+			u = fault_unit(rec + 7, 64, kinds[k].fault, kinds[k].fsc, 0);
+			snprintf(name, sizeof(name),
+				 "§3.5.3 Table 6 %s fault: EC stage %d, FSC 0x%02x, PMBPTR, DL",
+				 kinds[k].name, s2 ? 2 : 1, kinds[k].fsc);
+			CHECK(spe_spu_irq(&u->spu) && MSS(SR(u)) == kinds[k].fsc &&
+			      EC(SR(u)) == (s2 ? SPE_PMBSR_EC_FAULT_S2 : SPE_PMBSR_EC_FAULT_S1) &&
+			      PTR(u) == T_BUF_BASE + rec + 7 && (SR(u) & SPE_PMBSR_DL) &&
+			      !!(SR(u) & SPE_PMBSR_EA) == (kinds[k].fault == SPE_SPU_XLAT_EA_SYNC),
+			      name);
+			t_unit_free(u);
+		}
+	}
+
 	/* Outside the mapping altogether. */
 	u = t_unit_new(SPE_SPU_PROFILE_V1_MIN);
 	{
@@ -249,6 +280,34 @@ static void test_faults(void)
 		      u->buf[4] == T_CANARY,
 		      "§3.5.3 Table 6 PMBPTR not aligned to PMBIDR.Align: alignment fault");
 	}
+	t_unit_free(u);
+}
+
+static void irq_cb(void *ctx, int level)
+{
+	int *log = ctx;
+
+	log[log[0]++ + 1] = level;
+}
+
+static void test_irq_line(void)
+{
+	struct t_unit *u = t_unit_new(SPE_SPU_PROFILE_V1_MIN);
+	struct spe_op op = t_op_load();
+	int log[16] = { 0 }, i;
+
+	u->spu.irq_changed = irq_cb;
+	u->spu.irq_ctx = log;
+	t_enable(u, EN, 0, 4096);
+	for (i = 0; i < 1000 && !spe_spu_irq(&u->spu); i++)
+		t_run(u, &op);
+	CHECK(log[0] == 1 && log[1] == 1,
+	      "§3.5 PMBIRQ rises once, at the management event that sets PMBSR.S");
+	spe_spu_write_reg(&u->spu, SPE_REG_PMBSR_EL1, SR(u));
+	CHECK(log[0] == 1, "§3.5 PMBIRQ is a level: rewriting S=1 raises no new edge");
+	spe_spu_write_reg(&u->spu, SPE_REG_PMBSR_EL1, 0);
+	CHECK(log[0] == 2 && log[2] == 0 && !spe_spu_irq(&u->spu),
+	      "§3.5 PMBIRQ falls when software clears PMBSR.S");
 	t_unit_free(u);
 }
 
@@ -288,5 +347,6 @@ int main(void)
 	test_discard();
 	test_faults();
 	test_psb_csync();
+	test_irq_line();
 	return tap_done();
 }

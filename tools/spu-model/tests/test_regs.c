@@ -43,6 +43,8 @@ static void test_res0(void)
 		 "§4.3.2 PMBLIMITR_EL1 bits 11:3 are RES0");
 	CHECK_EQ(write_ones(u, SPE_REG_PMBPTR_EL1), ~0ULL,
 		 "§4.3.3 PMBPTR_EL1 is a 64-bit pointer");
+	CHECK_EQ(write_ones(u, SPE_REG_PMSCR_EL2), SPE_GENMASK(7, 3),
+		 "§4.3.7 PMSCR_EL2.{E2SPE,E0HSPE} are RES0 when EL1 owns the buffer");
 	CHECK(spe_spu_write_reg(&u->spu, SPE_REG_PMSNEVFR_EL1, 1) == SPE_SPU_EINVAL,
 	      "spec-notes §1 PMSNEVFR_EL1 does not exist without FnE");
 	CHECK(spe_spu_write_reg(&u->spu, SPE_REG_PMSDSFR_EL1, 1) == SPE_SPU_EINVAL,

@@ -1,0 +1,14 @@
+# shellcheck shell=dash
+# Guest script: run every selftest program in $SELFTESTS (TAP on stdout,
+# exit 0 pass / 1 fail / 4 skip) with a time limit; keep each one's TAP
+# output and exit status in $RESULTS/selftests/<name>.tap and .rc.
+# Modules given with --load are loaded before this runs (init.sh).
+mkdir -p "$RESULTS/selftests"
+for t in "$SELFTESTS"/*; do
+	[ -x "$t" ] || continue
+	name=$(basename "$t")
+	echo "selftest: $name"
+	timeout 60 "$t" >"$RESULTS/selftests/$name.tap" 2>&1
+	echo $? >"$RESULTS/selftests/$name.rc"
+	cat "$RESULTS/selftests/$name.tap"
+done

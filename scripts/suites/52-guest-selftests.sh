@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# The arm_spe selftests (selftests/arm_spe): static arm64 programs printing
+# TAP, run in QEMU guests of both kernels with the SPE node and the SPE
+# driver loaded.  Each program's result becomes one line here: ok, not ok,
+# or SKIP with the program's reason (QEMU's CPUs have no SPE, so with the
+# hardware driver the PMU discovery test skips; with a simulated SPU it
+# will run).  Before booting, the discovery checks are tried on made-up
+# sysfs trees with qemu-aarch64-static, so they are known to pass on a
+# well-formed PMU and to fail on a malformed one.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/lib/tap.sh
+. "$top/scripts/lib/tap.sh"
+# shellcheck source=scripts/lib/driver.sh
+. "$top/scripts/lib/driver.sh"
+bin=$top/build/selftests/arm_spe
+runs=$top/build/qemu/runs/52-guest-selftests
+
+if out=$(make -s -C "$top/selftests/arm_spe" OUTPUT="$bin" 2>&1); then
+	tap_ok "selftests build (static arm64, -Wall -Wextra -Werror)"
+else
+	tap_fail "selftests build (static arm64, -Wall -Wextra -Werror)" "$out"
+	tap_done
+	exit 1
+fi
+
+# fake_pmu DIR: an arm_spe_0 as the perf ABI describes it (spec-notes §3).
+fake_pmu() {
+	local p=$1/arm_spe_0
+	rm -rf "$1"
+	mkdir -p "$p/caps" "$p/format"
+	echo 4242 >"$p/type"
+	echo 0 >"$p/cpumask"
+	echo 1024 >"$p/caps/min_interval"
+	echo 16 >"$p/caps/count_size"
+	echo config:0 >"$p/format/ts_enable"
+	echo config:1 >"$p/format/pa_enable"
+	echo config:2 >"$p/format/pct_enable"
+	echo config:16 >"$p/format/jitter"
+	echo config1:0-63 >"$p/format/event_filter"
+}
+
+fake=$top/build/selftests/fake-sysfs
+discover() {
+	SPE_SELFTEST_PMU_DIR=$fake qemu-aarch64-static "$bin/pmu_discovery" 2>&1
+}
+fake_pmu "$fake"
+got=$(discover)
+# perf_event_open is not emulated by qemu-user: only the sysfs checks pass.
+if [ "$(grep -c '^ok [1-5] ' <<<"$got")" -eq 5 ]; then
+	tap_ok "pmu_discovery accepts a well-formed arm_spe PMU's sysfs"
+else
+	tap_fail "pmu_discovery accepts a well-formed arm_spe PMU's sysfs" "$got"
+fi
+echo config:5 >"$fake/arm_spe_0/format/ts_enable"
+echo 768x >"$fake/arm_spe_0/caps/min_interval"
+got=$(discover)
+if grep -q '^not ok 3 ' <<<"$got" && grep -q '^not ok 4 ' <<<"$got" &&
+   grep -q 'format/ts_enable is "config:5"' <<<"$got"; then
+	tap_ok "pmu_discovery rejects a wrong format bit and a malformed min_interval"
+else
+	tap_fail "pmu_discovery rejects a wrong format bit and a malformed min_interval" "$got"
+fi
+rm -rf "$fake"
+
+run() {
+	local k=$1 smp=$2 out=$runs/$1 ko rc=0 t name st reason
+	mkdir -p "$runs"
+	if ! ko=$(spe_driver_ko "$k" 2>"$runs/build-$k.log"); then
+		tap_fail "$k: hardware driver builds" "$(tail -n 20 "$runs/build-$k.log")"
+		return
+	fi
+	"$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp "$smp" --spe-node \
+		--load "$ko" --selftests "$bin" --timeout 120 \
+		--script "$top/scripts/qemu/guest/run-selftests.sh" --out "$out" 2>"$out.log" || rc=$?
+	if [ ! -s "$out/results/script.rc" ]; then
+		tap_fail "$k: guest boots and results come back" "$(tail -n 5 "$out.log")"
+		return
+	fi
+	if ! grep -qx 'arm_spe.ko 0' "$out/results/modules-load.rc"; then
+		tap_fail "$k: SPE driver loads before the selftests" "$(cat "$out/results/modules-load.log")"
+	fi
+	for t in "$bin"/*; do
+		name=$(basename "$t")
+		st=$(cat "$out/results/selftests/$name.rc" 2>/dev/null || echo missing)
+		case $st in
+		0) tap_ok "$k: $name" ;;
+		4)
+			reason=$(sed -n 's/^1\.\.0 # SKIP //p' "$out/results/selftests/$name.tap")
+			tap_skip "$k: $name" "${reason:-skipped}"
+			;;
+		*) tap_fail "$k: $name (exit $st)" "$(cat "$out/results/selftests/$name.tap" 2>/dev/null)" ;;
+		esac
+	done
+	[ "$rc" -eq 0 ] || tap_fail "$k: guest script exit status" "run-guest.sh exited $rc"
+}
+
+start=$SECONDS
+run 6.1 2
+run 6.12 2
+echo "# 2 boots in $((SECONDS - start)) s"
+tap_done
