@@ -188,6 +188,27 @@ if [ $? -eq 0 ] && grep -q "Samples: .* of event 'memory'" "$tmp/mem.out" &&
 else
 	nok "perf mem report reads inject's memory samples with their data sources"
 fi
+# perf mem report of the memory samples agrees with spe-decode script:
+# the same number of samples, and of DRAM (Local RAM) hits.
+"$spe" inject -o "$tmp/injM.data" --itrace=M "$tmp/m.data" 2>/dev/null
+perf mem report -i "$tmp/injM.data" --stdio -F sample,mem 2>/dev/null |
+	grep -v '^#' | grep . >"$tmp/memrep"
+"$spe" script --itrace=M --csv "$tmp/m.data" >"$tmp/mem.csv"
+if python3 - "$tmp/memrep" "$tmp/mem.csv" <<'PY'
+import csv, sys
+rep = [l.split(None, 1) for l in open(sys.argv[1])]
+total = sum(int(n) for n, _ in rep)
+ram = sum(int(n) for n, what in rep if what.strip() == "Local RAM or RAM hit")
+rows = list(csv.DictReader(open(sys.argv[2])))
+dram = sum(1 for r in rows if (int(r["data_src"], 16) >> 33) & 0xf == 0xd)
+assert total == len(rows), (total, len(rows))
+assert ram == dram and ram > 0, (ram, dram)
+PY
+then
+	ok "perf mem report on inject's output: as many samples and DRAM hits as spe-decode script"
+else
+	nok "perf mem report on inject's output agrees with spe-decode script"
+fi
 perf report -i "$tmp/inj.data" --stdio --sort comm >"$tmp/rep.out" 2>/dev/null
 if [ $? -eq 0 ] && grep -q prog "$tmp/rep.out"; then
 	ok "perf report reads inject's output"
