@@ -29,6 +29,7 @@ shift
 spe_kernel "$kernel"
 out=${out:-$top/build/kmod/$(basename "$src")-$KREL}
 mkdir -p "$out"
+out=$(cd "$out" && pwd)	# kbuild needs an absolute M=
 cp -r "$src"/. "$out"/
 if ! make -C "$KDIR" M="$out" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 	W=1 $sparse "$@" modules >"$out/build.log" 2>&1; then

@@ -6,7 +6,8 @@
 #   - with the node, the SPE platform device exists (and nothing bound to
 #     it: no driver autoloads without udev); without it, there is none;
 #   - a module built against the kernel tree loads in the guest;
-#   - the real arm64 perf counts cycles with the guest's PMUv3.
+#   - the real arm64 perf counts cycles with the guest's PMUv3, and the
+#     perf.data it records comes back and is read by the host's perf.
 # Boot times are printed as TAP comments.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -29,7 +30,7 @@ boot() {
 	fi
 	[ -n "$perf" ] && args+=(--with-perf)
 	"$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp "$smp" "$node" "${args[@]}" \
-		--load "$ko" --timeout 90 --script "$guest" --out "$out" 2>"$out.log" || rc=$?
+		--load "$ko" --timeout 180 --script "$guest" --out "$out" 2>"$out.log" || rc=$?
 	if [ ! -s "$out/results/script.rc" ]; then
 		tap_fail "$name: guest boots and results come back" "$(tail -n 5 "$out.log")"
 		return
@@ -79,6 +80,16 @@ boot() {
 		else
 			tap_fail "$name: arm64 perf stat counts cycles on armv8_pmuv3" \
 				"$(cat "$out/results/perf-stat.csv" "$out/results/pmus" 2>&1)"
+		fi
+		# The host's perf reads the guest's arm64 perf.data.
+		local samples
+		samples=$(perf script -i "$out/results/perf.data" -F event 2>/dev/null | grep -c cycles)
+		if [ "$(cat "$out/results/perf-record.rc" 2>/dev/null)" = 0 ] && [ "$samples" -gt 0 ]; then
+			tap_ok "$name: perf.data recorded in the guest comes back, host perf reads $samples samples"
+		else
+			tap_fail "$name: perf.data recorded in the guest comes back and host perf reads it" \
+				"record rc: $(cat "$out/results/perf-record.rc" 2>&1)" \
+				"$(perf script -i "$out/results/perf.data" 2>&1 | head -5)"
 		fi
 	fi
 	[ "$rc" -eq 0 ] || tap_fail "$name: guest script exit status" "run-guest.sh exited $rc"

@@ -63,7 +63,7 @@ run() {
 	mods=(--module "$ko")
 	[ "$node" = --spe-node ] && mods+=(--module arm_spe_pmu)
 	"$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp "$smp" "$node" "${mods[@]}" \
-		--append "slub_debug=FZPU" --timeout 90 --script "$guest" --out "$out" \
+		--append "slub_debug=FZPU" --timeout 180 --script "$guest" --out "$out" \
 		2>"$out.log" || rc=$?
 	if [ ! -s "$out/results/script.rc" ]; then
 		tap_fail "$name: guest boots and results come back" "$(tail -n 5 "$out.log")"
@@ -119,7 +119,7 @@ run() {
 		tap_fail "$name: nothing left registered after unload" "$(cat "$out/res.diff")"
 	fi
 	local bad
-	bad=$(grep -E 'WARNING:|BUG:|Oops|Call trace:|Unable to handle|corruption|refcount_t:|cannot create duplicate|Objects remaining|Poison overwritten|Redzone' \
+	bad=$(grep -E 'WARNING:|BUG:|Oops|Internal error:|Call trace:|Unable to handle|corruption|refcount_t:|cannot create duplicate|Objects remaining|Poison overwritten|Redzone|blocked for more than' \
 		"$out/results/dmesg.txt")
 	if [ -z "$bad" ]; then
 		tap_ok "$name: kernel log has no warning, BUG, oops or corruption"

@@ -2,9 +2,9 @@
 # The arm_spe selftests (selftests/arm_spe): static arm64 programs printing
 # TAP, run in QEMU guests of both kernels with the SPE node and the SPE
 # driver loaded.  Each program's result becomes one line here: ok, not ok,
-# or SKIP with the program's reason (QEMU's CPUs have no SPE, so with the
-# hardware driver the PMU discovery test skips; with a simulated SPU it
-# will run).  Before booting, the discovery checks are tried on made-up
+# or SKIP with the program's reason.  QEMU's CPUs have no SPE, so with the
+# hardware driver (arm_spe) the PMU discovery test skips; with the
+# simulated SPU (arm_spe_sim) it runs against a registered PMU.  Before booting, the discovery checks are tried on made-up
 # sysfs trees with qemu-aarch64-static, so they are known to pass on a
 # well-formed PMU and to fail on a malformed one.
 set -uo pipefail
@@ -16,6 +16,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$top/build/selftests/arm_spe
 runs=$top/build/qemu/runs/52-guest-selftests
 
+rm -rf "$bin"	# no stale program of a removed source runs
 if out=$(make -s -C "$top/selftests/arm_spe" OUTPUT="$bin" 2>&1); then
 	tap_ok "selftests build (static arm64, -Wall -Wextra -Werror)"
 else
@@ -42,45 +43,48 @@ fake_pmu() {
 
 fake=$top/build/selftests/fake-sysfs
 discover() {
-	SPE_SELFTEST_PMU_DIR=$fake qemu-aarch64-static "$bin/pmu_discovery" 2>&1
+	SPE_SELFTEST_PMU_DIR=$fake qemu-aarch64-static "$bin/test_pmu_discovery" 2>&1
 }
 fake_pmu "$fake"
 got=$(discover)
 # perf_event_open is not emulated by qemu-user: only the sysfs checks pass.
 if [ "$(grep -c '^ok [1-5] ' <<<"$got")" -eq 5 ]; then
-	tap_ok "pmu_discovery accepts a well-formed arm_spe PMU's sysfs"
+	tap_ok "test_pmu_discovery accepts a well-formed arm_spe PMU's sysfs"
 else
-	tap_fail "pmu_discovery accepts a well-formed arm_spe PMU's sysfs" "$got"
+	tap_fail "test_pmu_discovery accepts a well-formed arm_spe PMU's sysfs" "$got"
 fi
 echo config:5 >"$fake/arm_spe_0/format/ts_enable"
 echo 768x >"$fake/arm_spe_0/caps/min_interval"
 got=$(discover)
 if grep -q '^not ok 3 ' <<<"$got" && grep -q '^not ok 4 ' <<<"$got" &&
    grep -q 'format/ts_enable is "config:5"' <<<"$got"; then
-	tap_ok "pmu_discovery rejects a wrong format bit and a malformed min_interval"
+	tap_ok "test_pmu_discovery rejects a wrong format bit and a malformed min_interval"
 else
-	tap_fail "pmu_discovery rejects a wrong format bit and a malformed min_interval" "$got"
+	tap_fail "test_pmu_discovery rejects a wrong format bit and a malformed min_interval" "$got"
 fi
 rm -rf "$fake"
 
+# run KERNEL SMP MODULE: the selftests with MODULE (arm_spe, arm_spe_sim) loaded.
 run() {
-	local k=$1 smp=$2 out=$runs/$1 ko rc=0 t name st reason
+	local k=$1 smp=$2 mod=$3 ko rc=0 t name st reason out
+	out=$runs/$k-$mod
+	k="$k $mod"
 	mkdir -p "$runs"
-	if ! ko=$(spe_driver_ko "$k" 2>"$runs/build-$k.log"); then
-		tap_fail "$k: hardware driver builds" "$(tail -n 20 "$runs/build-$k.log")"
+	if ! ko=$(spe_driver_ko "$1" "$mod" 2>"$out.build.log"); then
+		tap_fail "$k: module builds" "$(tail -n 20 "$out.build.log")"
 		return
 	fi
-	"$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp "$smp" --spe-node \
-		--load "$ko" --selftests "$bin" --timeout 120 \
+	"$top/scripts/qemu/run-guest.sh" --kernel "$1" --smp "$smp" --spe-node \
+		--load "$ko" --selftests "$bin" --timeout 180 \
 		--script "$top/scripts/qemu/guest/run-selftests.sh" --out "$out" 2>"$out.log" || rc=$?
 	if [ ! -s "$out/results/script.rc" ]; then
 		tap_fail "$k: guest boots and results come back" "$(tail -n 5 "$out.log")"
 		return
 	fi
-	if ! grep -qx 'arm_spe.ko 0' "$out/results/modules-load.rc"; then
+	if ! grep -qx "$mod.ko 0" "$out/results/modules-load.rc"; then
 		tap_fail "$k: SPE driver loads before the selftests" "$(cat "$out/results/modules-load.log")"
 	fi
-	for t in "$bin"/*; do
+	for t in "$bin"/test_*; do
 		name=$(basename "$t")
 		st=$(cat "$out/results/selftests/$name.rc" 2>/dev/null || echo missing)
 		case $st in
@@ -96,7 +100,9 @@ run() {
 }
 
 start=$SECONDS
-run 6.1 2
-run 6.12 2
-echo "# 2 boots in $((SECONDS - start)) s"
+run 6.1 2 arm_spe
+run 6.12 2 arm_spe
+run 6.1 2 arm_spe_sim
+run 6.12 4 arm_spe_sim
+echo "# 4 boots in $((SECONDS - start)) s"
 tap_done

@@ -16,4 +16,8 @@ if command -v perf >/dev/null; then
 	perf stat -x, -e task-clock,cycles -o "$RESULTS/perf-stat.csv" \
 		sh -c 'i=0; while [ $i -lt 2000 ]; do i=$((i + 1)); done'
 	echo $? >"$RESULTS/perf-stat.rc"
+	# A perf.data to read on the host (arm64 perf.data, x86 host perf).
+	perf record -q -e cycles -c 100000 -o "$RESULTS/perf.data" \
+		sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done'
+	echo $? >"$RESULTS/perf-record.rc"
 fi

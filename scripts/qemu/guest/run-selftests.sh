@@ -1,10 +1,11 @@
 # shellcheck shell=dash
-# Guest script: run every selftest program in $SELFTESTS (TAP on stdout,
-# exit 0 pass / 1 fail / 4 skip) with a time limit; keep each one's TAP
-# output and exit status in $RESULTS/selftests/<name>.tap and .rc.
+# Guest script: run every selftest program $SELFTESTS/test_* (TAP on
+# stdout, exit 0 pass / 1 fail / 4 skip) with a time limit; keep each one's
+# TAP output and exit status in $RESULTS/selftests/<name>.tap and .rc.
+# Other programs there are helpers (workloads), not tests.
 # Modules given with --load are loaded before this runs (init.sh).
 mkdir -p "$RESULTS/selftests"
-for t in "$SELFTESTS"/*; do
+for t in "$SELFTESTS"/test_*; do
 	[ -x "$t" ] || continue
 	name=$(basename "$t")
 	echo "selftest: $name"
