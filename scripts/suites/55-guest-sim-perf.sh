@@ -13,6 +13,8 @@
 #   - load_filter: only loads; injected stage 1 fault: the driver stops with
 #     its message and a TRUNCATED AUX record; forced collisions: COLLISION
 #     flag and SAMPLE_COLLISION;
+#   - the selftests/arm_spe programs pass over the simulated unit;
+#   - profile v2: discard mode counts samples and writes nothing;
 #   - unload, no kernel warning, only out-of-tree/unsigned taints.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -226,6 +228,20 @@ run() {
 
 	[ "$(cat "$res/rmmod.rc")" = 0 ] && tap_ok "$name: arm_spe_sim unloads" ||
 		tap_fail "$name: arm_spe_sim unloads"
+	# Profile v2: discard mode.
+	local filt
+	filt=$(delta discard sample_filtrate)
+	m=$(delta discard records)
+	[ "$(cat "$res/v2-insmod.rc")" = 0 ] && [ "$(cat "$res/discard.rc")" = 0 ] &&
+		[ "$filt" -gt 0 ] && [ "$m" = 0 ] && [ "$(nr_pcs discard)" = 0 ] &&
+		tap_ok "$name: profile v2, discard=1: $filt samples pass the filters, no record is written" ||
+		tap_fail "$name: profile v2, discard=1: samples counted, no record written" \
+			"filtrate $filt records $m rc $(cat "$res/discard.rc") $(cat "$res/discard.log")"
+	[ "$(cat "$res/v2-selftest.rc")" = 0 ] && [ "$(cat "$res/v2-rmmod.rc")" = 0 ] &&
+		tap_ok "$name: profile v2: selftest sim_events passes (caps, discard opens), unloads" ||
+		tap_fail "$name: profile v2: selftest sim_events passes, unloads" \
+			"$(grep -E '^not ok|^# ' "$res/v2-selftest.tap")"
+
 	local bad t
 	bad=$(grep -E 'WARNING:|BUG:|Oops|Call trace:|Unable to handle|refcount_t:' "$res/dmesg.txt")
 	[ -z "$bad" ] && tap_ok "$name: kernel log has no warning, BUG or oops" ||

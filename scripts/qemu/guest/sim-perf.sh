@@ -88,4 +88,18 @@ rm -f /tmp/ab.data
 
 rmmod arm_spe_sim
 echo $? >"$R/rmmod.rc"
+
+# The v2 profile (SPEv1p2): discard mode counts without writing, and the
+# selftest checks that profile's caps and that discard opens.
+insmod "$MODULES/arm_spe_sim.ko" profile=v2
+echo $? >"$R/v2-insmod.rc"
+stats discard-before
+perf record -q -a -o "$R/discard.data" -e arm_spe_0/discard=1/ -- \
+	"$SPIN" 1 >/dev/null 2>"$R/discard.log"
+echo $? >"$R/discard.rc"
+stats discard-after
+"$SELFTESTS/sim_events" >"$R/v2-selftest.tap" 2>&1
+echo $? >"$R/v2-selftest.rc"
+rmmod arm_spe_sim
+echo $? >"$R/v2-rmmod.rc"
 cat /proc/sys/kernel/tainted >"$R/tainted"
