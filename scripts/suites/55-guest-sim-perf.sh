@@ -222,7 +222,7 @@ run() {
 
 	# The selftests (selftests/arm_spe), run over the simulated unit.
 	local t trc
-	for t in "$sel"/*; do
+	for t in "$sel"/test_*; do
 		t=$(basename "$t")
 		trc=$(cat "$res/selftest-$t.rc" 2>/dev/null || echo missing)
 		case $trc in
@@ -245,8 +245,8 @@ run() {
 		tap_fail "$name: profile v2, discard=1: samples counted, no record written" \
 			"filtrate $filt records $m rc $(cat "$res/discard.rc") $(cat "$res/discard.log")"
 	[ "$(cat "$res/v2-selftest.rc")" = 0 ] && [ "$(cat "$res/v2-rmmod.rc")" = 0 ] &&
-		tap_ok "$name: profile v2: selftest sim_events passes (caps, discard opens), unloads" ||
-		tap_fail "$name: profile v2: selftest sim_events passes, unloads" \
+		tap_ok "$name: profile v2: selftest test_sim_events passes (caps, discard opens), unloads" ||
+		tap_fail "$name: profile v2: selftest test_sim_events passes, unloads" \
 			"$(grep -E '^not ok|^# ' "$res/v2-selftest.tap")"
 
 	local bad t
