@@ -1,25 +1,88 @@
 #!/usr/bin/env bash
-# The main job: produce an SPE recording and print what spe-decode makes of it.
+# The main job: a real `perf record -e arm_spe//` of a workload, decoded by
+# spe-decode.
 #
-# With no argument it generates a Neoverse-N1-like trace with the SPU model
-# (spe-gen), wraps it into a perf.data exactly as `perf record -e arm_spe//`
-# would store it, and prints `spe-decode report` and the first samples of
-# `spe-decode script`.  Everything lands in build/demo/.
+# By default (no argument) it boots a Debian arm64 6.1 kernel in QEMU with the
+# SPE device-tree node, loads the driver over the simulated SPU
+# (arm_spe_sim.ko), records the spe_spin workload with the guest's real
+# arm64 perf, brings perf.data back, and prints `spe-decode report` and the
+# first samples of `spe-decode script` on the host, with the workload's and
+# the guest kernel's symbols.
+#
+#   scripts/demo.sh [--kernel 6.1|6.12]   the guest recording (default 6.1)
+#   scripts/demo.sh --generated           no guest: a trace from spe-gen,
+#                                         wrapped as perf.data
+#
+# Everything lands in build/demo/.  The first run downloads the kernel and
+# the guest's userland into the cache (see scripts/qemu/README.md).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out="$top/build/demo"
+dec="$top/build/spe-decode/spe-decode"
+kernel=6.1
+mode=guest
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=$2; shift 2 ;;
+	--generated) mode=generated; shift ;;
+	-h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "demo: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+	esac
+done
 mkdir -p "$out"
 
-make -s -C "$top/tools/spu-model" >/dev/null
-gen="$top/build/spu-model/spe-gen"
-dec="$top/build/spe-decode/spe-decode"
+show() {	# show PERF.DATA [spe-decode options...]
+	local data=$1
+	shift
+	echo
+	echo "== spe-decode report $data"
+	"$dec" report "$@" "$data"
+	echo
+	echo "== spe-decode script (first 10 samples)"
+	"$dec" script "$@" "$data" | sed -n 1,10p
+}
 
-echo "== generating 8 MiB of SPE records with the SPU model (profile n1)"
-"$gen" -p n1 -s 1 -n 8M -o "$out/trace.bin"
-"$dec" wrap -o "$out/perf.data" "$out/trace.bin"
-echo
-echo "== spe-decode report $out/perf.data"
-"$dec" report "$out/perf.data"
-echo
-echo "== spe-decode script (first 10 samples)"
-"$dec" script "$out/perf.data" | sed -n 1,10p
+if [ "$mode" = generated ]; then
+	make -s -C "$top/tools/spu-model" >/dev/null
+	echo "== generating 8 MiB of SPE records with the SPU model (profile n1)"
+	"$top/build/spu-model/spe-gen" -p n1 -s 1 -n 8M -o "$out/trace.bin"
+	"$dec" wrap -o "$out/perf.data" "$out/trace.bin"
+	show "$out/perf.data"
+	exit 0
+fi
+
+for tool in aarch64-linux-gnu-gcc qemu-system-aarch64; do
+	command -v "$tool" >/dev/null ||
+		{ echo "demo: $tool is missing (make deps installs it)" >&2; exit 1; }
+done
+
+echo "== building arm_spe_sim.ko for the Debian $kernel arm64 kernel"
+ko=$("$top/scripts/build-module.sh" "$kernel" --sim)
+
+echo "== cross-compiling the workload (spe_spin)"
+mkdir -p "$out/symfs/files"
+spin="$out/symfs/files/spe_spin"	# the guest runs it as /files/spe_spin
+aarch64-linux-gnu-gcc -O2 -g -static -Wall -Wextra -Werror -o "$spin" \
+	"$top/selftests/arm_spe/workloads/spe_spin.c"
+
+echo "== recording in a QEMU guest: perf record -e arm_spe// -- spe_spin 2"
+cat >"$out/guest.sh" <<'EOF'
+insmod "$MODULES/arm_spe_sim.ko" || exit 1
+perf record -q -o "$RESULTS/perf.data" -e arm_spe// -- "$FILES/spe_spin" 2 \
+	>"$RESULTS/spin.log" 2>"$RESULTS/record.log" || exit 1
+cat /proc/kallsyms >"$RESULTS/kallsyms"
+rmmod arm_spe_sim
+EOF
+rm -rf "$out/guest"
+if ! "$top/scripts/qemu/run-guest.sh" --kernel "$kernel" --smp 2 --spe-node --with-perf \
+	--module "$ko" --file "$spin" --timeout 300 --script "$out/guest.sh" \
+	--out "$out/guest" >"$out/guest.log" 2>&1; then
+	echo "demo: the guest recording failed; see $out/guest.log and $out/guest/" >&2
+	tail -n 20 "$out/guest/results/record.log" 2>/dev/null >&2 || tail -n 20 "$out/guest.log" >&2
+	exit 1
+fi
+res="$out/guest/results"
+cp "$res/perf.data" "$out/perf.data"
+echo "   workload: $(cat "$res/spin.log")"
+show "$out/perf.data" --symfs "$out/symfs" --kallsyms "$res/kallsyms"

@@ -5,9 +5,10 @@
  *
  * Policy:
  *  - DL (partial record lost) marks the AUX record TRUNCATED|PARTIAL:
- *    PMBPTR may not follow a complete record, so the consumer must
- *    resynchronise; the next session starts on a fresh aligned boundary
- *    so profiling can go on (the in-tree driver stops until reschedule).
+ *    PMBPTR may not follow a complete record (§3.4.1 forbids resuming
+ *    from it), so the consumer must resynchronise.  The action stays
+ *    RESTART (the buffer itself is sound), but the interrupt path opens
+ *    no new session after a truncation: perf disables such an event.
  *  - COLL marks the record COLLISION (samples were dropped, data is fine).
  *  - A full buffer restarts in the next free window (§3.5.2).
  *  - A buffer-not-full event with S set is the UNPREDICTABLE discard of

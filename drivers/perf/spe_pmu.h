@@ -24,8 +24,12 @@
 #include "spe_format.h"
 
 #define SPE_PMU_NAME		"arm_spe"
-/* Not "arm_spe_pmu": that is the in-tree driver this one replaces. */
-#define SPE_DRV_NAME		"arm_spe_perf"
+/*
+ * The platform driver takes the module's name (arm_spe, or arm_spe_sim for
+ * the simulated build), never the in-tree driver's arm_spe_pmu, so the log
+ * and the check for a driver already owning the device name the build.
+ */
+#define SPE_DRV_NAME		KBUILD_MODNAME
 
 struct spe_pmu {
 	struct pmu pmu;

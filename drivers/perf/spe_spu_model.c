@@ -41,6 +41,7 @@ static const struct spe_spu_config spe_spu_profiles[SPE_SPU_PROFILE_NR] = {
 		.events_min_bytes = 1,
 		.max_inflight = 1,
 		.have_el2 = 1,
+		.tbi = 1,
 		.tick_shift = 0,
 		.seed = 1,
 	},
@@ -55,6 +56,7 @@ static const struct spe_spu_config spe_spu_profiles[SPE_SPU_PROFILE_NR] = {
 		.events_min_bytes = 2,
 		.max_inflight = 2,
 		.have_el2 = 1,
+		.tbi = 1,
 		.tick_shift = 0,
 		.seed = 1,
 	},
@@ -73,6 +75,7 @@ static const struct spe_spu_config spe_spu_profiles[SPE_SPU_PROFILE_NR] = {
 		.events_min_bytes = 2,
 		.max_inflight = 4,
 		.have_el2 = 1,
+		.tbi = 1,
 		.tick_shift = 0,
 		.seed = 1,
 	},
@@ -87,6 +90,7 @@ static const struct spe_spu_config spe_spu_profiles[SPE_SPU_PROFILE_NR] = {
 		.events_min_bytes = 2,
 		.max_inflight = 8,
 		.have_el2 = 1,
+		.tbi = 1,
 		.tick_shift = 0,
 		.seed = 1,
 	},
@@ -421,6 +425,17 @@ static uint64_t insn_addr(uint64_t va, uint32_t el, int ns)
 	       (ns ? SPE_ADDR_INSN_NS : 0);
 }
 
+/*
+ * seed 000 §5.3.1: the data VA's byte 7 is the top-byte tag when the
+ * applicable TBI bit (TBI0 below, TBI1 above bit 55) is set, else zero.
+ */
+static uint64_t spu_data_va(const struct spe_spu *spu, uint64_t va)
+{
+	uint32_t tbi = (va & SPE_BIT(55)) ? spu->cfg.tbi & 2 : spu->cfg.tbi & 1;
+
+	return tbi ? va : va & SPE_ADDR_VALUE_MASK;
+}
+
 struct spu_collect {
 	uint8_t cx1, cx2, ts, pct, pa;
 };
@@ -589,7 +604,7 @@ static uint32_t spu_encode(const struct spe_spu *spu,
 			     insn_addr(op->target, op->target_el,
 				       op->flags & SPE_OPF_TARGET_NS));
 	if (ldst) {
-		p = put_addr(p, SPE_ADDR_DATA_VA, op->va);
+		p = put_addr(p, SPE_ADDR_DATA_VA, spu_data_va(spu, op->va));
 		p = put_counter(p, SPE_CNT_TRANSLATION, op->lat_xlat, max);
 		if (c.pa && !(op->flags & SPE_OPF_NO_PA))
 			p = put_addr(p, SPE_ADDR_DATA_PA,
@@ -678,7 +693,15 @@ static int spu_write_bytes(struct spe_spu *spu, const uint8_t *rec,
 		uint64_t n;
 
 		x.fault = SPE_SPU_XLAT_OK;
-		if (spu->translate(spu->mem_ctx, va, &x)) {
+		x.fsc = 0;
+		x.stage2 = 0;
+		x.len = 0;
+		if (spu->translate(spu->mem_ctx, va, &x) || !x.len) {
+			/* A translator that maps nothing has faulted. */
+			if (x.fault == SPE_SPU_XLAT_OK) {
+				x.fault = SPE_SPU_XLAT_FAULT_S1;
+				x.fsc = SPE_FSC_TRANSLATION(3);
+			}
 			spu_write_fault(spu, &x, va, start);
 			return -1;
 		}

@@ -74,6 +74,7 @@ struct spe_spu_config {
 	uint8_t max_inflight;		/* sampled operations in flight, 1..8 */
 	uint8_t have_el2;		/* EL2 implemented */
 	uint8_t owner_el2;		/* buffer owned by EL2, HCR_EL2.TGE=1 (VHE host) */
+	uint8_t tbi;			/* bit 0 TBI0, bit 1 TBI1 (Linux: TBI0 only) */
 	uint8_t tick_shift;		/* CNTPCT advances once per 2^tick_shift cycles */
 	uint64_t seed;			/* random number generator seed */
 };

@@ -15,7 +15,10 @@ if ! command -v clang-14 >/dev/null; then
 	exit 0
 fi
 decoder_build || { echo "not ok 1 - spe-decode builds"; exit 1; }
-if ! log=$(make -C "$top/tools/spe-decode" -j2 fuzz 2>&1); then
+# The decoder layers' targets (fuzz_perf_data has its own suite, 23).
+targets="fuzz_packet fuzz_record fuzz_vector"
+if ! log=$(cd "$top/tools/spe-decode" &&
+	   make -j2 $(printf "$top/build/spe-decode-fuzz/%s " $targets) 2>&1); then
 	echo "$log" | tail -20 | sed 's/^/# /'
 	echo "not ok 1 - fuzz targets build"
 	exit 1
@@ -25,8 +28,8 @@ work=$top/build/fuzz
 art=$top/build/fuzz-artifacts
 rm -rf "$work"
 mkdir -p "$work" "$art"
-for target in "$top"/build/spe-decode-fuzz/fuzz_*; do
-	name=$(basename "$target")
+for name in $targets; do
+	target=$top/build/spe-decode-fuzz/$name
 	corpus=$work/$name
 	mkdir -p "$corpus"
 	# Seeds: the vector texts for the encoder; for the decoders each

@@ -156,6 +156,21 @@ else
 	skip "pipe format" "perf inject -o - failed"
 fi
 
+# 10b. A trace from the SPU model (Neoverse N1 profile), when it is built.
+if [ -d "$top/tools/spu-model" ] && make -s -C "$top/tools/spu-model" >/dev/null 2>&1 &&
+   [ -x "$top/build/spu-model/spe-gen" ]; then
+	"$top/build/spu-model/spe-gen" -p n1 -s 3 -n 2M -o "$tmp/model.bin" >/dev/null 2>&1
+	"$spe" wrap -o "$tmp/model.data" "$tmp/model.bin"
+	perf script -i "$tmp/model.data" >"$tmp/p.out" 2>/dev/null
+	"$spe" script --branch-miss "$tmp/model.data" >"$tmp/s.out"
+	same "SPU-model trace: perf script's default output" "$tmp/p.out" "$tmp/s.out"
+	perf_fields "$tmp/model.data" >"$tmp/p.out"
+	spe_fields "$tmp/model.data" >"$tmp/s.out"
+	same "SPU-model trace: every field perf prints" "$tmp/p.out" "$tmp/s.out"
+else
+	skip "SPU-model trace" "tools/spu-model not built"
+fi
+
 # 11. inject: stock perf reads the samples without SPE support.
 "$spe" inject --branch-miss -o "$tmp/inj.data" "$tmp/m.data" 2>"$tmp/inj.err"
 perf script -i "$tmp/inj.data" --ns -F "$F" 2>/dev/null |
@@ -172,6 +187,27 @@ if [ $? -eq 0 ] && grep -q "Samples: .* of event 'memory'" "$tmp/mem.out" &&
 	ok "perf mem report reads inject's memory samples with their data sources"
 else
 	nok "perf mem report reads inject's memory samples with their data sources"
+fi
+# perf mem report of the memory samples agrees with spe-decode script:
+# the same number of samples, and of DRAM (Local RAM) hits.
+"$spe" inject -o "$tmp/injM.data" --itrace=M "$tmp/m.data" 2>/dev/null
+perf mem report -i "$tmp/injM.data" --stdio -F sample,mem 2>/dev/null |
+	grep -v '^#' | grep . >"$tmp/memrep"
+"$spe" script --itrace=M --csv "$tmp/m.data" >"$tmp/mem.csv"
+if python3 - "$tmp/memrep" "$tmp/mem.csv" <<'PY'
+import csv, sys
+rep = [l.split(None, 1) for l in open(sys.argv[1])]
+total = sum(int(n) for n, _ in rep)
+ram = sum(int(n) for n, what in rep if what.strip() == "Local RAM or RAM hit")
+rows = list(csv.DictReader(open(sys.argv[2])))
+dram = sum(1 for r in rows if (int(r["data_src"], 16) >> 33) & 0xf == 0xd)
+assert total == len(rows), (total, len(rows))
+assert ram == dram and ram > 0, (ram, dram)
+PY
+then
+	ok "perf mem report on inject's output: as many samples and DRAM hits as spe-decode script"
+else
+	nok "perf mem report on inject's output agrees with spe-decode script"
 fi
 perf report -i "$tmp/inj.data" --stdio --sort comm >"$tmp/rep.out" 2>/dev/null
 if [ $? -eq 0 ] && grep -q prog "$tmp/rep.out"; then

@@ -41,6 +41,19 @@ for k in 6.1 6.12; do
 		desc=$(modinfo -F description "$ko" 2>&1)
 		[[ $desc == *"SPU model"* ]] && tap_ok "$k: module info readable ($(basename "$ko"))" ||
 			tap_fail "$k: module info readable" "$desc"
+		run="$top/build/qemu/runs/33-model-kmod-$k"
+		name="$k: in an arm64 guest the module runs the model and fills a buffer"
+		mkdir -p "$run"
+		echo true >"$run.script"
+		"$top/scripts/qemu/run-guest.sh" --kernel "$k" --load "$ko" --timeout 90 \
+			--script "$run.script" --out "$run" >"$run.log" 2>&1
+		if grep -qx 'spe_spu_model_test.ko 0' "$run/results/modules-load.rc" 2>/dev/null &&
+		   line=$(grep -o 'spe_spu_model_test: ok: .*' "$run/results/dmesg.txt"); then
+			tap_ok "$name ($line)"
+		else
+			tap_fail "$name" "$(grep spe_spu_model_test "$run/results/dmesg.txt" 2>&1)" \
+				"$(tail -n 5 "$run.log")"
+		fi
 	else
 		tap_fail "$name" "$ko"
 	fi

@@ -80,6 +80,7 @@ static struct {
 	unsigned long size;	/* free space offered at begin */
 	unsigned long wakeup;
 	bool no_buffer;
+	bool overwrite;		/* snapshot: perf takes the head from the driver */
 	unsigned int ends;
 	unsigned long end_size;
 	u64 end_flags;
@@ -102,7 +103,10 @@ void perf_aux_output_end(struct perf_output_handle *h, unsigned long size)
 	ring.ends++;
 	ring.end_size = size;
 	ring.end_flags = h->aux_flags;
-	ring.head += size;
+	if (ring.overwrite)
+		ring.head = h->head;
+	else
+		ring.head += size;
 	h->event = NULL;
 }
 
@@ -403,8 +407,39 @@ static void test_discard(void)
 	      "stopping a discard event ends no session");
 }
 
+static void test_snapshot(void)
+{
+	static void *pages[NR_PAGES];
+	int w;
+
+	setup(0);
+	spe.pmu.free_aux(buf);
+	buf = spe.pmu.setup_aux(&ev, pages, NR_PAGES, true);
+	handle.aux_priv = buf;
+	ring.overwrite = true;
+	spe.pmu.event_init(&ev);
+	reset_trace();
+	CHECK_EQ(spe.pmu.add(&ev, PERF_EF_START), 0, "snapshot event starts");
+	CHECK_EQ(regs[SPE_PMBLIMITR], (base() + NR_PAGES / 2 * PAGE_SIZE) | SPE_PMBLIMITR_E,
+		 "snapshot: the first window is the first half");
+
+	/* The unit filled the first half up to 30 bytes before its end. */
+	regs[SPE_PMBPTR] = base() + NR_PAGES / 2 * PAGE_SIZE - 30;
+	regs[SPE_PMBSR] = SPE_PMBSR_S | SPE_PMBSR_BSC_FULL;
+	reset_trace();
+	spe_irq_handler(0, &handle);
+	w = find(0, OP_W, SPE_PMBPTR, 0, 0);
+	CHECK(w >= 0 && tr[w].val == base() + NR_PAGES / 2 * PAGE_SIZE &&
+	      regs[SPE_PMBLIMITR] == ((base() + NR_PAGES * PAGE_SIZE) | SPE_PMBLIMITR_E),
+	      "snapshot: the tail of the half is padded and the second half follows");
+	CHECK(!memcmp((char *)buf->base + NR_PAGES / 2 * PAGE_SIZE - 30,
+		      "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 30),
+	      "snapshot padding is zero bytes");
+}
+
 int main(void)
 {
+	test_snapshot();
 	test_setup_aux();
 	test_event_init();
 	test_disable_sequence();

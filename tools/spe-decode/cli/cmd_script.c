@@ -38,6 +38,24 @@ static const char *const field_names[F_NR] = {
 enum format { FMT_PERF, FMT_JSON, FMT_CSV };
 
 #define LINE_MAX_BYTES	1024	/* longest line of the perf layout */
+#define NR_COMM_SLOTS	64
+
+#define NR_IP_SLOTS	1024
+
+/* " ip sym+off (dso)" of recent ips, so hot ips are formatted once. */
+struct ip_slot {
+	uint64_t ip;
+	int32_t pid;
+	uint16_t cpumode;
+	uint8_t len;			/* 0: empty */
+	char text[85];
+};
+
+struct comm_slot {
+	int32_t tid;
+	bool valid;
+	char name[40];
+};
 
 struct script {
 	bool f[F_NR];
@@ -52,7 +70,8 @@ struct script {
 	 * start of the line, so those are made once per record. */
 	uint64_t last_seq;		/* of the record the caches are for */
 	int32_t last_tid;
-	char comm_buf[24];
+	struct comm_slot comms[NR_COMM_SLOTS];
+	struct ip_slot *ips;		/* NR_IP_SLOTS, perf layout only */
 	const char *comm;
 	struct spe_sym sym;
 	char prefix[LINE_MAX_BYTES];
@@ -309,7 +328,12 @@ static void print_perf(struct script *sc, const struct spe_sample *s, const char
 		perf_prefix(sc, s, comm, &p);
 		sc->prefix_len = p.n;
 	}
-	memcpy(l.b, sc->prefix, sc->prefix_len);
+	/* Fixed-size copies (inlined) when the part fits; the line buffer
+	 * always has LINE_MAX_BYTES of room, so copying extra bytes is safe. */
+	if (sc->prefix_len <= 64)
+		memcpy(l.b, sc->prefix, 64);
+	else
+		memcpy(l.b, sc->prefix, sc->prefix_len);
 	l.n = sc->prefix_len;
 	if (sc->f[F_PERIOD]) {
 		if (s->period == 1) {	/* nearly every sample */
@@ -321,7 +345,7 @@ static void print_perf(struct script *sc, const struct spe_sample *s, const char
 		}
 	}
 	if (sc->f[F_EVENT]) {
-		memcpy(l.b + l.n, sc->evname[s->kind], sc->evname_len[s->kind]);
+		memcpy(l.b + l.n, sc->evname[s->kind], sizeof(sc->evname[0]));
 		l.n += sc->evname_len[s->kind];
 	}
 	if (sc->f[F_FLAGS] && s->flags) {
@@ -343,7 +367,14 @@ static void print_perf(struct script *sc, const struct spe_sample *s, const char
 	if (!same_record) {
 		char storage[LINE_MAX_BYTES];
 		struct line m = { .b = storage };
+		struct ip_slot *slot = &sc->ips[(s->ip >> 2) % NR_IP_SLOTS];
 
+		if (slot->len && slot->ip == s->ip && slot->pid == s->pid &&
+		    slot->cpumode == s->cpumode) {
+			memcpy(sc->ipsym, slot->text, slot->len);
+			sc->ipsym_len = slot->len;
+			goto have_ipsym;
+		}
 		m.n = 0;
 		if (sc->f[F_IP]) {
 			m.b[m.n++] = ' ';
@@ -366,8 +397,19 @@ static void print_perf(struct script *sc, const struct spe_sample *s, const char
 			m.n = sizeof(sc->ipsym);
 		memcpy(sc->ipsym, m.b, m.n);
 		sc->ipsym_len = m.n;
+		if (m.n && m.n <= sizeof(slot->text)) {
+			slot->ip = s->ip;
+			slot->pid = s->pid;
+			slot->cpumode = s->cpumode;
+			slot->len = (uint8_t)m.n;
+			memcpy(slot->text, m.b, m.n);
+		}
 	}
-	memcpy(l.b + l.n, sc->ipsym, sc->ipsym_len);
+have_ipsym:
+	if (sc->ipsym_len <= 64)
+		memcpy(l.b + l.n, sc->ipsym, 64);
+	else
+		memcpy(l.b + l.n, sc->ipsym, sc->ipsym_len);
 	l.n += sc->ipsym_len;
 	if (sc->f[F_PHYS_ADDR])
 		l_hex(&l, s->phys_addr, 16);
@@ -458,11 +500,20 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 		/* A new record (the qrecord lives until its samples are done). */
 		sc->last_seq = s->qr->seq;
 		if (s->tid != sc->last_tid || !sc->comm) {
-			sc->comm = spe_symbols_comm(sc->syms, s->tid);
-			if (!sc->comm) {
-				snprintf(sc->comm_buf, sizeof(sc->comm_buf), ":%d", s->tid);
-				sc->comm = sc->comm_buf;
+			/* A small cache of names: tids repeat. */
+			struct comm_slot *c = &sc->comms[(uint32_t)s->tid % NR_COMM_SLOTS];
+
+			if (!c->valid || c->tid != s->tid) {
+				const char *name = spe_symbols_comm(sc->syms, s->tid);
+
+				if (name)
+					snprintf(c->name, sizeof(c->name), "%s", name);
+				else
+					snprintf(c->name, sizeof(c->name), ":%d", s->tid);
+				c->tid = s->tid;
+				c->valid = true;
 			}
+			sc->comm = c->name;
 			sc->last_tid = s->tid;
 		}
 		spe_symbols_lookup(sc->syms, s->pid, s->ip, s->cpumode, &sc->sym);
@@ -480,9 +531,15 @@ static int on_event(void *ctx, const struct spe_pdr_event *ev)
 {
 	struct script *sc = ctx;
 
-	if (ev->header->type == PERF_RECORD_COMM || ev->header->type == PERF_RECORD_FORK)
+	if (ev->header->type == PERF_RECORD_COMM || ev->header->type == PERF_RECORD_FORK) {
 		sc->comm = NULL;	/* names may change */
+		for (int i = 0; i < NR_COMM_SLOTS; i++)
+			sc->comms[i].valid = false;
+	}
 	sc->last_seq = 0;		/* mappings may change */
+	if (ev->header->type == PERF_RECORD_MMAP || ev->header->type == PERF_RECORD_MMAP2 ||
+	    ev->header->type == PERF_RECORD_FORK)
+		memset(sc->ips, 0, NR_IP_SLOTS * sizeof(*sc->ips));
 	return spe_symbols_event(sc->syms, ev) == -ENOMEM;
 }
 
@@ -585,7 +642,10 @@ static int run(int argc, char **argv)
 		return 1;
 	}
 	sc.out = malloc(sizeof(*sc.out));
-	if (!sc.out) {
+	sc.ips = calloc(NR_IP_SLOTS, sizeof(*sc.ips));
+	if (!sc.out || !sc.ips) {
+		free(sc.out);
+		free(sc.ips);
 		spe_symbols_free(sc.syms);
 		return 1;
 	}
@@ -599,6 +659,7 @@ static int run(int argc, char **argv)
 	if (spe_output_flush(sc.out, "script") && !status)
 		status = 1;
 	free(sc.out);
+	free(sc.ips);
 	spe_symbols_free(sc.syms);
 	return status;
 }

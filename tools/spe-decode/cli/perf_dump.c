@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "input.h"
@@ -41,6 +42,44 @@ bool spe_is_perf_data(const char *path)
 	return yes;
 }
 
+#define DUMP_PIECE	(4u << 20)
+
+/*
+ * End of the piece of data[start..size) to dump next: the first record
+ * boundary DUMP_PIECE bytes on, if every record up to it decoded cleanly;
+ * otherwise (or near the end) the end of the buffer.
+ */
+static uint64_t dump_cut(const uint8_t *data, uint64_t size, uint64_t start, uint64_t base)
+{
+	struct spe_decoder dec;
+	struct spe_record rec;
+
+	if (size - start <= 2 * (uint64_t)DUMP_PIECE)
+		return size;
+	if (spe_decoder_init(&dec, NULL, data + start, (size_t)(size - start), base + start))
+		return size;
+	for (;;) {
+		int ret = spe_decoder_next(&dec, &rec);
+		uint64_t at = spe_decoder_offset(&dec) - base;
+
+		if (ret <= 0 || at >= size)
+			return size;
+		if (at - start >= DUMP_PIECE)
+			return at;
+	}
+}
+
+/* Give back the mapped pages wholly inside [p, p + n). */
+static void drop_pages(const uint8_t *p, uint64_t n)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t to = ((uintptr_t)p + n) & ~(page - 1);
+
+	if (to > from)
+		madvise((void *)from, to - from, MADV_DONTNEED);
+}
+
 static int on_auxtrace(void *ctx, const struct spe_pdr_event *ev, const uint8_t *data,
 		       uint64_t size)
 {
@@ -55,13 +94,26 @@ static int on_auxtrace(void *ctx, const struct spe_pdr_event *ev, const uint8_t 
 			  a->idx, (int)a->tid, (int)a->cpu);
 	/* perf prints offset 0 as "0", not "0x0". */
 	spe_output_printf(d->out, ".\n. ... ARM SPE data: size %#" PRIx64 " bytes\n", size);
-	d->cfg.print_offset = 0;
-	spe_dump(&d->cfg, data, (size_t)size, a->offset, &st);
-	d->bad += st.bad;
-	d->truncated += st.truncated;
-	if (st.first_error && !d->first_error) {
-		d->first_error = st.first_error;
-		d->first_error_off = ev->aux_data_offset + (st.first_error_offset - a->offset);
+	/*
+	 * A large buffer is dumped in pieces cut at record boundaries (where
+	 * a stretch decoded without error, so perf's packet walk meets the
+	 * same boundary), and each piece's pages are given back: memory stays
+	 * small whatever the buffer size.
+	 */
+	for (uint64_t start = 0; start < size;) {
+		uint64_t cut = dump_cut(data, size, start, a->offset);
+
+		d->cfg.print_offset = start;
+		spe_dump(&d->cfg, data + start, (size_t)(cut - start), a->offset + start, &st);
+		d->bad += st.bad;
+		d->truncated += st.truncated;
+		if (st.first_error && !d->first_error) {
+			d->first_error = st.first_error;
+			d->first_error_off = ev->aux_data_offset +
+					     (st.first_error_offset - a->offset);
+		}
+		drop_pages(data + start, cut - start);
+		start = cut;
 	}
 	return d->out->err ? 1 : 0;
 }

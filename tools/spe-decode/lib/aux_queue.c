@@ -26,6 +26,7 @@
 #define Q_MAX_CPUS	4096
 #define Q_DROP_STEP	(4u << 20)	/* drop decoded pages every 4 MiB */
 #define Q_PIPE_MAX	(1ULL << 30)	/* largest AUXTRACE buffer from a pipe */
+#define Q_PIPE_HOLD	(32ULL << 20)	/* pipe data held before decoding early */
 /* Pipe input keeps AUXTRACE data in memory until it is decoded, as perf. */
 
 struct q_buffer {
@@ -42,6 +43,7 @@ struct aux_queue {
 	struct spe_decoder dec;
 	uint64_t cur_data_off, cur_aux_off;	/* of the buffer in dec */
 	uint8_t *cur_mem;		/* pipe input: the copy dec reads */
+	uint64_t cur_mem_size;
 	uint64_t dropped;		/* bytes of it already dropped */
 	struct spe_record rec;		/* next record, when has_rec */
 	bool has_rec, on_heap;
@@ -50,6 +52,11 @@ struct aux_queue {
 	uint64_t rec_ts;		/* rec's own SPE timestamp, 0 if none */
 	int32_t cpu, tid;		/* from the AUXTRACE records */
 	int32_t ctx_tid;		/* last CONTEXT seen, -1 */
+	/* Caches: the CPU's table (until metadata changes), tid -> pid. */
+	uint32_t meta_gen, pid_gen;
+	uint64_t midr;
+	enum spe_ds_table ds_table;
+	int32_t cached_tid, cached_pid;
 };
 
 /* A timed perf.data record kept for ordering (perf's ordered events). */
@@ -69,6 +76,7 @@ struct tid_map {
 	uint32_t *tid;			/* 0 = empty slot; stored as tid + 1 */
 	int32_t *pid;
 	uint32_t cap, used;
+	uint32_t gen;			/* changes with every update */
 };
 
 struct spe_session {
@@ -92,6 +100,7 @@ struct spe_session {
 	int32_t *cpu_tid;		/* from context switches, -1 */
 	bool ctx_seen;			/* CONTEXT packets drive pid/tid (as perf) */
 	struct tid_map threads;
+	uint32_t meta_gen;		/* bumped when MIDRs change; starts at 1 */
 
 
 	/* Timed records wait here until a round says they are in order. */
@@ -102,6 +111,7 @@ struct spe_session {
 
 	struct spe_session_stats st;
 	bool data_queued;		/* all AUXTRACE queued from the index */
+	uint64_t pipe_held;		/* bytes of pipe data waiting in queues */
 	uint64_t delivered;
 	int stop;			/* a callback's non-zero return */
 	char msg[320];
@@ -122,6 +132,7 @@ static int tm_set(struct tid_map *m, uint32_t tid, int32_t pid)
 {
 	uint32_t h;
 
+	m->gen++;
 	if ((m->used + 1) * 2 > m->cap) {
 		struct tid_map n = { .cap = m->cap ? m->cap * 2 : 256 };
 
@@ -270,6 +281,7 @@ static bool q_advance(struct spe_session *s, struct aux_queue *q)
 			q->cur_aux_off = b->aux_off;
 			q->dropped = 0;
 			q->cur_mem = b->mem;
+			q->cur_mem_size = b->mem ? b->size : 0;
 			spe_decoder_init(&q->dec, NULL, b->mem ? b->mem : s->map + b->data_off,
 					 (size_t)b->size, b->aux_off);
 			q->active = true;
@@ -290,7 +302,9 @@ static bool q_advance(struct spe_session *s, struct aux_queue *q)
 		if (ret == 0) {
 			q_drop_pages(s, q, true);
 			free(q->cur_mem);
+			s->pipe_held -= q->cur_mem_size;
 			q->cur_mem = NULL;
+			q->cur_mem_size = 0;
 			q->active = false;
 			continue;
 		}
@@ -310,8 +324,13 @@ static void q_context(struct spe_session *s, struct aux_queue *q, struct spe_qre
 	qr->seq = ++s->delivered;
 	qr->time = q->time;
 	qr->cpu = q->cpu;
-	qr->midr = spe_session_midr(s, q->cpu);
-	qr->ds_table = spe_ds_table_for_midr(qr->midr);
+	if (q->meta_gen != s->meta_gen) {
+		q->midr = spe_session_midr(s, q->cpu);
+		q->ds_table = spe_ds_table_for_midr(q->midr);
+		q->meta_gen = s->meta_gen;
+	}
+	qr->midr = q->midr;
+	qr->ds_table = q->ds_table;
 	qr->file_offset = q->cur_data_off + (rec->offset - q->cur_aux_off);
 	/* pid/tid: CONTEXT packets when present (perf prefers them from the
 	 * first one on), otherwise the context-switch records. */
@@ -326,7 +345,12 @@ static void q_context(struct spe_session *s, struct aux_queue *q, struct spe_qre
 		qr->tid = s->cpu_tid[q->cpu];
 	else
 		qr->tid = q->tid;
-	qr->pid = tm_pid(&s->threads, qr->tid);
+	if (q->pid_gen != s->threads.gen + 1 || q->cached_tid != qr->tid) {
+		q->cached_pid = tm_pid(&s->threads, qr->tid);
+		q->cached_tid = qr->tid;
+		q->pid_gen = s->threads.gen + 1;	/* never 0: a new queue misses */
+	}
+	qr->pid = q->cached_pid;
 }
 
 /* Deliver every queued record older than perf time t (perf's algorithm,
@@ -399,6 +423,8 @@ static int q_add(struct spe_session *s, const struct spe_pdr_event *ev, uint8_t 
 			s->nr_q = idx + 1;
 		s->st.nr_queues++;
 	}
+	if (q->cpu != (int32_t)a->cpu)
+		q->meta_gen = 0;	/* another CPU: look its MIDR up again */
 	q->cpu = (int32_t)a->cpu;
 	q->tid = (int32_t)a->tid;
 	if (q->count == q->cap) {
@@ -458,9 +484,21 @@ static int pipe_buffer(struct spe_session *s, const struct spe_pdr_event *ev)
 		return 0;
 	}
 	err = q_add(s, &e, mem);
-	if (err)
+	if (err) {
 		free(mem);
-	return err;
+		return err;
+	}
+	s->pipe_held += size;
+	/*
+	 * perf keeps a pipe's AUX data until timed records release it; when
+	 * the stream has too few of those, decode what is held now rather
+	 * than let memory grow with the input.
+	 */
+	if (s->pipe_held > Q_PIPE_HOLD) {
+		q_refill(s);
+		q_process(s, UINT64_MAX);
+	}
+	return 0;
 }
 
 /* ---- Records of the perf.data --------------------------------------------------- */
@@ -470,6 +508,7 @@ static int s_auxtrace_info(struct spe_session *s, const struct spe_pdr_event *ev
 	const char *why = "";
 	int err = spe_parse_auxtrace_info(ev->header, &s->info, &why);
 
+	s->meta_gen++;
 	if (err) {
 		snprintf(s->msg, sizeof(s->msg), "offset %#llx: %s",
 			 (unsigned long long)ev->offset, why);
@@ -535,10 +574,20 @@ static int s_event(struct spe_session *s, const struct spe_pdr_event *ev)
 		s->st.aux_bytes += ev->aux_data_size;
 		if (spe_pdr_is_pipe(s->r))
 			return pipe_buffer(s, ev);
-		if (s->cfg.on_auxtrace &&
-		    (s->stop = s->cfg.on_auxtrace(s->cfg.ctx, ev, s->map + ev->aux_data_offset,
-						  ev->aux_data_size)))
-			return 0;
+		if (s->cfg.on_auxtrace) {
+			uint64_t from = ev->aux_data_offset & ~(uint64_t)(s->page - 1);
+			uint64_t to = (ev->aux_data_offset + ev->aux_data_size) &
+				      ~(uint64_t)(s->page - 1);
+
+			s->stop = s->cfg.on_auxtrace(s->cfg.ctx, ev, s->map + ev->aux_data_offset,
+						     ev->aux_data_size);
+			/* The callback has read it: give the pages back, so a
+			 * dump of a large file stays small. */
+			if (to > from)
+				madvise((void *)(s->map + from), to - from, MADV_DONTNEED);
+			if (s->stop)
+				return 0;
+		}
 		return s->cfg.no_decode || s->data_queued ? 0 : q_add(s, ev, NULL);
 	case PERF_RECORD_AUX:
 		if (h->size >= sizeof(*h) + 24) {
@@ -589,6 +638,7 @@ int spe_session_open(struct spe_session **out, int fd, const struct spe_session_
 	s->page = sysconf(_SC_PAGESIZE);
 	s->cpu_midr = calloc(Q_MAX_CPUS, sizeof(*s->cpu_midr));
 	s->cpu_tid = malloc(Q_MAX_CPUS * sizeof(*s->cpu_tid));
+	s->meta_gen = 1;
 	if (!s->cpu_midr || !s->cpu_tid)
 		return -ENOMEM;
 	for (int i = 0; i < Q_MAX_CPUS; i++)

@@ -194,16 +194,7 @@ int spe_synth_record(struct spe_synth *sy, const struct spe_qrecord *qr,
 		.source = rec->data_source,
 	};
 	uint64_t ev = dsi.events;
-	struct spe_sample s = {
-		.time = qr->time, .cpu = qr->cpu, .pid = qr->pid, .tid = qr->tid,
-		.ip = (rec->present & SPE_REC_PC) ? rec->pc.addr : 0,
-		.cpumode = cpumode_of(rec),
-		.weight = (rec->present & SPE_REC_LAT_TOTAL) ? rec->lat_total : 0,
-		.issue_lat = (rec->present & SPE_REC_LAT_ISSUE) ? rec->lat_issue : 0,
-		.xlat_lat = (rec->present & SPE_REC_LAT_XLAT) ? rec->lat_xlat : 0,
-		.period = 1,
-		.qr = qr,
-	};
+	struct spe_sample s;	/* filled field by field: this runs per record */
 	uint64_t va = (rec->present & SPE_REC_DATA_VA) ? rec->data_va : 0;
 	uint64_t pa = (rec->present & SPE_REC_DATA_PA) ? rec->data_pa : 0;
 	uint64_t data_src = spe_perf_data_src(qr->ds_table, &dsi);
@@ -220,6 +211,18 @@ int spe_synth_record(struct spe_synth *sy, const struct spe_qrecord *qr,
 	};
 	int ret;
 
+	s.time = qr->time;
+	s.cpu = qr->cpu;
+	s.pid = qr->pid;
+	s.tid = qr->tid;
+	s.ip = (rec->present & SPE_REC_PC) ? rec->pc.addr : 0;
+	s.cpumode = cpumode_of(rec);
+	s.weight = (rec->present & SPE_REC_LAT_TOTAL) ? rec->lat_total : 0;
+	s.issue_lat = (rec->present & SPE_REC_LAT_ISSUE) ? rec->lat_issue : 0;
+	s.xlat_lat = (rec->present & SPE_REC_LAT_XLAT) ? rec->lat_xlat : 0;
+	s.qr = qr;
+	s.flags = 0;
+	s.nr_branches = 0;
 	if (branch || (ev & SPE_EV_MISPRED)) {
 		s.flags = branch ? branch_flags(rec) :
 			  SPE_BRF_BRANCH | SPE_BRF_MISPRED;

@@ -151,6 +151,19 @@ static void test_contents(void)
 	CHECK_EQ(r.b[0], pc_hdr, "§2.3 every record starts with the PC");
 	CHECK_EQ(value(&r, 0xff, va_hdr), op.va,
 		 "§2.3.2 a load records its data VA");
+	{
+		struct spe_op t = op;
+
+		t.va = 0x0f00ffffcafe0008ULL;
+		r = record(EN, 0, &t);
+		CHECK_EQ(value(&r, 0xff, va_hdr), t.va,
+			 "§5.3.1 TBI0=1: a lower-range data VA keeps its top-byte tag");
+		t.va = 0xffff000012345678ULL;
+		r = record(EN, 0, &t);
+		CHECK_EQ(value(&r, 0xff, va_hdr), 0x00ff000012345678ULL,
+			 "§5.3.1 TBI1=0: an upper-range data VA has byte 7 zero");
+		r = record(EN, 0, &op);
+	}
 	CHECK_EQ(value(&r, 0xff, SPE_OP_HDR | SPE_OP_CLASS_LDST), SPE_OP_LDST_GP_REG,
 		 "§5.3.8 a load records Operation Type class 1, LDST=0");
 	CHECK_EQ(value(&r, 0xff, SPE_CNT_HDR | SPE_CNT_TOTAL), 10,

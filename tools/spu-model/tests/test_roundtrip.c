@@ -227,7 +227,9 @@ static int check_record(const struct expect *e, const struct sampled *s,
 	EXPECT(!!(r->present & SPE_REC_LAT_XLAT) == ldst &&
 	       (!ldst || r->lat_xlat == sat(op->lat_xlat, cfg)), "translation latency");
 	EXPECT(!!(r->present & SPE_REC_DATA_VA) == ldst &&
-	       (!ldst || (r->data_va == canon(op->va) && r->data_va_tag == op->va >> 56)),
+	       (!ldst || (r->data_va == canon(op->va) &&
+			  r->data_va_tag == ((cfg->tbi >> ((op->va >> 55) & 1)) & 1 ?
+					     op->va >> 56 : 0))),
 	       "data VA");
 	{
 		int has_pa = ldst && pa && !(op->flags & SPE_OPF_NO_PA);
@@ -299,6 +301,7 @@ int main(void)
 		cfg.seed = (uint64_t)s;
 		cfg.owner_el2 = (s / SPE_SPU_PROFILE_NR) % 5 == 4;
 		cfg.tick_shift = (uint8_t)(s % 3);
+		cfg.tbi = (uint8_t)(s % 4);
 		if (spe_spu_init(spu, &cfg, spe_spu_flat_translate, &mem))
 			return 1;
 		e.spu = spu;

@@ -1,0 +1,261 @@
+#!/usr/bin/env bash
+# The simulated SPE PMU (arm_spe_sim.ko, profile n1) under real arm64 perf in
+# QEMU guests (Debian 6.1 and 6.12, 2 CPUs, SPE device-tree node), decoded on
+# the host by host perf (perf report -D, perf script) and spe-decode:
+#   - it registers arm_spe_0 with the profile's caps and format;
+#   - per task with exclude_kernel: records present, every PC at EL0 in the
+#     workload, CONTEXTIDR = its PID, timestamps non-decreasing per CPU;
+#   - system wide: EL0 and kernel records, and every record the unit wrote
+#     (debugfs "records") is in perf.data: no data lost with the default
+#     4 MiB AUX buffer; the sampler's own CPU time stays under 5%;
+#   - an 8-page AUX buffer: PMBIRQ arrives through the GIC (set pending) and
+#     still nothing is lost or truncated;
+#   - load_filter: only loads; injected stage 1 fault: the driver stops with
+#     its message and a TRUNCATED AUX record; forced collisions: COLLISION
+#     flag and SAMPLE_COLLISION;
+#   - the selftests/arm_spe programs pass over the simulated unit;
+#   - profile v2: discard mode counts samples and writes nothing;
+#   - unload, no kernel warning, only out-of-tree/unsigned taints.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/lib/tap.sh
+. "$top/scripts/lib/tap.sh"
+runs=$top/build/qemu/runs/55-guest-sim-perf
+guest=$top/scripts/qemu/guest/sim-perf.sh
+decode=$top/build/spe-decode/spe-decode
+
+if ! command -v perf >/dev/null || ! command -v aarch64-linux-gnu-gcc >/dev/null ||
+   ! command -v qemu-system-aarch64 >/dev/null; then
+	tap_skip "simulated SPE under perf in the guest" "needs host perf, aarch64-linux-gnu-gcc and qemu-system-aarch64"
+	tap_done
+	exit 0
+fi
+if ! make -s -C "$top/tools/spe-decode" >/dev/null 2>&1; then
+	tap_fail "spe-decode builds"
+	tap_done
+	exit 1
+fi
+mkdir -p "$runs"
+spin=$runs/spe_spin
+if ! aarch64-linux-gnu-gcc -O2 -static -Wall -Wextra -Werror -o "$spin" \
+	"$top/selftests/arm_spe/workloads/spe_spin.c" 2>"$runs/spin.log"; then
+	tap_fail "spe_spin cross-compiles" "$(cat "$runs/spin.log")"
+	tap_done
+	exit 1
+fi
+
+sel=$runs/selftests
+if ! out=$(make -s -C "$top/selftests/arm_spe" OUTPUT="$sel" 2>&1); then
+	tap_fail "selftests build" "$out"
+	tap_done
+	exit 1
+fi
+
+# stat FILE CPU KEY: a value from the guest's saved debugfs statistics.
+stat() {
+	awk -v c="cpu$2" -v k="$3" '$1 == c && $2 == k { print $3 }' "$res/stats-$1"
+}
+# delta RUN KEY: KEY summed over CPUs, after minus before RUN.
+delta() {
+	local b a
+	b=$(awk -v k="$2" '$2 == k { s += $3 } END { print s + 0 }' "$res/stats-$1-before")
+	a=$(awk -v k="$2" '$2 == k { s += $3 } END { print s + 0 }' "$res/stats-$1-after")
+	echo $((a - b))
+}
+# dump DATA: host perf's packet dump.
+dump() {
+	perf report -D -i "$res/$1.data" 2>/dev/null
+}
+nr_pcs() {
+	dump "$1" | grep -c ' PC 0x'
+}
+# AUX record flags (hex) of a perf.data, one a line.
+aux_flags() {
+	dump "$1" | sed -n 's/.*PERF_RECORD_AUX offset:.* flags: \(0x[0-9a-f]*\).*/\1/p'
+}
+# has_flag BIT FLAGS...: some AUX record has BIT (1 TRUNCATED, 8 COLLISION).
+has_flag() {
+	local bit=$1 f
+	shift
+	for f in "$@"; do
+		(((f & bit) != 0)) && return 0
+	done
+	return 1
+}
+# Timestamps that go backwards within one CPU's AUX data.
+ts_backwards() {
+	dump "$1" | awk '
+		/PERF_RECORD_AUXTRACE / { for (i = 1; i <= NF; i++) if ($i == "cpu:") cpu = $(i + 1) }
+		/ TS [0-9]+$/ { ts = $NF + 0; if (cpu in last && ts < last[cpu]) bad++; last[cpu] = ts }
+		END { print bad + 0 }'
+}
+
+run() {
+	local k=$1 name ko dir rc=0 n m
+	name="$k"
+	dir=$top/build/kmod/sim-guest-$k
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp -r "$top/include" "$dir/"
+	if ! ko=$("$top/scripts/build-kmod.sh" --kernel "$k" --out "$dir/drivers/perf" \
+		"$top/drivers/perf" CONFIG_ARM_SPE_PERF=n CONFIG_ARM_SPE_PERF_SIM=m 2>&1); then
+		tap_fail "$name: arm_spe_sim.ko builds" "$ko"
+		return
+	fi
+	out=$runs/$k
+	"$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp 2 --spe-node --with-perf \
+		--module "$ko" --file "$spin" --selftests "$sel" --timeout 300 --script "$guest" --out "$out" \
+		2>"$out.log" || rc=$?
+	res=$out/results
+	if [ ! -s "$res/script.rc" ]; then
+		tap_fail "$name: guest boots and results come back" "$(tail -n 5 "$out.log")"
+		return
+	fi
+	# shellcheck disable=SC1091
+	(. "$out/summary"; echo "# $name: ${wall_seconds}s wall")
+
+	[ "$(cat "$res/insmod.rc")" = 0 ] && grep -qx arm_spe_0 "$res/pmus" &&
+		tap_ok "$name: arm_spe_sim loads and registers arm_spe_0" ||
+		tap_fail "$name: arm_spe_sim loads and registers arm_spe_0" "$(grep -i spe "$res/dmesg.txt")"
+	want=$'arch_inst 0\ncount_size 12\nernd 0\nevent_filter 0x18aa\nmin_interval 1024'
+	[ "$(cat "$res/caps")" = "$want" ] &&
+		tap_ok "$name: caps are the n1 profile's" ||
+		tap_fail "$name: caps are the n1 profile's" "$(cat "$res/caps")"
+	local f missing=''
+	for f in ts_enable pa_enable pct_enable jitter load_filter store_filter branch_filter event_filter min_latency; do
+		grep -qx "$f" "$res/format" || missing+=" $f"
+	done
+	grep -qx discard "$res/format" && missing+=" (discard shown)"
+	[ -z "$missing" ] &&
+		tap_ok "$name: format has the n1 attributes and hides discard (SPEv1p1)" ||
+		tap_fail "$name: format has the n1 attributes and hides discard (SPEv1p1)" "missing:$missing"
+
+	# Per task, user space only.
+	n=$(nr_pcs task-u)
+	m=$(dump task-u | grep ' PC 0x' | grep -vc ' el0 ')
+	[ "$(cat "$res/task-u.rc")" = 0 ] && [ "$n" -gt 100 ] && [ "$m" -eq 0 ] &&
+		tap_ok "$name: per task /u: $n records, every PC at EL0" ||
+		tap_fail "$name: per task /u: records, every PC at EL0" "rc $(cat "$res/task-u.rc") records $n not-EL0 $m"
+	local pid ctx
+	pid=$(perf script -F pid,comm -i "$res/task-u.data" 2>/dev/null | awk '$1 == "spe_spin" { print $2; exit }')
+	ctx=$(dump task-u | sed -n 's/.* CONTEXT 0x\([0-9a-f]*\) .*/\1/p' | sort -u)
+	[ -n "$pid" ] && [ "$ctx" = "$(printf '%x' "$pid")" ] &&
+		tap_ok "$name: per task: perf script attributes samples to spe_spin, CONTEXTIDR is its PID ($pid)" ||
+		tap_fail "$name: per task: perf script attributes samples to spe_spin, CONTEXTIDR is its PID" "pid '$pid' contexts: $ctx"
+	[ "$(ts_backwards task-u)" = 0 ] && [ "$(dump task-u | grep -c ' TS ')" = "$n" ] &&
+		tap_ok "$name: per task: every record has a timestamp, non-decreasing per CPU" ||
+		tap_fail "$name: per task: every record has a timestamp, non-decreasing per CPU" "$(ts_backwards task-u) backwards"
+	m=$("$decode" report "$res/task-u.data" 2>&1 | sed -n 's/^# SPE records: \([0-9]*\).*/\1/p')
+	[ "$m" = "$n" ] &&
+		tap_ok "$name: spe-decode and host perf agree on the record count ($n)" ||
+		tap_fail "$name: spe-decode and host perf agree on the record count" "spe-decode '$m' perf $n"
+
+	# System wide: nothing lost, both exception levels, sampler cost.
+	n=$(nr_pcs sys)
+	m=$(delta sys records)
+	[ "$(cat "$res/sys.rc")" = 0 ] && [ "$n" -gt 100 ] && [ "$n" = "$m" ] &&
+		[ -z "$(aux_flags sys | grep -v '^0x0$')" ] &&
+		tap_ok "$name: system wide, 4 MiB AUX: all $m records the unit wrote are in perf.data, no AUX flags" ||
+		tap_fail "$name: system wide, 4 MiB AUX: all records the unit wrote are in perf.data, no AUX flags" \
+			"perf.data $n unit $m flags $(aux_flags sys | sort | uniq -c)"
+	# (grep -q in a pipeline would fail it by SIGPIPE under pipefail)
+	local els
+	els=$(dump sys | grep ' PC 0x' | awk '{ print $(NF - 1) }' | sort -u | tr '\n' ' ')
+	[ "$els" = "el0 el1 " ] &&
+		tap_ok "$name: system wide: EL0 and kernel records" ||
+		tap_fail "$name: system wide: EL0 and kernel records" "exception levels: $els"
+	local busy ticks base rate
+	# The busiest CPU's time in the timer callback over the 3 s run.
+	busy=$(awk '$2 == "busy_ns" { if (FILENAME ~ /before$/) b[$1] = $3; else d = $3 - b[$1]; if (d > max) max = d }
+		END { printf "%.2f", max / 1e9 / 3 * 100 }' "$res/stats-sys-before" "$res/stats-sys-after")
+	ticks=$(delta sys ticks)
+	base=$(awk '{ print $1 }' "$res/spin-base")
+	rate=$(awk '{ print $1 }' "$res/spin-sys")
+	echo "# $name: sampler busy ${busy}% of the busiest CPU ($ticks ticks, $m records in 3 s); spinner $rate/s vs $base/s alone"
+	awk -v b="$busy" 'BEGIN { exit !(b < 5) }' &&
+		tap_ok "$name: the simulated unit's ticks cost under 5% of a CPU (${busy}%)" ||
+		tap_fail "$name: the simulated unit's ticks cost under 5% of a CPU" "${busy}%"
+
+	# Small AUX buffer: PMBIRQ through the GIC, still nothing lost.
+	local pended before after
+	n=$(nr_pcs small)
+	m=$(delta small records)
+	pended=$(delta small irq_pended)
+	before=$(awk '{ s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }' "$res/irqs-small-before")
+	after=$(awk '{ s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }' "$res/irqs-small-after")
+	[ "$pended" -gt 0 ] && [ $((after - before)) -ge "$pended" ] &&
+		tap_ok "$name: 8-page AUX: PMBIRQ made pending $pended times, the PPI was taken $((after - before)) times" ||
+		tap_fail "$name: 8-page AUX: PMBIRQ made pending and taken as the PPI" "pended $pended taken $((after - before)) direct $(delta small irq_direct)"
+	[ "$(cat "$res/small.rc")" = 0 ] && [ "$n" -gt 100 ] && [ "$n" = "$m" ] &&
+		[ -z "$(aux_flags small | grep -v '^0x0$')" ] &&
+		tap_ok "$name: 8-page AUX: all $m records in perf.data, none truncated" ||
+		tap_fail "$name: 8-page AUX: all records in perf.data, none truncated" \
+			"perf.data $n unit $m flags $(aux_flags small | sort | uniq -c)"
+
+	# load_filter.
+	n=$("$decode" report "$res/load.data" 2>&1 | sed -n 's/^# SPE records: //p')
+	[[ $n =~ ^[1-9][0-9]*\ +\(load\ [0-9]+,\ store\ 0,\ branch\ 0,\ other\ 0\) ]] &&
+		tap_ok "$name: load_filter: only loads recorded ($n)" ||
+		tap_fail "$name: load_filter: only loads recorded" "$n"
+
+	# Injected faults and collisions.
+	local flags
+	flags=$(aux_flags fault | sort -u | tr '\n' ' ')
+	grep -q 'profiling stopped: translation fault at level 3' "$res/dmesg.txt" &&
+		[ "$(delta inject faults_injected)" -gt 0 ] &&
+		has_flag 1 $flags &&
+		tap_ok "$name: injected stage 1 fault: driver reports it, AUX record TRUNCATED" ||
+		tap_fail "$name: injected stage 1 fault: driver reports it, AUX record TRUNCATED" \
+			"flags $flags" "$(grep 'profiling stopped' "$res/dmesg.txt")"
+	[ "$(delta inject sample_collision)" -gt 0 ] &&
+		has_flag 8 $flags &&
+		tap_ok "$name: forced collisions: SAMPLE_COLLISION counts, AUX record has COLLISION" ||
+		tap_fail "$name: forced collisions: SAMPLE_COLLISION counts, AUX record has COLLISION" \
+			"collisions $(delta inject sample_collision) flags $flags"
+
+	# The selftests (selftests/arm_spe), run over the simulated unit.
+	local t trc
+	for t in "$sel"/*; do
+		t=$(basename "$t")
+		trc=$(cat "$res/selftest-$t.rc" 2>/dev/null || echo missing)
+		case $trc in
+		0) tap_ok "$name: selftest $t passes ($(grep -c '^ok' "$res/selftest-$t.tap") checks)" ;;
+		4) tap_skip "$name: selftest $t" "$(grep -m1 SKIP "$res/selftest-$t.tap")" ;;
+		*) tap_fail "$name: selftest $t passes" "exit $trc" \
+			"$(grep -E '^not ok|^# ' "$res/selftest-$t.tap" 2>/dev/null)" ;;
+		esac
+	done
+
+	[ "$(cat "$res/rmmod.rc")" = 0 ] && tap_ok "$name: arm_spe_sim unloads" ||
+		tap_fail "$name: arm_spe_sim unloads"
+	# Profile v2: discard mode.
+	local filt
+	filt=$(delta discard sample_filtrate)
+	m=$(delta discard records)
+	[ "$(cat "$res/v2-insmod.rc")" = 0 ] && [ "$(cat "$res/discard.rc")" = 0 ] &&
+		[ "$filt" -gt 0 ] && [ "$m" = 0 ] && [ "$(nr_pcs discard)" = 0 ] &&
+		tap_ok "$name: profile v2, discard=1: $filt samples pass the filters, no record is written" ||
+		tap_fail "$name: profile v2, discard=1: samples counted, no record written" \
+			"filtrate $filt records $m rc $(cat "$res/discard.rc") $(cat "$res/discard.log")"
+	[ "$(cat "$res/v2-selftest.rc")" = 0 ] && [ "$(cat "$res/v2-rmmod.rc")" = 0 ] &&
+		tap_ok "$name: profile v2: selftest sim_events passes (caps, discard opens), unloads" ||
+		tap_fail "$name: profile v2: selftest sim_events passes, unloads" \
+			"$(grep -E '^not ok|^# ' "$res/v2-selftest.tap")"
+
+	local bad t
+	bad=$(grep -E 'WARNING:|BUG:|Oops|Call trace:|Unable to handle|refcount_t:' "$res/dmesg.txt")
+	[ -z "$bad" ] && tap_ok "$name: kernel log has no warning, BUG or oops" ||
+		tap_fail "$name: kernel log has no warning, BUG or oops" "$bad"
+	t=$(cat "$res/tainted")
+	[[ $t =~ ^[0-9]+$ ]] && [ $((t & ~(4096 | 8192))) -eq 0 ] &&
+		tap_ok "$name: kernel taint only out-of-tree/unsigned ($t)" ||
+		tap_fail "$name: kernel taint only out-of-tree/unsigned" "tainted=$t"
+	[ "$rc" -eq 0 ] || tap_fail "$name: guest script exit status" "run-guest.sh exited $rc"
+	echo "# $name: spinner iterations/s alone: $(awk '{ printf "%s ", $1 }' "$res/ab-alone"); under system-wide SPE: $(awk '{ printf "%s ", $1 }' "$res/ab-spe")"
+}
+
+start=$SECONDS
+run 6.12
+[ -n "${SPE_SIM_QUICK:-}" ] || run 6.1
+echo "# 2 boots in $((SECONDS - start)) s"
+tap_done

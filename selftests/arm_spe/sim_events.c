@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The arm_spe_0 PMU over the simulated SPU (arm_spe_sim.ko), from user
+ * space through perf_event_open() alone:
+ *   - caps/ are those of the simulated profile;
+ *   - event attributes are accepted or refused with the errno of the perf
+ *     ABI (spec-notes §3): frequency mode and both excludes -EINVAL,
+ *     exclude_idle and unimplemented filters -EOPNOTSUPP;
+ *   - a per-task event with an mmap'ed ring and AUX buffer yields records
+ *     while this process loops: with exclude_kernel every PC is at EL0,
+ *     with load_filter every record is a load.
+ * The records are walked with the header size rules of seed 003 D18.1.1
+ * only, so this test does not depend on the decoder it could check.
+ *
+ * Skips when arm_spe_sim is not loaded: on real hardware the profile
+ * checks have nothing to compare with.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "spe_tap.h"
+
+#define PMU_DIR		"/sys/bus/event_source/devices/arm_spe_0"
+#define PROFILE_PARAM	"/sys/module/arm_spe_sim/parameters/profile"
+
+#define RING_PAGES	16
+#define AUX_PAGES	64	/* 256 KiB: a second of samples at most */
+
+/* perf ABI config bits (spec-notes §3). */
+#define CFG_TS_ENABLE	(1ULL << 0)
+#define CFG_LOAD_FILTER	(1ULL << 33)
+#define CFG_DISCARD	(1ULL << 35)
+
+/* caps/ of each profile of drivers/perf/spe_spu_model.c. */
+struct profile_caps {
+	const char *name;
+	const char *min_interval, *count_size, *ernd, *arch_inst;
+	bool discard;		/* SPEv1p2 and later */
+};
+
+static const struct profile_caps profiles[] = {
+	{ "v1-min", "1024", "12", "0", "1", false },
+	{ "n1", "1024", "12", "0", "0", false },
+	{ "v2", "1024", "12", "1", "1", true },
+	{ "full", "256", "16", "1", "1", true },
+};
+
+static int read_str(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		n--;
+	buf[n] = '\0';
+	return 0;
+}
+
+static int pmu_type(void)
+{
+	char buf[32];
+
+	if (read_str(PMU_DIR "/type", buf, sizeof(buf)))
+		return -1;
+	return atoi(buf);
+}
+
+static void attr_init(struct perf_event_attr *a, int type, uint64_t config)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = type;
+	a->config = config;
+	a->sample_period = 1024;
+	a->disabled = 1;
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
+}
+
+/* Open for this task on any CPU; -errno on failure. */
+static int open_event(struct perf_event_attr *a)
+{
+	int fd = syscall(__NR_perf_event_open, a, 0, -1, -1, 0);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static void check_caps(const struct profile_caps *p)
+{
+	static const char * const names[] = {
+		"min_interval", "count_size", "ernd", "arch_inst"
+	};
+	const char *want[] = {
+		p->min_interval, p->count_size, p->ernd, p->arch_inst
+	};
+	char path[256], got[64];
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), PMU_DIR "/caps/%s", names[i]);
+		if (read_str(path, got, sizeof(got)))
+			strcpy(got, "(missing)");
+		tap_check(!strcmp(got, want[i]), "caps/%s is %s for profile %s (got %s)",
+			  names[i], want[i], p->name, got);
+	}
+}
+
+static void check_errno(int type, const struct profile_caps *p)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	attr_init(&a, type, CFG_TS_ENABLE);
+	fd = open_event(&a);
+	tap_check(fd >= 0, "ts_enable=1 with exclude_kernel opens (%d)", fd);
+	if (fd >= 0)
+		close(fd);
+
+	attr_init(&a, type, 0);
+	a.freq = 1;
+	a.sample_freq = 1000;
+	fd = open_event(&a);
+	tap_check(fd == -EINVAL, "frequency mode is refused with EINVAL (%d)", fd);
+
+	attr_init(&a, type, 0);
+	a.exclude_user = 1;
+	fd = open_event(&a);
+	tap_check(fd == -EINVAL, "exclude_user and exclude_kernel together: EINVAL (%d)", fd);
+
+	attr_init(&a, type, 0);
+	a.exclude_idle = 1;
+	fd = open_event(&a);
+	tap_check(fd == -EOPNOTSUPP, "exclude_idle: EOPNOTSUPP (%d)", fd);
+
+	/* Bit 63 of PMSEVFR is IMPLEMENTATION DEFINED and no profile has it. */
+	attr_init(&a, type, 0);
+	a.config1 = 1ULL << 63;
+	fd = open_event(&a);
+	tap_check(fd == -EOPNOTSUPP, "event_filter bit the unit lacks: EOPNOTSUPP (%d)", fd);
+
+	attr_init(&a, type, CFG_DISCARD);
+	fd = open_event(&a);
+	if (p->discard) {
+		tap_check(fd >= 0, "discard opens on %s (SPEv1p2) (%d)", p->name, fd);
+	} else {
+		tap_check(fd == -EOPNOTSUPP, "discard on %s (before SPEv1p2): EOPNOTSUPP (%d)",
+			  p->name, fd);
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Loads, stores and branches in user space for about secs seconds. */
+static void spin(double secs)
+{
+	static volatile unsigned long array[4096];
+	struct timespec t0, t;
+	unsigned long x = 1, i;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		for (i = 0; i < 100000; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			array[x % 4096] += array[(x >> 12) % 4096];
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 < secs);
+}
+
+struct walk {
+	unsigned long records, pcs, not_el0, ops, not_load;
+};
+
+/*
+ * Walk SPE records (seed 003 D18.1.1): 0x00 padding, 0x01 End, a
+ * Timestamp (0x71) also ends a record; an extended header (0b001000xx)
+ * prefixes the real header; otherwise the payload is 2^SZ bytes, SZ =
+ * header bits 5:4.  PC: address header 0xb0; Operation Type: 0x48 | class
+ * (class 1 load/store, payload bit 0 = store).
+ */
+static void walk_records(const uint8_t *p, size_t len, struct walk *w)
+{
+	size_t i = 0, sz;
+	bool open = false;
+
+	while (i < len) {
+		uint8_t h = p[i];
+
+		if (h == 0x00) {
+			i++;
+			continue;
+		}
+		if (h == 0x01) {
+			i++;
+			w->records += open;
+			open = false;
+			continue;
+		}
+		if ((h & 0xfc) == 0x20) {
+			if (++i >= len)
+				break;
+			h = p[i];
+		}
+		sz = 1u << ((h >> 4) & 3);
+		if (i + 1 + sz > len)
+			break;
+		open = true;
+		if (h == 0xb0) {
+			uint64_t v = 0;
+			unsigned int b;
+
+			for (b = 0; b < 8; b++)
+				v |= (uint64_t)p[i + 1 + b] << (8 * b);
+			w->pcs++;
+			if ((v >> 61) & 3)
+				w->not_el0++;
+		} else if ((h & 0xfc) == 0x48) {
+			w->ops++;
+			if ((h & 3) != 1 || (p[i + 1] & 1))
+				w->not_load++;
+		}
+		i += 1 + sz;
+		if (h == 0x71) {
+			w->records++;
+			open = false;
+		}
+	}
+}
+
+/* Profile this process for secs seconds; walk what the AUX buffer got. */
+static int record(int type, uint64_t config, double secs, struct walk *w)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct perf_event_mmap_page *up;
+	struct perf_event_attr a;
+	size_t ring = (RING_PAGES + 1) * page, aux = AUX_PAGES * page;
+	uint8_t *auxp;
+	uint64_t head;
+	int fd;
+
+	memset(w, 0, sizeof(*w));
+	attr_init(&a, type, config);
+	fd = open_event(&a);
+	if (fd < 0)
+		return fd;
+	up = mmap(NULL, ring, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (up == MAP_FAILED)
+		goto out_close;
+	up->aux_offset = ring;
+	up->aux_size = aux;
+	auxp = mmap(NULL, aux, PROT_READ | PROT_WRITE, MAP_SHARED, fd, ring);
+	if (auxp == MAP_FAILED)
+		goto out_unmap;
+
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	spin(secs);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+
+	head = __atomic_load_n(&up->aux_head, __ATOMIC_ACQUIRE);
+	walk_records(auxp, head < aux ? head : aux, w);
+	munmap(auxp, aux);
+	munmap(up, ring);
+	close(fd);
+	return 0;
+
+out_unmap:
+	munmap(up, ring);
+out_close:
+	close(fd);
+	return -errno;
+}
+
+static void check_records(int type)
+{
+	struct walk w;
+	int ret;
+
+	ret = record(type, CFG_TS_ENABLE, 1.0, &w);
+	tap_check(!ret && w.records > 20,
+		  "per-task ring and AUX mmap: records while this task loops (%lu, ret %d)",
+		  w.records, ret);
+	tap_check(!ret && w.pcs == w.records && !w.not_el0,
+		  "exclude_kernel: every record has a PC and it is at EL0 (%lu PCs, %lu not EL0)",
+		  w.pcs, w.not_el0);
+
+	ret = record(type, CFG_TS_ENABLE | CFG_LOAD_FILTER, 1.0, &w);
+	tap_check(!ret && w.records > 0 && w.ops == w.records && !w.not_load,
+		  "load_filter: every record is a load (%lu records, %lu not loads)",
+		  w.records, w.not_load);
+}
+
+int main(void)
+{
+	const struct profile_caps *p = NULL;
+	char name[32];
+	unsigned int i;
+	int type;
+
+	if (read_str(PROFILE_PARAM, name, sizeof(name)))
+		tap_skip_all("arm_spe_sim is not loaded");
+	type = pmu_type();
+	if (type < 0)
+		tap_skip_all("arm_spe_sim is loaded but registered no arm_spe_0");
+	for (i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++)
+		if (!strcmp(profiles[i].name, name))
+			p = &profiles[i];
+	if (!p)
+		tap_skip_all("unknown simulated profile %s", name);
+
+	tap_plan(4 + 6 + 3);
+	check_caps(p);
+	check_errno(type, p);
+	check_records(type);
+	return tap_exit();
+}
