@@ -53,11 +53,14 @@ pack() {
 		cpio --quiet -o -H newc -R 0:0)
 }
 
-# Cached layer NAME from the unpacked packages in SRC, keeping PATHS.
+# Cached layer NAME from the unpacked packages in SRC, keeping PATHS; packed
+# again when a package was unpacked since, or this script (which chooses
+# the PATHS) changed.
 layer() {
 	local name=$1 src=$2 file=$layers/$1.cpio.gz stage
 	shift 2
-	if [ ! -s "$file" ] || [ -n "$(find "$src/.spe-unpacked" -newer "$file" -print -quit)" ]; then
+	if [ ! -s "$file" ] || [ -n "$(find "$src/.spe-unpacked" "$here/mkinitramfs.sh" \
+			-newer "$file" -print -quit)" ]; then
 		echo "mkinitramfs.sh: packing the $name layer" >&2
 		stage=$(mktemp -d "$layers/.$name.XXXXXX")
 		(cd "$src" && cp -a --parents "$@" "$stage"/)

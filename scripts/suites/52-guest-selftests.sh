@@ -88,7 +88,7 @@ run() {
 		name=$(basename "$t")
 		st=$(cat "$out/results/selftests/$name.rc" 2>/dev/null || echo missing)
 		case $st in
-		0) tap_ok "$k: $name" ;;
+		0) tap_ok "$k: $name ($(grep -c '^ok ' "$out/results/selftests/$name.tap") checks)" ;;
 		4)
 			reason=$(sed -n 's/^1\.\.0 # SKIP //p' "$out/results/selftests/$name.tap")
 			tap_skip "$k: $name" "${reason:-skipped}"
