@@ -6,7 +6,11 @@
 # pointer authentication makes the boot about four times slower (lab-notes).
 # The DTB is dumped with the same machine options (qemu_machine_args), since
 # its CPU nodes and memory size depend on them.
+#
+# SPE_QEMU_EL2=1 starts the kernel at EL2 (virtualization=on: a VHE host
+# kernel), where SPE's EL2 controls and CONTEXTIDR_EL2 apply.
 qemu_machine_args() {
 	local smp=$1 mem=$2
-	echo -M virt,gic-version=3 -cpu max,pauth=off -smp "$smp" -m "$mem"
+	echo -M "virt,gic-version=3${SPE_QEMU_EL2:+,virtualization=on}" \
+		-cpu max,pauth=off -smp "$smp" -m "$mem"
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The simulated SPE PMU (arm_spe_sim.ko, profile n1) under real arm64 perf in
-# QEMU guests (Debian 6.1 and 6.12, 2 CPUs, SPE device-tree node), decoded on
+# QEMU guests (Debian 6.1 and 6.12 at EL1, 6.12 at EL2 as a VHE host; 2 CPUs,
+# SPE device-tree node), decoded on
 # the host by host perf (perf report -D, perf script) and spe-decode:
 #   - it registers arm_spe_0 with the profile's caps and format;
 #   - per task with exclude_kernel: records present, every PC at EL0 in the
@@ -90,9 +91,15 @@ ts_backwards() {
 		END { print bad + 0 }'
 }
 
+# run KERNEL [el2]: el2 boots the kernel at EL2 (VHE), where kernel
+# samples are EL2 and the context comes from CONTEXTIDR_EL2.
 run() {
-	local k=$1 name ko dir rc=0 n m
+	local k=$1 kel=el1 name ko dir rc=0 n m
 	name="$k"
+	if [ "${2:-}" = el2 ]; then
+		kel=el2
+		name="$k VHE"
+	fi
 	dir=$top/build/kmod/sim-guest-$k
 	rm -rf "$dir"
 	mkdir -p "$dir"
@@ -102,8 +109,8 @@ run() {
 		tap_fail "$name: arm_spe_sim.ko builds" "$ko"
 		return
 	fi
-	out=$runs/$k
-	"$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp 2 --spe-node --with-perf \
+	out=$runs/$k-$kel
+	SPE_QEMU_EL2=${2:+1} "$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp 2 --spe-node --with-perf \
 		--module "$ko" --file "$spin" --selftests "$sel" --timeout 300 --script "$guest" --out "$out" \
 		2>"$out.log" || rc=$?
 	res=$out/results
@@ -138,7 +145,7 @@ run() {
 		tap_fail "$name: per task /u: records, every PC at EL0" "rc $(cat "$res/task-u.rc") records $n not-EL0 $m"
 	local pid ctx
 	pid=$(perf script -F pid,comm -i "$res/task-u.data" 2>/dev/null | awk '$1 == "spe_spin" { print $2; exit }')
-	ctx=$(dump task-u | sed -n 's/.* CONTEXT 0x\([0-9a-f]*\) .*/\1/p' | sort -u)
+	ctx=$(dump task-u | sed -n "s/.* CONTEXT 0x\([0-9a-f]*\) $kel.*/\1/p" | sort -u)
 	[ -n "$pid" ] && [ "$ctx" = "$(printf '%x' "$pid")" ] &&
 		tap_ok "$name: per task: perf script attributes samples to spe_spin, CONTEXTIDR is its PID ($pid)" ||
 		tap_fail "$name: per task: perf script attributes samples to spe_spin, CONTEXTIDR is its PID" "pid '$pid' contexts: $ctx"
@@ -161,7 +168,7 @@ run() {
 	# (grep -q in a pipeline would fail it by SIGPIPE under pipefail)
 	local els
 	els=$(dump sys | grep ' PC 0x' | awk '{ print $(NF - 1) }' | sort -u | tr '\n' ' ')
-	[ "$els" = "el0 el1 " ] &&
+	[ "$els" = "el0 $kel " ] &&
 		tap_ok "$name: system wide: EL0 and kernel records" ||
 		tap_fail "$name: system wide: EL0 and kernel records" "exception levels: $els"
 	local busy ticks base rate
@@ -215,7 +222,7 @@ run() {
 
 	# The selftests (selftests/arm_spe), run over the simulated unit.
 	local t trc
-	for t in "$sel"/*; do
+	for t in "$sel"/test_*; do
 		t=$(basename "$t")
 		trc=$(cat "$res/selftest-$t.rc" 2>/dev/null || echo missing)
 		case $trc in
@@ -238,8 +245,8 @@ run() {
 		tap_fail "$name: profile v2, discard=1: samples counted, no record written" \
 			"filtrate $filt records $m rc $(cat "$res/discard.rc") $(cat "$res/discard.log")"
 	[ "$(cat "$res/v2-selftest.rc")" = 0 ] && [ "$(cat "$res/v2-rmmod.rc")" = 0 ] &&
-		tap_ok "$name: profile v2: selftest sim_events passes (caps, discard opens), unloads" ||
-		tap_fail "$name: profile v2: selftest sim_events passes, unloads" \
+		tap_ok "$name: profile v2: selftest test_sim_events passes (caps, discard opens), unloads" ||
+		tap_fail "$name: profile v2: selftest test_sim_events passes, unloads" \
 			"$(grep -E '^not ok|^# ' "$res/v2-selftest.tap")"
 
 	local bad t
@@ -256,6 +263,9 @@ run() {
 
 start=$SECONDS
 run 6.12
-[ -n "${SPE_SIM_QUICK:-}" ] || run 6.1
-echo "# 2 boots in $((SECONDS - start)) s"
+if [ -z "${SPE_SIM_QUICK:-}" ]; then
+	run 6.1
+	run 6.12 el2
+fi
+echo "# guest runs took $((SECONDS - start)) s"
 tap_done

@@ -72,7 +72,7 @@ echo $? >"$R/fault.rc"
 stats inject-after
 
 # The selftests, with the simulated unit to test.
-for t in "$SELFTESTS"/*; do
+for t in "$SELFTESTS"/test_*; do
 	[ -x "$t" ] || continue
 	"$t" >"$R/selftest-$(basename "$t").tap" 2>&1
 	echo $? >"$R/selftest-$(basename "$t").rc"
@@ -98,7 +98,7 @@ perf record -q -a -o "$R/discard.data" -e arm_spe_0/discard=1/ -- \
 	"$SPIN" 1 >/dev/null 2>"$R/discard.log"
 echo $? >"$R/discard.rc"
 stats discard-after
-"$SELFTESTS/sim_events" >"$R/v2-selftest.tap" 2>&1
+"$SELFTESTS/test_sim_events" >"$R/v2-selftest.tap" 2>&1
 echo $? >"$R/v2-selftest.rc"
 rmmod arm_spe_sim
 echo $? >"$R/v2-rmmod.rc"
