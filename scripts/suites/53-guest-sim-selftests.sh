@@ -6,6 +6,8 @@
 # test here, named "<kernel> <profile>: <program>: <check>"; a program
 # that crashes or does not follow its plan is a failure of its own.  The
 # guest script adds the module-unload and kernel-log checks.
+#
+#   53-guest-sim-selftests.sh [KERNEL PROFILE]...   (default: 6.1 n1 6.12 n1 6.12 full)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
@@ -93,9 +95,13 @@ run() {
 	[ "$rc" -eq 0 ] || tap_fail "$tag: guest script exit status" "run-guest.sh exited $rc"
 }
 
-start=$SECONDS
-run 6.1 n1
-run 6.12 n1
-run 6.12 full
-echo "# 3 boots in $((SECONDS - start)) s"
+# Arguments (for a quicker look while developing): KERNEL PROFILE pairs.
+[ $# -gt 0 ] || set -- 6.1 n1 6.12 n1 6.12 full
+start=$SECONDS boots=0
+while [ $# -ge 2 ]; do
+	run "$1" "$2"
+	boots=$((boots + 1))
+	shift 2
+done
+echo "# $boots boots in $((SECONDS - start)) s"
 tap_done
