@@ -14,12 +14,12 @@
  * compared with CNTVCT read at EL0: equal without a virtual offset.
  * Skips when there is no arm_spe PMU.
  */
+#include "spe_selftest.h"
+#include "spe_decode.h"
+
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
-
-#include "spe_decode.h"
-#include "spe_selftest.h"
 
 static uint64_t cntvct(void)
 {

@@ -12,9 +12,9 @@
  *     -EINVAL, a CPU that does not exist refused.
  * Skips when there is no arm_spe PMU; the profile checks skip on hardware.
  */
-#include <sys/utsname.h>
-
 #include "spe_selftest.h"
+
+#include <sys/utsname.h>
 
 enum need { ALWAYS, DISCARD, FNE, FDS, EFT };
 

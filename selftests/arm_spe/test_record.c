@@ -13,10 +13,10 @@
  *     (CONFIG_PID_IN_CONTEXTIDR, CX is set for a privileged owner).
  * Skips when there is no arm_spe PMU.
  */
-#include <fcntl.h>
-
-#include "spe_decode.h"
 #include "spe_selftest.h"
+#include "spe_decode.h"
+
+#include <fcntl.h>
 
 #define RING_PAGES	16
 #define AUX_PAGES	64	/* 256 KiB */
