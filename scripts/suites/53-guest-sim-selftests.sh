@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The arm_spe selftests (selftests/arm_spe/test_*, static arm64 TAP
 # programs linking the project's decoder) against the simulated SPU
-# (arm_spe_sim.ko) in 6.1 and 6.12 guests with 2 CPUs, profile n1 on both
-# and full on 6.12.  Every TAP line a guest program prints becomes one
+# (arm_spe_sim.ko) in 6.1 and 6.12 guests with 2 CPUs, profiles n1 and
+# full (the smallest and the largest feature sets perf tools see).  Every TAP line a guest program prints becomes one
 # test here, named "<kernel> <profile>: <program>: <check>"; a program
 # that crashes or does not follow its plan is a failure of its own.  The
 # guest script adds the module-unload and kernel-log checks.
 #
-#   53-guest-sim-selftests.sh [KERNEL PROFILE]...   (default: 6.1 n1 6.12 n1 6.12 full)
+#   53-guest-sim-selftests.sh [KERNEL PROFILE]...   (default: n1 and full on each)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
@@ -29,7 +29,7 @@ rm -rf "$bin/spe-decode"
 
 # relay PREFIX FILE: each TAP result line of FILE as a test of this suite.
 relay() {
-	local prefix=$1 file=$2 line status desc detail=""
+	local prefix=$1 file=$2 line status desc
 	local -a pend=()
 	flush() {
 		[ -n "${status:-}" ] || return 0
@@ -50,7 +50,6 @@ relay() {
 		esac
 	done <"$file"
 	flush
-	: "$detail"
 }
 
 # run KERNEL PROFILE
@@ -96,7 +95,7 @@ run() {
 }
 
 # Arguments (for a quicker look while developing): KERNEL PROFILE pairs.
-[ $# -gt 0 ] || set -- 6.1 n1 6.12 n1 6.12 full
+[ $# -gt 0 ] || set -- 6.1 n1 6.1 full 6.12 n1 6.12 full
 start=$SECONDS boots=0
 while [ $# -ge 2 ]; do
 	run "$1" "$2"

@@ -64,10 +64,10 @@ fi
 fi
 
 dmesg >"$R/dmesg.txt"
-grep -E 'WARNING|BUG|[Oo]ops|lockdep|possible circular|scheduling while atomic|Call trace|INFO: task .* blocked' \
+grep -E 'WARNING:|BUG:|Oops|lockdep|possible circular locking|scheduling while atomic|Call trace:|blocked for more than' \
 	"$R/dmesg.txt" >"$R/dmesg-bad.txt"
 if [ -s "$R/dmesg-bad.txt" ]; then
-	grep -E -B5 -A25 'WARNING|BUG|[Oo]ops|lockdep|scheduling while atomic' "$R/dmesg.txt" | head -n 60 >"$R/dmesg-bad.txt"
+	grep -E -B5 -A25 'WARNING:|BUG:|Oops|lockdep|possible circular locking|scheduling while atomic|Call trace:|blocked for more than' "$R/dmesg.txt" | head -n 60 >"$R/dmesg-bad.txt"
 	tap "not ok" "kernel log: no WARN, BUG, oops, lockdep or scheduling while atomic" "$R/dmesg-bad.txt"
 else
 	tap ok "kernel log: no WARN, BUG, oops, lockdep or scheduling while atomic"
