@@ -40,12 +40,14 @@ static uint64_t cntfrq(void)
 struct decoded {
 	unsigned long records, errors;
 	uint64_t ts_min, ts_max;
+	uint64_t gap, gap_at;	/* largest step between successive timestamps */
 };
 
 static void decode(const uint8_t *buf, size_t len, struct decoded *d)
 {
 	struct spe_decoder dec;
 	struct spe_record r;
+	uint64_t last = 0;
 	int ret;
 
 	memset(d, 0, sizeof(*d));
@@ -60,6 +62,11 @@ static void decode(const uint8_t *buf, size_t len, struct decoded *d)
 		}
 		d->records++;
 		if (r.present & SPE_REC_TIMESTAMP) {
+			if (last && r.timestamp > last && r.timestamp - last > d->gap) {
+				d->gap = r.timestamp - last;
+				d->gap_at = last;
+			}
+			last = r.timestamp;
 			if (r.timestamp < d->ts_min)
 				d->ts_min = r.timestamp;
 			if (r.timestamp > d->ts_max)
@@ -120,11 +127,12 @@ static void check_truncated(int type)
 	struct aux_flags f = { 0 };
 	struct decoded d1, d2;
 	uint8_t *copy;
-	uint64_t head1, head2;
+	uint64_t head1, head2, times[2][3] = { { 0 } };
 	size_t n;
 	int ret;
 
 	spe_attr_init(&a, type, CFG_TS_ENABLE);
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	ret = spe_session_open(&s, &a, 0, -1, 4, 2, false);
 	if (!tap_check(!ret, "a 2-page AUX buffer maps (%d)", ret)) {
 		tap_skip("no session", "TRUNCATED reported");
@@ -152,10 +160,20 @@ static void check_truncated(int type)
 	 * disables an event whose AUX data was truncated at a wakeup.
 	 */
 	spe_aux_consume(&s, head1);
+	read(s.fd, times[0], sizeof(times[0]));
 	ioctl(s.fd, PERF_EVENT_IOC_ENABLE, 0);
 	spin_and_yield(0.5);
+	read(s.fd, times[1], sizeof(times[1]));
 	ioctl(s.fd, PERF_EVENT_IOC_DISABLE, 0);
 	head2 = spe_aux_head(&s);
+	memset(&f, 0, sizeof(f));
+	spe_ring_drain(&s, on_record, &f);
+	if (head2 == head1)
+		tap_diag("after re-enable: time enabled +%llu ns, running +%llu ns; "
+			 "%lu AUX records (%lu truncated) since the first check",
+			 (unsigned long long)(times[1][1] - times[0][1]),
+			 (unsigned long long)(times[1][2] - times[0][2]),
+			 f.aux_records, f.truncated);
 	n = aux_copy(&s, head1, head2, copy);
 	decode(copy, n, &d2);
 	tap_check(head2 > head1 && d2.records > 0 && !d2.errors,
@@ -209,6 +227,8 @@ static void check_snapshot(int type)
 		  (unsigned long long)head, s.aux_size, d.records,
 		  ((double)d.ts_min - t0) / cntfrq(), ((double)d.ts_max - t0) / cntfrq(),
 		  ((double)t1 - t0) / cntfrq(), d.errors);
+	tap_diag("snapshot: largest gap between records %.3f s, after +%.3f s",
+		 (double)d.gap / cntfrq(), ((double)d.gap_at - t0) / cntfrq());
 	free(copy);
 	spe_session_close(&s);
 }
