@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the arm_spe selftests share: finding the arm_spe_0 PMU and the
+ * simulated profile, opening events, a user-space workload, and a session
+ * with the perf ring and AUX buffers mmap'ed (spec-notes §3).
+ *
+ * Header-only (static functions): every test is one static program.
+ */
+#ifndef SPE_SELFTEST_H
+#define SPE_SELFTEST_H
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "spe_tap.h"
+
+#define SPE_PMU_DIR		"/sys/bus/event_source/devices/arm_spe_0"
+#define SPE_SIM_PROFILE		"/sys/module/arm_spe_sim/parameters/profile"
+
+/* perf ABI config bits (spec-notes §3, drivers/perf/spe_format_table.h). */
+#define CFG_TS_ENABLE		(1ULL << 0)
+#define CFG_PA_ENABLE		(1ULL << 1)
+#define CFG_PCT_ENABLE		(1ULL << 2)
+#define CFG_JITTER		(1ULL << 16)
+#define CFG_BRANCH_FILTER	(1ULL << 32)
+#define CFG_LOAD_FILTER		(1ULL << 33)
+#define CFG_STORE_FILTER	(1ULL << 34)
+#define CFG_DISCARD		(1ULL << 35)
+
+/* What each profile of drivers/perf/spe_spu_model.c implements. */
+struct spe_profile {
+	const char *name;
+	const char *min_interval, *count_size, *ernd, *arch_inst;
+	bool discard;	/* SPEv1p2 and later: PMBLIMITR.FM discard */
+	bool fne;	/* PMSIDR.FnE: inverted event filter */
+	bool fds;	/* PMSIDR.FDS: data source filter */
+	bool eft;	/* PMSIDR.EFT: SIMD/float filters and masks */
+};
+
+static const struct spe_profile spe_profiles[] = {
+	{ "v1-min", "1024", "12", "0", "1", false, false, false, false },
+	{ "n1", "1024", "12", "0", "0", false, false, false, false },
+	{ "v2", "1024", "12", "1", "1", true, true, false, false },
+	{ "full", "256", "16", "1", "1", true, true, true, true },
+};
+
+static inline int spe_read_str(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		n--;
+	buf[n] = '\0';
+	return 0;
+}
+
+static inline int spe_write_str(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -errno;
+	ret = fputs(s, f) < 0 ? -EIO : 0;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+/* The arm_spe_0 PMU's type, or skip the whole program saying why. */
+static inline int spe_pmu_type_or_skip(void)
+{
+	char buf[32];
+
+	if (spe_read_str(SPE_PMU_DIR "/type", buf, sizeof(buf)))
+		tap_skip_all("no arm_spe PMU (%s/type missing)", SPE_PMU_DIR);
+	return atoi(buf);
+}
+
+/* The simulated profile loaded, or NULL (hardware, or unknown name). */
+static inline const struct spe_profile *spe_sim_profile(void)
+{
+	char name[32];
+	unsigned int i;
+
+	if (spe_read_str(SPE_SIM_PROFILE, name, sizeof(name)))
+		return NULL;
+	for (i = 0; i < sizeof(spe_profiles) / sizeof(spe_profiles[0]); i++)
+		if (!strcmp(spe_profiles[i].name, name))
+			return &spe_profiles[i];
+	return NULL;
+}
+
+/* Disabled, user-space only, period 1024: the base every test changes. */
+static inline void spe_attr_init(struct perf_event_attr *a, int type,
+				 uint64_t config)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = type;
+	a->config = config;
+	a->sample_period = 1024;
+	a->disabled = 1;
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
+}
+
+/* perf_event_open(); the fd or -errno. */
+static inline int spe_open(struct perf_event_attr *a, pid_t pid, int cpu)
+{
+	int fd = syscall(__NR_perf_event_open, a, pid, cpu, -1, 0);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static inline double spe_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/*
+ * Loads, stores and branches in user space for about secs seconds.  Kept
+ * out of line and in its own section so a test knows its text range.
+ */
+__attribute__((noinline, unused, section("spe_spin_text")))
+static void spe_spin(double secs)
+{
+	static volatile unsigned long array[4096];
+	unsigned long x = 1, i;
+	double end = spe_now() + secs;
+
+	do {
+		for (i = 0; i < 100000; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			array[x % 4096] += array[(x >> 12) % 4096];
+		}
+	} while (spe_now() < end);
+}
+
+/* A mapped event: the perf ring (metadata + records) and the AUX buffer. */
+struct spe_session {
+	int fd;
+	long page;
+	size_t ring_size, aux_size;
+	struct perf_event_mmap_page *up;
+	uint8_t *aux;
+};
+
+/*
+ * Open attr for (pid, cpu) and map ring_pages data pages of ring and
+ * aux_pages of AUX buffer (overwrite: read-only AUX = snapshot mode).
+ * Returns 0 or -errno; on failure nothing is left open.
+ */
+static inline int spe_session_open(struct spe_session *s,
+				   struct perf_event_attr *a, pid_t pid,
+				   int cpu, size_t ring_pages,
+				   size_t aux_pages, bool overwrite)
+{
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->page = sysconf(_SC_PAGESIZE);
+	s->fd = spe_open(a, pid, cpu);
+	if (s->fd < 0)
+		return s->fd;
+	s->ring_size = (ring_pages + 1) * s->page;
+	s->aux_size = aux_pages * s->page;
+	s->up = mmap(NULL, s->ring_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		     s->fd, 0);
+	if (s->up == MAP_FAILED)
+		goto fail_close;
+	s->up->aux_offset = s->ring_size;
+	s->up->aux_size = s->aux_size;
+	s->aux = mmap(NULL, s->aux_size,
+		      overwrite ? PROT_READ : PROT_READ | PROT_WRITE,
+		      MAP_SHARED, s->fd, s->ring_size);
+	if (s->aux == MAP_FAILED)
+		goto fail_unmap;
+	return 0;
+
+fail_unmap:
+	ret = -errno;
+	munmap(s->up, s->ring_size);
+	close(s->fd);
+	return ret;
+fail_close:
+	ret = -errno;
+	close(s->fd);
+	return ret;
+}
+
+static inline void spe_session_close(struct spe_session *s)
+{
+	munmap(s->aux, s->aux_size);
+	munmap(s->up, s->ring_size);
+	close(s->fd);
+}
+
+static inline uint64_t spe_aux_head(const struct spe_session *s)
+{
+	return __atomic_load_n(&s->up->aux_head, __ATOMIC_ACQUIRE);
+}
+
+/* Tell the kernel the AUX data up to tail was consumed. */
+static inline void spe_aux_consume(struct spe_session *s, uint64_t tail)
+{
+	__atomic_store_n(&s->up->aux_tail, tail, __ATOMIC_RELEASE);
+}
+
+/*
+ * Walk the perf ring's records from data_tail to data_head, calling fn on
+ * each, and consume them.  Records never wrap here: callers size the ring
+ * so a whole record fits (perf's own records are 8-byte aligned).
+ */
+typedef void (*spe_ring_fn)(const struct perf_event_header *h, void *ctx);
+
+static inline void spe_ring_drain(struct spe_session *s, spe_ring_fn fn,
+				  void *ctx)
+{
+	uint8_t *data = (uint8_t *)s->up + s->page;
+	uint64_t size = s->ring_size - s->page;
+	uint64_t head = __atomic_load_n(&s->up->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = s->up->data_tail;
+	uint8_t rec[512];
+
+	while (tail < head) {
+		const struct perf_event_header *h;
+		size_t off = tail % size, n, first;
+
+		h = (const void *)(data + off);
+		n = h->size;
+		if (!n || n > sizeof(rec))
+			break;
+		first = n < size - off ? n : size - off;
+		memcpy(rec, data + off, first);
+		memcpy(rec + first, data, n - first);
+		fn((const void *)rec, ctx);
+		tail += n;
+	}
+	__atomic_store_n(&s->up->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+#endif /* SPE_SELFTEST_H */
