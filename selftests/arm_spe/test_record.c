@@ -177,7 +177,7 @@ int main(void)
 	int ret;
 
 	find_vdso();
-	tap_plan(11);
+	tap_plan(12);
 
 	ret = record(type, CFG_TS_ENABLE, 0, false, 0.5, &t);
 	tap_check(!ret && t.records > 20 && !t.errors,
@@ -193,6 +193,10 @@ int main(void)
 	tap_check(t.ts == t.records && t.ts && !t.ts_back,
 		  "ts_enable: every record has a timestamp and they never go back (%lu, %lu backwards)",
 		  t.ts, t.ts_back);
+	tap_check(t.not_load > 0 && t.below_lat > 0,
+		  "without filters some records are not loads (%lu) and some have a total latency "
+		  "below %d (%lu): the filter checks below can fail", t.not_load, MIN_LATENCY,
+		  t.below_lat);
 	tap_check(t.ctx == t.records && t.ctx && !t.ctx_wrong,
 		  "CONTEXT is this task's PID %d in every record (%lu with context, %lu wrong, first %u)",
 		  getpid(), t.ctx, t.ctx_wrong, t.first_bad_ctx);
