@@ -127,13 +127,7 @@ const struct spe_spu_config *spe_spu_profile_find(const char *name)
 /* xorshift64*: reset into a usable state from any seed, including 0. */
 static uint32_t spu_random8(struct spe_spu *spu)
 {
-	uint64_t x = spu->rng;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	spu->rng = x;
-	return (uint32_t)((x * 0x2545f4914f6cdd1dULL) >> 56);
+	return (uint32_t)(spe_spu_xorshift64s(&spu->rng) >> 56);
 }
 
 /* ---- Flat memory translator --------------------------------------------- */

@@ -19,13 +19,7 @@
 
 static uint64_t gen_rand(struct spe_opgen *g)
 {
-	uint64_t x = g->rng;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	g->rng = x;
-	return x * 0x2545f4914f6cdd1dULL;
+	return spe_spu_xorshift64s(&g->rng);
 }
 
 /* Uniform-ish in [0, n): the high 32 bits scaled, no division by n. */

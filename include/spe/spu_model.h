@@ -93,6 +93,22 @@ const struct spe_spu_config *spe_spu_profile(enum spe_spu_profile_id id);
 /* Look a profile up by name ("v1-min", "n1", "v2", "full"); NULL if unknown. */
 const struct spe_spu_config *spe_spu_profile_find(const char *name);
 
+/*
+ * One step of xorshift64*, the random number generator of the model and of
+ * its operation generator: *state must be non-zero.  The result's high bits
+ * are the good ones.
+ */
+static inline uint64_t spe_spu_xorshift64s(uint64_t *state)
+{
+	uint64_t x = *state;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * 0x2545f4914f6cdd1dULL;
+}
+
 /* ---- Operations in ----------------------------------------------------- */
 
 /* struct spe_op.flags */
