@@ -15,92 +15,12 @@
  * Skips when arm_spe_sim is not loaded: on real hardware the profile
  * checks have nothing to compare with.
  */
-#define _GNU_SOURCE
-#include <errno.h>
-#include <linux/perf_event.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
-
-#include "spe_tap.h"
-
-#define PMU_DIR		"/sys/bus/event_source/devices/arm_spe_0"
-#define PROFILE_PARAM	"/sys/module/arm_spe_sim/parameters/profile"
+#include "spe_selftest.h"
 
 #define RING_PAGES	16
 #define AUX_PAGES	64	/* 256 KiB: a second of samples at most */
 
-/* perf ABI config bits (spec-notes §3). */
-#define CFG_TS_ENABLE	(1ULL << 0)
-#define CFG_LOAD_FILTER	(1ULL << 33)
-#define CFG_DISCARD	(1ULL << 35)
-
-/* caps/ of each profile of drivers/perf/spe_spu_model.c. */
-struct profile_caps {
-	const char *name;
-	const char *min_interval, *count_size, *ernd, *arch_inst;
-	bool discard;		/* SPEv1p2 and later */
-};
-
-static const struct profile_caps profiles[] = {
-	{ "v1-min", "1024", "12", "0", "1", false },
-	{ "n1", "1024", "12", "0", "0", false },
-	{ "v2", "1024", "12", "1", "1", true },
-	{ "full", "256", "16", "1", "1", true },
-};
-
-static int read_str(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return -1;
-	n = fread(buf, 1, len - 1, f);
-	fclose(f);
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		n--;
-	buf[n] = '\0';
-	return 0;
-}
-
-static int pmu_type(void)
-{
-	char buf[32];
-
-	if (read_str(PMU_DIR "/type", buf, sizeof(buf)))
-		return -1;
-	return atoi(buf);
-}
-
-static void attr_init(struct perf_event_attr *a, int type, uint64_t config)
-{
-	memset(a, 0, sizeof(*a));
-	a->size = sizeof(*a);
-	a->type = type;
-	a->config = config;
-	a->sample_period = 1024;
-	a->disabled = 1;
-	a->exclude_kernel = 1;
-	a->exclude_hv = 1;
-}
-
-/* Open for this task on any CPU; -errno on failure. */
-static int open_event(struct perf_event_attr *a)
-{
-	int fd = syscall(__NR_perf_event_open, a, 0, -1, -1, 0);
-
-	return fd < 0 ? -errno : fd;
-}
-
-static void check_caps(const struct profile_caps *p)
+static void check_caps(const struct spe_profile *p)
 {
 	static const char * const names[] = {
 		"min_interval", "count_size", "ernd", "arch_inst"
@@ -112,49 +32,49 @@ static void check_caps(const struct profile_caps *p)
 	unsigned int i;
 
 	for (i = 0; i < 4; i++) {
-		snprintf(path, sizeof(path), PMU_DIR "/caps/%s", names[i]);
-		if (read_str(path, got, sizeof(got)))
+		snprintf(path, sizeof(path), SPE_PMU_DIR "/caps/%s", names[i]);
+		if (spe_read_str(path, got, sizeof(got)))
 			strcpy(got, "(missing)");
 		tap_check(!strcmp(got, want[i]), "caps/%s is %s for profile %s (got %s)",
 			  names[i], want[i], p->name, got);
 	}
 }
 
-static void check_errno(int type, const struct profile_caps *p)
+static void check_errno(int type, const struct spe_profile *p)
 {
 	struct perf_event_attr a;
 	int fd;
 
-	attr_init(&a, type, CFG_TS_ENABLE);
-	fd = open_event(&a);
+	spe_attr_init(&a, type, CFG_TS_ENABLE);
+	fd = spe_open(&a, 0, -1);
 	tap_check(fd >= 0, "ts_enable=1 with exclude_kernel opens (%d)", fd);
 	if (fd >= 0)
 		close(fd);
 
-	attr_init(&a, type, 0);
+	spe_attr_init(&a, type, 0);
 	a.freq = 1;
 	a.sample_freq = 1000;
-	fd = open_event(&a);
+	fd = spe_open(&a, 0, -1);
 	tap_check(fd == -EINVAL, "frequency mode is refused with EINVAL (%d)", fd);
 
-	attr_init(&a, type, 0);
+	spe_attr_init(&a, type, 0);
 	a.exclude_user = 1;
-	fd = open_event(&a);
+	fd = spe_open(&a, 0, -1);
 	tap_check(fd == -EINVAL, "exclude_user and exclude_kernel together: EINVAL (%d)", fd);
 
-	attr_init(&a, type, 0);
+	spe_attr_init(&a, type, 0);
 	a.exclude_idle = 1;
-	fd = open_event(&a);
+	fd = spe_open(&a, 0, -1);
 	tap_check(fd == -EOPNOTSUPP, "exclude_idle: EOPNOTSUPP (%d)", fd);
 
 	/* Bit 63 of PMSEVFR is IMPLEMENTATION DEFINED and no profile has it. */
-	attr_init(&a, type, 0);
+	spe_attr_init(&a, type, 0);
 	a.config1 = 1ULL << 63;
-	fd = open_event(&a);
+	fd = spe_open(&a, 0, -1);
 	tap_check(fd == -EOPNOTSUPP, "event_filter bit the unit lacks: EOPNOTSUPP (%d)", fd);
 
-	attr_init(&a, type, CFG_DISCARD);
-	fd = open_event(&a);
+	spe_attr_init(&a, type, CFG_DISCARD);
+	fd = spe_open(&a, 0, -1);
 	if (p->discard) {
 		tap_check(fd >= 0, "discard opens on %s (SPEv1p2) (%d)", p->name, fd);
 	} else {
@@ -163,25 +83,6 @@ static void check_errno(int type, const struct profile_caps *p)
 	}
 	if (fd >= 0)
 		close(fd);
-}
-
-/* Loads, stores and branches in user space for about secs seconds. */
-static void spin(double secs)
-{
-	static volatile unsigned long array[4096];
-	struct timespec t0, t;
-	unsigned long x = 1, i;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		for (i = 0; i < 100000; i++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			array[x % 4096] += array[(x >> 12) % 4096];
-		}
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 < secs);
 }
 
 struct walk {
@@ -256,8 +157,8 @@ static int record(int type, uint64_t config, double secs, struct walk *w)
 	int fd;
 
 	memset(w, 0, sizeof(*w));
-	attr_init(&a, type, config);
-	fd = open_event(&a);
+	spe_attr_init(&a, type, config);
+	fd = spe_open(&a, 0, -1);
 	if (fd < 0)
 		return fd;
 	up = mmap(NULL, ring, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -270,7 +171,7 @@ static int record(int type, uint64_t config, double secs, struct walk *w)
 		goto out_unmap;
 
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	spin(secs);
+	spe_spin(secs);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 
 	head = __atomic_load_n(&up->aux_head, __ATOMIC_ACQUIRE);
@@ -308,19 +209,14 @@ static void check_records(int type)
 
 int main(void)
 {
-	const struct profile_caps *p = NULL;
+	const struct spe_profile *p;
 	char name[32];
-	unsigned int i;
 	int type;
 
-	if (read_str(PROFILE_PARAM, name, sizeof(name)))
+	if (spe_read_str(SPE_SIM_PROFILE, name, sizeof(name)))
 		tap_skip_all("arm_spe_sim is not loaded");
-	type = pmu_type();
-	if (type < 0)
-		tap_skip_all("arm_spe_sim is loaded but registered no arm_spe_0");
-	for (i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++)
-		if (!strcmp(profiles[i].name, name))
-			p = &profiles[i];
+	type = spe_pmu_type_or_skip();
+	p = spe_sim_profile();
 	if (!p)
 		tap_skip_all("unknown simulated profile %s", name);
 
