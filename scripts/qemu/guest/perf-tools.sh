@@ -14,14 +14,22 @@ perf record -q -o "$R/period.data" -e arm_spe// -c 2048 -- \
 echo $? >"$R/period.rc"
 
 # 2. Snapshot mode: the AUX buffer is overwritten in a ring and perf only
-# copies it out on SIGUSR2 (twice here), system wide.
-perf record -S -a -o "$R/snap.data" -e arm_spe//u -- "$SPIN" 5 \
-	>/dev/null 2>"$R/snap.log" &
+# copies it out on SIGUSR2 (twice here), system wide.  perf starts slowly
+# under TCG and ignores SIGUSR2 until its events are enabled, so the
+# signals wait for the workload to have started.
+rm -f /tmp/snap-started
+perf record -S -a -o "$R/snap.data" -e arm_spe//u -- \
+	sh -c "touch /tmp/snap-started; exec $SPIN 5" >/dev/null 2>"$R/snap.log" &
 pid=$!
-sleep 2
+i=0
+while [ ! -e /tmp/snap-started ] && [ $i -lt 100 ]; do
+	sleep 0.2
+	i=$((i + 1))
+done
+sleep 1
 kill -USR2 $pid
 echo $? >"$R/snap-sig1.rc"
-sleep 1.5
+sleep 2
 kill -USR2 $pid
 echo $? >"$R/snap-sig2.rc"
 wait $pid
