@@ -9,8 +9,9 @@
  *   - exclude_user: every PC is a kernel address at EL1/EL2;
  *   - load_filter: every record is a load (seed 000 §3.4.3 PMSFCR.LD);
  *   - min_latency=N: every record's total latency is at least N;
- *   - timestamps never go back; CONTEXT is this task's PID
- *     (CONFIG_PID_IN_CONTEXTIDR, CX is set for a privileged owner).
+ *   - timestamps never go back; CONTEXT (CONTEXTIDR_EL1, or _EL2 under
+ *     VHE) is this task's PID (CONFIG_PID_IN_CONTEXTIDR, CX is set for a
+ *     privileged owner).
  * Skips when there is no arm_spe PMU.
  */
 #include "spe_selftest.h"
@@ -113,11 +114,19 @@ static void tally(const uint8_t *buf, size_t len, struct tally *t)
 				t->ts_back++;
 			last_ts = r.timestamp;
 		}
-		if (r.present & SPE_REC_CONTEXT_EL1) {
+		/*
+		 * The PID is in CONTEXTIDR_EL1 when the kernel runs at EL1;
+		 * a VHE kernel (at EL2) writes it to CONTEXTIDR_EL2, and the
+		 * unit reports that one (index 1) for its own EL.
+		 */
+		if (r.present & (SPE_REC_CONTEXT_EL1 | SPE_REC_CONTEXT_EL2)) {
+			uint32_t ctx = (r.present & SPE_REC_CONTEXT_EL1) ?
+				       r.context_el1 : r.context_el2;
+
 			t->ctx++;
-			if (r.context_el1 != (uint32_t)pid) {
+			if (ctx != (uint32_t)pid) {
 				if (t->ctx_wrong++ == 0)
-					t->first_bad_ctx = r.context_el1;
+					t->first_bad_ctx = ctx;
 			}
 		}
 	}
