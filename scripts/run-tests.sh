@@ -3,7 +3,8 @@
 #
 # A suite is an executable scripts/suites/NN-name.sh that prints TAP lines
 # ("ok N - name", "not ok N - name", "ok N - name # SKIP reason").  Each
-# suite's output is kept in build/test-logs/.  A suite that exits non-zero
+# suite's output is kept in build/test-logs/.  "not ok N - name # TODO
+# reason" marks a known bug: listed, counted as skipped, not as failed.  A suite that exits non-zero
 # without reporting a failure counts as one failed test, so a crash is never
 # silent.  The last line is "N passed, N failed, N skipped".
 #
@@ -28,8 +29,11 @@ for suite in "$top"/scripts/suites/*.sh; do
 	rc=$?
 	p=$(grep -cE '^ok [0-9]+' "$log" | tr -d ' ')
 	s=$(grep -cE '^ok [0-9]+.*# *SKIP' "$log" | tr -d ' ')
+	# "not ok ... # TODO": a known bug (TAP says it is not a failure); it
+	# counts as skipped and is listed below the suite's line.
+	t=$(grep -cE '^not ok [0-9]+.*# *TODO' "$log" | tr -d ' ')
 	f=$(grep -cE '^not ok [0-9]+' "$log" | tr -d ' ')
-	p=$((p - s))
+	p=$((p - s)) f=$((f - t)) s=$((s + t))
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		f=1
 		echo "not ok - $name exited with status $rc" >>"$log"
