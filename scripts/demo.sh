@@ -18,6 +18,8 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out="$top/build/demo"
+# shellcheck source=scripts/lib/guest-workload.sh
+. "$top/scripts/lib/guest-workload.sh"
 dec="$top/build/spe-decode/spe-decode"
 kernel=6.1
 mode=guest
@@ -63,8 +65,7 @@ ko=$("$top/scripts/build-module.sh" "$kernel" --sim)
 echo "== cross-compiling the workload (spe_spin)"
 mkdir -p "$out/symfs/files"
 spin="$out/symfs/files/spe_spin"	# the guest runs it as /files/spe_spin
-aarch64-linux-gnu-gcc -O2 -g -static -Wall -Wextra -Werror -o "$spin" \
-	"$top/selftests/arm_spe/workloads/spe_spin.c"
+spe_build_spin "$spin" || { cat "$spin.log" >&2; exit 1; }
 
 echo "== recording in a QEMU guest: perf record -e arm_spe// -- spe_spin 2"
 cat >"$out/guest.sh" <<'EOF'

@@ -25,13 +25,15 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/driver.sh
 . "$top/scripts/lib/driver.sh"
+# shellcheck source=scripts/lib/guest-workload.sh
+. "$top/scripts/lib/guest-workload.sh"
 k=6.12
 runs=$top/build/bench/sim
 mkdir -p "$runs"
 for t in perf aarch64-linux-gnu-gcc qemu-system-aarch64; do
 	command -v "$t" >/dev/null || { echo "sim bench: skipped, needs $t"; exit 0; }
 done
-aarch64-linux-gnu-gcc -O2 -static -o "$runs/spe_spin" "$top/selftests/arm_spe/workloads/spe_spin.c"
+spe_build_spin "$runs/spe_spin" || { cat "$runs/spe_spin.log" >&2; exit 1; }
 ko=$(spe_driver_ko "$k" arm_spe_sim)
 out=$runs/$k
 "$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp 2 --spe-node --with-perf \

@@ -11,6 +11,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
 . "$top/scripts/lib/tap.sh"
+# shellcheck source=scripts/lib/guest-workload.sh
+. "$top/scripts/lib/guest-workload.sh"
 # shellcheck source=scripts/lib/driver.sh
 . "$top/scripts/lib/driver.sh"
 bin=$top/build/selftests/arm_spe
@@ -94,8 +96,8 @@ run() {
 			tap_skip "$k: $name" "${reason:-skipped}"
 			;;
 		*)
-			if [ "$smp" -gt 2 ] && [ "$mod" = arm_spe_sim ] && [ "$name" = test_aux_flags ]; then
-				tap_todo "$k: $name (exit $st)" "$known_bug" \
+			if [ "$mod" = arm_spe_sim ] && spe_known_flaky "$name"; then
+				tap_todo "$k: $name (exit $st)" "$SPE_KNOWN_BUG" \
 					"$(cat "$out/results/selftests/$name.tap" 2>/dev/null)"
 			else
 				tap_fail "$k: $name (exit $st)" "$(cat "$out/results/selftests/$name.tap" 2>/dev/null)"
@@ -113,18 +115,12 @@ run() {
 		tap_ok "$k: kernel log has no warning, BUG or oops"
 	elif [ "$smp" -gt 2 ] && [ "$mod" = arm_spe_sim ] &&
 	     ! grep -qv 'WARNING: .* at kernel/events/core.c:[0-9]* event_function+' <<<"$bad"; then
-		tap_todo "$k: kernel log has no warning, BUG or oops" "$known_bug" "$bad"
+		tap_todo "$k: kernel log has no warning, BUG or oops" "$SPE_KNOWN_BUG" "$bad"
 	else
 		tap_fail "$k: kernel log has no warning, BUG or oops" "$bad"
 	fi
 }
 
-# Seen intermittently with 4 CPUs only (not reproduced in 36 runs on an idle
-# machine): after a sched-in that ends the AUX session TRUNCATED, the
-# task's own PERF_EVENT_IOC_DISABLE hits perf core's WARN in event_function
-# (context not active while its task runs) and the event keeps switching
-# itself off.  Open in issue 6; the evidence stays in this suite's log.
-known_bug="known bug, 4 CPUs: perf-core WARN in event_function after a TRUNCATED sched-in (issue 6)"
 
 start=$SECONDS
 run 6.1 2 arm_spe

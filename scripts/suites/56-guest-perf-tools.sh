@@ -20,28 +20,19 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
 . "$top/scripts/lib/tap.sh"
+# shellcheck source=scripts/lib/guest-workload.sh
+. "$top/scripts/lib/guest-workload.sh"
 # shellcheck source=scripts/lib/driver.sh
 . "$top/scripts/lib/driver.sh"
 runs=$top/build/qemu/runs/56-guest-perf-tools
 guest=$top/scripts/qemu/guest/perf-tools.sh
 decode=$top/build/spe-decode/spe-decode
 
-if ! command -v perf >/dev/null || ! command -v aarch64-linux-gnu-gcc >/dev/null ||
-   ! command -v qemu-system-aarch64 >/dev/null; then
-	tap_skip "perf tools over the simulated SPE in the guest" "needs host perf, aarch64-linux-gnu-gcc and qemu-system-aarch64"
-	tap_done
-	exit 0
-fi
-if ! make -s -C "$top/tools/spe-decode" >/dev/null 2>&1; then
-	tap_fail "spe-decode builds"
-	tap_done
-	exit 1
-fi
+spe_guest_suite_prereqs "perf tools over the simulated SPE in the guest"
 mkdir -p "$runs"
 spin=$runs/spe_spin
-if ! aarch64-linux-gnu-gcc -O2 -static -Wall -Wextra -Werror -o "$spin" \
-	"$top/selftests/arm_spe/workloads/spe_spin.c" 2>"$runs/spin.log"; then
-	tap_fail "spe_spin cross-compiles" "$(cat "$runs/spin.log")"
+if ! spe_build_spin "$spin"; then
+	tap_fail "spe_spin cross-compiles" "$(cat "$spin.log")"
 	tap_done
 	exit 1
 fi

@@ -1,0 +1,40 @@
+# shellcheck shell=bash
+# What the suites that record in a QEMU guest share.  Sourced after
+# scripts/lib/tap.sh; expects $top.
+#
+#   spe_guest_suite_prereqs WHAT   skip the whole suite (exit 0) when the host
+#                                  lacks perf, the arm64 cross compiler or QEMU;
+#                                  fail it (exit 1) when spe-decode does not build
+#   spe_build_spin OUT             cross-compile the spe_spin workload (static,
+#                                  -g for symbols) to OUT; compiler output in OUT.log
+
+spe_guest_suite_prereqs() {
+	if ! command -v perf >/dev/null || ! command -v aarch64-linux-gnu-gcc >/dev/null ||
+	   ! command -v qemu-system-aarch64 >/dev/null; then
+		tap_skip "$1" "needs host perf, aarch64-linux-gnu-gcc and qemu-system-aarch64"
+		tap_done
+		exit 0
+	fi
+	if ! make -s -C "$top/tools/spe-decode" >/dev/null 2>&1; then
+		tap_fail "spe-decode builds"
+		tap_done
+		exit 1
+	fi
+}
+
+spe_build_spin() {
+	mkdir -p "$(dirname "$1")"
+	aarch64-linux-gnu-gcc -O2 -g -static -Wall -Wextra -Werror -o "$1" \
+		"$top/selftests/arm_spe/workloads/spe_spin.c" >"$1.log" 2>&1
+}
+
+# Issue 6, open: after a sched-in that ends the AUX session TRUNCATED, a
+# task's SPE event can switch itself off again (perf core's pending
+# disable), and with 4 CPUs perf core once warned in event_function.
+# test_aux_flags provokes exactly that and fails intermittently because of
+# it: its failures over the simulated unit are reported as TAP TODO with the
+# evidence (spe_known_flaky), every other test still fails.
+SPE_KNOWN_BUG="known bug, issue 6: a TRUNCATED sched-in can leave the event switching itself off (perf-core WARN in event_function seen once with 4 CPUs)"
+spe_known_flaky() {
+	[ "$1" = test_aux_flags ]
+}
