@@ -74,8 +74,19 @@ bool spe_service_event(struct spe_pmu *spe, struct perf_output_handle *handle,
 	}
 
 	if (info.action == SPE_PMBSR_SPURIOUS) {
-		if (!restart)
-			spe_aux_end(handle);
+		if (restart)
+			return false;
+		/*
+		 * Stop path, unit drained: a collision noted without a
+		 * management event belongs to this session.  Clear it so the
+		 * next session does not report it again.
+		 */
+		if (info.aux_flags) {
+			perf_aux_output_flag(handle, info.aux_flags);
+			spe_write(SPE_PMBSR, 0);
+			spe_isb();
+		}
+		spe_aux_end(handle);
 		return false;
 	}
 

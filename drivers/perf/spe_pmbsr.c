@@ -10,6 +10,9 @@
  *    RESTART (the buffer itself is sound), but the interrupt path opens
  *    no new session after a truncation: perf disables such an event.
  *  - COLL marks the record COLLISION (samples were dropped, data is fine).
+ *    The unit sets COLL without raising a management event (seed 000
+ *    §3.1.4), so it is decoded even when S = 0: the stop path must report
+ *    it, or a collision is only seen if the buffer happens to fill.
  *  - A full buffer restarts in the next free window (§3.5.2).
  *  - A buffer-not-full event with S set is the UNPREDICTABLE discard of
  *    §3.6.1: the records already written are sound, so restart.
@@ -61,6 +64,9 @@ void spe_pmbsr_decode(u64 pmbsr, struct spe_pmbsr_info *info)
 	info->level = 0;
 	info->has_level = false;
 
+	if (pmbsr & SPE_PMBSR_COLL)
+		info->aux_flags |= SPE_AUX_FLAG_COLLISION;
+
 	if (!(pmbsr & SPE_PMBSR_S)) {
 		info->action = SPE_PMBSR_SPURIOUS;
 		info->cause = "no management event (PMBSR_EL1.S = 0)";
@@ -69,8 +75,6 @@ void spe_pmbsr_decode(u64 pmbsr, struct spe_pmbsr_info *info)
 
 	if (pmbsr & SPE_PMBSR_DL)
 		info->aux_flags |= SPE_AUX_FLAG_TRUNCATED | SPE_AUX_FLAG_PARTIAL;
-	if (pmbsr & SPE_PMBSR_COLL)
-		info->aux_flags |= SPE_AUX_FLAG_COLLISION;
 
 	/*
 	 * seed 000 §3.5.4: an external abort reported to SPE sets EA; if it

@@ -369,6 +369,31 @@ static void test_stop_with_pending_event(void)
 	CHECK(find(0, OP_W, SPE_PMSCR, 1, 0) == 0, "stop begins by switching sampling off");
 }
 
+static void test_stop_with_collision_only(void)
+{
+	setup(0);
+	spe.pmu.event_init(&ev);
+	spe.pmu.add(&ev, PERF_EF_START);
+	regs[SPE_PMBPTR] = base() + 512;
+	regs[SPE_PMBSR] = SPE_PMBSR_COLL;	/* §3.1.4: no management event */
+	reset_trace();
+	spe.pmu.del(&ev, 0);
+	CHECK(ring.ends == 1 && ring.end_size == 512 &&
+	      ring.end_flags == PERF_AUX_FLAG_COLLISION,
+	      "stop reports a collision the unit noted without a management event");
+	CHECK_EQ(regs[SPE_PMBSR], 0, "stop clears COLL for the next session");
+
+	setup(0);
+	spe.pmu.event_init(&ev);
+	spe.pmu.add(&ev, PERF_EF_START);
+	regs[SPE_PMBSR] = SPE_PMBSR_COLL;
+	reset_trace();
+	CHECK_EQ(spe_irq_handler(0, &handle), IRQ_NONE,
+		 "COLL alone raises no PMBIRQ: the handler does not claim one");
+	CHECK(ring.ends == 0 && regs[SPE_PMBSR] == SPE_PMBSR_COLL,
+	      "the interrupt path leaves COLL for the stop path to report");
+}
+
 static void test_no_room(void)
 {
 	setup(0);
@@ -449,6 +474,7 @@ int main(void)
 	test_irq_flags();
 	test_irq_spurious_and_stray();
 	test_stop_with_pending_event();
+	test_stop_with_collision_only();
 	test_no_room();
 	test_discard();
 	CHECK_EQ(warnings, 0, "no WARN fired");

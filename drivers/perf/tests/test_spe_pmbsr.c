@@ -21,6 +21,11 @@ static void test_buffer_events(void)
 
 	spe_pmbsr_decode(pmbsr(0, 1, 0), &i);
 	CHECK_EQ(i.action, SPE_PMBSR_SPURIOUS, "S = 0 is no management event");
+	CHECK_EQ(i.aux_flags, 0, "S = 0 and nothing else: no flag");
+
+	spe_pmbsr_decode(SPE_PMBSR_COLL, &i);
+	CHECK(i.action == SPE_PMBSR_SPURIOUS && i.aux_flags == SPE_AUX_FLAG_COLLISION,
+	      "§3.1.4: COLL without S is still a collision, with no management event");
 
 	spe_pmbsr_decode(pmbsr(SPE_PMBSR_EC_BUF, SPE_PMBSR_BSC_FULL, SPE_PMBSR_S), &i);
 	CHECK_EQ(i.action, SPE_PMBSR_RESTART, "§3.5.2 buffer full restarts");
