@@ -267,3 +267,34 @@ void spe_opgen_fill(struct spe_opgen *g, struct spe_op *ops, unsigned long nr)
 		gen_one(g, op);
 	}
 }
+
+void spe_opgen_skip(struct spe_opgen *g, uint64_t nr)
+{
+	struct spe_op op;
+	uint64_t k;
+
+	while (nr) {
+		/*
+		 * At the top of an iteration with more to come, whole
+		 * iterations go at once: instruction types are functions of
+		 * the PC, so nothing but the counters changes.  The last
+		 * iteration and the EL switch are stepped through.
+		 */
+		k = 0;
+		if (g->body_left == g->body_len && g->iters_left > 1) {
+			k = nr / g->body_len;
+			if (k > g->iters_left - 1)
+				k = g->iters_left - 1;
+			if (k > g->phase_left / g->body_len)
+				k = g->phase_left / g->body_len;
+		}
+		if (k) {
+			g->iters_left -= (uint32_t)k;
+			g->phase_left -= (uint32_t)(k * g->body_len);
+			nr -= k * g->body_len;
+			continue;
+		}
+		spe_opgen_fill(g, &op, 1);
+		nr--;
+	}
+}

@@ -26,5 +26,13 @@ struct spe_opgen {
 void spe_opgen_init(struct spe_opgen *g, uint64_t seed);
 /* Fill ops[0..nr) with the next operations of the program. */
 void spe_opgen_fill(struct spe_opgen *g, struct spe_op *ops, unsigned long nr);
+/*
+ * Pass over the next nr operations without producing them, as the unit
+ * executes a whole interval between two samples: whole loop iterations
+ * are skipped arithmetically, the rest one by one.  The state afterwards
+ * is what spe_opgen_fill() of nr operations would leave, except that the
+ * streaming addresses of skipped iterations are not walked.
+ */
+void spe_opgen_skip(struct spe_opgen *g, uint64_t nr);
 
 #endif /* SPE_SPU_OPGEN_H */

@@ -21,6 +21,68 @@ static int cmp_u64(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+/*
+ * Seeds (of 200) whose first 300 samples lack loads or stores, taking one
+ * operation per sample after passing over gap operations.
+ */
+static unsigned int narrow_seeds(uint64_t gap)
+{
+	unsigned int seed, narrow = 0, i;
+
+	for (seed = 0; seed < 200; seed++) {
+		struct spe_opgen g;
+		struct spe_op op;
+		unsigned int ld = 0, st = 0;
+
+		spe_opgen_init(&g, seed);
+		for (i = 0; i < 300; i++) {
+			spe_opgen_skip(&g, gap);
+			spe_opgen_fill(&g, &op, 1);
+			if (op.cls == SPE_OP_CLASS_LDST)
+				(op.subclass & SPE_OP_LDST_ST) ? st++ : ld++;
+		}
+		narrow += !ld || !st;
+	}
+	return narrow;
+}
+
+static void check_skip(void)
+{
+	unsigned int back_to_back = narrow_seeds(0), interval = narrow_seeds(1024);
+	static struct spe_op ops[1u << 16];
+	struct spe_opgen g1, g2;
+	struct spe_op a1, a2;
+	unsigned int seed, same = 1;
+
+	printf("# seeds of 200 with no load or no store in 300 samples: "
+	       "%u one after another, %u 1024 operations apart\n", back_to_back, interval);
+	CHECK(interval == 0 && back_to_back > 0,
+	      "generator: samples an interval apart see the program's whole mix; "
+	      "back to back some seeds stay in one loop with no load or store");
+	/*
+	 * Inside one loop, skipping is stepping as far as the next operation
+	 * is concerned (past it the random draws differ, by design).
+	 */
+	for (seed = 0; seed < 20; seed++) {
+		uint64_t nr;
+
+		spe_opgen_init(&g1, seed);
+		spe_opgen_init(&g2, seed);
+		nr = (uint64_t)g1.body_len * (g1.iters_left - 1) * (seed + 1) / 21 + seed;
+		if (nr >= g1.phase_left)	/* no system call on the way */
+			nr = g1.phase_left - 1;
+		spe_opgen_skip(&g1, nr);
+		spe_opgen_fill(&g2, ops, nr);
+		spe_opgen_fill(&g1, &a1, 1);
+		spe_opgen_fill(&g2, &a2, 1);
+		if (a1.pc != a2.pc || a1.cls != a2.cls || a1.subclass != a2.subclass ||
+		    a1.el != a2.el || g1.iters_left != g2.iters_left ||
+		    g1.body_left != g2.body_left || g1.phase_left != g2.phase_left)
+			same = 0;
+	}
+	CHECK(same, "generator: within a loop, skipping N operations lands where generating N does");
+}
+
 int main(void)
 {
 	struct spe_op *a = malloc(sizeof(*a) * N), *b = malloc(sizeof(*b) * N);
@@ -112,5 +174,6 @@ int main(void)
 	      "generator: system calls enter (SVC, exception) and leave (ERET) the kernel");
 	free(a);
 	free(b);
+	check_skip();
 	return tap_done();
 }
