@@ -272,7 +272,16 @@ static void spe_sim_run(struct spe_sim_cpu *sim, struct pt_regs *regs, u64 now)
 		spe_sim_collide(sim, regs, el);
 
 	while (done < n) {
-		done += spe_spu_skip(spu, n - done, el);
+		u64 skipped = spe_spu_skip(spu, n - done, el);
+
+		/*
+		 * The synthetic program runs through the operations the
+		 * interval counter passed over, so successive samples land
+		 * in different loops, as on a real unit, instead of walking
+		 * one loop body an instruction per sample.
+		 */
+		spe_opgen_skip(&sim->gen, skipped);
+		done += skipped;
 		if (done >= n)
 			break;
 		spe_sim_advance_to(spu, start + mul_u64_u64_div_u64(span, done, n));
