@@ -556,6 +556,10 @@ static int spe_sim_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "irq_pended %llu\n", sim->irq_pended);
 	seq_printf(m, "irq_direct %llu\n", sim->irq_direct);
 	seq_printf(m, "faults_injected %llu\n", sim->injected);
+	/* Armed and not yet struck: a test must not leave these behind. */
+	seq_printf(m, "inject_armed %s\n",
+		   spe_sim_inject_names[atomic_read(&sim->inject)]);
+	seq_printf(m, "collisions_pending %d\n", atomic_read(&sim->collisions));
 	seq_printf(m, "busy_ns %llu\n",
 		   freq ? mul_u64_u64_div_u64(sim->busy_cnt, NSEC_PER_SEC, freq) : 0);
 	seq_printf(m, "pmbsr 0x%016llx\n", spu->pmbsr);
@@ -565,8 +569,9 @@ DEFINE_SHOW_ATTRIBUTE(spe_sim_stats);
 
 /*
  * Write one of "s1", "s2", "ea", "ea-async" to make the next buffer write
- * of this CPU fail that way, or "collision [N]" to force a collision on
- * each of the next N ticks that sample.
+ * of this CPU fail that way, "collision [N]" to force a collision on each
+ * of the next N ticks that sample, or "none" to disarm both: an injection
+ * waits for the CPU's next write, however much later that comes.
  */
 static ssize_t spe_sim_inject_write(struct file *file, const char __user *ubuf,
 				    size_t len, loff_t *ppos)
@@ -594,6 +599,8 @@ static ssize_t spe_sim_inject_write(struct file *file, const char __user *ubuf,
 	if (i < 0)
 		return -EINVAL;
 	atomic_set(&sim->inject, i);
+	if (i == SPE_SIM_INJ_NONE)
+		atomic_set(&sim->collisions, 0);
 	return len;
 }
 

@@ -12,8 +12,8 @@
 #   - an 8-page AUX buffer: PMBIRQ arrives through the GIC (set pending) and
 #     still nothing is lost or truncated;
 #   - load_filter: only loads; injected stage 1 fault: the driver stops with
-#     its message and a TRUNCATED AUX record; forced collisions: COLLISION
-#     flag and SAMPLE_COLLISION;
+#     its message and a TRUNCATED AUX record; forced collisions (a run of
+#     their own): COLLISION flag and SAMPLE_COLLISION; "none" disarms both;
 #   - the selftests/arm_spe programs pass over the simulated unit;
 #   - profile v2: discard mode counts samples and writes nothing;
 #   - unload, no kernel warning, only out-of-tree/unsigned taints.
@@ -205,11 +205,22 @@ run() {
 		tap_ok "$name: injected stage 1 fault: driver reports it, AUX record TRUNCATED" ||
 		tap_fail "$name: injected stage 1 fault: driver reports it, AUX record TRUNCATED" \
 			"flags $flags" "$(grep 'profiling stopped' "$res/dmesg.txt")"
-	[ "$(delta inject sample_collision)" -gt 0 ] &&
+	flags=$(aux_flags coll | sort -u | tr '\n' ' ')
+	[ "$(delta coll sample_collision)" -gt 0 ] &&
 		has_flag 8 $flags &&
 		tap_ok "$name: forced collisions: SAMPLE_COLLISION counts, AUX record has COLLISION" ||
 		tap_fail "$name: forced collisions: SAMPLE_COLLISION counts, AUX record has COLLISION" \
-			"collisions $(delta inject sample_collision) flags $flags"
+			"collisions $(delta coll sample_collision) flags $flags"
+	# Every CPU armed (both kinds), then nothing left after "none".
+	local armed left
+	armed=$(awk '$2 == "inject_armed" { n++ } ($2 == "inject_armed" && $3 == "s2") ||
+		     ($2 == "collisions_pending" && $3 >= 5) { a++ }
+		     END { print (n && a == 2 * n) ? "all" : "not all" }' "$res/stats-armed" 2>/dev/null)
+	left=$(awk '($2 == "inject_armed" && $3 != "none") ||
+		    ($2 == "collisions_pending" && $3 != 0)' "$res/stats-disarmed" 2>&1)
+	[ "$armed" = all ] && [ -f "$res/stats-disarmed" ] && [ -z "$left" ] &&
+		tap_ok "$name: \"none\" disarms what idle CPUs still held before the selftests" ||
+		tap_fail "$name: \"none\" disarms what idle CPUs still held before the selftests" "armed: $(grep -E 'inject_armed|collisions_pending' "$res/stats-armed" | tr '\n' ' ') left: $left"
 
 	# The selftests (selftests/arm_spe), run over the simulated unit.
 	local t trc

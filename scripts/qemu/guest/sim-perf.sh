@@ -63,13 +63,28 @@ perf record -q -o "$R/load.data" -e arm_spe_0/load_filter=1,ts_enable=1/u -- \
 echo $? >"$R/load.rc"
 
 # Injected faults: a stage 1 fault stops profiling with the driver's
-# message; forced collisions set COLL and count SAMPLE_COLLISION.
+# message.  Forced collisions set COLL and count SAMPLE_COLLISION; they get
+# a recording of their own, since a fault injected alongside stops the
+# buffer before the collision's tick comes and the collision never happens.
 stats inject-before
 perf record -q -a -o "$R/fault.data" -e arm_spe_0/ts_enable=1/u -- \
-	sh -c "sleep 1; for d in $DBG/cpu*; do echo s1 >\$d/inject; echo collision 3 >\$d/inject; done; $SPIN 1 >/dev/null" \
+	sh -c "sleep 1; for d in $DBG/cpu*; do echo s1 >\$d/inject; done; $SPIN 1 >/dev/null" \
 	2>"$R/fault.log"
 echo $? >"$R/fault.rc"
 stats inject-after
+stats coll-before
+perf record -q -a -o "$R/coll.data" -e arm_spe_0/ts_enable=1/u -- \
+	sh -c "sleep 1; for d in $DBG/cpu*; do echo collision 3 >\$d/inject; done; $SPIN 1 >/dev/null" \
+	2>"$R/coll.log"
+echo $? >"$R/coll.rc"
+stats coll-after
+# A CPU that stayed idle still holds its injection: disarm them all so the
+# selftests below start clean.  Arm every CPU first (no session is open)
+# so the check sees "none" take something away.
+for d in $DBG/cpu*; do echo s2 >"$d/inject"; echo collision 5 >"$d/inject"; done
+stats armed
+for d in $DBG/cpu*; do echo none >"$d/inject"; done
+stats disarmed
 
 # The selftests, with the simulated unit to test.
 for t in "$SELFTESTS"/test_*; do
