@@ -27,14 +27,3 @@ spe_build_spin() {
 	aarch64-linux-gnu-gcc -O2 -g -static -Wall -Wextra -Werror -o "$1" \
 		"$top/selftests/arm_spe/workloads/spe_spin.c" >"$1.log" 2>&1
 }
-
-# Issue 6, open: after a sched-in that ends the AUX session TRUNCATED, a
-# task's SPE event can switch itself off again (perf core's pending
-# disable), and with 4 CPUs perf core once warned in event_function.
-# test_aux_flags provokes exactly that and fails intermittently because of
-# it: its failures over the simulated unit are reported as TAP TODO with the
-# evidence (spe_known_flaky), every other test still fails.
-SPE_KNOWN_BUG="known bug, issue 6: a TRUNCATED sched-in can leave the event switching itself off (perf-core WARN in event_function seen once with 4 CPUs)"
-spe_known_flaky() {
-	[ "$1" = test_aux_flags ]
-}

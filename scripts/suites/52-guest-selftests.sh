@@ -11,8 +11,6 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
 . "$top/scripts/lib/tap.sh"
-# shellcheck source=scripts/lib/guest-workload.sh
-. "$top/scripts/lib/guest-workload.sh"
 # shellcheck source=scripts/lib/driver.sh
 . "$top/scripts/lib/driver.sh"
 bin=$top/build/selftests/arm_spe
@@ -67,6 +65,13 @@ fi
 rm -rf "$fake"
 
 # run KERNEL SMP MODULE: the selftests with MODULE (arm_spe, arm_spe_sim) loaded.
+# Once, in a 4-CPU 6.12 guest, perf core warned in event_function (the
+# task's context not active on its own PERF_EVENT_IOC_DISABLE); it has not
+# come back in the 170 test_aux_flags runs since, and no driver callback
+# touches that state.  That one warning, and only there, is a TAP TODO
+# with the log; any other warning fails.
+perf_core_warn="perf core's event_function warning, seen once with 4 CPUs (Documentation/arm-spe-sim.rst, Known issues)"
+
 run() {
 	local k=$1 smp=$2 mod=$3 ko rc=0 t name st reason out
 	out=$runs/$k-$mod
@@ -95,14 +100,7 @@ run() {
 			reason=$(sed -n 's/^1\.\.0 # SKIP //p' "$out/results/selftests/$name.tap")
 			tap_skip "$k: $name" "${reason:-skipped}"
 			;;
-		*)
-			if [ "$mod" = arm_spe_sim ] && spe_known_flaky "$name"; then
-				tap_todo "$k: $name (exit $st)" "$SPE_KNOWN_BUG" \
-					"$(cat "$out/results/selftests/$name.tap" 2>/dev/null)"
-			else
-				tap_fail "$k: $name (exit $st)" "$(cat "$out/results/selftests/$name.tap" 2>/dev/null)"
-			fi
-			;;
+		*) tap_fail "$k: $name (exit $st)" "$(cat "$out/results/selftests/$name.tap" 2>/dev/null)" ;;
 		esac
 	done
 	[ "$rc" -eq 0 ] || tap_fail "$k: guest script exit status" "run-guest.sh exited $rc"
@@ -115,7 +113,7 @@ run() {
 		tap_ok "$k: kernel log has no warning, BUG or oops"
 	elif [ "$smp" -gt 2 ] && [ "$mod" = arm_spe_sim ] &&
 	     ! grep -qv 'WARNING: .* at kernel/events/core.c:[0-9]* event_function+' <<<"$bad"; then
-		tap_todo "$k: kernel log has no warning, BUG or oops" "$SPE_KNOWN_BUG" "$bad"
+		tap_todo "$k: kernel log has no warning, BUG or oops" "$perf_core_warn" "$bad"
 	else
 		tap_fail "$k: kernel log has no warning, BUG or oops" "$bad"
 	fi

@@ -12,8 +12,6 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
 . "$top/scripts/lib/tap.sh"
-# shellcheck source=scripts/lib/guest-workload.sh
-. "$top/scripts/lib/guest-workload.sh"
 # shellcheck source=scripts/lib/driver.sh
 . "$top/scripts/lib/driver.sh"
 bin=$top/build/selftests/arm_spe-sim
@@ -38,13 +36,7 @@ relay() {
 		case $status in
 		ok) tap_ok "$prefix: $desc" ;;
 		skip) tap_skip "$prefix: ${desc% # SKIP*}" "${desc#* # SKIP }" ;;
-		*)
-			if spe_known_flaky "${prefix##*: }"; then
-				tap_todo "$prefix: $desc" "$SPE_KNOWN_BUG" "${pend[@]}"
-			else
-				tap_fail "$prefix: $desc" "${pend[@]}"
-			fi
-			;;
+		*) tap_fail "$prefix: $desc" "${pend[@]}" ;;
 		esac
 		status="" pend=()
 	}

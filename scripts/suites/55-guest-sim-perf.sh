@@ -231,13 +231,8 @@ run() {
 		0) tap_ok "$name: selftest $t passes ($(grep -c '^ok' "$res/selftest-$t.tap") checks)" ;;
 		4) tap_skip "$name: selftest $t" "$(grep -m1 SKIP "$res/selftest-$t.tap")" ;;
 		*)
-			if spe_known_flaky "$t"; then
-				tap_todo "$name: selftest $t passes" "$SPE_KNOWN_BUG" "exit $trc" \
-					"$(grep -E '^not ok|^# ' "$res/selftest-$t.tap" 2>/dev/null)"
-			else
-				tap_fail "$name: selftest $t passes" "exit $trc" \
-					"$(grep -E '^not ok|^# ' "$res/selftest-$t.tap" 2>/dev/null)"
-			fi
+			tap_fail "$name: selftest $t passes" "exit $trc" \
+				"$(grep -E '^not ok|^# ' "$res/selftest-$t.tap" 2>/dev/null)"
 			;;
 		esac
 	done

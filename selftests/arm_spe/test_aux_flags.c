@@ -90,6 +90,7 @@ static size_t aux_copy(const struct spe_session *s, uint64_t from, uint64_t to,
 
 struct aux_flags {
 	unsigned long aux_records, truncated, collision;
+	char log[256];		/* the first AUX records, for a failure's diagnosis */
 };
 
 static void on_record(const struct perf_event_header *h, void *ctx)
@@ -103,6 +104,10 @@ static void on_record(const struct perf_event_header *h, void *ctx)
 	if (h->type != PERF_RECORD_AUX)
 		return;
 	f->aux_records++;
+	if (strlen(f->log) < sizeof(f->log) - 40)
+		snprintf(f->log + strlen(f->log), sizeof(f->log) - strlen(f->log),
+			 " %llu+%llu/0x%llx", (unsigned long long)aux->aux_offset,
+			 (unsigned long long)aux->aux_size, (unsigned long long)aux->flags);
 	if (aux->flags & PERF_AUX_FLAG_TRUNCATED)
 		f->truncated++;
 	if (aux->flags & PERF_AUX_FLAG_COLLISION)
@@ -155,9 +160,10 @@ static void check_truncated(int type)
 		  f.truncated, (unsigned long long)head1, s.aux_size);
 	n = aux_copy(&s, 0, head1, copy);
 	decode(copy, n, &d1);
-	tap_check(d1.records > 0 && !d1.errors,
-		  "the data before the loss decodes cleanly (%lu records, %lu errors)",
-		  d1.records, d1.errors);
+	if (!tap_check(d1.records > 0 && !d1.errors,
+		       "the data before the loss decodes cleanly (%lu records, %lu errors)",
+		       d1.records, d1.errors) || !f.truncated)
+		tap_diag("AUX records (offset+size/flags):%s", f.log);
 
 	/*
 	 * The reader catches up and enables the event again: perf core
