@@ -275,10 +275,11 @@ void spe_opgen_skip(struct spe_opgen *g, uint64_t nr)
 
 	while (nr) {
 		/*
-		 * At the top of an iteration with more to come, whole
-		 * iterations go at once: instruction types are functions of
-		 * the PC, so nothing but the counters changes.  The last
-		 * iteration and the EL switch are stepped through.
+		 * Instruction types are functions of the PC, so passing over
+		 * straight-line code or whole iterations changes nothing but
+		 * the position and the counters: whole iterations from the
+		 * top of the body (all but the last), then the body up to its
+		 * back-edge.  Back-edges and the EL switch are stepped.
 		 */
 		k = 0;
 		if (g->body_left == g->body_len && g->iters_left > 1) {
@@ -287,12 +288,26 @@ void spe_opgen_skip(struct spe_opgen *g, uint64_t nr)
 				k = g->iters_left - 1;
 			if (k > g->phase_left / g->body_len)
 				k = g->phase_left / g->body_len;
+			if (k) {
+				g->iters_left -= (uint32_t)k;
+				g->phase_left -= (uint32_t)(k * g->body_len);
+				nr -= k * g->body_len;
+				continue;
+			}
 		}
-		if (k) {
-			g->iters_left -= (uint32_t)k;
-			g->phase_left -= (uint32_t)(k * g->body_len);
-			nr -= k * g->body_len;
-			continue;
+		if (g->body_left > 1) {
+			k = g->body_left - 1;
+			if (k > nr)
+				k = nr;
+			if (k > g->phase_left)
+				k = g->phase_left;
+			if (k) {
+				g->pc += 4 * k;
+				g->body_left -= (uint32_t)k;
+				g->phase_left -= (uint32_t)k;
+				nr -= k;
+				continue;
+			}
 		}
 		spe_opgen_fill(g, &op, 1);
 		nr--;
