@@ -96,10 +96,28 @@ static void spe_aux_zero(struct spe_aux_buf *buf, u64 off, u64 len)
 #define SPE_AUX_MAX_STEPS	8
 
 /*
+ * End the AUX session; a truncated one also disables the event, which
+ * perf core means to do but does not on the kernels here (spe_compat.h).
+ */
+static void spe_aux_output_end(struct perf_output_handle *handle,
+			       unsigned long size)
+{
+	struct perf_event *event = handle->event;
+	bool truncated = handle->aux_flags & PERF_AUX_FLAG_TRUNCATED;
+
+	perf_aux_output_end(handle, size);
+	if (truncated)
+		spe_perf_disable_inatomic(event);
+}
+
+/*
  * Start an AUX session and program PMBPTR/PMBLIMITR for it, or disable the
  * buffer and mark the event stopped when there is nothing to write into.
+ * Returns 0 when sampling may start, -ENOSPC when the buffer is full (the
+ * session ended TRUNCATED and the event is being disabled), -ENOBUFS when
+ * there is no AUX buffer to begin a session in.
  */
-void spe_aux_begin(struct perf_output_handle *handle, struct perf_event *event)
+int spe_aux_begin(struct perf_output_handle *handle, struct perf_event *event)
 {
 	struct spe_pmu *spe = to_spe_pmu(event->pmu);
 	u64 cfg[SPE_NR_CFG_WORDS] = { };
@@ -108,6 +126,7 @@ void spe_aux_begin(struct perf_output_handle *handle, struct perf_event *event)
 	struct spe_aux_pos pos;
 	struct spe_aux_buf *buf;
 	u64 limit = 0;
+	int ret = 0;
 	int i;
 
 	/*
@@ -124,7 +143,16 @@ void spe_aux_begin(struct perf_output_handle *handle, struct perf_event *event)
 
 	buf = perf_aux_output_begin(handle, event);
 	if (!buf) {
+		/*
+		 * No AUX buffer, or not one free byte: then perf core set
+		 * pending_disable (to the CPU number, on these kernels) and
+		 * queued nothing; queue it.  On CPU 0 that number is 0 and
+		 * reads as no request: the event retries at its next sched-in.
+		 */
+		if (event->pending_disable)
+			spe_perf_disable_inatomic(event);
 		event->hw.state |= PERF_HES_STOPPED;
+		ret = -ENOBUFS;
 		/* The buffer may be enabled still, if it stopped on a fault. */
 		goto out_write_limit;
 	}
@@ -163,11 +191,13 @@ void spe_aux_begin(struct perf_output_handle *handle, struct perf_event *event)
 		perf_aux_output_skip(handle, step.len);
 	}
 	perf_aux_output_flag(handle, PERF_AUX_FLAG_TRUNCATED);
-	perf_aux_output_end(handle, 0);
+	spe_aux_output_end(handle, 0);
 	event->hw.state |= PERF_HES_STOPPED;
+	ret = -ENOSPC;
 
 out_write_limit:
 	spe_write(SPE_PMBLIMITR, limit);
+	return ret;
 }
 
 /*
@@ -194,5 +224,5 @@ void spe_aux_end(struct perf_output_handle *handle)
 	} else {
 		perf_aux_output_flag(handle, PERF_AUX_FLAG_TRUNCATED);
 	}
-	perf_aux_output_end(handle, size);
+	spe_aux_output_end(handle, size);
 }

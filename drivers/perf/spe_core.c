@@ -96,18 +96,24 @@ static int spe_event_init(struct perf_event *event)
 	return 0;
 }
 
-static void spe_pmu_start(struct perf_event *event, int flags)
+/*
+ * Begin an AUX session and start sampling into it.  Returns 0, or what
+ * spe_aux_begin() says when there is nothing to sample into (the event is
+ * left stopped).
+ */
+static int spe_event_start(struct perf_event *event)
 {
 	struct spe_pmu *spe = to_spe_pmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
 	struct perf_output_handle *handle = this_cpu_ptr(spe->handle);
 	struct spe_event_regs regs;
 	struct spe_event_req req;
+	int ret;
 
 	hwc->state = 0;
-	spe_aux_begin(handle, event);
-	if (hwc->state)
-		return;
+	ret = spe_aux_begin(handle, event);
+	if (ret)
+		return ret;
 
 	spe_event_req_fill(event, &req);
 	spe_event_to_regs(&spe->caps, &req, &regs);
@@ -132,6 +138,12 @@ static void spe_pmu_start(struct perf_event *event, int flags)
 
 	/* Everything above must be in effect before sampling begins. */
 	spe_write(SPE_PMSCR, hwc->config);
+	return 0;
+}
+
+static void spe_pmu_start(struct perf_event *event, int flags)
+{
+	spe_event_start(event);
 }
 
 static void spe_pmu_stop(struct perf_event *event, int flags)
@@ -170,13 +182,18 @@ static int spe_pmu_add(struct perf_event *event, int flags)
 		return -ENOENT;
 
 	hwc->state = PERF_HES_UPTODATE | PERF_HES_STOPPED;
+	if (!(flags & PERF_EF_START))
+		return 0;
 
-	if (flags & PERF_EF_START) {
-		spe_pmu_start(event, PERF_EF_RELOAD);
-		if (hwc->state & PERF_HES_STOPPED)
-			return -EINVAL;
-	}
-	return 0;
+	/*
+	 * A full buffer is no failure to add: the event goes in stopped and
+	 * the truncation is disabling it, which perf core then does at once
+	 * on this CPU.  Failing would leave it inactive with the disable
+	 * pending until some later sched-out (recording meanwhile), after a
+	 * trip through perf core's rotation for an event that cannot go in.
+	 * Without an AUX buffer there is nothing to add.
+	 */
+	return spe_event_start(event) == -ENOBUFS ? -EINVAL : 0;
 }
 
 static void spe_pmu_del(struct perf_event *event, int flags)

@@ -68,8 +68,8 @@ void spe_disable_and_drain_local(void);
 void *spe_setup_aux(struct perf_event *event, void **pages, int nr_pages,
 		    bool snapshot);
 void spe_free_aux(void *aux);
-void spe_aux_begin(struct perf_output_handle *handle,
-		   struct perf_event *event);
+int spe_aux_begin(struct perf_output_handle *handle,
+		  struct perf_event *event);
 void spe_aux_end(struct perf_output_handle *handle);
 
 /* spe_irq.c */

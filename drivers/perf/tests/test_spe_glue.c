@@ -72,6 +72,7 @@ void *vmap(struct page **pages, unsigned int count, unsigned long flags, int pro
 void vunmap(const void *addr) { free((void *)addr); }
 int smp_processor_id(void) { return 0; }
 bool perfmon_capable(void) { return capable_perfmon; }
+bool irq_work_queue(struct irq_work *work) { return !work->queued++; }
 
 /* ---- Fake perf AUX ring ---------------------------------------------------- */
 
@@ -289,6 +290,7 @@ static void test_irq_buffer_full(void)
 	CHECK(w_ptr > 0 && tr[w_ptr].val == base(),
 	      "after padding the tail of the buffer, the next window starts at its start");
 	CHECK(!(ev.hw.state & PERF_HES_STOPPED), "profiling continues");
+	CHECK(!ev.pending_irq.queued, "a buffer full without loss does not disable the event");
 }
 
 static void test_irq_fault(void)
@@ -313,6 +315,8 @@ static void test_irq_fault(void)
 	CHECK(dis >= 0 && clr > dis, "the buffer is disabled before PMBSR is cleared");
 	CHECK(find(0, OP_W, SPE_PMSCR, 1, 0) >= 0, "sampling is switched off");
 	CHECK(ev.hw.state & PERF_HES_STOPPED, "the event is stopped");
+	CHECK(ev.pending_disable == 1 && ev.pending_irq.queued == 1,
+	      "and perf core is asked to disable it (its own request is not queued here)");
 	CHECK_EQ(errors, 1, "one (rate-limited) register dump is logged");
 }
 
@@ -401,19 +405,32 @@ static void test_no_room(void)
 	ring.head = 100;
 	ring.size = 200;		/* less than a page before the tail */
 	reset_trace();
-	CHECK_EQ(spe.pmu.add(&ev, PERF_EF_START), (u64)-EINVAL,
-		 "no room for a record: add fails");
+	CHECK_EQ(spe.pmu.add(&ev, PERF_EF_START), 0,
+		 "no room for a record: the event goes in, stopped");
 	CHECK(ring.ends == 1 && ring.end_size == 0 &&
 	      ring.end_flags == PERF_AUX_FLAG_TRUNCATED,
 	      "the session ends empty and TRUNCATED");
-	CHECK(find(0, OP_W, SPE_PMSCR, 0, 0) < 0 && regs[SPE_PMBLIMITR] == 0,
+	CHECK(find(0, OP_W, SPE_PMSCR, 0, 0) < 0 && regs[SPE_PMBLIMITR] == 0 &&
+	      (ev.hw.state & PERF_HES_STOPPED),
 	      "neither sampling nor the buffer is enabled");
+	CHECK(ev.pending_disable == 1 && ev.pending_irq.queued == 1,
+	      "the truncation disables the event: pending_disable set and its work queued");
 
 	setup(0);
 	spe.pmu.event_init(&ev);
 	ring.no_buffer = true;
 	CHECK_EQ(spe.pmu.add(&ev, PERF_EF_START), (u64)-EINVAL,
 		 "no AUX buffer mapped: add fails");
+	CHECK(ev.pending_irq.queued == 0, "no AUX buffer: nothing asks to disable the event");
+
+	/* Not one free byte: perf core set pending_disable to the CPU number. */
+	setup(0);
+	spe.pmu.event_init(&ev);
+	ring.no_buffer = true;
+	ev.pending_disable = 3;
+	spe.pmu.add(&ev, PERF_EF_START);
+	CHECK(ev.pending_disable == 1 && ev.pending_irq.queued == 1,
+	      "perf core's unqueued disable request (a CPU number) is queued");
 }
 
 static void test_discard(void)

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Host stand-in: see ../kshim.h. */
+#include "kshim.h"
