@@ -14,8 +14,7 @@
  * compared with CNTVCT read at EL0: equal without a virtual offset.
  * Skips when there is no arm_spe PMU.
  */
-#include "spe_selftest.h"
-#include "spe_decode.h"
+#include "spe_aux.h"
 
 #include <poll.h>
 #include <signal.h>
@@ -37,83 +36,6 @@ static uint64_t cntfrq(void)
 	return v;
 }
 
-struct decoded {
-	unsigned long records, errors;
-	uint64_t ts_min, ts_max;
-	uint64_t gap, gap_at;	/* largest step between successive timestamps */
-};
-
-static void decode(const uint8_t *buf, size_t len, struct decoded *d)
-{
-	struct spe_decoder dec;
-	struct spe_record r;
-	uint64_t last = 0;
-	int ret;
-
-	memset(d, 0, sizeof(*d));
-	d->ts_min = UINT64_MAX;
-	spe_decoder_init(&dec, NULL, buf, len, 0);
-	while ((ret = spe_decoder_next(&dec, &r)) != 0) {
-		if (ret < 0) {
-			if (!d->errors++)
-				tap_diag("decode error %s at offset %llu", spe_strerror(ret),
-					 (unsigned long long)spe_decoder_error_offset(&dec));
-			continue;
-		}
-		d->records++;
-		if (r.present & SPE_REC_TIMESTAMP) {
-			if (last && r.timestamp > last && r.timestamp - last > d->gap) {
-				d->gap = r.timestamp - last;
-				d->gap_at = last;
-			}
-			last = r.timestamp;
-			if (r.timestamp < d->ts_min)
-				d->ts_min = r.timestamp;
-			if (r.timestamp > d->ts_max)
-				d->ts_max = r.timestamp;
-		}
-	}
-}
-
-/* The AUX bytes [from, to) of the stream, unwrapped into out. */
-static size_t aux_copy(const struct spe_session *s, uint64_t from, uint64_t to,
-		       uint8_t *out)
-{
-	uint64_t i;
-
-	if (to - from > s->aux_size)
-		from = to - s->aux_size;
-	for (i = from; i < to; i++)
-		out[i - from] = s->aux[i % s->aux_size];
-	return to - from;
-}
-
-struct aux_flags {
-	unsigned long aux_records, truncated, collision;
-	char log[256];		/* the first AUX records, for a failure's diagnosis */
-};
-
-static void on_record(const struct perf_event_header *h, void *ctx)
-{
-	struct aux_flags *f = ctx;
-	const struct {
-		struct perf_event_header h;
-		uint64_t aux_offset, aux_size, flags;
-	} *aux = (const void *)h;
-
-	if (h->type != PERF_RECORD_AUX)
-		return;
-	f->aux_records++;
-	if (strlen(f->log) < sizeof(f->log) - 40)
-		snprintf(f->log + strlen(f->log), sizeof(f->log) - strlen(f->log),
-			 " %llu+%llu/0x%llx", (unsigned long long)aux->aux_offset,
-			 (unsigned long long)aux->aux_size, (unsigned long long)aux->flags);
-	if (aux->flags & PERF_AUX_FLAG_TRUNCATED)
-		f->truncated++;
-	if (aux->flags & PERF_AUX_FLAG_COLLISION)
-		f->collision++;
-}
-
 /* Spin with short sleeps so a stopped per-task event is scheduled in again. */
 static void spin_and_yield(double secs)
 {
@@ -129,8 +51,8 @@ static void check_truncated(int type)
 {
 	struct perf_event_attr a;
 	struct spe_session s;
-	struct aux_flags f = { 0 };
-	struct decoded d1, d2;
+	struct spe_aux_records f = { 0 };
+	struct spe_aux_decoded d1, d2;
 	uint8_t *copy;
 	uint64_t head1, head2, times[2][3] = { { 0 } };
 	unsigned int reenabled = 0;
@@ -151,15 +73,15 @@ static void check_truncated(int type)
 	ioctl(s.fd, PERF_EVENT_IOC_ENABLE, 0);
 	for (int i = 0; i < 30 && !f.truncated; i++) {
 		spe_spin(0.1);
-		spe_ring_drain(&s, on_record, &f);
+		spe_ring_drain(&s, spe_aux_on_record, &f);
 	}
 	head1 = spe_aux_head(&s);
 	tap_check(f.truncated > 0 && head1 <= s.aux_size,
 		  "nobody reads a full 2-page buffer: PERF_RECORD_AUX with TRUNCATED "
 		  "(%lu AUX records, %lu truncated, head %llu of %zu)", f.aux_records,
 		  f.truncated, (unsigned long long)head1, s.aux_size);
-	n = aux_copy(&s, 0, head1, copy);
-	decode(copy, n, &d1);
+	n = spe_aux_copy(&s, 0, head1, copy);
+	spe_aux_decode(copy, n, &d1);
 	if (!tap_check(d1.records > 0 && !d1.errors,
 		       "the data before the loss decodes cleanly (%lu records, %lu errors)",
 		       d1.records, d1.errors) || !f.truncated)
@@ -167,11 +89,10 @@ static void check_truncated(int type)
 
 	/*
 	 * The reader catches up and enables the event again: perf core
-	 * disables an event whose AUX data was truncated (pending_disable).
-	 * When the truncation happened as the event was scheduled in (the
-	 * driver's add fails on a full buffer), that disable is still
-	 * pending and strikes at the event's next sched-out after this
-	 * enable; so enable again whenever the event was found off.
+	 * disables an event whose AUX data was truncated.  Nobody reads
+	 * during the next half second, so the 2-page buffer fills and the
+	 * event is disabled again; enable it whenever it was found off, as
+	 * a reader keeping up would.
 	 */
 	spe_aux_consume(&s, head1);
 	read(s.fd, times[0], sizeof(times[0]));
@@ -197,15 +118,15 @@ static void check_truncated(int type)
 			 reenabled);
 	head2 = spe_aux_head(&s);
 	memset(&f, 0, sizeof(f));
-	spe_ring_drain(&s, on_record, &f);
+	spe_ring_drain(&s, spe_aux_on_record, &f);
 	if (head2 == head1)
 		tap_diag("after re-enable: time enabled +%llu ns, running +%llu ns; "
 			 "%lu AUX records (%lu truncated) since the first check",
 			 (unsigned long long)(times[1][1] - times[0][1]),
 			 (unsigned long long)(times[1][2] - times[0][2]),
 			 f.aux_records, f.truncated);
-	n = aux_copy(&s, head1, head2, copy);
-	decode(copy, n, &d2);
+	n = spe_aux_copy(&s, head1, head2, copy);
+	spe_aux_decode(copy, n, &d2);
 	tap_check(head2 > head1 && d2.records > 0 && !d2.errors,
 		  "after the reader caught up, new data decodes cleanly "
 		  "(%llu new bytes, %lu records, %lu errors)",
@@ -218,7 +139,7 @@ static void check_snapshot(int type)
 {
 	struct perf_event_attr a;
 	struct spe_session s;
-	struct decoded d;
+	struct spe_aux_decoded d;
 	uint64_t t0, t1, head, slack;
 	uint8_t *copy;
 	size_t n;
@@ -249,7 +170,7 @@ static void check_snapshot(int type)
 	 */
 	for (n = 0; n < s.aux_size; n++)
 		copy[n] = s.aux[(head + n) % s.aux_size];
-	decode(copy, n, &d);
+	spe_aux_decode(copy, n, &d);
 	tap_check(d.records > s.aux_size / 2 / 128 &&
 		  d.ts_min > t0 + (t1 - t0) / 10 && d.ts_max + slack >= t1 && d.ts_max <= t1 + slack,
 		  "snapshot: the buffer (head %llu, %zu bytes) keeps the newest records: "
