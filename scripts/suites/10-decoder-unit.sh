@@ -46,14 +46,22 @@ done
 # CLI behaviour.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for cmd in dump records encode; do
+for cmd in dump records encode wrap script report inject; do
 	"$bin" "$cmd" --help >"$tmp/help" 2>&1
 	rc=$?
 	grep -q "usage: spe-decode $cmd" "$tmp/help"
 	tap $((rc | $?)) "spe-decode $cmd --help prints its usage and exits 0"
+	"$bin" "$cmd" --bogus x >/dev/null 2>"$tmp/err"
+	rc=$?
+	grep -q "usage: spe-decode $cmd" "$tmp/err"
+	tap $(( (rc == 2 ? 0 : 1) | $? )) "spe-decode $cmd: an unknown option is a usage error (exit 2, usage on stderr)"
+	"$bin" "$cmd" >/dev/null 2>&1
+	tap $(($? == 2 ? 0 : 1)) "spe-decode $cmd: no input is a usage error (exit 2)"
 done
-"$bin" dump --bogus x >/dev/null 2>&1
-tap $(($? == 2 ? 0 : 1)) "an unknown option is a usage error (exit 2)"
+for cmd in script report; do
+	"$bin" "$cmd" -i a.data b.data >/dev/null 2>&1
+	tap $(($? == 2 ? 0 : 1)) "spe-decode $cmd: -i and an operand are two inputs, a usage error"
+done
 "$bin" records "$tmp/missing.bin" >/dev/null 2>"$tmp/err"
 rc=$?
 grep -q "missing.bin: No such file" "$tmp/err"

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "commands.h"
 #include "input.h"
 #include "perf_dump.h"
@@ -50,12 +51,8 @@ static int run(int argc, char **argv)
 		case 'f':
 			cfg.style = SPE_DESC_FULL;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			return spe_cli_help_or_bad(c, usage);
 		}
 	}
 	if (optind != argc - 1) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "commands.h"
 #include "spe_decode.h"
 
@@ -45,12 +46,8 @@ static int run(int argc, char **argv)
 		case 'o':
 			outpath = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			return spe_cli_help_or_bad(c, usage);
 		}
 	}
 	if (optind != argc - 1) {

@@ -21,6 +21,7 @@
 
 #include <linux/perf_event.h>
 
+#include "args.h"
 #include "commands.h"
 #include "samples.h"
 
@@ -222,17 +223,13 @@ static int run(int argc, char **argv)
 		case 'i':
 			path = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			return spe_cli_help_or_bad(c, usage);
 		}
 	}
-	if (!path && optind < argc)
-		path = argv[optind++];
-	if (!path || !out || optind != argc) {
+	if (spe_cli_input(argc, argv, &path, usage))
+		return 2;
+	if (!out) {
 		usage(stderr);
 		return 2;
 	}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "commands.h"
 #include "input.h"
 #include "spe_decode.h"
@@ -186,12 +187,8 @@ static int run(int argc, char **argv)
 		case 's':
 			cfg.flags |= SPE_DEC_STRICT;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			return spe_cli_help_or_bad(c, usage);
 		}
 	}
 	if (optind != argc - 1) {

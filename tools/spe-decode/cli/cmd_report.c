@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "commands.h"
 #include "input.h"
 #include "samples.h"
@@ -49,8 +50,7 @@ static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "top", required_argument, NULL, 't' },
-		{ "kallsyms", required_argument, NULL, 'k' },
-		{ "symfs", required_argument, NULL, 's' },
+		SPE_CLI_SYMBOL_OPTIONS,
 		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -70,29 +70,17 @@ static int run(int argc, char **argv)
 		case 't':
 			top = (unsigned)strtoul(optarg, NULL, 0);
 			break;
-		case 'k':
-			symcfg.kallsyms = optarg;
-			break;
-		case 's':
-			symcfg.symfs = optarg;
-			break;
 		case 'i':
 			path = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			if (spe_cli_symbol_option(c, &symcfg))
+				break;
+			return spe_cli_help_or_bad(c, usage);
 		}
 	}
-	if (!path && optind < argc)
-		path = argv[optind++];
-	if (!path || optind != argc) {
-		usage(stderr);
+	if (spe_cli_input(argc, argv, &path, usage))
 		return 2;
-	}
 	out = malloc(sizeof(*out));
 	if (!out || spe_report_new(&rp.r) ||
 	    spe_symbols_new(&rp.syms, &symcfg, err, sizeof(err))) {

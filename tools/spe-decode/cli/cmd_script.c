@@ -14,6 +14,7 @@
 
 #include <linux/perf_event.h>
 
+#include "args.h"
 #include "commands.h"
 #include "input.h"
 #include "samples.h"
@@ -553,8 +554,7 @@ static int run(int argc, char **argv)
 		{ "ns", no_argument, NULL, 'n' },
 		{ "branch-miss", no_argument, NULL, 'B' },
 		{ "event", required_argument, NULL, 'e' },
-		{ "kallsyms", required_argument, NULL, 'k' },
-		{ "symfs", required_argument, NULL, 's' },
+		SPE_CLI_SYMBOL_OPTIONS,
 		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -599,29 +599,17 @@ static int run(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'k':
-			symcfg.kallsyms = optarg;
-			break;
-		case 's':
-			symcfg.symfs = optarg;
-			break;
 		case 'i':
 			path = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			if (spe_cli_symbol_option(c, &symcfg))
+				break;
+			return spe_cli_help_or_bad(c, usage);
 		}
 	}
-	if (!path && optind < argc)
-		path = argv[optind++];
-	if (!path || optind != argc) {
-		usage(stderr);
+	if (spe_cli_input(argc, argv, &path, usage))
 		return 2;
-	}
 	sc.it.branch_miss = branch_miss;
 	/* perf pads event names to the longest name it created. */
 	for (int k = 0; k < SPE_S_NR; k++) {

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * What the subcommands' command lines have in common: -h/--help and
+ * unknown options, the one input file (an operand, or -i as perf spells
+ * it), and the symbol options of the commands that print symbols.
+ */
+#ifndef SPE_DECODE_CLI_ARGS_H
+#define SPE_DECODE_CLI_ARGS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "spe_perf_synth.h"
+
+typedef void (*spe_usage_fn)(FILE *f);
+
+/* getopt_long() entries of --kallsyms FILE and --symfs DIR. */
+#define SPE_CLI_SYMBOL_OPTIONS						\
+	{ "kallsyms", required_argument, NULL, 'k' },			\
+	{ "symfs", required_argument, NULL, 's' }
+
+/*
+ * The default case of a getopt switch: -h prints the usage on stdout and
+ * the command succeeds (0); any other option prints it on stderr (2).
+ * Returns the command's exit status.
+ */
+int spe_cli_help_or_bad(int c, spe_usage_fn usage);
+
+/* --kallsyms/--symfs into cfg; false when c is neither. */
+bool spe_cli_symbol_option(int c, struct spe_sym_config *cfg);
+
+/*
+ * The one input file: *path when -i gave it, else the only operand.
+ * Returns 0, or prints the usage on stderr and returns 2 when there is
+ * none or more than one.
+ */
+int spe_cli_input(int argc, char **argv, const char **path, spe_usage_fn usage);
+
+#endif /* SPE_DECODE_CLI_ARGS_H */
