@@ -66,7 +66,7 @@ rm -rf "$fake"
 
 # Once, in a 4-CPU 6.12 guest, perf core warned in event_function (the
 # task's context not active on its own PERF_EVENT_IOC_DISABLE); it has not
-# come back in the 180 test_aux_flags runs since, and no driver callback
+# come back in about 170 test_aux_flags runs since, and no driver callback
 # touches that state.  That one warning, and only there, is a TAP TODO
 # with the log; any other warning fails.
 perf_core_warn="perf core's event_function warning, seen once with 4 CPUs (Documentation/arm-spe-sim.rst, Known issues)"
