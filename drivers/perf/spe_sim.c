@@ -82,6 +82,11 @@ static ulong seed = 1;
 module_param(seed, ulong, 0444);
 MODULE_PARM_DESC(seed, "seed of the sampling jitter and the operation generator");
 
+static bool direct_irq;
+module_param(direct_irq, bool, 0444);
+MODULE_PARM_DESC(direct_irq,
+		 "call the PMBIRQ handler from the tick instead of making the PPI pending (the fallback for interrupt controllers that cannot; default off)");
+
 /* What the next buffer write runs into (debugfs "inject"). */
 enum spe_sim_inject {
 	SPE_SIM_INJ_NONE,
@@ -185,7 +190,8 @@ static void spe_sim_raise_irq(struct spe_sim_cpu *sim)
 	if (!spe_spu_irq(&sim->spu) || sim->irq_raised || sim->irq < 0)
 		return;
 	sim->irq_raised = true;
-	if (!irq_set_irqchip_state(sim->irq, IRQCHIP_STATE_PENDING, true)) {
+	if (!direct_irq &&
+	    !irq_set_irqchip_state(sim->irq, IRQCHIP_STATE_PENDING, true)) {
 		sim->irq_pended++;
 		return;
 	}

@@ -15,6 +15,8 @@
 #     its message and a TRUNCATED AUX record; forced collisions (a run of
 #     their own): COLLISION flag and SAMPLE_COLLISION; "none" disarms both;
 #   - the selftests/arm_spe programs pass over the simulated unit;
+#   - direct_irq=1 (no pending PPI): the handler runs from the tick, and
+#     still nothing is lost with an 8-page AUX buffer;
 #   - profile v2: discard mode counts samples and writes nothing;
 #   - unload, no kernel warning, only out-of-tree/unsigned taints.
 set -uo pipefail
@@ -239,6 +241,17 @@ run() {
 
 	[ "$(cat "$res/rmmod.rc")" = 0 ] && tap_ok "$name: arm_spe_sim unloads" ||
 		tap_fail "$name: arm_spe_sim unloads"
+	# direct_irq=1: the handler called from the tick, nothing lost.
+	n=$(nr_pcs direct)
+	m=$(delta direct records)
+	[ "$(cat "$res/direct-insmod.rc")" = 0 ] && [ "$(cat "$res/direct.rc")" = 0 ] &&
+		[ "$(delta direct irq_direct)" -gt 0 ] && [ "$(delta direct irq_pended)" = 0 ] &&
+		[ "$n" -gt 100 ] && [ "$n" = "$m" ] && [ -z "$(aux_flags direct | grep -v '^0x0$')" ] &&
+		[ "$(cat "$res/direct-rmmod.rc")" = 0 ] &&
+		tap_ok "$name: direct_irq=1: the handler ran $(delta direct irq_direct) times from the tick, all $m records in perf.data, none flagged" ||
+		tap_fail "$name: direct_irq=1: handler called from the tick, nothing lost" \
+			"direct $(delta direct irq_direct) pended $(delta direct irq_pended) perf.data $n unit $m" \
+			"flags $(aux_flags direct | sort | uniq -c) rc $(cat "$res/direct.rc") $(cat "$res/direct.log")"
 	# Profile v2: discard mode.
 	local filt
 	filt=$(delta discard sample_filtrate)

@@ -104,6 +104,19 @@ rm -f /tmp/ab.data
 rmmod arm_spe_sim
 echo $? >"$R/rmmod.rc"
 
+# The fallback for interrupt controllers that cannot make a PPI pending:
+# the tick calls the handler itself (direct_irq=1).  An 8-page AUX buffer
+# makes it run often; nothing may be lost.
+insmod "$MODULES/arm_spe_sim.ko" direct_irq=1
+echo $? >"$R/direct-insmod.rc"
+stats direct-before
+perf record -q -a -m 16,8 -o "$R/direct.data" -e arm_spe_0/ts_enable=1/u -- \
+	"$SPIN" 2 >/dev/null 2>"$R/direct.log"
+echo $? >"$R/direct.rc"
+stats direct-after
+rmmod arm_spe_sim
+echo $? >"$R/direct-rmmod.rc"
+
 # The v2 profile (SPEv1p2): discard mode counts without writing, and the
 # selftest checks that profile's caps and that discard opens.
 insmod "$MODULES/arm_spe_sim.ko" profile=v2
