@@ -51,9 +51,9 @@ for k in 6.1 6.12; do
 			tap_ok "$k: sparse checked spe_sim.c" ||
 			tap_fail "$k: sparse checked spe_sim.c" "no CHECK line in build.log"
 		params=$(modinfo -F parm "$dir/drivers/perf/arm_spe_sim.ko" 2>&1 | cut -d: -f1 | sort | tr '\n' ' ')
-		[ "$params" = "ops_per_tick profile seed tick_us " ] &&
-			tap_ok "$k: arm_spe_sim.ko has parameters profile, tick_us, ops_per_tick, seed" ||
-			tap_fail "$k: arm_spe_sim.ko has parameters profile, tick_us, ops_per_tick, seed" "$params"
+		[ "$params" = "direct_irq ops_per_tick profile seed tick_us " ] &&
+			tap_ok "$k: arm_spe_sim.ko has parameters profile, tick_us, ops_per_tick, seed, direct_irq" ||
+			tap_fail "$k: arm_spe_sim.ko has parameters profile, tick_us, ops_per_tick, seed, direct_irq" "$params"
 	else
 		tap_fail "$name" "$ko"
 	fi
