@@ -7,6 +7,8 @@
 #                                  fail it (exit 1) when spe-decode does not build
 #   spe_build_spin OUT             cross-compile the spe_spin workload (static,
 #                                  -g for symbols) to OUT; compiler output in OUT.log
+#   spe_suite_build_spin OUT       the same in a suite: on failure, a failed test
+#                                  with the compiler output, and the suite ends
 
 spe_guest_suite_prereqs() {
 	if ! command -v perf >/dev/null || ! command -v aarch64-linux-gnu-gcc >/dev/null ||
@@ -26,4 +28,11 @@ spe_build_spin() {
 	mkdir -p "$(dirname "$1")"
 	aarch64-linux-gnu-gcc -O2 -g -static -Wall -Wextra -Werror -o "$1" \
 		"$top/selftests/arm_spe/workloads/spe_spin.c" >"$1.log" 2>&1
+}
+
+spe_suite_build_spin() {
+	spe_build_spin "$1" && return 0
+	tap_fail "spe_spin cross-compiles" "$(cat "$1.log")"
+	tap_done
+	exit 1
 }

@@ -32,11 +32,7 @@ decode=$top/build/spe-decode/spe-decode
 spe_guest_suite_prereqs "simulated SPE under perf in the guest"
 mkdir -p "$runs"
 spin=$runs/spe_spin
-if ! spe_build_spin "$spin"; then
-	tap_fail "spe_spin cross-compiles" "$(cat "$spin.log")"
-	tap_done
-	exit 1
-fi
+spe_suite_build_spin "$spin"
 
 sel=$runs/selftests
 if ! out=$(make -s -C "$top/selftests/arm_spe" OUTPUT="$sel" 2>&1); then

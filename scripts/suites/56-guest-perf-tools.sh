@@ -31,11 +31,7 @@ decode=$top/build/spe-decode/spe-decode
 spe_guest_suite_prereqs "perf tools over the simulated SPE in the guest"
 mkdir -p "$runs"
 spin=$runs/spe_spin
-if ! spe_build_spin "$spin"; then
-	tap_fail "spe_spin cross-compiles" "$(cat "$spin.log")"
-	tap_done
-	exit 1
-fi
+spe_suite_build_spin "$spin"
 
 # dump DATA: host perf's packet dump; records DATA: its SPE record count.
 dump() {

@@ -129,6 +129,23 @@ static inline int spe_open(struct perf_event_attr *a, pid_t pid, int cpu)
 	return fd < 0 ? -errno : fd;
 }
 
+/* The generic timer as EL0 reads it: what ts_enable timestamps count. */
+static inline uint64_t spe_cntvct(void)
+{
+	uint64_t v;
+
+	asm volatile("isb; mrs %0, cntvct_el0" : "=r"(v));
+	return v;
+}
+
+static inline uint64_t spe_cntfrq(void)
+{
+	uint64_t v;
+
+	asm volatile("mrs %0, cntfrq_el0" : "=r"(v));
+	return v;
+}
+
 static inline double spe_now(void)
 {
 	struct timespec t;

@@ -20,22 +20,6 @@
 #include <signal.h>
 #include <sys/wait.h>
 
-static uint64_t cntvct(void)
-{
-	uint64_t v;
-
-	asm volatile("isb; mrs %0, cntvct_el0" : "=r"(v));
-	return v;
-}
-
-static uint64_t cntfrq(void)
-{
-	uint64_t v;
-
-	asm volatile("mrs %0, cntfrq_el0" : "=r"(v));
-	return v;
-}
-
 /* Spin with short sleeps so a stopped per-task event is scheduled in again. */
 static void spin_and_yield(double secs)
 {
@@ -152,9 +136,9 @@ static void check_snapshot(int type)
 		return;
 	}
 	ioctl(s.fd, PERF_EVENT_IOC_ENABLE, 0);
-	t0 = cntvct();
+	t0 = spe_cntvct();
 	spin_and_yield(1.0);
-	t1 = cntvct();
+	t1 = spe_cntvct();
 	ioctl(s.fd, PERF_EVENT_IOC_DISABLE, 0);
 	/*
 	 * The newest record is within a quarter of the run of its end: the
@@ -176,10 +160,10 @@ static void check_snapshot(int type)
 		  "snapshot: the buffer (head %llu, %zu bytes) keeps the newest records: "
 		  "%lu records from %+.3f s to %+.3f s of a %.3f s run, %lu decode errors",
 		  (unsigned long long)head, s.aux_size, d.records,
-		  ((double)d.ts_min - t0) / cntfrq(), ((double)d.ts_max - t0) / cntfrq(),
-		  ((double)t1 - t0) / cntfrq(), d.errors);
+		  ((double)d.ts_min - t0) / spe_cntfrq(), ((double)d.ts_max - t0) / spe_cntfrq(),
+		  ((double)t1 - t0) / spe_cntfrq(), d.errors);
 	tap_diag("snapshot: largest gap between records %.3f s, after +%.3f s",
-		 (double)d.gap / cntfrq(), ((double)d.gap_at - t0) / cntfrq());
+		 (double)d.gap / spe_cntfrq(), ((double)d.gap_at - t0) / spe_cntfrq());
 	free(copy);
 	spe_session_close(&s);
 }

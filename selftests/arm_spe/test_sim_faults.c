@@ -95,22 +95,6 @@ static bool kmsg_find(int fd, const char *what, char *out, size_t len)
 	return false;
 }
 
-static uint64_t cntvct(void)
-{
-	uint64_t v;
-
-	asm volatile("isb; mrs %0, cntvct_el0" : "=r"(v));
-	return v;
-}
-
-static uint64_t cntfrq(void)
-{
-	uint64_t v;
-
-	asm volatile("mrs %0, cntfrq_el0" : "=r"(v));
-	return v;
-}
-
 /* Checks of one case: a fault has one more (enabling again). */
 static unsigned int case_checks(const struct fault_case *c)
 {
@@ -129,7 +113,7 @@ static void run_case(int type, const struct fault_case *c)
 	struct spe_aux_decoded d;
 	struct perf_event_attr a;
 	struct spe_session s;
-	uint64_t head1, head2, t_inj, freq = cntfrq();
+	uint64_t head1, head2, t_inj, freq = spe_cntfrq();
 	long long before, after;
 	bool logged;
 	char msg[512] = "";
@@ -150,7 +134,7 @@ static void run_case(int type, const struct fault_case *c)
 
 	ioctl(s.fd, PERF_EVENT_IOC_ENABLE, 0);
 	spe_spin(0.2);
-	t_inj = cntvct();
+	t_inj = spe_cntvct();
 	spe_write_str(SIM_CPU0 "inject", c->inject);
 	spe_spin(0.5);
 	ioctl(s.fd, PERF_EVENT_IOC_DISABLE, 0);
