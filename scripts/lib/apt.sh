@@ -69,9 +69,15 @@ spe_apt_opts() {
 		fi
 		mv "$dir/sources.list.tmp" "$dir/sources.list"
 	fi
-	if ! ls "$dir"/lists/*_Packages* >/dev/null 2>&1; then
-		spe_apt_update
-	fi
+	# Lists fetched before a foreign architecture was added lack its
+	# packages: refresh until every dpkg architecture has its list.
+	local arch
+	for arch in $(dpkg --print-architecture) $(dpkg --print-foreign-architectures); do
+		if ! ls "$dir"/lists/*_binary-"${arch}"_Packages* >/dev/null 2>&1; then
+			spe_apt_update
+			break
+		fi
+	done
 }
 
 spe_apt_update() {
