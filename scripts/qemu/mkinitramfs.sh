@@ -59,6 +59,10 @@ pack() {
 layer() {
 	local name=$1 src=$2 file=$layers/$1.cpio.gz stage
 	shift 2
+	# Guests built side by side (scripts/stress.sh --jobs) pack a layer
+	# once: the others wait here, then find it fresh.
+	exec 8>"$layers/.$name.lock"
+	flock 8
 	if [ ! -s "$file" ] || [ -n "$(find "$src/.spe-unpacked" "$here/mkinitramfs.sh" \
 			-newer "$file" -print -quit)" ]; then
 		echo "mkinitramfs.sh: packing the $name layer" >&2
@@ -71,6 +75,7 @@ layer() {
 		rm -rf "$stage"
 		mv "$file.tmp" "$file"
 	fi
+	exec 8>&-
 	echo "$file"
 }
 

@@ -14,7 +14,9 @@
 #   --append        extra kernel command line
 #   --timeout       seconds before the guest is killed (default 120)
 #
-# The guest runs FILE with busybox sh (environment: see init.sh).  In DIR:
+# The guest runs FILE with busybox sh (environment: see init.sh).  It boots
+# with oops=panic and ftrace_dump_on_oops: an oops stops it at once (panic=-1
+# and -no-reboot end QEMU) and console.log keeps the log and any trace.  In DIR:
 #   console.log     the serial console (kernel log, script output)
 #   results/        the guest's $RESULTS: what the script wrote there, plus
 #                   script.log, script.rc, dmesg.txt, uptime and, with
@@ -67,7 +69,7 @@ rc=0
 timeout -k 5 "$timeout" qemu-system-aarch64 $(qemu_machine_args "$smp" "$mem") \
 	-nographic -no-reboot -nic none \
 	-kernel "$VMLINUZ" -initrd "$out/initramfs.cpio" -dtb "$out/virt.dtb" \
-	-append "console=ttyAMA0 panic=-1 $append" \
+	-append "console=ttyAMA0 panic=-1 oops=panic ftrace_dump_on_oops $append" \
 	-drive file="$out/results.img",if=none,format=raw,id=results \
 	-device virtio-blk-device,drive=results \
 	</dev/null >"$out/console.log" 2>&1 || rc=$?
