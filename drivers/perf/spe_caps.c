@@ -15,6 +15,36 @@ u32 spe_dfr0_pmsver(u64 dfr0)
 	return (u32)SPE_FIELD_GET(SPE_ID_AA64DFR0_PMSVER_MASK, dfr0);
 }
 
+
+/*
+ * The PMSEVFR_EL1 (and PMSNEVFR_EL1) bits a unit of version pmsver may
+ * implement.  A RES0 bit may read back as written (DDI 0487, "RES0"), so
+ * the all-ones read-back at probe is only believed within this mask.
+ * SPEv1 filters on events 1, 3, 5 and 7 and the IMPLEMENTATION DEFINED
+ * ranges 15:12, 31:24 and 63:48; bits 47:32, 23:16, 11:8, 6, 4, 2 and 0 are
+ * RES0 (DDI 0586A §4.3.8).  Later versions define more events as
+ * filterable (DDI 0487, PMSEVFR_EL1): SPEv1p1 alignment (11) and the
+ * SVE predicate events (18:17), SPEv1p2 not-taken (6) and, with
+ * FEAT_TME, transactional (16), SPEv1p4 the L1D/TLB/LLC accesses, LLC
+ * miss and remote access (2, 4, 10:8) and the L2D, HITM, recently-fetched
+ * and snoop events (23:19).  Bit 0 stays RES0.
+ */
+u64 spe_evfr_arch_mask(u32 pmsver)
+{
+	u64 mask = SPE_BIT(1) | SPE_BIT(3) | SPE_BIT(5) | SPE_BIT(7) |
+		   SPE_GENMASK(15, 12) | SPE_GENMASK(31, 24) |
+		   SPE_GENMASK(63, 48);
+
+	if (pmsver >= SPE_PMSVER_V1P1)
+		mask |= SPE_BIT(11) | SPE_GENMASK(18, 17);
+	if (pmsver >= SPE_PMSVER_V1P2)
+		mask |= SPE_BIT(6) | SPE_BIT(16);
+	if (pmsver >= SPE_PMSVER_V1P4)
+		mask |= SPE_BIT(2) | SPE_BIT(4) | SPE_GENMASK(10, 8) |
+			SPE_GENMASK(23, 19);
+	return mask;
+}
+
 /* Largest record or alignment this driver accepts: PMBIDR.Align tops at 2 KiB. */
 #define SPE_MAX_LOG2_BYTES	11
 
@@ -79,9 +109,9 @@ enum spe_caps_err spe_caps_from_regs(const struct spe_cpu_regs *regs,
 	caps->align = 1u << align_log2;
 
 	caps->evfr_mask = (caps->features & SPE_FEAT_FILT_EVT) ?
-			  regs->evfr_impl : 0;
+			  regs->evfr_impl & spe_evfr_arch_mask(caps->pmsver) : 0;
 	caps->nevfr_mask = (caps->features & SPE_FEAT_INV_FILT_EVT) ?
-			   regs->nevfr_impl : 0;
+			   regs->nevfr_impl & spe_evfr_arch_mask(caps->pmsver) : 0;
 	return SPE_CAPS_OK;
 }
 

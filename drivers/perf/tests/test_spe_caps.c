@@ -24,7 +24,7 @@ static struct spe_cpu_regs n1_like(void)
 			  SPE_FIELD_PREP(SPE_PMSIDR_MAXSIZE_MASK, 6) |
 			  SPE_FIELD_PREP(SPE_PMSIDR_COUNTSIZE_MASK, 2),
 		.pmbidr = SPE_FIELD_PREP(SPE_PMBIDR_ALIGN_MASK, 0),
-		.evfr_impl = 0x0000000000000aaaull,
+		.evfr_impl = 0x00000000000018aaull,	/* N1: 1, 3, 5, 7, 11, 12 */
 		.nevfr_impl = 0,
 	};
 	return r;
@@ -44,7 +44,7 @@ static void test_from_regs(void)
 	CHECK_EQ(c.counter_bits, 12, "CountSize 0b0010 -> 12-bit");
 	CHECK_EQ(c.max_record, 64, "MaxSize 6 -> 64-byte records");
 	CHECK_EQ(c.align, 1, "PMBIDR.Align 0 -> byte alignment");
-	CHECK_EQ(c.evfr_mask, 0xaaa, "implemented PMSEVFR bits from read-back");
+	CHECK_EQ(c.evfr_mask, 0x18aa, "implemented PMSEVFR bits from read-back");
 
 	r.pmsidr |= SPE_PMSIDR_FNE | SPE_PMSIDR_FDS | SPE_PMSIDR_EFT;
 	spe_caps_from_regs(&r, &c);
@@ -135,7 +135,8 @@ static void test_merge(void)
 	CHECK_EQ(acc.min_interval, 4096, "the larger minimum interval wins");
 	CHECK_EQ(acc.max_record, 128, "the larger record size wins (padding)");
 	CHECK_EQ(acc.align, 64, "the stricter alignment wins");
-	CHECK_EQ(acc.evfr_mask, 0xaaa & 0x0f0f, "only filter bits all CPUs implement");
+	/* 0x0f0f on SPEv1p1: only 1, 3 and 11 may be implemented. */
+	CHECK_EQ(acc.evfr_mask, 0x18aa & 0x080a, "only filter bits all CPUs implement");
 }
 
 static void test_late_cpu(void)
@@ -165,8 +166,45 @@ static void test_late_cpu(void)
 	      "a late CPU needing stricter buffer alignment is kept out");
 }
 
+/* A RES0 filter bit that reads back as written is not advertised. */
+static void test_evfr_res0(void)
+{
+	struct spe_cpu_regs r = n1_like();
+	struct spe_caps c;
+
+	r.dfr0 = dfr0(SPE_PMSVER_V1);
+	r.evfr_impl = ~0ull;
+	spe_caps_from_regs(&r, &c);
+	CHECK_EQ(c.evfr_mask, 0xffff0000ff00f0aaull,
+		 "SPEv1, all-ones read-back: only 1, 3, 5, 7 and the IMPDEF ranges "
+		 "(47:32, 23:16, 11:8, 6, 4, 2, 0 are RES0)");
+
+	r.dfr0 = dfr0(SPE_PMSVER_V1P1);
+	r.evfr_impl = 0xaaa;
+	spe_caps_from_regs(&r, &c);
+	CHECK_EQ(c.evfr_mask, 0x8aa,
+		 "SPEv1p1: bit 9 (LLC miss, filterable from SPEv1p4) read back is dropped, 11 kept");
+
+	r.dfr0 = dfr0(SPE_PMSVER_V1P2);
+	r.pmsidr |= SPE_PMSIDR_FNE;
+	r.evfr_impl = ~0ull;
+	r.nevfr_impl = ~0ull;
+	spe_caps_from_regs(&r, &c);
+	CHECK_EQ(c.evfr_mask, 0xffff0000ff07f8eaull,
+		 "SPEv1p2: adds not-taken (6), transactional (16), SVE predicates (18:17), alignment (11)");
+	CHECK_EQ(c.nevfr_mask, c.evfr_mask, "PMSNEVFR is bounded by the same mask");
+
+	r.dfr0 = dfr0(SPE_PMSVER_V1P4);
+	spe_caps_from_regs(&r, &c);
+	CHECK_EQ(c.evfr_mask, 0xffff0000fffffffeull,
+		 "SPEv1p4: every event but 0 below 32 may be filtered");
+	CHECK_EQ(spe_evfr_arch_mask(SPE_PMSVER_V1P5), spe_evfr_arch_mask(SPE_PMSVER_V1P4),
+		 "SPEv1p5 adds no filter bits");
+}
+
 int main(void)
 {
+	test_evfr_res0();
 	test_late_cpu();
 	test_from_regs();
 	test_errors();
