@@ -96,26 +96,20 @@ static void spe_aux_zero(struct spe_aux_buf *buf, u64 off, u64 len)
 #define SPE_AUX_MAX_STEPS	8
 
 /*
- * End the AUX session; a truncated one also disables the event, which
- * perf core means to do but does not on the kernels here (spe_compat.h).
- */
-static void spe_aux_output_end(struct perf_output_handle *handle,
-			       unsigned long size)
-{
-	struct perf_event *event = handle->event;
-	bool truncated = handle->aux_flags & PERF_AUX_FLAG_TRUNCATED;
-
-	perf_aux_output_end(handle, size);
-	if (truncated)
-		spe_perf_disable_inatomic(event);
-}
-
-/*
  * Start an AUX session and program PMBPTR/PMBLIMITR for it, or disable the
  * buffer and mark the event stopped when there is nothing to write into.
  * Returns 0 when sampling may start, -ENOSPC when the buffer is full (the
- * session ended TRUNCATED and the event is being disabled), -ENOBUFS when
- * there is no AUX buffer to begin a session in.
+ * session ended TRUNCATED), -ENOBUFS when perf gave no AUX space at all.
+ *
+ * A full buffer is left to perf core, through the AUX API alone: the
+ * TRUNCATED session end is what asks it to disable the event.  Kernels
+ * before upstream's "perf/aux: Properly launch pending disable flow"
+ * (2025; both Debian kernels here) only note that request and act on it
+ * at the event's next sched-out, and not at all on CPU 0; the event then
+ * stays stopped here until perf core starts it again.  The driver never
+ * writes perf core's own state to make up for that: doing so (queueing
+ * its disable work by hand) is what brought perf core's task-context
+ * warnings out under CPU hotplug (Documentation/arm-spe-driver.rst).
  */
 int spe_aux_begin(struct perf_output_handle *handle, struct perf_event *event)
 {
@@ -143,14 +137,6 @@ int spe_aux_begin(struct perf_output_handle *handle, struct perf_event *event)
 
 	buf = perf_aux_output_begin(handle, event);
 	if (!buf) {
-		/*
-		 * No AUX buffer, or not one free byte: then perf core set
-		 * pending_disable (to the CPU number, on these kernels) and
-		 * queued nothing; queue it.  On CPU 0 that number is 0 and
-		 * reads as no request: the event retries at its next sched-in.
-		 */
-		if (event->pending_disable)
-			spe_perf_disable_inatomic(event);
 		event->hw.state |= PERF_HES_STOPPED;
 		ret = -ENOBUFS;
 		/* The buffer may be enabled still, if it stopped on a fault. */
@@ -191,7 +177,7 @@ int spe_aux_begin(struct perf_output_handle *handle, struct perf_event *event)
 		perf_aux_output_skip(handle, step.len);
 	}
 	perf_aux_output_flag(handle, PERF_AUX_FLAG_TRUNCATED);
-	spe_aux_output_end(handle, 0);
+	perf_aux_output_end(handle, 0);
 	event->hw.state |= PERF_HES_STOPPED;
 	ret = -ENOSPC;
 
@@ -202,15 +188,16 @@ out_write_limit:
 
 /*
  * End the AUX session at the hardware's write pointer.  The caller has
- * drained the unit (PSB CSYNC, DSB, ISB) so PMBPTR is final.
+ * drained the unit (PSB CSYNC, DSB, ISB) so PMBPTR is final.  Returns the
+ * PERF_AUX_FLAG_* the session ended with.
  */
-void spe_aux_end(struct perf_output_handle *handle)
+u64 spe_aux_end(struct perf_output_handle *handle)
 {
 	struct spe_aux_buf *buf = perf_get_aux(handle);
 	u64 base = (u64)buf->base;
 	u64 head = handle->head % buf->size;
 	u64 ptr = spe_read(SPE_PMBPTR);
-	u64 offset, size = 0;
+	u64 offset, size = 0, flags;
 
 	/*
 	 * PMBPTR outside [head, end of buffer] can only follow a fault
@@ -224,5 +211,7 @@ void spe_aux_end(struct perf_output_handle *handle)
 	} else {
 		perf_aux_output_flag(handle, PERF_AUX_FLAG_TRUNCATED);
 	}
-	spe_aux_output_end(handle, size);
+	flags = handle->aux_flags;
+	perf_aux_output_end(handle, size);
+	return flags;
 }

@@ -7,7 +7,6 @@
 #define SPE_COMPAT_H
 
 #include <linux/capability.h>
-#include <linux/irq_work.h>
 #include <linux/perf_event.h>
 #include <linux/platform_device.h>
 #include <linux/version.h>
@@ -67,27 +66,6 @@ static inline void spe_pmu_set_parent(struct pmu *pmu, struct device *dev)
 {
 #if KERNEL_VERSION(6, 7, 0) <= LINUX_VERSION_CODE
 	pmu->parent = dev;
-#endif
-}
-
-/*
- * perf core means to disable an event whose AUX data was truncated, until
- * its reader catches up and enables it again.  Before upstream's
- * "perf/aux: Properly launch pending disable flow" (2025), which neither
- * Debian kernel here has, perf_aux_output_end() only stored the CPU number
- * in pending_disable and queued no work: on CPU 0 the event was never
- * disabled, elsewhere only at its next sched-out, and it went on
- * recording after a fault in between.  Do what perf_event_disable_inatomic()
- * (not exported) does; where perf core did it already, this is a no-op.
- * The work item moved to its own field in 6.x (Kbuild looks for it).
- */
-static inline void spe_perf_disable_inatomic(struct perf_event *event)
-{
-	event->pending_disable = 1;
-#ifdef SPE_HAVE_PENDING_DISABLE_IRQ
-	irq_work_queue(&event->pending_disable_irq);
-#else
-	irq_work_queue(&event->pending_irq);
 #endif
 }
 

@@ -178,7 +178,8 @@ static int spe_pmu_add(struct perf_event *event, int flags)
 	struct spe_pmu *spe = to_spe_pmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
 
-	if (!cpumask_test_cpu(smp_processor_id(), &spe->supported_cpus))
+	/* Not (or no longer) set up here: perf core tries again later. */
+	if (!cpumask_test_cpu(smp_processor_id(), &spe->ready_cpus))
 		return -ENOENT;
 
 	hwc->state = PERF_HES_UPTODATE | PERF_HES_STOPPED;
@@ -186,14 +187,12 @@ static int spe_pmu_add(struct perf_event *event, int flags)
 		return 0;
 
 	/*
-	 * A full buffer is no failure to add: the event goes in stopped and
-	 * the truncation is disabling it, which perf core then does at once
-	 * on this CPU.  Failing would leave it inactive with the disable
-	 * pending until some later sched-out (recording meanwhile), after a
-	 * trip through perf core's rotation for an event that cannot go in.
-	 * Without an AUX buffer there is nothing to add.
+	 * Nothing to sample into (a full buffer, or no AUX space at all):
+	 * the event cannot go in.  perf core keeps it inactive and tries
+	 * again at its next sched-in or rotation, by when the reader may
+	 * have made room; nothing is left pending for it here.
 	 */
-	return spe_event_start(event) == -ENOBUFS ? -EINVAL : 0;
+	return spe_event_start(event);
 }
 
 static void spe_pmu_del(struct perf_event *event, int flags)

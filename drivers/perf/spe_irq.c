@@ -45,7 +45,7 @@ bool spe_service_event(struct spe_pmu *spe, struct perf_output_handle *handle,
 {
 	struct perf_event *event = handle->event;
 	struct spe_pmbsr_info info;
-	u64 pmbsr;
+	u64 pmbsr, flags;
 
 	/*
 	 * seed 000 §3.6: PSB CSYNC synchronises the profiling operations,
@@ -94,17 +94,21 @@ bool spe_service_event(struct spe_pmu *spe, struct perf_output_handle *handle,
 	if (info.action == SPE_PMBSR_STOP)
 		spe_dump_fault(spe, pmbsr, &info);
 
-	spe_aux_end(handle);
+	flags = spe_aux_end(handle);
 
-	if (info.action == SPE_PMBSR_STOP) {
-		/* Leaving the buffer enabled after a fault invites another. */
+	if (info.action == SPE_PMBSR_STOP ||
+	    (flags & PERF_AUX_FLAG_TRUNCATED)) {
+		/*
+		 * A fault, lost data (DL) or a window found unusable in
+		 * spe_aux_end(): the session is over.  Switch the unit off
+		 * before PMBSR is cleared, or it would go on writing into a
+		 * window whose AUX record is closed; perf core starts the
+		 * event again when it next adds it.
+		 */
 		spe_disable_and_drain_local();
 		event->hw.state |= PERF_HES_STOPPED;
-	} else if (restart && !(info.aux_flags & SPE_AUX_FLAG_TRUNCATED)) {
-		/*
-		 * Buffer full: carry on in the next window.  After a
-		 * truncation perf disables the event, so do not restart.
-		 */
+	} else if (restart) {
+		/* Buffer full: carry on in the next window. */
 		spe_aux_begin(handle, event);
 		/* No room for a new window: do not sample into nothing. */
 		if (event->hw.state & PERF_HES_STOPPED)

@@ -36,6 +36,14 @@ struct spe_pmu {
 	struct platform_device *pdev;
 	cpumask_t supported_cpus;	/* the PPI's partition */
 	cpumask_t probed_cpus;		/* CPUs whose ID registers were checked */
+	/*
+	 * Checked, reset and with PMBIRQ enabled: set last by the hotplug
+	 * startup callback and cleared first by its teardown, both on the
+	 * CPU itself, so add() on that CPU sees a finished set-up or none.
+	 * perf core may add a per-CPU event as soon as its own hotplug state
+	 * is up, which comes before the driver's.
+	 */
+	cpumask_t ready_cpus;
 	struct hlist_node hotplug_node;
 	int irq;			/* PPI */
 	int id;				/* the <n> of arm_spe_<n> */
@@ -70,7 +78,7 @@ void *spe_setup_aux(struct perf_event *event, void **pages, int nr_pages,
 void spe_free_aux(void *aux);
 int spe_aux_begin(struct perf_output_handle *handle,
 		  struct perf_event *event);
-void spe_aux_end(struct perf_output_handle *handle);
+u64 spe_aux_end(struct perf_output_handle *handle);
 
 /* spe_irq.c */
 irqreturn_t spe_irq_handler(int irq, void *dev);

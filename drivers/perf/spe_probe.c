@@ -223,6 +223,7 @@ static int spe_cpu_startup(unsigned int cpu, struct hlist_node *node)
 
 	spe_reset_local();
 	enable_percpu_irq(spe->irq, IRQ_TYPE_NONE);
+	cpumask_set_cpu(cpu, &spe->ready_cpus);
 	return 0;
 }
 
@@ -231,6 +232,7 @@ static int spe_cpu_teardown(unsigned int cpu, struct hlist_node *node)
 	struct spe_pmu *spe = hlist_entry_safe(node, struct spe_pmu,
 					       hotplug_node);
 
+	cpumask_clear_cpu(cpu, &spe->ready_cpus);
 	if (!cpumask_test_cpu(cpu, &spe->supported_cpus))
 		return 0;
 

@@ -72,7 +72,6 @@ void *vmap(struct page **pages, unsigned int count, unsigned long flags, int pro
 void vunmap(const void *addr) { free((void *)addr); }
 int smp_processor_id(void) { return 0; }
 bool perfmon_capable(void) { return capable_perfmon; }
-bool irq_work_queue(struct irq_work *work) { return !work->queued++; }
 
 /* ---- Fake perf AUX ring ---------------------------------------------------- */
 
@@ -150,6 +149,7 @@ static void setup(u64 config)
 		.align = 1, .evfr_mask = ~0ull, .nevfr_mask = ~0ull,
 	};
 	spe.supported_cpus.bits[0] = 1;
+	spe.ready_cpus.bits[0] = 1;
 	spe.handle = &handle;
 	spe_pmu_init_callbacks(&spe);
 	spe.pmu.type = 42;
@@ -215,6 +215,19 @@ static void test_event_init(void)
 	capable_perfmon = false;
 	CHECK_EQ(spe.pmu.add(&ev, 0), 0, "add without START leaves the event stopped");
 	CHECK(ev.hw.state & PERF_HES_STOPPED, "state is STOPPED after add without START");
+}
+
+/* perf core can add an event before the driver's hotplug set-up ran. */
+static void test_add_before_cpu_ready(void)
+{
+	setup(0);
+	spe.pmu.event_init(&ev);
+	spe.ready_cpus.bits[0] = 0;
+	reset_trace();
+	CHECK_EQ(spe.pmu.add(&ev, PERF_EF_START), (u64)-ENOENT,
+		 "add on a CPU whose set-up has not run (or was torn down): -ENOENT");
+	CHECK(last_write() < 0 && ring.ends == 0,
+	      "nothing is programmed and no AUX session is opened there");
 }
 
 static void test_disable_sequence(void)
@@ -290,7 +303,8 @@ static void test_irq_buffer_full(void)
 	CHECK(w_ptr > 0 && tr[w_ptr].val == base(),
 	      "after padding the tail of the buffer, the next window starts at its start");
 	CHECK(!(ev.hw.state & PERF_HES_STOPPED), "profiling continues");
-	CHECK(!ev.pending_irq.queued, "a buffer full without loss does not disable the event");
+	CHECK(!ev.pending_disable && !ev.pending_irq.queued,
+	      "perf core's disable state is left alone");
 }
 
 static void test_irq_fault(void)
@@ -315,8 +329,8 @@ static void test_irq_fault(void)
 	CHECK(dis >= 0 && clr > dis, "the buffer is disabled before PMBSR is cleared");
 	CHECK(find(0, OP_W, SPE_PMSCR, 1, 0) >= 0, "sampling is switched off");
 	CHECK(ev.hw.state & PERF_HES_STOPPED, "the event is stopped");
-	CHECK(ev.pending_disable == 1 && ev.pending_irq.queued == 1,
-	      "and perf core is asked to disable it (its own request is not queued here)");
+	CHECK(!ev.pending_disable && !ev.pending_irq.queued,
+	      "perf core's disable state is left alone: the TRUNCATED end is the request");
 	CHECK_EQ(errors, 1, "one (rate-limited) register dump is logged");
 }
 
@@ -335,6 +349,34 @@ static void test_irq_flags(void)
 		 "DL and COLL become TRUNCATED|PARTIAL|COLLISION on the record");
 	CHECK(find(0, OP_W, SPE_PMBPTR, 0, 0) < 0,
 	      "after a truncation no new window is opened (perf disables the event)");
+	CHECK(find(0, OP_W, SPE_PMSCR, 1, 0) >= 0 &&
+	      find(0, OP_W, SPE_PMBLIMITR, 1, 0) >= 0 &&
+	      find(0, OP_W, SPE_PMBLIMITR, 1, 0) < find(0, OP_W, SPE_PMBSR, 1, 0) &&
+	      find(0, OP_W, SPE_PMBSR, 1, 0) == last_write(),
+	      "DL: sampling and the buffer are off before PMBSR is cleared, so the "
+	      "unit cannot resume into the closed session");
+	CHECK(ev.hw.state & PERF_HES_STOPPED, "DL: the event is stopped");
+}
+
+/* spe_aux_end() finds PMBPTR outside the window: the session is truncated. */
+static void test_irq_truncated_by_aux_end(void)
+{
+	setup(0);
+	spe.pmu.event_init(&ev);
+	spe.pmu.add(&ev, PERF_EF_START);
+	regs[SPE_PMBPTR] = base() + 64 * PAGE_SIZE;	/* past the buffer */
+	regs[SPE_PMBSR] = SPE_PMBSR_S | SPE_PMBSR_BSC_FULL;
+	reset_trace();
+	CHECK_EQ(spe_irq_handler(0, &handle), IRQ_HANDLED, "buffer full, PMBPTR outside: handled");
+	CHECK(ring.ends == 1 && ring.end_size == 0 &&
+	      ring.end_flags == PERF_AUX_FLAG_TRUNCATED,
+	      "the AUX record ends empty and TRUNCATED");
+	CHECK(find(0, OP_W, SPE_PMBPTR, 0, 0) < 0 && ring.ends == 1,
+	      "a truncation found while ending the session opens no new one");
+	CHECK(regs[SPE_PMBLIMITR] == 0 && regs[SPE_PMSCR] == 0 &&
+	      find(0, OP_W, SPE_PMBLIMITR, 1, 0) < find(0, OP_W, SPE_PMBSR, 1, 0),
+	      "the unit is off before PMBSR is cleared");
+	CHECK(ev.hw.state & PERF_HES_STOPPED, "the event is stopped");
 }
 
 static void test_irq_spurious_and_stray(void)
@@ -405,32 +447,32 @@ static void test_no_room(void)
 	ring.head = 100;
 	ring.size = 200;		/* less than a page before the tail */
 	reset_trace();
-	CHECK_EQ(spe.pmu.add(&ev, PERF_EF_START), 0,
-		 "no room for a record: the event goes in, stopped");
+	CHECK(spe.pmu.add(&ev, PERF_EF_START) != 0,
+	      "no room for a record: add fails, so perf core keeps the event out");
 	CHECK(ring.ends == 1 && ring.end_size == 0 &&
 	      ring.end_flags == PERF_AUX_FLAG_TRUNCATED,
 	      "the session ends empty and TRUNCATED");
 	CHECK(find(0, OP_W, SPE_PMSCR, 0, 0) < 0 && regs[SPE_PMBLIMITR] == 0 &&
 	      (ev.hw.state & PERF_HES_STOPPED),
 	      "neither sampling nor the buffer is enabled");
-	CHECK(ev.pending_disable == 1 && ev.pending_irq.queued == 1,
-	      "the truncation disables the event: pending_disable set and its work queued");
+	CHECK(!ev.pending_disable && !ev.pending_irq.queued,
+	      "a failed add leaves nothing pending in perf core");
 
 	setup(0);
 	spe.pmu.event_init(&ev);
 	ring.no_buffer = true;
-	CHECK_EQ(spe.pmu.add(&ev, PERF_EF_START), (u64)-EINVAL,
-		 "no AUX buffer mapped: add fails");
-	CHECK(ev.pending_irq.queued == 0, "no AUX buffer: nothing asks to disable the event");
+	CHECK(spe.pmu.add(&ev, PERF_EF_START) != 0, "no AUX buffer mapped: add fails");
+	CHECK(!ev.pending_irq.queued && ring.ends == 0 && regs[SPE_PMBLIMITR] == 0,
+	      "no AUX buffer: no session, the buffer off, nothing queued");
 
-	/* Not one free byte: perf core set pending_disable to the CPU number. */
+	/* Not one free byte: perf core noted its own request (a CPU number). */
 	setup(0);
 	spe.pmu.event_init(&ev);
 	ring.no_buffer = true;
 	ev.pending_disable = 3;
 	spe.pmu.add(&ev, PERF_EF_START);
-	CHECK(ev.pending_disable == 1 && ev.pending_irq.queued == 1,
-	      "perf core's unqueued disable request (a CPU number) is queued");
+	CHECK(ev.pending_disable == 3 && !ev.pending_irq.queued,
+	      "perf core's own request is left as perf core wrote it");
 }
 
 static void test_discard(void)
@@ -484,11 +526,13 @@ int main(void)
 	test_snapshot();
 	test_setup_aux();
 	test_event_init();
+	test_add_before_cpu_ready();
 	test_disable_sequence();
 	test_start();
 	test_irq_buffer_full();
 	test_irq_fault();
 	test_irq_flags();
+	test_irq_truncated_by_aux_end();
 	test_irq_spurious_and_stray();
 	test_stop_with_pending_event();
 	test_stop_with_collision_only();

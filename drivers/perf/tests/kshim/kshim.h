@@ -110,17 +110,20 @@ struct hw_perf_event {
 	int state;
 };
 
-/* irq_work: the glue only queues perf core's pending-disable work. */
 struct irq_work { unsigned int queued; };
-bool irq_work_queue(struct irq_work *work);
 
 struct perf_event {
 	struct perf_event_attr attr;
 	struct hw_perf_event hw;
 	struct pmu *pmu;
 	int cpu;
+	/*
+	 * perf core's own disable request and its work item: the glue must
+	 * never touch them (test_spe_glue checks they keep their values;
+	 * there is no irq_work_queue() here to link against).
+	 */
 	unsigned int pending_disable;
-	struct irq_work pending_irq;	/* 6.1's name (no SPE_HAVE_PENDING_DISABLE_IRQ) */
+	struct irq_work pending_irq;
 };
 
 struct perf_output_handle {
