@@ -32,6 +32,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib/tap.sh"
 # shellcheck source=scripts/lib/guest-workload.sh
 . "$top/scripts/lib/guest-workload.sh"
+# shellcheck source=scripts/lib/kernel-log.sh
+. "$top/scripts/lib/kernel-log.sh"
 
 loop=alternate seconds=600 iterations='' profile=n1 jobs=1 trace=all
 out=$top/build/stress
@@ -84,8 +86,8 @@ stress_one() {
 		--script "$dir/guest.sh" --out "$dir" 2>"$dir/run.log" || rc=$?
 	clean=$(grep -c '^stress: iteration [0-9]* clean' "$dir/console.log")
 	total=$(grep -c '^stress: iteration [0-9]* ' "$dir/console.log")
-	if grep -qE 'Kernel panic|WARNING:|BUG:|Oops|Unable to handle' "$dir/console.log"; then
-		st="KERNEL WARNING: $(grep -m1 -E 'WARNING:|BUG:|Oops|Unable to handle' "$dir/console.log")"
+	if spe_kernel_log_bad "$dir/console.log" >"$dir/kernel-log-bad"; then
+		st="KERNEL WARNING: $(head -n 1 "$dir/kernel-log-bad")"
 	elif grep -q '^stress: iteration [0-9]* FAILED' "$dir/console.log"; then
 		st="FAILED: $(grep -m1 '^stress: iteration [0-9]* FAILED' "$dir/console.log")"
 	elif [ "$rc" -ne 0 ]; then
@@ -116,8 +118,8 @@ sum=0
 for cfg in "${configs[@]}"; do
 	read -r c t <"$out/$cfg/count" 2>/dev/null || { c=0 t=0; }
 	sum=$((sum + c))
-	[ "$c" = "$t" ] && [ "$t" -gt 0 ] &&
-		! grep -qE 'Kernel panic|WARNING:|BUG:|Oops' "$out/$cfg/console.log" || failed=$((failed + 1))
+	[ "$c" = "$t" ] && [ "$t" -gt 0 ] && [ ! -s "$out/$cfg/kernel-log-bad" ] ||
+		failed=$((failed + 1))
 done
 echo "$sum clean iterations in $n configurations, $failed failed"
 [ "$failed" -eq 0 ]

@@ -13,6 +13,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
 . "$top/scripts/lib/tap.sh"
+# shellcheck source=scripts/lib/kernel-log.sh
+. "$top/scripts/lib/kernel-log.sh"
 # shellcheck source=scripts/lib/kernels.sh
 . "$top/scripts/lib/kernels.sh"
 runs=$top/build/qemu/runs/50-guest-boot
@@ -92,6 +94,7 @@ boot() {
 				"$(perf script -i "$out/results/perf.data" 2>&1 | head -5)"
 		fi
 	fi
+	spe_kernel_log_tap "$name" "$out"
 	[ "$rc" -eq 0 ] || tap_fail "$name: guest script exit status" "run-guest.sh exited $rc"
 }
 

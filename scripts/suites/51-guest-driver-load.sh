@@ -19,6 +19,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
 . "$top/scripts/lib/tap.sh"
+# shellcheck source=scripts/lib/kernel-log.sh
+. "$top/scripts/lib/kernel-log.sh"
 # shellcheck source=scripts/lib/driver.sh
 . "$top/scripts/lib/driver.sh"
 runs=$top/build/qemu/runs/51-guest-driver-load
@@ -118,14 +120,7 @@ run() {
 	else
 		tap_fail "$name: nothing left registered after unload" "$(cat "$out/res.diff")"
 	fi
-	local bad
-	bad=$(grep -E 'WARNING:|BUG:|Oops|Internal error:|Call trace:|Unable to handle|corruption|refcount_t:|cannot create duplicate|Objects remaining|Poison overwritten|Redzone|blocked for more than' \
-		"$out/results/dmesg.txt")
-	if [ -z "$bad" ]; then
-		tap_ok "$name: kernel log has no warning, BUG, oops or corruption"
-	else
-		tap_fail "$name: kernel log has no warning, BUG, oops or corruption" "$bad"
-	fi
+	spe_kernel_log_tap "$name" "$out"
 	# Allowed taints: O (4096, out-of-tree module) and E (8192, unsigned).
 	local t
 	t=$(cat "$out/results/tainted")

@@ -11,6 +11,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
 . "$top/scripts/lib/tap.sh"
+# shellcheck source=scripts/lib/kernel-log.sh
+. "$top/scripts/lib/kernel-log.sh"
 # shellcheck source=scripts/lib/driver.sh
 . "$top/scripts/lib/driver.sh"
 bin=$top/build/selftests/arm_spe
@@ -64,13 +66,6 @@ else
 fi
 rm -rf "$fake"
 
-# Once, in a 4-CPU 6.12 guest, perf core warned in event_function (the
-# task's context not active on its own PERF_EVENT_IOC_DISABLE); it has not
-# come back in about 170 test_aux_flags runs since, and no driver callback
-# touches that state.  That one warning, and only there, is a TAP TODO
-# with the log; any other warning fails.
-perf_core_warn="perf core's event_function warning, seen once with 4 CPUs (Documentation/arm-spe-sim.rst, Known issues)"
-
 # run KERNEL SMP MODULE: the selftests with MODULE (arm_spe, arm_spe_sim) loaded.
 
 run() {
@@ -106,18 +101,7 @@ run() {
 	done
 	[ "$rc" -eq 0 ] || tap_fail "$k: guest script exit status" "run-guest.sh exited $rc"
 
-	# The kernel log of the whole run has no warning, BUG, oops or lockdep report.
-	local bad
-	bad=$(grep -E 'WARNING:|BUG:|Oops|scheduling while atomic|possible circular locking|hung_task' \
-		"$out/results/dmesg.txt" 2>/dev/null)
-	if [ -z "$bad" ]; then
-		tap_ok "$k: kernel log has no warning, BUG or oops"
-	elif [ "$smp" -gt 2 ] && [ "$mod" = arm_spe_sim ] &&
-	     ! grep -qv 'WARNING: .* at kernel/events/core.c:[0-9]* event_function+' <<<"$bad"; then
-		tap_todo "$k: kernel log has no warning, BUG or oops" "$perf_core_warn" "$bad"
-	else
-		tap_fail "$k: kernel log has no warning, BUG or oops" "$bad"
-	fi
+	spe_kernel_log_tap "$k" "$out"
 }
 
 

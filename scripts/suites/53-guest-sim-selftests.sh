@@ -12,6 +12,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
 . "$top/scripts/lib/tap.sh"
+# shellcheck source=scripts/lib/kernel-log.sh
+. "$top/scripts/lib/kernel-log.sh"
 # shellcheck source=scripts/lib/driver.sh
 . "$top/scripts/lib/driver.sh"
 bin=$top/build/selftests/arm_spe-sim
@@ -91,6 +93,7 @@ run() {
 		esac
 	done
 	relay "$tag: guest" "$res/guest.tap"
+	spe_kernel_log_tap "$tag" "$out"
 	[ "$rc" -eq 0 ] || tap_fail "$tag: guest script exit status" "run-guest.sh exited $rc"
 }
 

@@ -23,6 +23,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
 . "$top/scripts/lib/tap.sh"
+# shellcheck source=scripts/lib/kernel-log.sh
+. "$top/scripts/lib/kernel-log.sh"
 # shellcheck source=scripts/lib/guest-workload.sh
 . "$top/scripts/lib/guest-workload.sh"
 runs=$top/build/qemu/runs/55-guest-sim-perf
@@ -262,10 +264,8 @@ run() {
 		tap_fail "$name: profile v2: selftest test_sim_events passes, unloads" \
 			"$(grep -E '^not ok|^# ' "$res/v2-selftest.tap")"
 
-	local bad t
-	bad=$(grep -E 'WARNING:|BUG:|Oops|Call trace:|Unable to handle|refcount_t:' "$res/dmesg.txt")
-	[ -z "$bad" ] && tap_ok "$name: kernel log has no warning, BUG or oops" ||
-		tap_fail "$name: kernel log has no warning, BUG or oops" "$bad"
+	local t
+	spe_kernel_log_tap "$name" "$out"
 	t=$(cat "$res/tainted")
 	[[ $t =~ ^[0-9]+$ ]] && [ $((t & ~(4096 | 8192))) -eq 0 ] &&
 		tap_ok "$name: kernel taint only out-of-tree/unsigned ($t)" ||

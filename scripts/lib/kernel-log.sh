@@ -1,0 +1,34 @@
+# shellcheck shell=bash
+# What makes a guest's kernel log fail its suite: any warning, BUG, oops,
+# lockdep or sanitizer report, hung task or list corruption, whoever's code
+# it points into.  There is no allowed warning and no TAP TODO for one
+# (Documentation/arm-spe-sim.rst, "Known issues").  Sourced after tap.sh.
+#
+#   spe_kernel_log_bad FILE      prints the offending lines of FILE
+#   spe_kernel_log_tap NAME DIR  one TAP test: the kernel log of the guest
+#                                run in DIR is clean; it reads results/
+#                                dmesg.txt, or console.log when the guest
+#                                died before writing it (a panic)
+spe_kernel_log_pattern='WARNING:|BUG:|Oops|Internal error:|Unable to handle|Call trace:|Kernel panic|lockdep|possible circular locking|possible recursive locking|inconsistent lock state|scheduling while atomic|refcount_t:|list_add corruption|list_del corruption|KASAN:|UBSAN:|blocked for more than|cannot create duplicate|Objects remaining|Poison overwritten|Redzone'
+
+spe_kernel_log_bad() {
+	grep -E "$spe_kernel_log_pattern" "$1" 2>/dev/null
+}
+
+spe_kernel_log_tap() {
+	local name=$1 dir=$2 log bad
+	log=$dir/results/dmesg.txt
+	[ -s "$log" ] || log=$dir/console.log
+	if [ ! -s "$log" ]; then
+		tap_fail "$name: kernel log has no warning, BUG, oops or lockdep report" \
+			"no kernel log came back from $dir"
+		return
+	fi
+	bad=$(spe_kernel_log_bad "$log")
+	if [ -z "$bad" ]; then
+		tap_ok "$name: kernel log has no warning, BUG, oops or lockdep report"
+	else
+		tap_fail "$name: kernel log has no warning, BUG, oops or lockdep report" \
+			"$(head -n 20 <<<"$bad")" "(full log: $log)"
+	fi
+}
