@@ -2,12 +2,17 @@
 /*
  * Every management event the simulated unit can be made to raise (its
  * debugfs "inject" file, Documentation/arm-spe-sim.rst), seen from user
- * space through a per-task event of a process pinned to CPU 0:
+ * space through a per-CPU event on CPU 0, where this process spins:
  *   - stage 1 and stage 2 translation faults, synchronous and asynchronous
  *     external aborts (seed 000 §3.5.3, §3.5.4): the AUX record is
  *     TRUNCATED, the driver logs "profiling stopped" with the cause and
  *     PMBSR_EL1's EC, the event stops (no data while still enabled), and
- *     enabling it again records clean data;
+ *     enabling it again records clean data.  A per-CPU event, because
+ *     what restarts a stopped per-task event depends on the kernel: perf
+ *     core starts it again at its next sched-in on the Debian kernels,
+ *     and disables it (until enabled again) from upstream's "perf/aux:
+ *     Properly launch pending disable flow" on; a per-CPU event stays
+ *     stopped on both;
  *   - forced collisions (§2.2.4, §3.1.4): the AUX record has COLLISION and
  *     nothing else, nothing is logged, and recording goes on;
  *   - each time the data written decodes cleanly and the unit's count
@@ -122,8 +127,8 @@ static void run_case(int type, const struct fault_case *c)
 	unsigned int i;
 
 	spe_attr_init(&a, type, CFG_TS_ENABLE);
-	ret = spe_session_open(&s, &a, 0, -1, 16, AUX_PAGES, false);
-	if (!tap_check(!ret, "%s: a per-task event on CPU 0 opens and maps (%d)", c->inject, ret)) {
+	ret = spe_session_open(&s, &a, -1, 0, 16, AUX_PAGES, false);
+	if (!tap_check(!ret, "%s: a per-CPU event on CPU 0 opens and maps (%d)", c->inject, ret)) {
 		for (i = 1; i < case_checks(c); i++)
 			tap_skip("no session", "%s: check %u", c->inject, i + 1);
 		return;
@@ -168,7 +173,7 @@ static void run_case(int type, const struct fault_case *c)
 			  "%s: the event stops: the last record is %+.3f s from the injection, "
 			  "in 0.5 s of running enabled", c->inject,
 			  ((double)d.ts_max - (double)t_inj) / freq);
-		/* perf core disabled it (TRUNCATED); enabling starts over. */
+		/* Stopped since the fault; disabling and enabling starts over. */
 		ioctl(s.fd, PERF_EVENT_IOC_ENABLE, 0);
 		spe_spin(0.2);
 		ioctl(s.fd, PERF_EVENT_IOC_DISABLE, 0);
