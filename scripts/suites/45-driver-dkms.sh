@@ -7,6 +7,7 @@
 #     version of dkms.conf, the guest kernel's vermagic, signed by DKMS;
 #   - no object in it was compiled for two modules (no "arm_spe:arm_spe_sim"
 #     KBUILD_MODNAME in the binary);
+#   - kernels outside 6.1-6.12 are skipped (dkms.conf BUILD_EXCLUSIVE_KERNEL);
 #   - the host's own DKMS state and module trees are untouched;
 #   - Kbuild refuses to build arm_spe and arm_spe_sim in one run, naming
 #     the objects they would share.
@@ -22,6 +23,7 @@ if ! command -v dkms >/dev/null; then
 	tap_done
 	exit 1
 fi
+# shellcheck disable=SC1091
 version=$(set +u; . "$top/dkms.conf"; echo "$PACKAGE_VERSION")
 
 # What DKMS may never change on the host.
@@ -77,6 +79,27 @@ for k in 6.1 6.12; do
 		tap_fail "$k: no simulation code in the DKMS module"
 	else
 		tap_ok "$k: no simulation code in the DKMS module"
+	fi
+done
+
+# dkms.conf's BUILD_EXCLUSIVE_KERNEL: kernels outside 6.1-6.12 are skipped
+# with DKMS's message (status 77), not built.
+spe_kernel 6.12
+tree=$top/build/dkms/$KREL
+for other in 5.10.0-30-arm64 6.13.0-1-arm64; do
+	if [ ! -d "$tree/tree" ]; then
+		tap_skip "dkms skips kernel $other (outside 6.1-6.12)" "no DKMS tree for $KREL"
+		continue
+	fi
+	rc=0
+	said=$(sign_file=/nonexistent mok_signing_key=$tree/none mok_certificate=$tree/none \
+		dkms --dkmstree "$tree/tree" --sourcetree "$tree/source" \
+		--installtree "$tree/root/lib/modules" build "arm-spe/$version" \
+		-k "$other/aarch64" --kernelsourcedir "$KDIR" 2>&1) || rc=$?
+	if [ "$rc" -eq 77 ] && grep -q 'BUILD_EXCLUSIVE directive which does not match this kernel' <<<"$said"; then
+		tap_ok "dkms skips kernel $other (outside 6.1-6.12), saying why"
+	else
+		tap_fail "dkms skips kernel $other (outside 6.1-6.12), saying why" "rc=$rc" "$said"
 	fi
 done
 
