@@ -34,7 +34,9 @@ command -v dkms >/dev/null ||
 	{ echo "build-dkms.sh: dkms is not installed (make deps installs it)" >&2; exit 1; }
 spe_kernel "$1"
 
+# shellcheck disable=SC1091
 pkg=$(set +u; . "$top/dkms.conf"; echo "$PACKAGE_NAME")
+# shellcheck disable=SC1091
 ver=$(set +u; . "$top/dkms.conf"; echo "$PACKAGE_VERSION")
 base=$top/build/dkms
 dir=$base/$KREL

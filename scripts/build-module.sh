@@ -40,7 +40,7 @@ fi
 # and /proc/interrupts (drivers/perf/Kbuild refuses such a build; this
 # checks the result).
 if shared=$(grep -l "KBUILD_MODNAME=[^ ]*:" "$out"/.*.o.cmd 2>/dev/null); then
-	echo "build-module.sh: objects compiled for more than one module:" $shared >&2
+	echo "build-module.sh: objects compiled for more than one module: $(tr "\n" " " <<<"$shared")" >&2
 	exit 1
 fi
 if [ "$(modinfo -F name "$ko")" != "$name" ]; then
