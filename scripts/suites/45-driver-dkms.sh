@@ -69,14 +69,19 @@ for k in 6.1 6.12; do
 
 	# The platform driver, the PMBIRQ and pr_fmt take KBUILD_MODNAME; an
 	# object shared with the simulated module would say "arm_spe:arm_spe_sim".
-	joined=$(aarch64-linux-gnu-strings "$ko" | grep -E 'arm_spe[a-z_]*:arm_spe')
-	if [ -z "$joined" ] && aarch64-linux-gnu-strings "$ko" | grep -qx arm_spe; then
+	# (Whole outputs in variables: "grep -q" closing a pipe early would
+	# make the writer fail under pipefail.)
+	strs=$(aarch64-linux-gnu-strings "$ko")
+	joined=$(grep -E 'arm_spe[a-z_]*:arm_spe' <<<"$strs")
+	if [ -z "$joined" ] && grep -qx arm_spe <<<"$strs"; then
 		tap_ok "$k: every object was compiled for arm_spe alone"
 	else
 		tap_fail "$k: every object was compiled for arm_spe alone" "$joined"
 	fi
-	if aarch64-linux-gnu-nm "$ko" | grep -qE ' (spe_spu_|spe_opgen_|spe_sim_)'; then
-		tap_fail "$k: no simulation code in the DKMS module"
+	syms=$(aarch64-linux-gnu-nm "$ko")
+	if [ -z "$syms" ] || grep -qE ' (spe_spu_|spe_opgen_|spe_sim_)' <<<"$syms"; then
+		tap_fail "$k: no simulation code in the DKMS module" \
+			"$(grep -E ' (spe_spu_|spe_opgen_|spe_sim_)' <<<"$syms" | head -n 5)"
 	else
 		tap_ok "$k: no simulation code in the DKMS module"
 	fi

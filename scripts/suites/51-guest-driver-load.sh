@@ -81,10 +81,12 @@ lacks() {
 # log_has NAME FROM TO FIXED-STRING: the kernel log between the markers has
 # a line with FIXED-STRING right after the timestamp.
 log_has() {
-	if log_between "$2" "$3" | grep -qF -- "] $4"; then
+	local log
+	log=$(log_between "$2" "$3")
+	if grep -qF -- "] $4" <<<"$log"; then
 		tap_ok "$1"
 	else
-		tap_fail "$1" "no '$4' in:" "$(log_between "$2" "$3")"
+		tap_fail "$1" "no '$4' in:" "$log"
 	fi
 }
 

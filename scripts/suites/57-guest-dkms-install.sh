@@ -116,12 +116,11 @@ else
 	tap_fail "guide: platform driver arm_spe registered, arm_spe_pmu's gone" \
 		"$(cat "$out/results/state-installed")"
 fi
-if sed -n '/spe-test: modprobe-ours$/,/spe-test: unload-ours$/p' "$out/results/dmesg.txt" |
-   grep -qF '] arm_spe spe-pmu: no SPE on CPUs 0-1'; then
+log=$(sed -n '/spe-test: modprobe-ours$/,/spe-test: unload-ours$/p' "$out/results/dmesg.txt")
+if grep -qF '] arm_spe spe-pmu: no SPE on CPUs 0-1' <<<"$log"; then
 	tap_ok "guide: the installed module logs as 'arm_spe spe-pmu:'"
 else
-	tap_fail "guide: the installed module logs as 'arm_spe spe-pmu:'" \
-		"$(sed -n '/spe-test: modprobe-ours$/,/spe-test: unload-ours$/p' "$out/results/dmesg.txt")"
+	tap_fail "guide: the installed module logs as 'arm_spe spe-pmu:'" "$log"
 fi
 check_file "next boot succeeds" boot-installed.rc 0
 check_state "next boot loads arm_spe only (the blacklist keeps arm_spe_pmu away)" \
