@@ -35,4 +35,16 @@ if grep -nE 'warning:|error:|WARNING:' "$out/build.log" >&2; then
 	echo "build-module.sh: $kernel build has warnings (see $out/build.log)" >&2
 	exit 1
 fi
+# Every object was compiled for this module alone: an object two modules
+# share gets KBUILD_MODNAME "a:b", and that name ends up in the log, sysfs
+# and /proc/interrupts (drivers/perf/Kbuild refuses such a build; this
+# checks the result).
+if shared=$(grep -l "KBUILD_MODNAME=[^ ]*:" "$out"/.*.o.cmd 2>/dev/null); then
+	echo "build-module.sh: objects compiled for more than one module: $(tr "\n" " " <<<"$shared")" >&2
+	exit 1
+fi
+if [ "$(modinfo -F name "$ko")" != "$name" ]; then
+	echo "build-module.sh: $ko is named '$(modinfo -F name "$ko")', not $name" >&2
+	exit 1
+fi
 echo "$ko"

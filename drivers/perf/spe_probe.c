@@ -9,7 +9,7 @@
  * entries.  Either way it carries one interrupt that must be a PPI; on
  * heterogeneous systems the PPI partition says which CPUs it covers.
  */
-#define pr_fmt(fmt) "arm_spe: " fmt
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
@@ -431,10 +431,34 @@ static int spe_scan_one(struct device *dev, void *data)
 	return 0;
 }
 
+/*
+ * The hardware and the simulated build drive the same device and register
+ * the same PMU names: only one of them may be loaded at a time.
+ */
+static int spe_check_other_build(void)
+{
+	static const char * const builds[] = { "arm_spe", "arm_spe_sim" };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(builds); i++) {
+		if (!strcmp(builds[i], SPE_DRV_NAME) ||
+		    !driver_find(builds[i], &platform_bus_type))
+			continue;
+		pr_err("module %s is loaded, the other build of this driver; both drive the same SPE device and register the same PMU names, so only one can be loaded: run \"rmmod %s\" first\n",
+		       builds[i], builds[i]);
+		return -EBUSY;
+	}
+	return 0;
+}
+
 static int __init spe_init(void)
 {
 	struct spe_scan scan = { };
 	int ret;
+
+	ret = spe_check_other_build();
+	if (ret)
+		return ret;
 
 	spe_sysfs_init();
 
@@ -481,3 +505,5 @@ module_exit(spe_exit);
 
 MODULE_DESCRIPTION("Perf driver for the Arm Statistical Profiling Extension");
 MODULE_LICENSE("GPL");
+/* The DKMS package version (dkms.conf PACKAGE_VERSION). */
+MODULE_VERSION("0.1");

@@ -118,7 +118,8 @@ for msg in "is an SPI, but PMBIRQ must be a PPI" \
 	"no SPE device described by firmware (device tree or ACPI); nothing to do" \
 	"profiling buffer owned by a higher exception level (PMBIDR_EL1.P = 1)" \
 	"(ID_AA64DFR0_EL1.PMSVer = 0); no PMU registered" \
-	"profiling stopped: " "differs from CPU"; do
+	"profiling stopped: " "differs from CPU" \
+	"is loaded, the other build of this driver"; do
 	if grep -rqF -- "$msg" "$top/drivers/perf"/*.c && grep -qF -- "$msg" "$guide"; then
 		tap_ok "message in driver and user guide: $msg"
 	else

@@ -2,7 +2,9 @@
 # The Kconfig files (top-level Kconfig sourcing drivers/perf/Kconfig) parse
 # with the kernel's own kconfig tool (Debian linux-kbuild-6.1) and their
 # dependencies say what Kbuild assumes:
-#   - allmodconfig builds both arm_spe and arm_spe_sim as modules;
+#   - allmodconfig builds arm_spe as a module, and arm_spe_sim only exists
+#     without it (the two share objects, which Kbuild refuses to link
+#     into two modules of one build);
 #   - with the in-tree ARM_SPE_PMU built in, neither can be selected (only
 #     one driver can own the SPE device);
 #   - without ARM64 or PERF_EVENTS, neither exists.
@@ -51,10 +53,21 @@ has() { grep -qx "$1" "$work/.config"; }
 
 if configure y m allmodconfig; then
 	tap_ok "Kconfig and drivers/perf/Kconfig parse with kconfig"
-	if has CONFIG_ARM_SPE_PERF=m && has CONFIG_ARM_SPE_PERF_SIM=m; then
-		tap_ok "allmodconfig: arm_spe and arm_spe_sim are modules"
+	if has CONFIG_ARM_SPE_PERF=m && ! grep -q 'ARM_SPE_PERF_SIM=' "$work/.config"; then
+		tap_ok "allmodconfig: arm_spe is a module, arm_spe_sim is not built with it"
 	else
-		tap_fail "allmodconfig: arm_spe and arm_spe_sim are modules" "$(grep SPE "$work/.config")"
+		tap_fail "allmodconfig: arm_spe is a module, arm_spe_sim is not built with it" \
+			"$(grep SPE "$work/.config")"
+	fi
+	# ARM_SPE_PERF=n is the one way to get the simulated module.
+	echo "CONFIG_ARM_SPE_PERF=n" >"$work/frag"
+	if (cd "$work" && rm -f .config &&
+	    srctree=$work KCONFIG_CONFIG=$work/.config KCONFIG_ALLCONFIG=$work/frag \
+		"$conf" --allmodconfig Kconfig >/dev/null 2>"$work/err") &&
+	   has CONFIG_ARM_SPE_PERF_SIM=m && ! has CONFIG_ARM_SPE_PERF=m; then
+		tap_ok "ARM_SPE_PERF=n: arm_spe_sim is a module"
+	else
+		tap_fail "ARM_SPE_PERF=n: arm_spe_sim is a module" "$(grep SPE "$work/.config")" "$(cat "$work/err")"
 	fi
 else
 	tap_fail "Kconfig and drivers/perf/Kconfig parse with kconfig" "$(cat "$work/err")"
