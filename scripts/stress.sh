@@ -2,7 +2,7 @@
 # Stress the driver over the simulated SPU in QEMU guests until a kernel
 # warning shows or the time is up (not part of make check).
 #
-# Usage: scripts/stress.sh [--loop alternate|selftests|mixed] [--seconds S]
+# Usage: scripts/stress.sh [--loop alternate|selftests|mixed|sw-sched-in] [--seconds S]
 #            [--iterations N] [--profile P] [--out DIR] [--jobs J] [CONFIG...]
 #
 #   CONFIG     KERNEL-EL-CPUS, e.g. 6.1-el1-2 6.12-el2-4; default: 6.1-el1-2
@@ -10,7 +10,9 @@
 #   --loop     alternate (default): test_lifecycle then test_aux_flags, the
 #              pair that brought out perf core's hotplug warnings; selftests:
 #              every selftest in turn; mixed: selftests, perf record per task,
-#              system wide, discard, during CPU hotplug
+#              system wide, discard, during CPU hotplug; sw-sched-in: no
+#              module of ours, per-task software events after perf's
+#              scheduling key went off, during CPU hotplug
 #   --seconds  per configuration (default 600); --iterations stops earlier
 #   --jobs     guests at a time (default 1; each takes a host core per vCPU)
 #   --trace    all (default): ftrace every function of the module, which
@@ -52,7 +54,7 @@ while [ $# -gt 0 ]; do
 	*) configs+=("$1"); shift ;;
 	esac
 done
-case $loop in alternate | selftests | mixed) ;; *) echo "stress.sh: unknown loop $loop" >&2; exit 2 ;; esac
+case $loop in alternate | selftests | mixed | sw-sched-in) ;; *) echo "stress.sh: unknown loop $loop" >&2; exit 2 ;; esac
 [ ${#configs[@]} -gt 0 ] || configs=(6.1-el1-2 6.1-el1-4 6.12-el1-2 6.12-el1-4 6.12-el2-2 6.12-el2-4)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -62,6 +64,9 @@ make -s -C "$top/selftests/arm_spe" OUTPUT="$sel" || exit 1
 rm -rf "$sel/spe-decode"
 spin=$out/spe_spin
 spe_build_spin "$spin" || { cat "$spin.log"; exit 1; }
+swev=$out/sw_event_sched_in
+aarch64-linux-gnu-gcc -O2 -static -Wall -Wextra -Werror -o "$swev" \
+	"$top/selftests/arm_spe/workloads/sw_event_sched_in.c" || exit 1
 
 # stress_one CONFIG: one guest; prints "CONFIG: N clean of M (status)".
 stress_one() {
@@ -81,7 +86,7 @@ stress_one() {
 	} >"$dir/guest.sh"
 	SPE_QEMU_EL2=$([ "$el" = el2 ] && echo 1) \
 	"$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp "$smp" --spe-node \
-		--with-perf --module "$ko" --file "$spin" --selftests "$sel" \
+		--with-perf --module "$ko" --file "$spin" --file "$swev" --selftests "$sel" \
 		--append "panic_on_warn=1" --timeout $((seconds + 240)) \
 		--script "$dir/guest.sh" --out "$dir" 2>"$dir/run.log" || rc=$?
 	clean=$(grep -c '^stress: iteration [0-9]* clean' "$dir/console.log")

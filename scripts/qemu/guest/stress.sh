@@ -10,6 +10,10 @@
 #                      mixed:     the selftests, perf record (per task, -a,
 #                                 snapshot, discard) and CPU hotplug while
 #                                 a recording runs, in a rotating order
+#                      sw-sched-in: no module of this project; per-task
+#                                 software events opened after perf's
+#                                 scheduling static key went off, during
+#                                 CPU hotplug (workloads/sw_event_sched_in.c)
 #   STRESS_SECONDS, STRESS_ITERATIONS, STRESS_PROFILE
 #   STRESS_TRACE       all (every function of the module) or entry (its perf
 #                      callbacks and IRQ handler only)
@@ -21,10 +25,13 @@
 # stops the loop with its TAP output.
 R=$RESULTS/stress
 mkdir -p "$R"
-insmod "$MODULES/arm_spe_sim.ko" profile="${STRESS_PROFILE:-n1}" >"$R/insmod.log" 2>&1 || {
-	echo "stress: insmod arm_spe_sim failed: $(cat "$R/insmod.log")"
-	exit 1
-}
+# sw-sched-in runs without any module of this project.
+if [ "$STRESS_LOOP" != sw-sched-in ]; then
+	insmod "$MODULES/arm_spe_sim.ko" profile="${STRESS_PROFILE:-n1}" >"$R/insmod.log" 2>&1 || {
+		echo "stress: insmod arm_spe_sim failed: $(cat "$R/insmod.log")"
+		exit 1
+	}
+fi
 
 # ftrace: perf core's sched-in/out and disable paths, the pending irq_work,
 # hotplug callbacks and every function of the driver.
@@ -51,7 +58,9 @@ if [ -d "$T" ]; then
 	# all: every function of the module, the simulated unit's tick too;
 	# that slows the guest and widens race windows (a warning seen in
 	# 40 iterations with entry tracing showed in the first with this).
-	if [ "${STRESS_TRACE:-all}" = all ]; then
+	if [ "$STRESS_LOOP" = sw-sched-in ]; then
+		:
+	elif [ "${STRESS_TRACE:-all}" = all ]; then
 		echo ':mod:arm_spe_sim' >>"$T/set_ftrace_filter"
 	else
 		for f in spe_pmu_add spe_pmu_del spe_pmu_start spe_pmu_stop \
@@ -145,6 +154,10 @@ while [ "$i" -lt "$max" ]; do
 		;;
 	mixed)
 		mixed_step "$i" || ok=0
+		;;
+	sw-sched-in)
+		# CPU 1 goes offline and back during the rounds.
+		hotplug_during "$FILES/sw_event_sched_in" 3 1.3 || ok=0
 		;;
 	esac
 	bad=$(kernel_log_bad)
