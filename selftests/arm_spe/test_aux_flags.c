@@ -20,15 +20,31 @@
 #include <signal.h>
 #include <sys/wait.h>
 
-/* Spin with short sleeps so a stopped per-task event is scheduled in again. */
-static void spin_and_yield(double secs)
+/*
+ * Spin and yield for at least secs, and on until the snapshot buffer has
+ * wrapped `wraps` times or limit seconds passed; returns the wraps seen.
+ * In overwrite mode perf publishes where the unit stopped (an offset in the
+ * buffer) at every sched-out, so a smaller offset than the last one means
+ * the unit went round.  A fixed run is not enough: on a busy host the guest
+ * may write too little in it to wrap the buffer at all.
+ */
+static unsigned int spin_until_wrapped(const struct spe_session *s, double secs,
+				       unsigned int wraps, double limit)
 {
-	double end = spe_now() + secs;
+	double start = spe_now();
+	uint64_t last = spe_aux_head(s), head;
+	unsigned int seen = 0;
 
-	while (spe_now() < end) {
+	while (spe_now() < start + limit &&
+	       (spe_now() < start + secs || seen < wraps)) {
 		spe_spin(0.02);
 		usleep(1000);
+		head = spe_aux_head(s);
+		if (head < last)
+			seen++;
+		last = head;
 	}
+	return seen;
 }
 
 static void check_truncated(int type)
@@ -125,6 +141,7 @@ static void check_snapshot(int type)
 	struct spe_session s;
 	struct spe_aux_decoded d;
 	uint64_t t0, t1, head, slack;
+	unsigned int wraps;
 	uint8_t *copy;
 	size_t n;
 	int ret;
@@ -137,7 +154,7 @@ static void check_snapshot(int type)
 	}
 	ioctl(s.fd, PERF_EVENT_IOC_ENABLE, 0);
 	t0 = spe_cntvct();
-	spin_and_yield(1.0);
+	wraps = spin_until_wrapped(&s, 1.0, 2, 10.0);
 	t1 = spe_cntvct();
 	ioctl(s.fd, PERF_EVENT_IOC_DISABLE, 0);
 	/*
@@ -157,9 +174,9 @@ static void check_snapshot(int type)
 	spe_aux_decode(copy, n, &d);
 	tap_check(d.records > s.aux_size / 2 / 128 &&
 		  d.ts_min > t0 + (t1 - t0) / 10 && d.ts_max + slack >= t1 && d.ts_max <= t1 + slack,
-		  "snapshot: the buffer (head %llu, %zu bytes) keeps the newest records: "
-		  "%lu records from %+.3f s to %+.3f s of a %.3f s run, %lu decode errors",
-		  (unsigned long long)head, s.aux_size, d.records,
+		  "snapshot: the buffer (head %llu, %zu bytes, wrapped %u times) keeps the newest "
+		  "records: %lu records from %+.3f s to %+.3f s of a %.3f s run, %lu decode errors",
+		  (unsigned long long)head, s.aux_size, wraps, d.records,
 		  ((double)d.ts_min - t0) / spe_cntfrq(), ((double)d.ts_max - t0) / spe_cntfrq(),
 		  ((double)t1 - t0) / spe_cntfrq(), d.errors);
 	tap_diag("snapshot: largest gap between records %.3f s, after +%.3f s",
