@@ -34,8 +34,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib/tap.sh"
 # shellcheck source=scripts/lib/guest-workload.sh
 . "$top/scripts/lib/guest-workload.sh"
-# shellcheck source=scripts/lib/kernel-log.sh
-. "$top/scripts/lib/kernel-log.sh"
+# shellcheck source=scripts/lib/guest-results.sh
+. "$top/scripts/lib/guest-results.sh"
 
 loop=alternate seconds=600 iterations='' profile=n1 jobs=1 trace=all
 out=$top/build/stress

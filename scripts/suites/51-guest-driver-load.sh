@@ -28,8 +28,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
 . "$top/scripts/lib/tap.sh"
-# shellcheck source=scripts/lib/kernel-log.sh
-. "$top/scripts/lib/kernel-log.sh"
+# shellcheck source=scripts/lib/guest-results.sh
+. "$top/scripts/lib/guest-results.sh"
 # shellcheck source=scripts/lib/driver.sh
 . "$top/scripts/lib/driver.sh"
 runs=$top/build/qemu/runs/51-guest-driver-load
@@ -43,13 +43,7 @@ fi
 
 # check NAME FILE EXPECTED: FILE in the results holds exactly EXPECTED.
 check_file() {
-	local got
-	got=$(cat "$out/results/$2" 2>/dev/null || echo "(missing)")
-	if [ "$got" = "$3" ]; then
-		tap_ok "$1"
-	else
-		tap_fail "$1" "$2: expected '$3', got '$got'"
-	fi
+	spe_result_is "$1" "$out" "$2" "$3"
 }
 
 # Kernel log between the markers "spe-test: FROM" and "spe-test: TO".

@@ -20,8 +20,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
 . "$top/scripts/lib/tap.sh"
-# shellcheck source=scripts/lib/kernel-log.sh
-. "$top/scripts/lib/kernel-log.sh"
+# shellcheck source=scripts/lib/guest-results.sh
+. "$top/scripts/lib/guest-results.sh"
 # shellcheck source=scripts/lib/guest-workload.sh
 . "$top/scripts/lib/guest-workload.sh"
 # shellcheck source=scripts/lib/driver.sh

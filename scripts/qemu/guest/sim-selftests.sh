@@ -61,6 +61,6 @@ else
 fi
 fi
 
-# The kernel log of the whole run is checked on the host (kernel-log.sh).
+# The kernel log of the whole run is checked on the host (guest-results.sh).
 echo "1..$n" >>"$R/guest.tap"
 cat "$R/guest.tap"

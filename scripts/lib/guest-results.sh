@@ -1,4 +1,6 @@
 # shellcheck shell=bash
+# Judging a guest run's results (scripts/qemu/run-guest.sh --out DIR).
+#
 # What makes a guest's kernel log fail its suite: any warning, BUG, oops,
 # lockdep or sanitizer report, hung task or list corruption, whoever's code
 # it points into.  There is no allowed warning and no TAP TODO for one
@@ -9,6 +11,9 @@
 #                                run in DIR is clean; it reads results/
 #                                dmesg.txt, or console.log when the guest
 #                                died before writing it (a panic)
+#   spe_result_is NAME DIR FILE EXPECTED
+#                                one TAP test: the guest run in DIR left
+#                                results/FILE holding exactly EXPECTED
 spe_kernel_log_pattern='WARNING:|BUG:|Oops|Internal error:|Unable to handle|Call trace:|Kernel panic|lockdep|possible circular locking|possible recursive locking|inconsistent lock state|scheduling while atomic|refcount_t:|list_add corruption|list_del corruption|KASAN:|UBSAN:|blocked for more than|cannot create duplicate|Objects remaining|Poison overwritten|Redzone'
 
 spe_kernel_log_bad() {
@@ -30,5 +35,15 @@ spe_kernel_log_tap() {
 	else
 		tap_fail "$name: kernel log has no warning, BUG, oops or lockdep report" \
 			"$(head -n 20 <<<"$bad")" "(full log: $log)"
+	fi
+}
+
+spe_result_is() {
+	local got
+	got=$(cat "$2/results/$3" 2>/dev/null || echo "(missing)")
+	if [ "$got" = "$4" ]; then
+		tap_ok "$1"
+	else
+		tap_fail "$1" "$3: expected '$4', got '$got'"
 	fi
 }
