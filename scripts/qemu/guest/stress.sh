@@ -126,7 +126,11 @@ mixed_step() {
 	2) run_perf "record per task" perf record -q -e arm_spe_0/ts_enable=1/ -o /tmp/p.data -- "$spin" 0.5 ;;
 	3) run_perf "record -a during hotplug" hotplug_during perf record -q -a -e arm_spe_0// -o /tmp/p.data -- sleep 1 ;;
 	4) run_selftest test_sim_faults ;;
-	5) run_perf "record discard" perf record -q -e arm_spe_0/discard=1/ -N -B -o /tmp/p.data -- "$spin" 0.3 ;;
+	5) if [ -e /sys/bus/event_source/devices/arm_spe_0/format/discard ]; then
+		run_perf "record discard" perf record -q -e arm_spe_0/discard=1/ -N -B -o /tmp/p.data -- "$spin" 0.3
+	   else	# SPEv1p2 and later (--profile v2, full)
+		run_perf "record snapshot" perf record -q -S -e arm_spe_0// -o /tmp/p.data -- "$spin" 0.3
+	   fi ;;
 	6) run_perf "record per task during hotplug" hotplug_during \
 		perf record -q -e arm_spe_0// -m,8 -o /tmp/p.data -- taskset -c 1 "$spin" 1 ;;
 	7) run_selftest test_record ;;
