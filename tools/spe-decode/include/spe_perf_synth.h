@@ -206,6 +206,8 @@ struct spe_sym {
 	const char *dso;
 	const char *name;
 	uint64_t offset;		/* ip - symbol start */
+	uint64_t elf_addr;		/* ip as an address in the dso's ELF file
+					 * (for DWARF lookups; the ip for kernel) */
 	bool has_sym;
 };
 

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The views built on the decoded samples: cost tables grouped by perf's
+ * sort keys (lib/cost_table.c), cache-line contention (lib/c2c.c), source
+ * lines from DWARF (lib/srcline.c).  Each takes one record at a time, as
+ * its instructions sample (every record once, period 1), with what the
+ * caller resolved about it in a struct spe_view_sample.
+ */
+#ifndef SPE_VIEWS_H
+#define SPE_VIEWS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "spe_perf_synth.h"
+
+/* ---- One record as the views see it ---------------------------------------- */
+
+struct spe_view_sample {
+	const struct spe_sample *s;	/* the record's instructions sample */
+	const struct spe_sym *sym;	/* of s->ip */
+	const struct spe_sym *dsym;	/* of s->addr (may be NULL) */
+	const char *srcline;		/* "file.c:123", NULL when unknown */
+	const char *comm;		/* NULL when no COMM named the thread */
+};
+
+/* The report's operation class of a record. */
+enum spe_rep_op spe_view_op(const struct spe_record *rec);
+/* Latency counter i (0 total, 1 issue, 2 translation) of a record; false
+ * when the record has no such counter. */
+bool spe_view_latency(const struct spe_record *rec, int i, uint16_t *v);
+
+/*
+ * Latency counters saturate at their largest value (DDI 0487, PMSIDR_EL1
+ * CountSize: 12 or 16 bits).  The width is not in perf.data, so it is
+ * inferred: any value above 4095 means 16-bit counters, else 12-bit.
+ */
+#define SPE_LAT_SAT12	4095u
+#define SPE_LAT_SAT16	65535u
+
+/* ---- Source lines (lib/srcline.c) ------------------------------------------ */
+
+struct spe_srcline;
+
+int spe_srcline_new(struct spe_srcline **out, const char *symfs);
+void spe_srcline_free(struct spe_srcline *sl);
+/* "basename.c:LINE" of sym's ELF address in its dso's DWARF, or NULL.
+ * The string lives as long as sl. */
+const char *spe_srcline_get(struct spe_srcline *sl, const struct spe_sym *sym);
+
+/* ---- Cost tables (lib/cost_table.c) ---------------------------------------- */
+
+enum spe_cost_key {
+	SPE_KEY_SYM, SPE_KEY_DSO, SPE_KEY_SRCLINE, SPE_KEY_SYMBOL_DADDR,
+	SPE_KEY_DATA_SRC, SPE_KEY_OP, SPE_KEY_CPU, SPE_KEY_PID, SPE_KEY_COMM,
+	SPE_KEY_NR
+};
+
+/* Columns a table can be ordered by. */
+enum spe_cost_col {
+	SPE_COL_SAMPLES, SPE_COL_LAT, SPE_COL_MEAN, SPE_COL_P50, SPE_COL_P90,
+	SPE_COL_P99, SPE_COL_ISSUE, SPE_COL_XLAT, SPE_COL_SAT, SPE_COL_L1D_MISS,
+	SPE_COL_LLC_MISS, SPE_COL_TLB_WALK, SPE_COL_REMOTE, SPE_COL_MISPRED,
+	SPE_COL_NR
+};
+
+struct spe_cost_table;
+
+/*
+ * A table grouped by a comma-separated list of keys ("sym,srcline").
+ * Returns 0, or -EINVAL with the offending word in why[].
+ */
+int spe_cost_new(struct spe_cost_table **out, const char *keys, char *why, size_t whylen);
+void spe_cost_free(struct spe_cost_table *t);
+/* Whether a key is used (the caller resolves srcline / data symbols only
+ * then: they cost). */
+bool spe_cost_uses(const struct spe_cost_table *t, enum spe_cost_key k);
+/* Adds a record; -ENOMEM leaves the table as it was. */
+int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs);
+
+/* Column by name ("samples", "latency", "mean", "p50", "p90", "p99",
+ * "issue", "xlat", "sat", "l1d-miss", "llc-miss", "tlb-walk", "remote",
+ * "mispred"); -1 if none. */
+int spe_cost_col_by_name(const char *name);
+const char *spe_cost_col_name(enum spe_cost_col c);
+
+/* A row as the printers and the HTML/pprof writers read it. */
+struct spe_cost_row_view {
+	const char *key[SPE_KEY_NR];	/* per used key, in the table's order */
+	uint64_t samples;
+	uint64_t lat_n[3], lat_sum[3], lat_sat[3];	/* sums exclude saturated */
+	unsigned p50, p90, p99;		/* total latency; SPE_COST_SAT if saturated */
+	bool p_valid;
+	uint64_t l1d_miss, llc_miss, tlb_walk, remote, mispred, branches;
+};
+#define SPE_COST_SAT	0xffffffffu
+
+struct spe_cost_totals {
+	uint64_t samples, lat_sum, l1d_miss, llc_miss, tlb_walk, remote, mispred;
+	unsigned sat_value;		/* 4095 or 65535 */
+};
+
+/*
+ * The rows, ordered by a column (descending, ties by key), those under
+ * percent_limit % of the column's total left out (for columns that add up;
+ * the others by their share of samples), at most top (0: all).  Returns
+ * the number of rows written to *rows (malloc'ed, free() it), or -ENOMEM.
+ */
+long spe_cost_rows(const struct spe_cost_table *t, enum spe_cost_col order,
+		   double percent_limit, size_t top, struct spe_cost_row_view **rows);
+void spe_cost_totals(const struct spe_cost_table *t, struct spe_cost_totals *tot);
+unsigned spe_cost_nkeys(const struct spe_cost_table *t);
+const char *spe_cost_key_name(const struct spe_cost_table *t, unsigned i);
+
+/* The table as text; returns 0 or -ENOMEM. */
+int spe_cost_print(const struct spe_cost_table *t, enum spe_cost_col order,
+		   double percent_limit, size_t top,
+		   int (*write)(void *ctx, const char *text, size_t len), void *ctx);
+
+#endif /* SPE_VIEWS_H */
