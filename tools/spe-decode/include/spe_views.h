@@ -118,4 +118,68 @@ int spe_cost_print(const struct spe_cost_table *t, enum spe_cost_col order,
 		   double percent_limit, size_t top,
 		   int (*write)(void *ctx, const char *text, size_t len), void *ctx);
 
+/* ---- Cache-line contention (lib/c2c.c) ------------------------------------ */
+
+/*
+ * Loads and stores grouped by the 64-byte line of their data address:
+ * physical when the record has a physical address, else virtual within
+ * the process.  A line is shared when more than one CPU (in a per-thread
+ * recording: thread) touched it and at least one access was a store.
+ * Two passes over the file keep memory small: the first finds the shared
+ * lines (a few words per line), the second collects, for those lines
+ * only, each offset and the code touching it.
+ */
+struct spe_c2c;
+
+enum spe_c2c_order { SPE_C2C_COST, SPE_C2C_PEER, SPE_C2C_SAMPLES, SPE_C2C_STORES };
+
+/* virt: group by virtual address even where a physical one was recorded
+ * (as perf c2c does). */
+int spe_c2c_new(struct spe_c2c **out, bool virt);
+void spe_c2c_free(struct spe_c2c *c);
+/* Pass 1: every record. */
+int spe_c2c_scan(struct spe_c2c *c, const struct spe_view_sample *vs);
+/* Between the passes: picks the shared lines. */
+int spe_c2c_select(struct spe_c2c *c);
+/* Pass 2: every record again, in the same order. */
+int spe_c2c_detail(struct spe_c2c *c, const struct spe_view_sample *vs);
+
+/* A shared line as the printers read it. */
+struct spe_c2c_line_view {
+	uint64_t line;			/* address of the line's first byte */
+	bool phys;
+	int32_t pid;			/* of a virtual line */
+	uint64_t cost;			/* total latency of its loads and stores */
+	uint64_t loads, stores, peer, remote, llc, dram, l1l2, na;
+	uint32_t nr_cpus;
+	size_t first_entry, nr_entries;	/* into the entries */
+};
+
+struct spe_c2c_entry_view {
+	unsigned offset;		/* byte in the line */
+	uint64_t ip;
+	const char *sym;		/* "name+0xoff" or the ip in hex */
+	const char *dso;
+	const char *srcline;		/* NULL when unknown */
+	uint64_t loads, stores, peer, remote, lat_sum, lat_n;
+	uint64_t cpus;			/* bit n: CPU n (n < 63); bit 63: a higher CPU */
+};
+
+struct spe_c2c_summary {
+	uint64_t accesses;		/* loads and stores with a data address */
+	uint64_t lines, shared_lines, phys_lines;
+	uint64_t shared_accesses, shared_peer;
+	bool per_thread;		/* threads stood in for CPUs */
+};
+
+void spe_c2c_summary(const struct spe_c2c *c, struct spe_c2c_summary *s);
+/* The shared lines by order (descending) and their entries (by offset,
+ * then by accesses); malloc'ed arrays the caller frees.  Returns the
+ * number of lines or -ENOMEM. */
+long spe_c2c_lines(const struct spe_c2c *c, enum spe_c2c_order order,
+		   struct spe_c2c_line_view **lines, struct spe_c2c_entry_view **entries);
+/* The report as text; at most top lines (0: all). */
+int spe_c2c_print(const struct spe_c2c *c, enum spe_c2c_order order, size_t top,
+		  int (*write)(void *ctx, const char *text, size_t len), void *ctx);
+
 #endif /* SPE_VIEWS_H */
