@@ -14,6 +14,7 @@ static const struct spe_cli_command *const commands[] = {
 	&spe_cmd_inject,
 	&spe_cmd_report,
 	&spe_cmd_c2c,
+	&spe_cmd_pprof,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -30,6 +30,9 @@ enum spe_rep_op spe_view_op(const struct spe_record *rec);
 /* Latency counter i (0 total, 1 issue, 2 translation) of a record; false
  * when the record has no such counter. */
 bool spe_view_latency(const struct spe_record *rec, int i, uint16_t *v);
+/* perf_mem_data_src as a short phrase ("L1 hit", "L3 hit (peer)",
+ * "remote RAM hit", "N/A"), the data_src key's text. */
+void spe_view_data_src_text(uint64_t v, char *buf, size_t len);
 
 /*
  * Latency counters saturate at their largest value (DDI 0487, PMSIDR_EL1

@@ -163,8 +163,7 @@ const char *spe_cost_key_name(const struct spe_cost_table *t, unsigned i)
 	return key_names[t->keys[i]];
 }
 
-/* perf_mem_data_src as a short phrase: level, hit/miss, snoop, remote. */
-static void data_src_text(uint64_t v, char *buf, size_t len)
+void spe_view_data_src_text(uint64_t v, char *buf, size_t len)
 {
 	static const char *const lvl[16] = {
 		[PERF_MEM_LVLNUM_L1] = "L1", [PERF_MEM_LVLNUM_L2] = "L2",
@@ -220,7 +219,7 @@ static void key_text(enum spe_cost_key k, const struct spe_view_sample *vs, char
 			txt = "[.] [unknown]";
 		break;
 	case SPE_KEY_DATA_SRC:
-		data_src_text(s->data_src, tmp, sizeof(tmp));
+		spe_view_data_src_text(s->data_src, tmp, sizeof(tmp));
 		break;
 	case SPE_KEY_OP:
 		txt = op_names[spe_view_op(s->qr->rec)];
