@@ -15,6 +15,7 @@ static const struct spe_cli_command *const commands[] = {
 	&spe_cmd_report,
 	&spe_cmd_c2c,
 	&spe_cmd_pprof,
+	&spe_cmd_html,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -185,4 +185,29 @@ long spe_c2c_lines(const struct spe_c2c *c, enum spe_c2c_order order,
 int spe_c2c_print(const struct spe_c2c *c, enum spe_c2c_order order, size_t top,
 		  int (*write)(void *ctx, const char *text, size_t len), void *ctx);
 
+/* ---- The HTML report (lib/html_report.c) ------------------------------------ */
+
+/* One pass feeds the report, the cost table by symbol, the c2c scan, the
+ * histograms, the data sources per symbol and the timeline; the caller
+ * then runs the c2c detail pass (spe_html_c2c()) and writes the page. */
+struct spe_html;
+
+struct spe_html_meta {
+	const char *path;
+	const struct spe_session_stats *stats;
+	const struct spe_auxtrace_info *info;
+	uint64_t midr;
+	size_t top;			/* rows per table, 0: the defaults */
+};
+
+int spe_html_new(struct spe_html **out, bool virt);
+void spe_html_free(struct spe_html *h);
+int spe_html_add(struct spe_html *h, const struct spe_view_sample *vs);
+/* AUX flags and LOST records for the timeline. */
+int spe_html_event(struct spe_html *h, const struct spe_pdr_event *ev);
+struct spe_c2c *spe_html_c2c(struct spe_html *h);
+/* The page; returns 0 or the first error of write (or -ENOMEM). */
+int spe_html_write(const struct spe_html *h, const struct spe_html_meta *m,
+		   int (*write)(void *ctx, const char *text, size_t len), void *ctx);
+
 #endif /* SPE_VIEWS_H */
