@@ -38,7 +38,8 @@ static void usage(FILE *f)
 "  --order KEY   cost (total latency, default), peer (loads from a peer\n"
 "                core's cache, SPE's stand-in for HITM), samples, stores\n"
 "  --top N       the N first lines only\n"
-"  --virtual     group by virtual address even where a physical one exists\n");
+"  --virtual     group by virtual address even where a physical one exists\n"
+"  -j, --jobs N  decoding threads (default: one per online CPU)\n");
 }
 
 static int run(int argc, char **argv)
@@ -48,6 +49,7 @@ static int run(int argc, char **argv)
 		{ "top", required_argument, NULL, 't' },
 		{ "virtual", no_argument, NULL, 'V' },
 		SPE_CLI_SYMBOL_OPTIONS,
+		SPE_CLI_JOBS_OPTION,
 		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -62,7 +64,7 @@ static int run(int argc, char **argv)
 	bool virt = false;
 	int ch, status;
 
-	while ((ch = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "i:j:h", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'O': {
 			size_t k;
@@ -85,6 +87,10 @@ static int run(int argc, char **argv)
 			break;
 		case 'i':
 			path = optarg;
+			break;
+		case 'j':
+			if (spe_cli_jobs("c2c", optarg, &vr.threads))
+				return 2;
 			break;
 		default:
 			if (spe_cli_symbol_option(ch, &vr.symcfg))

@@ -40,7 +40,8 @@ static void usage(FILE *f)
 "per-CPU timeline of samples and AUX flags.\n"
 "  -o, --output FILE   the page (written to a temporary file, then renamed)\n"
 "  --top N             at most N rows per table (default 50, cost table 200)\n"
-"  --virtual           shared lines by virtual address, as perf c2c\n");
+"  --virtual           shared lines by virtual address, as perf c2c\n"
+"  -j, --jobs N        decoding threads (default: one per online CPU)\n");
 }
 
 static int run(int argc, char **argv)
@@ -50,6 +51,7 @@ static int run(int argc, char **argv)
 		{ "top", required_argument, NULL, 't' },
 		{ "virtual", no_argument, NULL, 'V' },
 		SPE_CLI_SYMBOL_OPTIONS,
+		SPE_CLI_JOBS_OPTION,
 		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -64,7 +66,7 @@ static int run(int argc, char **argv)
 	bool virt = false, keep = false;
 	int c, status;
 
-	while ((c = getopt_long(argc, argv, "o:i:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:i:j:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
@@ -77,6 +79,10 @@ static int run(int argc, char **argv)
 			break;
 		case 'i':
 			path = optarg;
+			break;
+		case 'j':
+			if (spe_cli_jobs("html", optarg, &vr.threads))
+				return 2;
 			break;
 		default:
 			if (spe_cli_symbol_option(c, &vr.symcfg))

@@ -482,7 +482,8 @@ static void usage(FILE *f)
 "Write the SPE records as a gzip-compressed pprof profile (profile.proto) for\n"
 "go tool pprof, Parca or Pyroscope.  Sample types: samples, latency (cycles),\n"
 "l1d-miss, llc-miss, tlb-walk, mispredict; labels op and data_src.\n"
-"  -o, --output FILE   the profile (written to a temporary file, then renamed)\n");
+"  -o, --output FILE   the profile (written to a temporary file, then renamed)\n"
+"  -j, --jobs N        decoding threads (default: one per online CPU)\n");
 }
 
 static int run(int argc, char **argv)
@@ -490,6 +491,7 @@ static int run(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		SPE_CLI_SYMBOL_OPTIONS,
+		SPE_CLI_JOBS_OPTION,
 		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -504,13 +506,17 @@ static int run(int argc, char **argv)
 	bool keep;
 	int c, status;
 
-	while ((c = getopt_long(argc, argv, "o:i:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:i:j:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
 			break;
 		case 'i':
 			path = optarg;
+			break;
+		case 'j':
+			if (spe_cli_jobs("pprof", optarg, &vr.threads))
+				return 2;
 			break;
 		default:
 			if (spe_cli_symbol_option(c, &vr.symcfg))

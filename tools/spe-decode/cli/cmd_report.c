@@ -52,7 +52,8 @@ static void usage(FILE *f)
 "                       p90, p99, issue, xlat, sat, l1d-miss, llc-miss, tlb-walk,\n"
 "                       remote, mispred\n"
 "  --percent-limit P    leave out rows under P%% of the ordering column's total\n"
-"  --top N              at most N rows (summary: default 20; table: all)\n");
+"  --top N              at most N rows (summary: default 20; table: all)\n"
+"  -j, --jobs N         decoding threads (default: one per online CPU)\n");
 }
 
 static int run(int argc, char **argv)
@@ -62,6 +63,7 @@ static int run(int argc, char **argv)
 		{ "sort", required_argument, NULL, 'S' },
 		{ "order", required_argument, NULL, 'O' },
 		{ "percent-limit", required_argument, NULL, 'P' },
+		SPE_CLI_JOBS_OPTION,
 		SPE_CLI_SYMBOL_OPTIONS,
 		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
@@ -79,11 +81,16 @@ static int run(int argc, char **argv)
 	char err[256] = "";
 	int c, status;
 
-	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:j:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			top = (unsigned)strtoul(optarg, NULL, 0);
 			top_given = true;
+			break;
+		case 'j':
+			if (spe_cli_jobs("report", optarg, &r.threads))
+				return 2;
+			cost.threads = r.threads;
 			break;
 		case 'S':
 			cost.sort = optarg;

@@ -23,7 +23,7 @@ static int on_view(void *ctx, const struct spe_view_sample *vs)
 int spe_cli_cost_report(const struct spe_cost_report_opts *o)
 {
 	struct spe_view_run vr = { .cmd = "report", .path = o->path, .symcfg = o->symcfg,
-				   .on_view = on_view };
+				   .on_view = on_view, .threads = o->threads };
 	struct spe_cost_table *t;
 	struct spe_output *out = NULL;
 	char why[256] = "";

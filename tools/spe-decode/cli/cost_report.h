@@ -14,6 +14,7 @@ struct spe_cost_report_opts {
 	const char *order;		/* column, NULL: latency */
 	double percent_limit;
 	size_t top;			/* 0: every row */
+	unsigned threads;		/* decoding threads, 0: default */
 };
 
 /* Returns the exit status. */

@@ -46,7 +46,7 @@ int spe_view_run_execute(struct spe_view_run *vr)
 	}
 	vr->r = (struct spe_samples_run){
 		.cmd = vr->cmd, .path = vr->path, .on_sample = on_sample,
-		.on_event = on_event, .ctx = vr, .quiet = true,
+		.on_event = on_event, .ctx = vr, .quiet = true, .threads = vr->threads,
 	};
 	/* Every record once: its instructions sample, period 1. */
 	spe_itrace_parse("i1i", &vr->r.itrace, &(const char *){ NULL });

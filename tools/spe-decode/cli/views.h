@@ -15,6 +15,7 @@ struct spe_view_run {
 	const char *path;
 	struct spe_sym_config symcfg;
 	bool want_srcline, want_dsym;
+	unsigned threads;		/* decoding threads, 0: default */
 	int (*on_view)(void *ctx, const struct spe_view_sample *vs);
 	/* Every perf.data record after the symboliser saw it (may be NULL). */
 	int (*on_event)(void *ctx, const struct spe_pdr_event *ev);
