@@ -87,8 +87,8 @@ awk -F'\t' '$1 == "cost-table" {print $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 
 	tap_ok "the cost table equals report --sort sym ($(wc -l <"$tmp/cost.want") rows, every column)" ||
 	tap_fail "cost table" "$(diff "$tmp/cost.want" "$tmp/cost.got" | head -5)"
 "$spe" c2c "$tmp/h.data" | awk '/^## Shared cache lines/ {f = 1; getline; next}
-	f && /^ *[0-9]/ {print $1, $2, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13} /^$/ {f = 0}' >"$tmp/c2c.want"
-awk -F'\t' '$1 == "c2c-table" {print $2, $3, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14}' "$tmp/rows" >"$tmp/c2c.got"
+	f && /^ *[0-9]/ {print $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13} /^$/ {f = 0}' >"$tmp/c2c.want"
+awk -F'\t' '$1 == "c2c-table" {print $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14}' "$tmp/rows" >"$tmp/c2c.got"
 [ -s "$tmp/c2c.want" ] && cmp -s "$tmp/c2c.want" "$tmp/c2c.got" &&
 	tap_ok "the shared-lines table equals c2c's ($(wc -l <"$tmp/c2c.want") lines)" ||
 	tap_fail "c2c table" "$(diff "$tmp/c2c.want" "$tmp/c2c.got" | head -5)"

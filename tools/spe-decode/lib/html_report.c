@@ -362,7 +362,9 @@ static const char style[] =
 "th{background:#f4f4f4;position:sticky;top:0}th.s{cursor:pointer}th.s:hover{background:#e0e8f0}"
 "td.k,th.k{text-align:left}td.k{font-family:ui-monospace,monospace}"
 ".note{color:#555;max-width:60em}.bar{display:inline-block;height:10px}"
-"svg text{font:11px sans-serif}details{margin:.3em 0}summary{cursor:pointer}"
+"svg text{font:10px sans-serif}.histbox{display:inline-block;margin-right:1.5em}"
+"h3{font-size:1em;margin:.8em 0 .2em}"
+"details{margin:.3em 0}summary{cursor:pointer}"
 "#js-errors{color:#b00}";
 
 /* Sorting by a click on a header: numbers by data-v (or the text). */
@@ -468,7 +470,7 @@ static void write_latency(struct out *o, const struct spe_html *h)
 	pr(o, "</tbody></table>\n");
 	for (int op = 0; op < SPE_REP_NR_OPS; op++) {
 		uint64_t hist[NR_HIST], max = 0, n = 0;
-		const int W = 40, H = 140;
+		const int W = 30, H = 120, T = 20;
 
 		memcpy(hist, h->hist[op], sizeof(hist));
 		/* 4095 saturates a 12-bit counter; with 16-bit ones it is a value. */
@@ -479,9 +481,9 @@ static void write_latency(struct out *o, const struct spe_html *h)
 		}
 		if (!n)
 			continue;
-		pr(o, "<h3>%s (%" PRIu64 " records with a total latency)</h3>\n", op_names[op], n);
+		pr(o, "<div class=histbox><h3>%s: %" PRIu64 " records</h3>\n", op_names[op], n);
 		pr(o, "<svg class=hist id=hist-%s width=%d height=%d role=img>\n", op_names[op],
-		   W * NR_HIST + 20, H + 40);
+		   W * NR_HIST + 20, T + H + 30);
 		for (int k = 0; k < NR_HIST; k++) {
 			int bh = max ? (int)((double)hist[k] * H / (double)max + 0.5) : 0;
 			char label[24];
@@ -491,19 +493,19 @@ static void write_latency(struct out *o, const struct spe_html *h)
 			else if (k < 13)
 				snprintf(label, sizeof(label), "%u", 1u << (k - 1));
 			else if (k == 13)
-				snprintf(label, sizeof(label), ">4095");
+				snprintf(label, sizeof(label), "4k+");
 			else
 				snprintf(label, sizeof(label), "sat");
 			pr(o, "<rect x=%d y=%d width=%d height=%d fill=\"%s\"><title>%s: %" PRIu64
-			   "</title></rect>\n", 10 + k * W, 10 + H - bh, W - 4, bh,
+			   "</title></rect>\n", 10 + k * W, T + H - bh, W - 4, bh,
 			   k == 14 ? "#c62828" : "#1976d2", label, hist[k]);
 			pr(o, "<text x=%d y=%d text-anchor=middle>%s</text>\n", 10 + k * W + (W - 4) / 2,
-			   H + 25, label);
+			   T + H + 15, label);
 			if (hist[k])
 				pr(o, "<text x=%d y=%d text-anchor=middle>%" PRIu64 "</text>\n",
-				   10 + k * W + (W - 4) / 2, 10 + H - bh - 3, hist[k]);
+				   10 + k * W + (W - 4) / 2, T + H - bh - 3, hist[k]);
 		}
-		pr(o, "</svg>\n");
+		pr(o, "</svg></div>\n");
 	}
 }
 
@@ -653,14 +655,18 @@ static void write_c2c(struct out *o, const struct spe_html *h, size_t top)
 	   "<th class=s>records</th><th class=s>loads</th><th class=s>stores</th>"
 	   "<th class=s>cpus</th><th class=s>peer</th><th class=s>remote</th><th class=s>llc</th>"
 	   "<th class=s>dram</th><th class=s>l1/l2</th></tr></thead><tbody>\n");
-	for (long i = 0; i < n && (size_t)i < top; i++)
-		pr(o, "<tr><td>%ld</td><td class=k>%#" PRIx64 "</td><td class=k>%s%d</td><td>%" PRIu64
+	for (long i = 0; i < n && (size_t)i < top; i++) {
+		char space[24] = "phys";
+
+		if (!lv[i].phys)
+			snprintf(space, sizeof(space), "pid%d", lv[i].pid);
+		pr(o, "<tr><td>%ld</td><td class=k>%#" PRIx64 "</td><td class=k>%s</td><td>%" PRIu64
 		   "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%u</td><td>%"
 		   PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%"
-		   PRIu64 "</td></tr>\n", i, lv[i].line, lv[i].phys ? "phys" : "pid",
-		   lv[i].phys ? 0 : lv[i].pid, lv[i].cost, lv[i].loads + lv[i].stores, lv[i].loads,
+		   PRIu64 "</td></tr>\n", i, lv[i].line, space, lv[i].cost, lv[i].loads + lv[i].stores, lv[i].loads,
 		   lv[i].stores, lv[i].nr_cpus, lv[i].peer, lv[i].remote, lv[i].llc, lv[i].dram,
 		   lv[i].l1l2);
+	}
 	pr(o, "</tbody></table>\n");
 	for (long i = 0; i < n && (size_t)i < top; i++) {
 		pr(o, "<details><summary>line %ld: %#" PRIx64 " (%s), %zu code locations</summary>\n"
