@@ -59,6 +59,41 @@ done
 sed 's/^# spe-decode report of .*/# spe-decode report of X/' "$tmp/j1/report" >"$tmp/file"
 cmp -s "$tmp/pipe" "$tmp/file" && tap_ok "pipe input with -j 4 equals the file's -j 1 report" ||
 	tap_fail "pipe input" "$(diff "$tmp/file" "$tmp/pipe" | head -4)"
+# Memory: bounded batches per queue, not the file: the same 6 queues with
+# 4 times the data take about the same peak memory with -j 8.
+if [ -x /usr/bin/time ]; then
+	for f in a b c bad; do cat "$tmp/$f.bin" "$tmp/$f.bin" "$tmp/$f.bin" "$tmp/$f.bin" >"$tmp/${f}4.bin"; done
+	"$spe" wrap -o "$tmp/m4.data" --chunk 65536 "$tmp/a4.bin@0" "$tmp/b4.bin@1" "$tmp/c4.bin@2" \
+		"$tmp/bad4.bin@3" "$tmp/b4.bin@4" "$tmp/a4.bin@5"
+	/usr/bin/time -f %M -o "$tmp/rss1" "$spe" report -j 8 "$tmp/m.data" >/dev/null 2>&1
+	/usr/bin/time -f %M -o "$tmp/rss4" "$spe" report -j 8 "$tmp/m4.data" >/dev/null 2>&1
+	r1=$(tail -1 "$tmp/rss1") r4=$(tail -1 "$tmp/rss4")
+	if [ $((r4 - r1)) -lt 4096 ] && [ "$r4" -lt 65536 ]; then
+		tap_ok "-j 8 peak memory does not grow with the data (${r1} KB, 4x data ${r4} KB)"
+	else
+		tap_fail "-j 8 peak memory" "${r1} KB, 4x data ${r4} KB"
+	fi
+else
+	tap_skip "-j 8 peak memory" "/usr/bin/time not installed"
+fi
+# ThreadSanitizer: the worker pool and the merge share no data unlocked.
+tsan="$top/build/spe-decode-tsan"
+if (cd "$top/tools/spe-decode" && CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS=-fsanitize=thread \
+	make -s -j2 O="$tsan" >"$tmp/tsan.log" 2>&1); then
+	races=0
+	for j in 2 3 8; do
+		"$tsan/spe-decode" report -j "$j" "$tmp/m.data" >"$tmp/tsan.out" 2>"$tmp/tsan.err"
+		grep -q 'ThreadSanitizer' "$tmp/tsan.err" && races=$((races + 1))
+		cmp -s <(grep -v '^spe-decode' "$tmp/tsan.out") <(grep -v '^spe-decode' "$tmp/j1/report") ||
+			races=$((races + 1))
+	done
+	"$tsan/spe-decode" html -j 4 -o "$tmp/tsan.html" "$tmp/m.data" >/dev/null 2>"$tmp/tsan.err"
+	grep -q 'ThreadSanitizer' "$tmp/tsan.err" && races=$((races + 1))
+	[ "$races" = 0 ] && tap_ok "ThreadSanitizer: no race in report -j 2/3/8 and html -j 4, same output" ||
+		tap_fail "ThreadSanitizer" "$(grep -m5 -A6 'WARNING' "$tmp/tsan.err")"
+else
+	tap_skip "ThreadSanitizer" "no TSan build ($(tail -1 "$tmp/tsan.log"))"
+fi
 for v in 0 x 2000; do
 	"$spe" report -j "$v" "$tmp/m.data" >/dev/null 2>"$tmp/err"
 	[ $? -eq 2 ] && grep -q -- "-j $v" "$tmp/err" && tap_ok "-j $v is a usage error" ||

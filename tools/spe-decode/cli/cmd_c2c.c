@@ -116,7 +116,11 @@ static int run(int argc, char **argv)
 	spe_view_run_free(&vr);
 	if (status)
 		goto done;
-	spe_c2c_select(c);
+	if (spe_c2c_select(c)) {
+		fprintf(stderr, "spe-decode c2c: out of memory\n");
+		status = 1;
+		goto done;
+	}
 	vr.on_view = on_detail;
 	status = spe_view_run_execute(&vr);
 	out = malloc(sizeof(*out));

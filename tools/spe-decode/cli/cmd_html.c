@@ -121,7 +121,11 @@ static int run(int argc, char **argv)
 	if (status > 1 || (status == 1 && !vr.r.nr_samples))
 		goto done;
 	spe_view_run_free(&vr);
-	spe_c2c_select(spe_html_c2c(h));
+	if (spe_c2c_select(spe_html_c2c(h))) {
+		fprintf(stderr, "spe-decode html: out of memory\n");
+		status = 1;
+		goto done;
+	}
 	vr.on_view = on_detail;
 	vr.on_event = NULL;
 	if (spe_view_run_execute(&vr) && !status)

@@ -142,7 +142,7 @@ int spe_c2c_new(struct spe_c2c **out, bool virt);
 void spe_c2c_free(struct spe_c2c *c);
 /* Pass 1: every record. */
 int spe_c2c_scan(struct spe_c2c *c, const struct spe_view_sample *vs);
-/* Between the passes: picks the shared lines. */
+/* Between the passes: picks the shared lines (0 or -ENOMEM). */
 int spe_c2c_select(struct spe_c2c *c);
 /* Pass 2: every record again, in the same order. */
 int spe_c2c_detail(struct spe_c2c *c, const struct spe_view_sample *vs);

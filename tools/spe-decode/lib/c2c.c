@@ -27,19 +27,26 @@
 struct entry {
 	unsigned offset;
 	uint64_t ip;
-	char *sym, *dso, *srcline;
+	const char *sym, *dso, *srcline;	/* interned in the pool */
 	uint64_t loads, stores, peer, remote, lat_sum, lat_n, cpus;
 };
 
+/* Pass 1, every line touched: kept small, there can be millions. */
 struct line {
 	uint64_t line;			/* address >> LINE_SHIFT */
 	int32_t pid;			/* -1 for physical lines */
-	bool phys, used, multi, shared;
 	int32_t first_agent;		/* the first CPU (or thread) seen */
-	uint64_t stores;
-	/* Pass 2, shared lines only: */
+	uint32_t stores;		/* saturates: only "any" matters */
+	uint32_t sh;			/* shared line index + 1, 0: not shared */
+	bool phys, used, multi;
+};
+
+/* Pass 2, shared lines only. */
+struct shared {
+	uint64_t line;
+	int32_t pid;
+	bool phys;
 	uint64_t cost, loads, nstores, peer, remote, llc, dram, l1l2, na, cpus;
-	int32_t nr_agents_seen;
 	struct entry *entries;
 	size_t nr_entries, cap_entries;
 };
@@ -47,6 +54,9 @@ struct line {
 struct spe_c2c {
 	struct line *lines;		/* open addressing on (line, pid, phys) */
 	size_t cap, used;
+	struct shared *sh;		/* c->shared of them, after spe_c2c_select() */
+	char **pool;			/* interned strings: entries repeat them */
+	size_t pool_cap, pool_used;
 	uint64_t accesses, shared, phys_lines, shared_accesses, shared_peer;
 	bool per_thread;
 	bool virt;			/* ignore physical addresses */
@@ -65,23 +75,70 @@ int spe_c2c_new(struct spe_c2c **out, bool virt)
 	return c->lines ? 0 : -ENOMEM;
 }
 
-static void free_entries(struct line *l)
+static void free_entries(struct shared *l)
 {
-	for (size_t i = 0; i < l->nr_entries; i++) {
-		free(l->entries[i].sym);
-		free(l->entries[i].dso);
-		free(l->entries[i].srcline);
-	}
 	free(l->entries);
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 1099511628211ull;
+	return h;
+}
+
+/* The pooled copy of s (NULL stays NULL; NULL without memory). */
+static const char *intern(struct spe_c2c *c, const char *s, bool *oom)
+{
+	size_t i;
+
+	if (!s)
+		return NULL;
+	if ((c->pool_used + 1) * 2 > c->pool_cap) {
+		size_t ncap = c->pool_cap ? c->pool_cap * 2 : 256;
+		char **n = calloc(ncap, sizeof(*n));
+
+		if (!n) {
+			*oom = true;
+			return NULL;
+		}
+		for (size_t j = 0; j < c->pool_cap; j++)
+			if (c->pool[j]) {
+				size_t k = hash_str(c->pool[j]) & (ncap - 1);
+
+				while (n[k])
+					k = (k + 1) & (ncap - 1);
+				n[k] = c->pool[j];
+			}
+		free(c->pool);
+		c->pool = n;
+		c->pool_cap = ncap;
+	}
+	i = hash_str(s) & (c->pool_cap - 1);
+	while (c->pool[i] && strcmp(c->pool[i], s))
+		i = (i + 1) & (c->pool_cap - 1);
+	if (!c->pool[i]) {
+		if (!(c->pool[i] = strdup(s))) {
+			*oom = true;
+			return NULL;
+		}
+		c->pool_used++;
+	}
+	return c->pool[i];
 }
 
 void spe_c2c_free(struct spe_c2c *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; c->lines && i < c->cap; i++)
-		if (c->lines[i].used)
-			free_entries(&c->lines[i]);
+	for (size_t i = 0; c->sh && i < c->shared; i++)
+		free_entries(&c->sh[i]);
+	free(c->sh);
+	for (size_t i = 0; i < c->pool_cap; i++)
+		free(c->pool[i]);
+	free(c->pool);
 	free(c->lines);
 	free(c);
 }
@@ -158,7 +215,7 @@ int spe_c2c_scan(struct spe_c2c *c, const struct spe_view_sample *vs)
 		return 0;
 	c->accesses++;
 	agent = agent_of(c, vs->s);
-	if ((c->used + 1) * 2 > c->cap && grow(c))
+	if ((c->used + 1) * 3 > c->cap * 2 && grow(c))
 		return -ENOMEM;
 	i = slot(c->lines, c->cap, line, pid, phys);
 	l = &c->lines[i];
@@ -170,17 +227,31 @@ int spe_c2c_scan(struct spe_c2c *c, const struct spe_view_sample *vs)
 	} else if (l->first_agent != agent) {
 		l->multi = true;
 	}
-	l->stores += spe_view_op(vs->s->qr->rec) == SPE_REP_STORE;
+	if (spe_view_op(vs->s->qr->rec) == SPE_REP_STORE && l->stores < UINT32_MAX)
+		l->stores++;
 	return 0;
 }
 
 int spe_c2c_select(struct spe_c2c *c)
 {
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->cap; i++) {
+		const struct line *l = &c->lines[i];
+
+		n += l->used && l->multi && l->stores;
+	}
+	c->sh = calloc(n ? n : 1, sizeof(*c->sh));
+	if (!c->sh)
+		return -ENOMEM;
 	for (size_t i = 0; i < c->cap; i++) {
 		struct line *l = &c->lines[i];
 
-		l->shared = l->used && l->multi && l->stores;
-		c->shared += l->shared;
+		if (!(l->used && l->multi && l->stores))
+			continue;
+		c->sh[c->shared] = (struct shared){ .line = l->line, .pid = l->pid,
+						    .phys = l->phys };
+		l->sh = (uint32_t)++c->shared;
 	}
 	return 0;
 }
@@ -210,14 +281,11 @@ static enum ds_class ds_class_of(uint64_t v)
 	return DS_NA;
 }
 
-static char *dup_or_null(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
-
-static struct entry *entry_for(struct line *l, unsigned offset, const struct spe_view_sample *vs)
+static struct entry *entry_for(struct spe_c2c *c, struct shared *l, unsigned offset,
+			       const struct spe_view_sample *vs)
 {
 	char sym[256];
+	bool oom = false;
 
 	for (size_t i = 0; i < l->nr_entries; i++)
 		if (l->entries[i].offset == offset && l->entries[i].ip == vs->s->ip)
@@ -236,11 +304,11 @@ static struct entry *entry_for(struct line *l, unsigned offset, const struct spe
 	else
 		snprintf(sym, sizeof(sym), "0x%" PRIx64, vs->s->ip);
 	l->entries[l->nr_entries] = (struct entry){
-		.offset = offset, .ip = vs->s->ip, .sym = strdup(sym),
-		.dso = strdup(vs->sym->dso), .srcline = dup_or_null(vs->srcline),
+		.offset = offset, .ip = vs->s->ip, .sym = intern(c, sym, &oom),
+		.dso = intern(c, vs->sym->dso, &oom), .srcline = intern(c, vs->srcline, &oom),
 	};
-	if (!l->entries[l->nr_entries].sym || !l->entries[l->nr_entries].dso)
-		return NULL;	/* freed with the line */
+	if (oom)
+		return NULL;
 	return &l->entries[l->nr_entries++];
 }
 
@@ -250,7 +318,7 @@ int spe_c2c_detail(struct spe_c2c *c, const struct spe_view_sample *vs)
 	uint64_t line, addr;
 	int32_t pid, agent;
 	bool phys, store;
-	struct line *l;
+	struct shared *l;
 	struct entry *e;
 	uint16_t lat;
 	size_t i;
@@ -258,13 +326,13 @@ int spe_c2c_detail(struct spe_c2c *c, const struct spe_view_sample *vs)
 	if (!line_of(c, vs, &line, &pid, &phys))
 		return 0;
 	i = slot(c->lines, c->cap, line, pid, phys);
-	l = &c->lines[i];
-	if (!l->used || !l->shared)
+	if (!c->lines[i].used || !c->lines[i].sh)
 		return 0;
+	l = &c->sh[c->lines[i].sh - 1];
 	addr = phys ? rec->data_pa : rec->data_va;
 	store = spe_view_op(rec) == SPE_REP_STORE;
 	agent = vs->s->cpu >= 0 ? vs->s->cpu : vs->s->tid;
-	e = entry_for(l, (unsigned)(addr & ((1u << LINE_SHIFT) - 1)), vs);
+	e = entry_for(c, l, (unsigned)(addr & ((1u << LINE_SHIFT) - 1)), vs);
 	if (!e)
 		return -ENOMEM;
 	c->shared_accesses++;
@@ -309,7 +377,7 @@ void spe_c2c_summary(const struct spe_c2c *c, struct spe_c2c_summary *s)
 	};
 }
 
-static uint64_t order_value(const struct line *l, enum spe_c2c_order o)
+static uint64_t order_value(const struct shared *l, enum spe_c2c_order o)
 {
 	switch (o) {
 	case SPE_C2C_PEER: return l->peer;
@@ -323,7 +391,8 @@ static enum spe_c2c_order sort_order;
 
 static int cmp_line(const void *a, const void *b)
 {
-	const struct line *x = *(const struct line *const *)a, *y = *(const struct line *const *)b;
+	const struct shared *x = *(const struct shared *const *)a;
+	const struct shared *y = *(const struct shared *const *)b;
 	uint64_t vx = order_value(x, sort_order), vy = order_value(y, sort_order);
 
 	if (vx != vy)
@@ -356,18 +425,17 @@ static unsigned popcount64(uint64_t v)
 long spe_c2c_lines(const struct spe_c2c *c, enum spe_c2c_order order,
 		   struct spe_c2c_line_view **lines, struct spe_c2c_entry_view **entries)
 {
-	const struct line **sel = malloc((c->shared ? c->shared : 1) * sizeof(*sel));
+	const struct shared **sel = malloc((c->shared ? c->shared : 1) * sizeof(*sel));
 	struct spe_c2c_line_view *lv;
 	struct spe_c2c_entry_view *ev;
 	size_t n = 0, ne = 0, k = 0;
 
 	if (!sel)
 		return -ENOMEM;
-	for (size_t i = 0; i < c->cap; i++)
-		if (c->lines[i].used && c->lines[i].shared) {
-			sel[n++] = &c->lines[i];
-			ne += c->lines[i].nr_entries;
-		}
+	for (size_t i = 0; i < c->shared; i++) {
+		sel[n++] = &c->sh[i];
+		ne += c->sh[i].nr_entries;
+	}
 	sort_order = order;
 	qsort(sel, n, sizeof(*sel), cmp_line);
 	lv = malloc((n ? n : 1) * sizeof(*lv));
@@ -379,7 +447,7 @@ long spe_c2c_lines(const struct spe_c2c *c, enum spe_c2c_order order,
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct line *l = sel[i];
+		const struct shared *l = sel[i];
 
 		lv[i] = (struct spe_c2c_line_view){
 			.line = l->line << LINE_SHIFT, .phys = l->phys, .pid = l->pid,

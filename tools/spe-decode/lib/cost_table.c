@@ -7,9 +7,11 @@
  * accesses and branch mispredicts.
  *
  * A row's key is the joined text of its key values, so any combination of
- * keys groups the same way.  Percentiles are exact: each row keeps a
- * histogram of its total latency, grown to the largest value it saw (at
- * most 64 Ki entries, usually a few hundred).  Saturated counters (4095 or
+ * keys groups the same way.  Percentiles are exact: a row keeps its total
+ * latencies as a list while that is smaller than a histogram would be
+ * (most rows have few samples: an ip without a symbol is a row of its
+ * own), then as a histogram grown to the largest value it saw (at most
+ * 64 Ki entries, usually a few hundred).  Saturated counters (4095 or
  * 65535, see spe_views.h) are counted apart and left out of sums and
  * means; a percentile that falls on one is reported as saturated.
  */
@@ -50,18 +52,23 @@ struct row {
 	char *key;			/* key values joined by '\x1f' */
 	uint64_t hash;
 	uint64_t samples;
-	uint64_t lat_n[3], lat_sum[3], sat12[3], sat16[3];
+	uint64_t lat_sum[3];
+	uint32_t lat_n[3], sat12[3], sat16[3];	/* per row: < 2^32 records */
+	uint16_t *vals;			/* total latencies, until hist */
+	uint32_t nvals, cap_vals;
 	uint32_t *hist;			/* total latency -> count */
 	uint32_t hist_len;
-	uint64_t l1d_miss, llc_miss, tlb_walk, remote, mispred, branches;
+	uint32_t l1d_miss, llc_miss, tlb_walk, remote, mispred, branches;
 };
 
 struct spe_cost_table {
 	enum spe_cost_key keys[SPE_KEY_NR];
 	unsigned nkeys;
 	bool uses[SPE_KEY_NR];
-	struct row *rows;		/* open addressing on the key's hash */
-	size_t cap, used;
+	struct row *rows;		/* dense, in order of first appearance */
+	size_t used, rows_cap;
+	uint32_t *index;		/* open addressing on the key's hash: row + 1 */
+	size_t cap;
 	bool wide;			/* a latency above 4095 was seen: 16-bit counters */
 };
 
@@ -132,19 +139,21 @@ int spe_cost_new(struct spe_cost_table **out, const char *keys, char *why, size_
 		return -EINVAL;
 	}
 	t->cap = 256;
-	t->rows = calloc(t->cap, sizeof(*t->rows));
-	return t->rows ? 0 : -ENOMEM;
+	t->index = calloc(t->cap, sizeof(*t->index));
+	return t->index ? 0 : -ENOMEM;
 }
 
 void spe_cost_free(struct spe_cost_table *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; t->rows && i < t->cap; i++) {
+	for (size_t i = 0; i < t->used; i++) {
 		free(t->rows[i].key);
 		free(t->rows[i].hist);
+		free(t->rows[i].vals);
 	}
 	free(t->rows);
+	free(t->index);
 	free(t);
 }
 
@@ -253,11 +262,12 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
-static size_t slot(const struct row *rows, size_t cap, uint64_t h, const char *key)
+static size_t slot(const struct spe_cost_table *t, const uint32_t *index, size_t cap, uint64_t h,
+		   const char *key)
 {
 	size_t i = h & (cap - 1);
 
-	while (rows[i].key && (rows[i].hash != h || strcmp(rows[i].key, key)))
+	while (index[i] && (t->rows[index[i] - 1].hash != h || strcmp(t->rows[index[i] - 1].key, key)))
 		i = (i + 1) & (cap - 1);
 	return i;
 }
@@ -265,15 +275,14 @@ static size_t slot(const struct row *rows, size_t cap, uint64_t h, const char *k
 static int grow(struct spe_cost_table *t)
 {
 	size_t ncap = t->cap * 2;
-	struct row *n = calloc(ncap, sizeof(*n));
+	uint32_t *n = calloc(ncap, sizeof(*n));
 
 	if (!n)
 		return -ENOMEM;
-	for (size_t i = 0; i < t->cap; i++)
-		if (t->rows[i].key)
-			n[slot(n, ncap, t->rows[i].hash, t->rows[i].key)] = t->rows[i];
-	free(t->rows);
-	t->rows = n;
+	for (size_t r = 0; r < t->used; r++)
+		n[slot(t, n, ncap, t->rows[r].hash, t->rows[r].key)] = (uint32_t)r + 1;
+	free(t->index);
+	t->index = n;
 	t->cap = ncap;
 	return 0;
 }
@@ -297,6 +306,37 @@ static int hist_add(struct row *r, uint16_t v)
 	return 0;
 }
 
+#define LIST_MAX	512	/* values kept as a list: 1 KiB, a 256-entry histogram */
+
+/* A total latency into the row: the list, or the histogram once the list
+ * would be the bigger of the two. */
+static int lat_add(struct row *r, uint16_t v)
+{
+	if (r->hist)
+		return hist_add(r, v);
+	if (r->nvals == r->cap_vals) {
+		uint32_t ncap = r->cap_vals ? r->cap_vals * 2 : 4;
+		uint16_t *n;
+
+		if (ncap > LIST_MAX) {
+			for (uint32_t i = 0; i < r->nvals; i++)
+				if (hist_add(r, r->vals[i]))
+					return -ENOMEM;	/* hist_add keeps it consistent */
+			free(r->vals);
+			r->vals = NULL;
+			r->nvals = r->cap_vals = 0;
+			return hist_add(r, v);
+		}
+		n = realloc(r->vals, ncap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		r->vals = n;
+		r->cap_vals = ncap;
+	}
+	r->vals[r->nvals++] = v;
+	return 0;
+}
+
 int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
 {
 	const struct spe_record *rec = vs->s->qr->rec;
@@ -314,16 +354,28 @@ int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
 	h = hash_str(key);
 	if ((t->used + 1) * 2 > t->cap && grow(t))
 		return -ENOMEM;
-	i = slot(t->rows, t->cap, h, key);
-	r = &t->rows[i];
-	if (!r->key) {
-		r->key = strdup(key);
-		if (!r->key)
+	i = slot(t, t->index, t->cap, h, key);
+	if (!t->index[i]) {
+		char *k;
+
+		if (t->used == UINT32_MAX - 1)
 			return -ENOMEM;
-		r->hash = h;
-		t->used++;
+		if (t->used == t->rows_cap) {
+			size_t ncap = t->rows_cap ? t->rows_cap * 2 : 64;
+			struct row *n = realloc(t->rows, ncap * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			t->rows = n;
+			t->rows_cap = ncap;
+		}
+		if (!(k = strdup(key)))
+			return -ENOMEM;
+		t->rows[t->used] = (struct row){ .key = k, .hash = h };
+		t->index[i] = (uint32_t)++t->used;
 	}
-	if (spe_view_latency(rec, 0, &v) && hist_add(r, v))
+	r = &t->rows[t->index[i] - 1];
+	if (spe_view_latency(rec, 0, &v) && lat_add(r, v))
 		return -ENOMEM;
 	r->samples++;
 	for (int c = 0; c < 3; c++) {
@@ -353,12 +405,25 @@ static unsigned sat_value(const struct spe_cost_table *t)
 	return t->wide ? SPE_LAT_SAT16 : SPE_LAT_SAT12;
 }
 
-static unsigned percentile(const struct row *r, uint64_t n, double pct, unsigned sat)
+static int cmp_u16(const void *a, const void *b)
+{
+	return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
+}
+
+/* Nearest rank: the smallest value with at least pct% at or below it.
+ * sorted: the row's list, sorted (NULL when the row has a histogram). */
+static unsigned percentile(const struct row *r, const uint16_t *sorted, uint64_t n, double pct,
+			   unsigned sat)
 {
 	uint64_t want = (uint64_t)((pct / 100.0) * (double)n + 0.999999), seen = 0;
 
 	if (want < 1)
 		want = 1;
+	if (sorted) {
+		unsigned v = sorted[want - 1];
+
+		return v == sat ? SPE_COST_SAT : v;
+	}
 	for (uint32_t v = 0; v < r->hist_len; v++) {
 		seen += r->hist[v];
 		if (seen >= want)
@@ -390,10 +455,24 @@ static void view_of(const struct spe_cost_table *t, const struct row *r,
 	}
 	v->p_valid = r->lat_n[0] != 0;
 	if (v->p_valid) {
-		v->p50 = percentile(r, r->lat_n[0], 50, sat);
-		v->p90 = percentile(r, r->lat_n[0], 90, sat);
-		v->p99 = percentile(r, r->lat_n[0], 99, sat);
+		uint16_t *sorted = NULL;
+
+		if (!r->hist) {
+			/* a copy: the table stays as it is */
+			sorted = malloc(r->nvals * sizeof(*sorted));
+			if (!sorted) {
+				v->p_valid = false;
+				goto events;
+			}
+			memcpy(sorted, r->vals, r->nvals * sizeof(*sorted));
+			qsort(sorted, r->nvals, sizeof(*sorted), cmp_u16);
+		}
+		v->p50 = percentile(r, sorted, r->lat_n[0], 50, sat);
+		v->p90 = percentile(r, sorted, r->lat_n[0], 90, sat);
+		v->p99 = percentile(r, sorted, r->lat_n[0], 99, sat);
+		free(sorted);
 	}
+events:
 	v->l1d_miss = r->l1d_miss;
 	v->llc_miss = r->llc_miss;
 	v->tlb_walk = r->tlb_walk;
@@ -408,11 +487,9 @@ void spe_cost_totals(const struct spe_cost_table *t, struct spe_cost_totals *tot
 
 	memset(tot, 0, sizeof(*tot));
 	tot->sat_value = sat;
-	for (size_t i = 0; i < t->cap; i++) {
+	for (size_t i = 0; i < t->used; i++) {
 		const struct row *r = &t->rows[i];
 
-		if (!r->key)
-			continue;
 		tot->samples += r->samples;
 		tot->lat_sum += r->lat_sum[0] - (t->wide ? r->sat16[0] : r->sat12[0]) * sat;
 		tot->l1d_miss += r->l1d_miss;
@@ -465,10 +542,11 @@ static double col_total(const struct spe_cost_totals *tot, enum spe_cost_col c)
 	}
 }
 
+/* Rows are sorted as (value, row) pairs; views are built for the rows
+ * kept only, so a table of many small rows stays small to print. */
 struct sort_item {
-	struct spe_cost_row_view v;
-	double value;
-	char *keybuf;
+	double value, limit_value;
+	const struct row *r;
 };
 
 static int cmp_item(const void *a, const void *b)
@@ -477,13 +555,9 @@ static int cmp_item(const void *a, const void *b)
 
 	if (x->value != y->value)
 		return x->value < y->value ? 1 : -1;
-	for (unsigned k = 0; k < SPE_KEY_NR && x->v.key[k]; k++) {
-		int c = strcmp(x->v.key[k], y->v.key[k]);
-
-		if (c)
-			return c;
-	}
-	return 0;
+	/* The joined keys compare as the keys one by one: the separator
+	 * sorts below every printable character. */
+	return strcmp(x->r->key, y->r->key);
 }
 
 long spe_cost_rows(const struct spe_cost_table *t, enum spe_cost_col order,
@@ -491,48 +565,58 @@ long spe_cost_rows(const struct spe_cost_table *t, enum spe_cost_col order,
 {
 	struct spe_cost_totals tot;
 	struct sort_item *items;
-	struct spe_cost_row_view *out;
-	size_t n = 0, keep = 0, keylen = 0;
+	struct spe_cost_row_view *out, v;
+	size_t keep = 0, keylen = 0, maxkey = 0, nout;
 	double total;
-	char *keys, *kp;
+	char *kp, *scratch;
 	enum spe_cost_col limit_col;
 
 	spe_cost_totals(t, &tot);
 	limit_col = col_total(&tot, order) > 0 ? order : SPE_COL_SAMPLES;
 	total = col_total(&tot, limit_col);
-	for (size_t i = 0; i < t->cap; i++)
-		if (t->rows[i].key)
-			keylen += strlen(t->rows[i].key) + 1;
-	items = calloc(t->used ? t->used : 1, sizeof(*items));
-	/* The key strings of the rows handed out live after the rows. */
-	out = malloc((t->used ? t->used : 1) * sizeof(*out) + keylen + 1);
-	if (!items || !out) {
+	for (size_t i = 0; i < t->used; i++) {
+		size_t l = strlen(t->rows[i].key) + 1;
+
+		maxkey = l > maxkey ? l : maxkey;
+	}
+	items = malloc((t->used ? t->used : 1) * sizeof(*items));
+	scratch = malloc(maxkey + 1);
+	if (!items || !scratch) {
 		free(items);
-		free(out);
+		free(scratch);
 		return -ENOMEM;
 	}
-	keys = kp = (char *)(out + (t->used ? t->used : 1));
-	for (size_t i = 0; i < t->cap; i++) {
-		const struct row *r = &t->rows[i];
-
-		if (!r->key)
-			continue;
-		strcpy(kp, r->key);
-		items[n].keybuf = kp;
-		kp += strlen(r->key) + 1;
-		view_of(t, r, &items[n].v, items[n].keybuf);
-		items[n].value = col_value(&items[n].v, order);
-		n++;
+	for (size_t i = 0; i < t->used; i++) {
+		strcpy(scratch, t->rows[i].key);
+		view_of(t, &t->rows[i], &v, scratch);
+		items[i] = (struct sort_item){ .value = col_value(&v, order),
+					       .limit_value = col_value(&v, limit_col),
+					       .r = &t->rows[i] };
 	}
-	(void)keys;
-	qsort(items, n, sizeof(*items), cmp_item);
-	for (size_t i = 0; i < n && (!top || keep < top); i++) {
+	qsort(items, t->used, sizeof(*items), cmp_item);
+	/* Which rows are kept, then their views with their keys after them. */
+	for (size_t i = 0; i < t->used && (!top || keep < top); i++) {
 		if (percent_limit > 0 && total > 0 &&
-		    100.0 * col_value(&items[i].v, limit_col) / total < percent_limit)
+		    100.0 * items[i].limit_value / total < percent_limit)
 			continue;
-		out[keep++] = items[i].v;
+		items[keep++] = items[i];
+		keylen += strlen(items[i].r->key) + 1;
+	}
+	nout = keep ? keep : 1;
+	out = malloc(nout * sizeof(*out) + keylen + 1);
+	if (!out) {
+		free(items);
+		free(scratch);
+		return -ENOMEM;
+	}
+	kp = (char *)(out + nout);
+	for (size_t i = 0; i < keep; i++) {
+		strcpy(kp, items[i].r->key);
+		view_of(t, items[i].r, &out[i], kp);
+		kp += strlen(items[i].r->key) + 1;
 	}
 	free(items);
+	free(scratch);
 	*rows = out;
 	return (long)keep;
 }

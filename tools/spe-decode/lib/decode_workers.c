@@ -35,10 +35,10 @@ struct batch {
 };
 
 struct chan {
-	/* The queue's buffers and decoder: used by the filling worker only. */
+	/* The queue's buffers and decoder: used by the filling thread only. */
 	struct spe_dw_buf *bufs;
 	uint32_t nbufs, next_buf;
-	bool active, done;
+	bool active;
 	struct spe_decoder dec;
 	struct spe_dw_buf cur;
 	uint64_t dropped;
@@ -49,6 +49,7 @@ struct chan {
 	uint32_t pos;			/* consumer's next item in it */
 	bool owned;			/* the consumer holds slot take_at */
 	bool filling, listed, exhausted;
+	bool done;			/* the last batch is filled */
 };
 
 struct spe_dw {
@@ -102,8 +103,7 @@ static void fill(struct spe_dw *dw, struct chan *c, struct batch *b)
 
 		if (!c->active) {
 			if (c->next_buf == c->nbufs) {
-				c->done = true;
-				b->last = true;
+				b->last = true;	/* c->done follows under the lock */
 				return;
 			}
 			c->cur = c->bufs[c->next_buf++];
@@ -153,6 +153,7 @@ static void fill_unlocked(struct spe_dw *dw, uint32_t qi, struct batch *b)
 	fill(dw, c, b);
 	pthread_mutex_lock(&dw->lock);
 	b->ready = true;
+	c->done = b->last;
 	c->fill_at = (c->fill_at + 1) % NR_SLOTS;
 	c->filling = false;
 	maybe_list(dw, qi);
