@@ -24,8 +24,9 @@
 #include "decode_workers.h"
 
 #define NR_SLOTS	4
-#define BATCH		1024
-#define DROP_STEP	(4u << 20)	/* give decoded pages back every 4 MiB */
+#define BATCH		512
+#define DROP_STEP	(1u << 20)	/* give decoded pages back every 1 MiB: the
+				 * batches ahead must not cost more */
 
 struct batch {
 	struct spe_dw_item *items;
