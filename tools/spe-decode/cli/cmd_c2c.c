@@ -114,7 +114,8 @@ static int run(int argc, char **argv)
 	vr.on_view = on_scan;
 	status = spe_view_run_execute(&vr);
 	spe_view_run_free(&vr);
-	if (status)
+	/* A file that breaks part-way: the lines of what decoded before it. */
+	if (status > 1 || (status == 1 && !vr.r.nr_samples))
 		goto done;
 	if (spe_c2c_select(c)) {
 		fprintf(stderr, "spe-decode c2c: out of memory\n");
@@ -122,7 +123,8 @@ static int run(int argc, char **argv)
 		goto done;
 	}
 	vr.on_view = on_detail;
-	status = spe_view_run_execute(&vr);
+	if (spe_view_run_execute(&vr) && !status)
+		status = 1;
 	out = malloc(sizeof(*out));
 	if (!out) {
 		status = 1;
