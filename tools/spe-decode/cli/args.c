@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Command-line parts the subcommands share (args.h). */
 #include <getopt.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "args.h"
 
@@ -36,4 +38,25 @@ int spe_cli_input(int argc, char **argv, const char **path, spe_usage_fn usage)
 		return 2;
 	}
 	return 0;
+}
+
+int spe_cli_jobs(const char *cmd, const char *arg, unsigned *threads)
+{
+	char *end;
+	unsigned long n = strtoul(arg, &end, 10);
+
+	if (!*arg || *end || n < 1 || n > 1024) {
+		fprintf(stderr, "spe-decode %s: -j %s: the number of threads is 1 to 1024\n",
+			cmd, arg);
+		return 2;
+	}
+	*threads = (unsigned)n;
+	return 0;
+}
+
+unsigned spe_cli_default_threads(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 1 ? (unsigned)(n > 64 ? 64 : n) : 1;
 }

@@ -36,4 +36,13 @@ bool spe_cli_symbol_option(int c, struct spe_sym_config *cfg);
  */
 int spe_cli_input(int argc, char **argv, const char **path, spe_usage_fn usage);
 
+/* -j N / --jobs N: decoding threads (lib/decode_workers.c). */
+#define SPE_CLI_JOBS_OPTION	{ "jobs", required_argument, NULL, 'j' }
+
+/* Parses N of -j N (1..1024) into *threads; prints the reason and returns
+ * 2 when it is not a number in range. */
+int spe_cli_jobs(const char *cmd, const char *arg, unsigned *threads);
+/* One thread per online CPU. */
+unsigned spe_cli_default_threads(void);
+
 #endif /* SPE_DECODE_CLI_ARGS_H */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "cost_report.h"
 #include "commands.h"
 #include "input.h"
 #include "samples.h"
@@ -41,15 +42,28 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: spe-decode report [--top N] [--kallsyms FILE] [--symfs DIR] perf.data|-\n"
+"       spe-decode report --sort KEYS [--order COL] [--percent-limit P] [--top N] ...\n"
 "Summarise the SPE records of a perf.data: top symbols, latency percentiles\n"
 "per operation type, where loads and stores were served from, cache/TLB miss\n"
-"rates, branch mispredict rate, lost and truncated data.\n");
+"rates, branch mispredict rate, lost and truncated data.\n"
+"  --sort KEYS          a cost table grouped by KEYS instead: sym, dso, srcline,\n"
+"                       symbol_daddr, data_src, op, cpu, pid, comm (comma-separated)\n"
+"  --order COL          order its rows by: samples, latency (default), mean, p50,\n"
+"                       p90, p99, issue, xlat, sat, l1d-miss, llc-miss, tlb-walk,\n"
+"                       remote, mispred\n"
+"  --percent-limit P    leave out rows under P%% of the ordering column's total\n"
+"  --top N              at most N rows (summary: default 20; table: all)\n"
+"  -j, --jobs N         decoding threads (default: one per online CPU)\n");
 }
 
 static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "top", required_argument, NULL, 't' },
+		{ "sort", required_argument, NULL, 'S' },
+		{ "order", required_argument, NULL, 'O' },
+		{ "percent-limit", required_argument, NULL, 'P' },
+		SPE_CLI_JOBS_OPTION,
 		SPE_CLI_SYMBOL_OPTIONS,
 		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
@@ -62,13 +76,30 @@ static int run(int argc, char **argv)
 	struct spe_output *out;
 	const char *path = NULL;
 	unsigned top = 20;
+	bool top_given = false;
+	struct spe_cost_report_opts cost = { 0 };
 	char err[256] = "";
 	int c, status;
 
-	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:j:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			top = (unsigned)strtoul(optarg, NULL, 0);
+			top_given = true;
+			break;
+		case 'j':
+			if (spe_cli_jobs("report", optarg, &r.threads))
+				return 2;
+			cost.threads = r.threads;
+			break;
+		case 'S':
+			cost.sort = optarg;
+			break;
+		case 'O':
+			cost.order = optarg;
+			break;
+		case 'P':
+			cost.percent_limit = strtod(optarg, NULL);
 			break;
 		case 'i':
 			path = optarg;
@@ -81,6 +112,12 @@ static int run(int argc, char **argv)
 	}
 	if (spe_cli_input(argc, argv, &path, usage))
 		return 2;
+	if (cost.sort) {
+		cost.path = path;
+		cost.symcfg = symcfg;
+		cost.top = top_given ? top : 0;
+		return spe_cli_cost_report(&cost);
+	}
 	out = malloc(sizeof(*out));
 	if (!out || spe_report_new(&rp.r) ||
 	    spe_symbols_new(&rp.syms, &symcfg, err, sizeof(err))) {

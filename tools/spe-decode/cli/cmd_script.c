@@ -110,7 +110,8 @@ static void usage(FILE *f)
 "                     samples instead of every branch as 'branch'\n"
 "  -e, --event=NAME   only this sample group (branch and branch-miss both work)\n"
 "  --kallsyms=FILE    kernel symbols\n"
-"  --symfs=DIR        look for the mapped files under DIR\n");
+"  --symfs=DIR        look for the mapped files under DIR\n"
+"  -j, --jobs=N       decoding threads (default: one per online CPU)\n");
 }
 
 static int parse_fields(struct script *sc, const char *arg)
@@ -549,12 +550,13 @@ static int run(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "itrace", required_argument, NULL, 'I' },
 		{ "fields", required_argument, NULL, 'F' },
-		{ "json", no_argument, NULL, 'j' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "ns", no_argument, NULL, 'n' },
 		{ "branch-miss", no_argument, NULL, 'B' },
 		{ "event", required_argument, NULL, 'e' },
 		SPE_CLI_SYMBOL_OPTIONS,
+		SPE_CLI_JOBS_OPTION,
 		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -570,7 +572,7 @@ static int run(int argc, char **argv)
 
 	spe_itrace_default(&sc.it);
 	parse_fields(&sc, "comm,tid,cpu,time,period,event,ip,sym,dso");
-	while ((c = getopt_long(argc, argv, "F:e:i:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "F:e:i:j:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'I':
 			if (spe_samples_parse_itrace("script", optarg, &sc.it))
@@ -580,8 +582,12 @@ static int run(int argc, char **argv)
 			if (parse_fields(&sc, optarg))
 				return 2;
 			break;
-		case 'j':
+		case 'J':
 			sc.fmt = FMT_JSON;
+			break;
+		case 'j':
+			if (spe_cli_jobs("script", optarg, &r.threads))
+				return 2;
 			break;
 		case 'c':
 			sc.fmt = FMT_CSV;

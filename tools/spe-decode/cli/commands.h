@@ -20,5 +20,8 @@ extern const struct spe_cli_command spe_cmd_wrap;
 extern const struct spe_cli_command spe_cmd_script;
 extern const struct spe_cli_command spe_cmd_inject;
 extern const struct spe_cli_command spe_cmd_report;
+extern const struct spe_cli_command spe_cmd_c2c;
+extern const struct spe_cli_command spe_cmd_pprof;
+extern const struct spe_cli_command spe_cmd_html;
 
 #endif /* SPE_DECODE_CLI_COMMANDS_H */

@@ -13,6 +13,9 @@ static const struct spe_cli_command *const commands[] = {
 	&spe_cmd_script,
 	&spe_cmd_inject,
 	&spe_cmd_report,
+	&spe_cmd_c2c,
+	&spe_cmd_pprof,
+	&spe_cmd_html,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

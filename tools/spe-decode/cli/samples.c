@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "samples.h"
 
 struct run_ctx {
@@ -81,6 +82,7 @@ int spe_samples_execute(struct spe_samples_run *run)
 		fprintf(stderr, "spe-decode %s: %s: %s\n", run->cmd, run->path, strerror(errno));
 		return 1;
 	}
+	cfg.threads = run->threads ? run->threads : spe_cli_default_threads();
 	spe_synth_init(&c.synth, &run->itrace);
 	err = spe_session_open(&s, fd, &cfg);
 	if (!err)

@@ -19,6 +19,7 @@ struct spe_samples_run {
 	int (*on_event)(void *ctx, const struct spe_pdr_event *ev);
 	void *ctx;
 	bool quiet;			/* no end-of-run summary on stderr */
+	unsigned threads;		/* decoding threads, 0: one per online CPU */
 	/* Filled in by spe_samples_execute(): */
 	struct spe_session_stats stats;
 	struct spe_auxtrace_info info;

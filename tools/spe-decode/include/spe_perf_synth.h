@@ -91,6 +91,9 @@ struct spe_session_config {
 			   const uint8_t *data, uint64_t size);
 	void *ctx;
 	bool no_decode;			/* only the callbacks above, no records */
+	/* Decoding threads (a file with an AUXTRACE index only): 0 or 1
+	 * decode in the caller's thread.  The records come out the same. */
+	unsigned threads;
 };
 
 /* Opens the perf.data on fd (a file or perf's pipe format on a stream). */
@@ -206,6 +209,8 @@ struct spe_sym {
 	const char *dso;
 	const char *name;
 	uint64_t offset;		/* ip - symbol start */
+	uint64_t elf_addr;		/* ip as an address in the dso's ELF file
+					 * (for DWARF lookups; the ip for kernel) */
 	bool has_sym;
 };
 

@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "decode_workers.h"
 #include "spe_decode.h"
 #include "spe_perf_synth.h"
 
@@ -46,6 +47,8 @@ struct aux_queue {
 	uint64_t cur_mem_size;
 	uint64_t dropped;		/* bytes of it already dropped */
 	struct spe_record rec;		/* next record, when has_rec */
+	const struct spe_record *recp;	/* where it is: &rec, or a decoding
+					 * thread's item */
 	bool has_rec, on_heap;
 	uint64_t time;			/* perf time of rec */
 	uint64_t last_ts;		/* newest SPE timestamp seen: heap key */
@@ -57,6 +60,7 @@ struct aux_queue {
 	uint64_t midr;
 	enum spe_ds_table ds_table;
 	int32_t cached_tid, cached_pid;
+	uint32_t index;			/* in the session's queues */
 };
 
 /* A timed perf.data record kept for ordering (perf's ordered events). */
@@ -89,6 +93,7 @@ struct spe_session {
 
 	struct aux_queue *q[Q_MAX_QUEUES];
 	uint32_t nr_q;
+	struct spe_dw *dw;		/* decoding threads, NULL: decode here */
 	struct heap_item heap[Q_MAX_QUEUES];
 	uint32_t heap_n;
 
@@ -263,9 +268,38 @@ static void q_note_error(struct spe_session *s, uint64_t off)
 		s->st.first_decode_error_offset = off;
 }
 
+/* q_advance() with the decoding done by threads: the same records and the
+ * same bookkeeping, in the same order (lib/decode_workers.c). */
+static bool q_advance_threaded(struct spe_session *s, struct aux_queue *q)
+{
+	const struct spe_dw_item *it;
+
+	while ((it = spe_dw_next(s->dw, q->index))) {
+		if (it->kind == SPE_DW_PARTIAL) {
+			s->st.partial_records++;
+			if (it->rec.end == SPE_REC_END_ERROR)
+				q_note_error(s, it->error_file_off);
+			continue;
+		}
+		q->recp = &it->rec;	/* valid until the queue's next item */
+		q->cur_data_off = it->data_off;
+		q->cur_aux_off = it->aux_off;
+		q->rec_ts = (it->rec.present & SPE_REC_TIMESTAMP) ? it->rec.timestamp : 0;
+		if (q->rec_ts > q->last_ts)
+			q->last_ts = q->rec_ts;
+		q->time = q_perf_time(s, q->rec_ts);
+		q->has_rec = true;
+		s->st.records++;
+		return true;
+	}
+	return false;
+}
+
 /* Decode q's next complete record into q->rec; false when q is empty. */
 static bool q_advance(struct spe_session *s, struct aux_queue *q)
 {
+	if (s->dw)
+		return q_advance_threaded(s, q);
 	for (;;) {
 		int ret;
 
@@ -287,6 +321,7 @@ static bool q_advance(struct spe_session *s, struct aux_queue *q)
 			q->active = true;
 		}
 		ret = spe_decoder_next(&q->dec, &q->rec);
+		q->recp = &q->rec;
 		if (ret == 1) {
 			q_drop_pages(s, q, false);
 			/* perf: a record's time is its own timestamp (0 without
@@ -318,7 +353,7 @@ static bool q_advance(struct spe_session *s, struct aux_queue *q)
 
 static void q_context(struct spe_session *s, struct aux_queue *q, struct spe_qrecord *qr)
 {
-	const struct spe_record *rec = &q->rec;
+	const struct spe_record *rec = q->recp;
 
 	qr->rec = rec;
 	qr->seq = ++s->delivered;
@@ -418,6 +453,7 @@ static int q_add(struct spe_session *s, const struct spe_pdr_event *ev, uint8_t 
 		if (!q)
 			return -ENOMEM;
 		q->ctx_tid = -1;
+		q->index = idx;
 		s->q[idx] = q;
 		if (idx >= s->nr_q)
 			s->nr_q = idx + 1;
@@ -788,6 +824,41 @@ bad:
 	return 0;
 }
 
+/*
+ * With every buffer queued up front, the queues can be decoded ahead by
+ * threads (cfg.threads > 1).  Without memory for them, decoding stays here.
+ */
+static void start_threads(struct spe_session *s)
+{
+	const struct spe_dw_buf **bufs = calloc(s->nr_q ? s->nr_q : 1, sizeof(*bufs));
+	struct spe_dw_buf *all;
+	uint32_t *nbufs = calloc(s->nr_q ? s->nr_q : 1, sizeof(*nbufs));
+	size_t total = 0, k = 0;
+
+	for (uint32_t i = 0; i < s->nr_q; i++)
+		total += s->q[i] ? s->q[i]->count : 0;
+	all = malloc((total ? total : 1) * sizeof(*all));
+	if (bufs && nbufs && all) {
+		for (uint32_t i = 0; i < s->nr_q; i++) {
+			struct aux_queue *q = s->q[i];
+
+			bufs[i] = all + k;
+			for (uint32_t j = 0; q && j < q->count; j++, k++) {
+				const struct q_buffer *b = &q->bufs[(q->head + j) % q->cap];
+
+				all[k] = (struct spe_dw_buf){ .data_off = b->data_off,
+							      .size = b->size, .aux_off = b->aux_off };
+			}
+			nbufs[i] = q ? q->count : 0;
+		}
+		if (spe_dw_start(&s->dw, s->cfg.threads, s->nr_q, bufs, nbufs, s->map, s->page))
+			s->dw = NULL;
+	}
+	free(bufs);
+	free(nbufs);
+	free(all);
+}
+
 int spe_session_run(struct spe_session *s)
 {
 	struct spe_pdr_event ev;
@@ -796,6 +867,8 @@ int spe_session_run(struct spe_session *s)
 	err = queue_from_index(s);
 	if (err)
 		return err;
+	if (s->data_queued && s->cfg.threads > 1)
+		start_threads(s);
 
 	/*
 	 * As perf does with ordered events: records with a time wait for a
@@ -841,6 +914,7 @@ void spe_session_close(struct spe_session *s)
 {
 	if (!s)
 		return;
+	spe_dw_stop(s->dw);
 	for (uint32_t i = 0; i < s->nr_q; i++)
 		if (s->q[i]) {
 			struct aux_queue *q = s->q[i];

@@ -416,6 +416,7 @@ void spe_symbols_lookup(struct spe_symbols *s, int32_t pid, uint64_t ip,
 	out->dso = "[unknown]";
 	out->name = "[unknown]";
 	out->offset = 0;
+	out->elf_addr = ip;
 	out->has_sym = false;
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
 		if (!s->have_kernel)
@@ -449,6 +450,7 @@ void spe_symbols_lookup(struct spe_symbols *s, int32_t pid, uint64_t ip,
 				addr = off - d->segs[k].offset + d->segs[k].vaddr;
 				break;
 			}
+		out->elf_addr = addr;
 		sym = find_sym(d, addr);
 		if (sym) {
 			out->name = sym->name;

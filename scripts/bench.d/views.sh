@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Analysis views and decoding threads: spe-decode report on 1 GB of AUX data
+# with -j 1 and -j 2 (targets: >= 1.7x faster with 2 threads, < 0.6 s wall),
+# spe-decode script with perf's default output beside perf script (target
+# >= 15x), report --sort sym beside perf report --sort sym, and c2c, html
+# and pprof on the same file.  Peak memory must stay under 64 MB.  Wall
+# times on a shared machine are noisy: each command runs 3 times and the
+# fastest run counts.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cache="${SPE_CACHE_DIR:-$top/.cache}/bench-views"
+gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
+spe="$top/build/spe-decode/spe-decode"
+mkdir -p "$cache"
+make -s -C "$top/tools/spe-decode" -j2 >/dev/null
+
+# The inputs of the perf.data benchmark: 4 queues (~38 MB), then 7 x 154 MB.
+[ -s "$cache/a.bin" ] || python3 "$gen" 200000 --seed 21 >"$cache/a.bin"
+[ -s "$cache/b.bin" ] || python3 "$gen" 200000 --seed 22 --ts0 1000077 >"$cache/b.bin"
+"$spe" wrap -o "$cache/b32.data" --pid 100 --tid 100 --comm bench \
+	"$cache/a.bin@0" "$cache/b.bin@1" "$cache/a.bin@2" "$cache/b.bin@3"
+if [ ! -s "$cache/big.bin" ]; then
+	for _ in 1 2 3 4 5 6 7 8; do cat "$cache/a.bin" "$cache/b.bin"; done >"$cache/big.bin"
+fi
+"$spe" wrap -o "$cache/1g.data" "$cache/big.bin@0" "$cache/big.bin@1" "$cache/big.bin@2" \
+	"$cache/big.bin@3" "$cache/big.bin@4" "$cache/big.bin@5" "$cache/big.bin@6"
+
+# measure LABEL OUT cmd...: the fastest of 3 runs: wall s, CPU s, peak RSS MB
+measure() {
+	local label=$1 out=$2 best="" line
+	shift 2
+	for _ in 1 2 3; do
+		/usr/bin/time -f "%e %U %S %M" -o "$cache/time" "$@" >"$out" 2>"$cache/stderr" || true
+		read -r wall user sys rss <"$cache/time"
+		line="$wall $(echo "$user + $sys" | bc) $rss"
+		if [ -z "$best" ] || [ "$(echo "$wall < ${best%% *}" | bc)" = 1 ]; then best=$line; fi
+	done
+	read -r wall cpu rss <<<"$best"
+	printf '%-46s %8.2f %8.2f %8.1f\n' "$label" "$wall" "$cpu" "$(echo "$rss / 1024" | bc -l)"
+	echo "$wall $cpu" >"$cache/last"
+}
+
+printf '\nperf.data of %d MB (AUX data), 22,400,000 SPE records on 7 CPUs; %s online CPUs, load %s\n' \
+	$(($(stat -c %s "$cache/1g.data") / 1048576)) "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-46s %8s %8s %8s\n' "command" "wall s" "CPU s" "peak MB"
+measure "spe-decode report -j 1" "$cache/r1.out" "$spe" report -j 1 "$cache/1g.data"
+read -r w1 _ <"$cache/last"
+measure "spe-decode report -j 2 (target < 0.6 s)" "$cache/r2.out" "$spe" report -j 2 "$cache/1g.data"
+read -r w2 _ <"$cache/last"
+if cmp -s "$cache/r1.out" "$cache/r2.out"; then same=identical; else same=DIFFERENT; fi
+printf 'report -j 2 vs -j 1: output %s, speed-up %.2fx wall (target >= 1.7x)\n' "$same" \
+	"$(echo "$w1 / $w2" | bc -l)"
+rm -f "$cache/1g.data" "$cache/r1.out" "$cache/r2.out"
+
+printf '\nperf.data of %d MB, 800,000 SPE records on 4 CPUs\n' $(($(stat -c %s "$cache/b32.data") / 1048576))
+printf '%-46s %8s %8s %8s\n' "command" "wall s" "CPU s" "peak MB"
+if command -v perf >/dev/null; then
+	measure "perf script" "$cache/perf.out" perf script -i "$cache/b32.data"
+	read -r pw _ <"$cache/last"
+fi
+measure "spe-decode script --branch-miss (same output)" "$cache/spe.out" \
+	"$spe" script --branch-miss "$cache/b32.data"
+read -r sw _ <"$cache/last"
+if command -v perf >/dev/null; then
+	if cmp -s "$cache/perf.out" "$cache/spe.out"; then same=identical; else same=DIFFERENT; fi
+	printf 'script vs perf script: output %s; speed-up %.1fx wall (target >= 15x)\n' "$same" \
+		"$(echo "$pw / $sw" | bc -l)"
+	measure "perf report --itrace=i1i --sort sym" /dev/null \
+		perf report -i "$cache/b32.data" --itrace=i1i --stdio --sort sym
+fi
+measure "spe-decode report --sort sym" /dev/null "$spe" report --sort sym "$cache/b32.data"
+measure "spe-decode report --sort sym,data_src" /dev/null "$spe" report --sort sym,data_src "$cache/b32.data"
+measure "spe-decode c2c" /dev/null "$spe" c2c "$cache/b32.data"
+measure "spe-decode html" /dev/null "$spe" html -o "$cache/r.html" "$cache/b32.data"
+measure "spe-decode pprof" /dev/null "$spe" pprof -o "$cache/p.pb.gz" "$cache/b32.data"
+rm -f "$cache/perf.out" "$cache/spe.out" "$cache/r.html" "$cache/p.pb.gz"

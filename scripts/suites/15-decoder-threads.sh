@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Decoding on several threads (-j N): every command's output is the same,
+# byte for byte, as with -j 1 - on many queues, with partial and corrupt
+# records (the first decode error's offset included), and with more
+# threads than queues or cores.  Bad -j values are usage errors.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/scripts/lib/tap.sh"
+bld="$top/build/spe-decode"
+spe="$bld/spe-decode"
+gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+make -s -C "$top/tools/spe-decode" -j2 >"$tmp/build.log" 2>&1 ||
+	{ cat "$tmp/build.log"; tap_fail "build"; tap_done; exit 1; }
+python3 "$gen" 30000 --seed 41 >"$tmp/a.bin"
+python3 "$gen" 30000 --seed 42 --ts0 1000033 >"$tmp/b.bin"
+python3 "$gen" 20000 --seed 43 --ts0 999000 >"$tmp/c.bin"
+# A corrupted copy: a few bytes overwritten with invalid headers.
+python3 - "$tmp/a.bin" "$tmp/bad.bin" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+for off in range(5000, len(d), 97003):
+    d[off:off + 3] = b'\x20\x20\x20'  # extended-header prefixes: undecodable
+open(sys.argv[2], 'wb').write(bytes(d))
+PY
+# 6 queues, several AUXTRACE records each (chunks cut records: partials).
+"$spe" wrap -o "$tmp/m.data" --chunk 65536 "$tmp/a.bin@0" "$tmp/b.bin@1" "$tmp/c.bin@2" \
+	"$tmp/bad.bin@3" "$tmp/b.bin@4" "$tmp/a.bin@5"
+
+run_all() {	# run_all J: every command's output with -j J
+	local j=$1
+	local o="$tmp/j$j"
+	mkdir -p "$o"
+	"$spe" report -j "$j" "$tmp/m.data" >"$o/report" 2>&1
+	"$spe" report -j "$j" --sort sym,op,data_src "$tmp/m.data" >"$o/report-sort" 2>&1
+	"$spe" script -j "$j" "$tmp/m.data" >"$o/script" 2>&1
+	"$spe" script -j "$j" --json --itrace=i1i "$tmp/m.data" >"$o/script-json" 2>&1
+	"$spe" c2c -j "$j" "$tmp/m.data" >"$o/c2c" 2>&1
+	"$spe" pprof -j "$j" -o "$o/p.pb.gz" "$tmp/m.data" >"$o/pprof.log" 2>&1
+	"$spe" html -j "$j" -o "$o/r.html" "$tmp/m.data" >"$o/html.log" 2>&1
+}
+run_all 1
+grep -q 'decode errors' "$tmp/j1/script" && grep -q 'first SPE decode error at file offset' "$tmp/j1/script" &&
+	tap_ok "the test file has decode errors and partial records" ||
+	tap_fail "the test file has decode errors" "$(tail -3 "$tmp/j1/script")"
+for j in 2 8; do
+	run_all "$j"
+	bad=""
+	for f in report report-sort script script-json c2c p.pb.gz r.html pprof.log html.log; do
+		cmp -s "$tmp/j1/$f" "$tmp/j$j/$f" || bad="$bad $f"
+	done
+	[ -z "$bad" ] && tap_ok "-j $j: report, report --sort, script, script --json, c2c, pprof and html byte for byte as -j 1" ||
+		tap_fail "-j $j equals -j 1" "differs:$bad"
+done
+# Pipe input decodes in one thread: still the same.
+"$spe" report -j 4 - <"$tmp/m.data" | sed 's/^# spe-decode report of -$/# spe-decode report of X/' >"$tmp/pipe"
+sed 's/^# spe-decode report of .*/# spe-decode report of X/' "$tmp/j1/report" >"$tmp/file"
+cmp -s "$tmp/pipe" "$tmp/file" && tap_ok "pipe input with -j 4 equals the file's -j 1 report" ||
+	tap_fail "pipe input" "$(diff "$tmp/file" "$tmp/pipe" | head -4)"
+# Memory: the threads add bounded batches per queue, not a share of the
+# file: what -j 8 takes beyond -j 1 is the same with 4 times the data.
+if [ -x /usr/bin/time ]; then
+	for f in a b c bad; do cat "$tmp/$f.bin" "$tmp/$f.bin" "$tmp/$f.bin" "$tmp/$f.bin" >"$tmp/${f}4.bin"; done
+	"$spe" wrap -o "$tmp/m4.data" --chunk 65536 "$tmp/a4.bin@0" "$tmp/b4.bin@1" "$tmp/c4.bin@2" \
+		"$tmp/bad4.bin@3" "$tmp/b4.bin@4" "$tmp/a4.bin@5"
+	rss() { /usr/bin/time -f %M -o "$tmp/rss" "$spe" report -j "$1" "$2" >/dev/null 2>&1; tail -1 "$tmp/rss"; }
+	a1=$(rss 1 "$tmp/m.data") a8=$(rss 8 "$tmp/m.data")
+	b1=$(rss 1 "$tmp/m4.data") b8=$(rss 8 "$tmp/m4.data")
+	if [ $(((b8 - b1) - (a8 - a1))) -lt 4096 ] && [ "$b8" -lt 65536 ]; then
+		tap_ok "-j 8 takes $((a8 - a1)) KB beyond -j 1, $((b8 - b1)) KB with 4x the data (peak ${b8} KB)"
+	else
+		tap_fail "-j 8 peak memory" "-j 1: ${a1} KB, ${b1} KB with 4x data; -j 8: ${a8} KB, ${b8} KB"
+	fi
+else
+	tap_skip "-j 8 peak memory" "/usr/bin/time not installed"
+fi
+# ThreadSanitizer: the worker pool and the merge share no data unlocked.
+tsan="$top/build/spe-decode-tsan"
+if (cd "$top/tools/spe-decode" && CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS=-fsanitize=thread \
+	make -s -j2 O="$tsan" >"$tmp/tsan.log" 2>&1); then
+	races=0
+	for j in 2 3 8; do
+		"$tsan/spe-decode" report -j "$j" "$tmp/m.data" >"$tmp/tsan.out" 2>"$tmp/tsan.err"
+		grep -q 'ThreadSanitizer' "$tmp/tsan.err" && races=$((races + 1))
+		cmp -s <(grep -v '^spe-decode' "$tmp/tsan.out") <(grep -v '^spe-decode' "$tmp/j1/report") ||
+			races=$((races + 1))
+	done
+	"$tsan/spe-decode" html -j 4 -o "$tmp/tsan.html" "$tmp/m.data" >/dev/null 2>"$tmp/tsan.err"
+	grep -q 'ThreadSanitizer' "$tmp/tsan.err" && races=$((races + 1))
+	[ "$races" = 0 ] && tap_ok "ThreadSanitizer: no race in report -j 2/3/8 and html -j 4, same output" ||
+		tap_fail "ThreadSanitizer" "$(grep -m5 -A6 'WARNING' "$tmp/tsan.err")"
+else
+	tap_skip "ThreadSanitizer" "no TSan build ($(tail -1 "$tmp/tsan.log"))"
+fi
+for v in 0 x 2000; do
+	"$spe" report -j "$v" "$tmp/m.data" >/dev/null 2>"$tmp/err"
+	[ $? -eq 2 ] && grep -q -- "-j $v" "$tmp/err" && tap_ok "-j $v is a usage error" ||
+		tap_fail "-j $v" "$(cat "$tmp/err")"
+done
+tap_done

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# report --sort: cost tables.  Rows, sample counts and source lines equal
+# host perf's report with the same sort keys; latency sums, means and
+# exact percentiles and the shares of L1D/LLC misses, TLB walks, remote
+# accesses and mispredicts equal what perf script's samples add up to;
+# saturated counters are shown as such; --order and --percent-limit;
+# bad keys are errors.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/scripts/lib/tap.sh"
+bld="$top/build/spe-decode"
+spe="$bld/spe-decode"
+gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+make -s -C "$top/tools/spe-decode" -j2 tests >"$tmp/build.log" 2>&1 ||
+	{ cat "$tmp/build.log"; tap_fail "build"; tap_done; exit 1; }
+# A unit-test program: an ELF with symbols and DWARF (built with -g).
+elf="$tmp/prog"
+cp "$bld/tests/test_symbols" "$elf"
+pcs=$(nm "$elf" | python3 -c '
+import sys
+print(",".join("%x" % (int(l.split()[0], 16) + 0x10000000 + 4)
+               for l in sys.stdin if len(l.split()) == 3 and l.split()[1] in "tT"))')
+python3 "$gen" 4000 --seed 7 --no-context --pcs "$pcs" >"$tmp/sy.bin"
+"$spe" wrap -o "$tmp/sy.data" --per-thread --pid 77 --tid 77 --comm prog \
+	--mmap "0x10000000:0x10000:0:$elf" "$tmp/sy.bin"
+
+# The table's rows as "samples<TAB>key1<TAB>key2..." (keys are separated
+# by two spaces in the text; the numeric columns come first).
+rows() { awk -v nk="$1" 'f && /^ *[0-9]/ {
+		line = $0; for (i = 0; i < 16; i++) sub(/^ *[^ ]+/, "", line);
+		sub(/^  /, "", line); n = split(line, k, "  ");
+		printf "%s", $1; for (i = 1; i <= n; i++) printf "\t%s", k[i]; print ""; }
+	/^ *samples/ { f = 1 }'; }
+
+"$spe" report --sort sym,srcline "$tmp/sy.data" >"$tmp/t.out"
+if command -v perf >/dev/null; then
+	perf report -i "$tmp/sy.data" --itrace=i1i --stdio -F sample,sym,srcline 2>/dev/null |
+		grep -v '^#' | grep . |
+		awk '{ printf "%s\t%s %s\t%s\n", $1, $2, $3, $4 }' | sort >"$tmp/p.rows"
+	rows 2 <"$tmp/t.out" | sort >"$tmp/s.rows"
+	# perf names an ip without a symbol "[k] 0x..." too; its addr2line
+	# gives startup code in units without line ranges "crtstuff.c:0",
+	# where libdw answers none ("??:0"): those rows are compared by count.
+	grep -v ':0$' "$tmp/p.rows" >"$tmp/p1"; grep -v ':0$' "$tmp/s.rows" >"$tmp/s1"
+	if [ -s "$tmp/p1" ] && cmp -s "$tmp/p1" "$tmp/s1" &&
+	   [ "$(grep -c ':0$' "$tmp/p.rows")" = "$(grep -c ':0$' "$tmp/s.rows")" ]; then
+		tap_ok "--sort sym,srcline: rows, samples and source lines equal perf report's ($(wc -l <"$tmp/p1") rows)"
+	else
+		tap_fail "--sort sym,srcline equals perf report" "$(diff "$tmp/p.rows" "$tmp/s.rows" | head -8)"
+	fi
+	grep -q 'symbols.c:[1-9]' "$tmp/s1" && tap_ok "source lines come from DWARF (symbols.c:N)" ||
+		tap_fail "source lines come from DWARF"
+
+	# Latency and event shares per symbol from perf script's samples.
+	perf script -i "$tmp/sy.data" --itrace=i1i -F ip,sym,weight 2>/dev/null >"$tmp/w.txt"
+	perf script -i "$tmp/sy.data" -F event,ip,sym 2>/dev/null >"$tmp/e.txt"
+	"$spe" report --sort sym --order samples "$tmp/sy.data" >"$tmp/sym.out"
+	bad=$(python3 - "$tmp/w.txt" "$tmp/e.txt" "$tmp/sym.out" <<'PY'
+import sys, collections
+lat = collections.defaultdict(list)
+for l in open(sys.argv[1]):
+    f = l.split()
+    if len(f) >= 3 and f[2] != '[unknown]':
+        lat[f[2]].append(int(f[0]))
+ev = collections.defaultdict(collections.Counter)
+tot = collections.Counter()
+names = {'l1d-miss:': 'l1d', 'llc-miss:': 'llc', 'tlb-miss:': 'walk',
+         'remote-access:': 'rem', 'branch-miss:': 'misp'}
+for l in open(sys.argv[2]):
+    f = l.split()
+    if len(f) >= 3 and f[0] in names:
+        tot[names[f[0]]] += 1
+        if f[2] != '[unknown]':
+            ev[f[2]][names[f[0]]] += 1
+def pct(v, p):
+    v = sorted(v); k = max(1, int(p / 100.0 * len(v) + 0.999999))
+    return v[k - 1]
+bad = checked = 0
+for l in open(sys.argv[3]):
+    f = l.split()
+    if len(f) < 18 or not f[0].isdigit() or f[16] != '[.]':
+        continue
+    name = f[17]
+    v = lat[name]
+    want = [str(len(v)), str(sum(v)), '%.1f' % (sum(v) / len(v)), str(pct(v, 50)),
+            str(pct(v, 90)), str(pct(v, 99))]
+    got = [f[0], f[2], f[4], f[5], f[6], f[7]]
+    for i, k in enumerate(['l1d', 'llc', 'walk', 'rem', 'misp']):
+        want.append('%.1f%%' % (100.0 * ev[name][k] / tot[k] if tot[k] else 0))
+        got.append(f[11 + i])
+    checked += 1
+    if want != got:
+        bad += 1
+        print(name, want, got, file=sys.stderr)
+print(bad if checked > 10 else 'too few rows (%d)' % checked)
+PY
+)
+	[ "$bad" = 0 ] && tap_ok "per symbol: samples, latency sum/mean/p50/p90/p99 and miss/walk/remote/mispredict shares equal perf script's samples" ||
+		tap_fail "per-symbol columns equal perf script's samples" "$bad"
+else
+	tap_skip "--sort sym,srcline equals perf report" "perf not installed"
+fi
+
+# Every key is accepted, and the rows of each add up to all records.
+total=$(awk '/^# SPE records:/ {print $4}' "$tmp/t.out")
+for k in sym dso srcline symbol_daddr data_src op cpu pid comm; do
+	sum=$("$spe" report --sort "$k" "$tmp/sy.data" | rows 1 | awk -F'\t' '{s += $1} END {print s}')
+	if [ -n "$total" ] && [ "$sum" = "$total" ]; then tap_ok "--sort $k: rows add up to the $total records"
+	else tap_fail "--sort $k: rows add up to the records" "$sum != $total"; fi
+done
+"$spe" report --sort op,data_src "$tmp/sy.data" | grep -q 'load  L1 hit$' &&
+	tap_ok "--sort op,data_src: loads by level (L1 hit)" || tap_fail "--sort op,data_src"
+
+# --order: descending by the column; --percent-limit drops small rows.
+"$spe" report --sort sym --order p99 "$tmp/sy.data" | awk '/^ *[0-9]/ {print $8}' >"$tmp/p99"
+if [ -s "$tmp/p99" ] && sort -n -r -c "$tmp/p99" 2>/dev/null; then tap_ok "--order p99 sorts by p99"
+else tap_fail "--order p99 sorts by p99"; fi
+"$spe" report --sort sym --order l1d-miss --percent-limit 3 "$tmp/sy.data" >"$tmp/pl.out"
+nall=$("$spe" report --sort sym --order l1d-miss "$tmp/sy.data" | awk '/^ *[0-9]/' | wc -l)
+npl=$(awk '/^ *[0-9]/' "$tmp/pl.out" | wc -l)
+small=$(awk '/^ *[0-9]/ { v = $12; sub(/%/, "", v); if (v + 0 < 3) print }' "$tmp/pl.out" | wc -l)
+if [ "$npl" -gt 0 ] && [ "$npl" -lt "$nall" ] && [ "$small" -eq 0 ]; then
+	tap_ok "--percent-limit 3 --order l1d-miss keeps only rows with >= 3% of the L1D misses ($npl of $nall)"
+else
+	tap_fail "--percent-limit" "$npl of $nall rows, $small under the limit"
+fi
+
+# Saturated counters: 90 loads of 100 cycles, 10 at 4095 (12-bit).
+python3 "$top/tools/spe-decode/tests/views/gen_sat.py" 90 10 >"$tmp/sat.bin"
+"$spe" wrap -o "$tmp/sat.data" "$tmp/sat.bin"
+"$spe" report --sort op "$tmp/sat.data" >"$tmp/sat.out"
+read -r s lat mean p50 p90 p99 sat < <(awk '/^ *[0-9]/ {print $1, $3, $5, $6, $7, $8, $11}' "$tmp/sat.out")
+if [ "$s" = 100 ] && [ "$lat" = 9000 ] && [ "$mean" = 100.0 ] && [ "$p50" = 100 ] &&
+   [ "$p90" = 100 ] && [ "$p99" = sat ] && [ "$sat" = 10 ]; then
+	tap_ok "12-bit saturated latencies (4095): counted as 'sat', out of the sum and mean, p99 'sat'"
+else
+	tap_fail "saturated latencies" "$(cat "$tmp/sat.out")"
+fi
+python3 "$top/tools/spe-decode/tests/views/gen_sat.py" 90 10 --sat 65535 >"$tmp/sat16.bin"
+"$spe" wrap -o "$tmp/sat16.data" "$tmp/sat16.bin"
+read -r lat sat < <("$spe" report --sort op "$tmp/sat16.data" | awk '/^ *[0-9]/ {print $3, $11}')
+[ "$lat" = 9000 ] && [ "$sat" = 10 ] && tap_ok "16-bit counters: 65535 is the saturated value" ||
+	tap_fail "16-bit saturation" "latency $lat sat $sat"
+
+# Usage errors name the problem.
+"$spe" report --sort sym,bogus "$tmp/sy.data" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "bogus" "$tmp/err" && tap_ok "an unknown sort key is a usage error naming it" ||
+	tap_fail "unknown sort key" "$(cat "$tmp/err")"
+"$spe" report --sort sym --order nope "$tmp/sy.data" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "nope" "$tmp/err" && tap_ok "an unknown --order column is a usage error naming it" ||
+	tap_fail "unknown --order column" "$(cat "$tmp/err")"
+tap_done

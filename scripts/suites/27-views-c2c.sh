@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# spe-decode c2c: on a generated contended workload (tests/views/gen_c2c.py)
+# exactly the lines written by more than one CPU are shared, with their
+# offsets, CPUs and code (symbol, source line); the counts equal host perf
+# c2c report's for the lines both list, and the documented differences
+# hold (perf lists read-only lines with peer loads, and misses contended
+# lines whose loads hit L1).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/scripts/lib/tap.sh"
+bld="$top/build/spe-decode"
+spe="$bld/spe-decode"
+views="$top/tools/spe-decode/tests/views"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+make -s -C "$top/tools/spe-decode" -j2 tests >"$tmp/build.log" 2>&1 ||
+	{ cat "$tmp/build.log"; tap_fail "build"; tap_done; exit 1; }
+elf="$tmp/prog"
+cp "$bld/tests/test_symbols" "$elf"
+pcs=$(nm "$elf" | python3 -c '
+import sys
+want = ["spe_symbols_new", "spe_symbols_free", "spe_symbols_event", "spe_symbols_comm",
+        "spe_symbols_lookup", "feed"]
+syms = {l.split()[2]: int(l.split()[0], 16) for l in sys.stdin if len(l.split()) == 3}
+print(",".join("%x" % (syms[w] + 0x10000000 + 8) for w in want))')
+python3 "$views/gen_c2c.py" "$tmp" 4 "$pcs"
+"$spe" wrap -o "$tmp/c2c.data" --pid 77 --tid 77 --comm prog \
+	--mmap "0x10000000:0x10000:0:$elf" "$tmp/cpu0.bin@0" "$tmp/cpu1.bin@1" \
+	"$tmp/cpu2.bin@2" "$tmp/cpu3.bin@3"
+
+"$spe" c2c "$tmp/c2c.data" >"$tmp/c.out" 2>"$tmp/c.err" || tap_fail "c2c runs" "$(cat "$tmp/c.err")"
+# "line space records loads stores cpus peer" of the line table
+awk '/^## Shared cache lines/ {f = 1; getline; next} f && /^ *[0-9]/ {print $2, $3, $5, $6, $7, $8, $9} /^$/ {f = 0}' \
+	"$tmp/c.out" | sort >"$tmp/lines"
+cat >"$tmp/want" <<'W'
+0x7fff00004000 pid77 400 200 200 4 0
+0x80001000 phys 400 200 200 4 100
+0x80002000 phys 400 200 200 4 200
+W
+if cmp -s "$tmp/lines" "$tmp/want"; then
+	tap_ok "shared lines: false (A), true (B) and virtual-only (D) sharing; not the read-only or private lines"
+else
+	tap_fail "shared lines" "$(diff "$tmp/want" "$tmp/lines")"
+fi
+# Line A: one offset per CPU, each with its own function and source line.
+awk '/^## Line .*0x80001000/ {f = 1; getline; next} f && NF {print $1, $2, $3, $7, $8} !NF {f = 0}' \
+	"$tmp/c.out" >"$tmp/a"
+ok=1
+for k in 0 1 2 3; do
+	sym=$(echo spe_symbols_new spe_symbols_free spe_symbols_event spe_symbols_comm | cut -d' ' -f$((k + 1)))
+	grep -q "^0x$(printf %02x $((8 * k))) 50 50 $k $sym+0x8\$" "$tmp/a" || ok=0
+done
+[ "$ok" = 1 ] && [ "$(wc -l <"$tmp/a")" = 4 ] &&
+	tap_ok "false sharing: offsets 0x00..0x18, one CPU and one function each" ||
+	tap_fail "false-sharing line's offsets" "$(cat "$tmp/a")"
+grep -A2 '^## Line .*0x80002000' "$tmp/c.out" | grep -q '0,1,2,3 *spe_symbols_lookup+0x8 (.*prog) symbols.c:[1-9]' &&
+	tap_ok "true sharing: offset 0 by all four CPUs, with the source line from DWARF" ||
+	tap_fail "true-sharing line" "$(grep -A2 '0x80002000 (' "$tmp/c.out")"
+"$spe" c2c --order peer --top 1 "$tmp/c2c.data" | awk '/^ *0 /' | grep -q 0x80002000 &&
+	tap_ok "--order peer puts the line with the most peer-cache loads first" ||
+	tap_fail "--order peer"
+
+# Against perf c2c report (which needs a NUMA topology in the header).
+if command -v perf >/dev/null; then
+	python3 "$views/add_numa.py" "$tmp/c2c.data" "$tmp/numa.data"
+	perf c2c report -i "$tmp/numa.data" --stdio 2>/dev/null >"$tmp/perf.out"
+	awk '/Shared Data Cache Line Table/ {f = 1} /Shared Cache Line Distribution/ {f = 0}
+	     f && /^ +[0-9]+ +0x/ {print $2, $9, $10, $11}' "$tmp/perf.out" | sort >"$tmp/p.lines"
+	"$spe" c2c --virtual "$tmp/c2c.data" |
+		awk '/^## Shared cache lines/ {f = 1; getline; next} f && /^ *[0-9]/ {print $2, $5, $6, $7} /^$/ {f = 0}' |
+		sort >"$tmp/s.lines"
+	common=$(join "$tmp/p.lines" "$tmp/s.lines" | awk '$2 == $5 && $3 == $6 && $4 == $7' | wc -l)
+	if [ "$common" = 2 ] && grep -q '^0x7fff00001000 ' "$tmp/s.lines" && grep -q '^0x7fff00002000 ' "$tmp/s.lines"; then
+		tap_ok "--virtual: records, loads and stores of lines A and B equal perf c2c's"
+	else
+		tap_fail "counts equal perf c2c's" "perf: $(cat "$tmp/p.lines")" "ours: $(cat "$tmp/s.lines")"
+	fi
+	if grep -q '^0x7fff00003000 ' "$tmp/p.lines" && ! grep -q '^0x7fff00003000 ' "$tmp/s.lines" &&
+	   ! grep -q '^0x7fff00004000 ' "$tmp/p.lines" && grep -q '^0x7fff00004000 ' "$tmp/s.lines"; then
+		tap_ok "documented differences: perf lists read-only line C (peer loads, no store), misses line D (stores by 4 CPUs, loads hit L1)"
+	else
+		tap_fail "documented differences from perf c2c" "perf: $(cat "$tmp/p.lines")" "ours: $(cat "$tmp/s.lines")"
+	fi
+	# perf's per-offset code for line A equals ours.
+	awk '/Shared Cache Line Distribution Pareto/ {f = 1} f && /0x7fff00001000$/ {g = 1; next}
+	     g && /^ +-+$/ {if (seen) exit; next} g && /\[\.\]/ {seen = 1; print $6, $16, $18}' \
+		"$tmp/perf.out" | sort >"$tmp/p.off"
+	"$spe" c2c --virtual "$tmp/c2c.data" |
+		awk '/^## Line .*0x7fff00001000/ {f = 1; getline; next} f && NF {o = $1; sub(/^0x0*/, "", o); if (o == "") o = "0";
+		     s = $8; sub(/\+0x[0-9a-f]+$/, "", s); print "0x" o, s, $NF} !NF {f = 0}' | sort >"$tmp/s.off"
+	if [ -s "$tmp/p.off" ] && cmp -s "$tmp/p.off" "$tmp/s.off"; then
+		tap_ok "line A: offsets, symbols and source lines equal perf c2c's Pareto table"
+	else
+		tap_fail "line A equals perf's Pareto table" "$(diff "$tmp/p.off" "$tmp/s.off")"
+	fi
+else
+	tap_skip "counts equal perf c2c's" "perf not installed"
+fi
+
+"$spe" c2c - <"$tmp/c2c.data" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "twice" "$tmp/err" && tap_ok "a pipe is refused: c2c reads its input twice" ||
+	tap_fail "pipe input" "$(cat "$tmp/err")"
+"$spe" c2c --order nope "$tmp/c2c.data" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "nope" "$tmp/err" && tap_ok "an unknown --order is a usage error naming it" ||
+	tap_fail "unknown --order" "$(cat "$tmp/err")"
+tap_done

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# spe-decode pprof: the profile go tool pprof reads has, per function and
+# sample type (samples, latency, l1d-miss, llc-miss, tlb-walk, mispredict),
+# the numbers report --sort sym shows; source lines; the op label; the
+# output is written safely (never over the input, nothing left on failure).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/scripts/lib/tap.sh"
+bld="$top/build/spe-decode"
+spe="$bld/spe-decode"
+gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+make -s -C "$top/tools/spe-decode" -j2 tests >"$tmp/build.log" 2>&1 ||
+	{ cat "$tmp/build.log"; tap_fail "build"; tap_done; exit 1; }
+elf="$tmp/prog"
+cp "$bld/tests/test_symbols" "$elf"
+pcs=$(nm "$elf" | python3 -c '
+import sys
+print(",".join("%x" % (int(l.split()[0], 16) + 0x10000000 + 4)
+               for l in sys.stdin if len(l.split()) == 3 and l.split()[1] in "tT"))')
+python3 "$gen" 4000 --seed 9 --no-context --pcs "$pcs" >"$tmp/sy.bin"
+"$spe" wrap -o "$tmp/sy.data" --per-thread --pid 77 --tid 77 --comm prog \
+	--mmap "0x10000000:0x10000:0:$elf" "$tmp/sy.bin"
+
+if "$spe" pprof -o "$tmp/p.pb.gz" "$tmp/sy.data" 2>"$tmp/err" && [ -s "$tmp/p.pb.gz" ] &&
+   gzip -t "$tmp/p.pb.gz"; then
+	tap_ok "pprof -o writes a gzip-compressed profile"
+else
+	tap_fail "pprof -o writes a profile" "$(cat "$tmp/err")"
+fi
+
+if ! command -v go >/dev/null; then
+	tap_skip "go tool pprof reads it" "go (golang-go) not installed"
+	tap_done
+	exit
+fi
+export GOCACHE="$tmp/gocache" HOME="$tmp"
+"$spe" report --sort sym "$tmp/sy.data" >"$tmp/rep.out"
+# pprof -top rows "flat name" and the total, per sample type.
+ptop() {
+	go tool pprof -top -nodefraction=0 -nodecount=100000 -sample_index="$1" "$tmp/p.pb.gz" 2>/dev/null |
+		awk '/Total samples =|accounting for/ {next} /^ *[0-9]/ {v = $1; gsub(/[a-z]+$/, "", v); print v, $6}'
+}
+for si in samples latency l1d-miss llc-miss tlb-walk mispredict; do
+	ptop "$si" >"$tmp/pp.$si"
+done
+bad=$(python3 - "$tmp" "$tmp/rep.out" <<'PY'
+import sys
+d, rep = sys.argv[1], sys.argv[2]
+cols = {'samples': 0, 'latency': 2, 'l1d-miss': 11, 'llc-miss': 12, 'tlb-walk': 13,
+        'mispredict': 15}
+rows = {}
+for l in open(rep):
+    f = l.split()
+    if len(f) >= 18 and f[0].isdigit() and f[16] == '[.]':
+        rows[f[17]] = f
+bad = checked = 0
+for si, c in cols.items():
+    pp = {}
+    for l in open('%s/pp.%s' % (d, si)):
+        v, name = l.split()
+        pp[name] = float(v)
+    total = sum(pp.values())
+    for name, f in rows.items():
+        v = pp.get(name, 0)
+        if si in ('samples', 'latency'):
+            ok = int(v) == int(f[c])
+        else:
+            ok = ('%.1f%%' % (100.0 * v / total if total else 0)) == f[c]
+        checked += 1
+        if not ok:
+            bad += 1
+            print(si, name, v, f[c], file=sys.stderr)
+print(bad if checked > 60 else 'only %d values' % checked)
+PY
+)
+[ "$bad" = 0 ] && tap_ok "go tool pprof -top per function equals report --sort sym for all six sample types" ||
+	tap_fail "pprof -top equals report --sort sym" "$bad"
+
+go tool pprof -top -lines -nodefraction=0 -sample_index=samples "$tmp/p.pb.gz" 2>/dev/null |
+	awk '/^ *[0-9]/ && NF == 7 {print $1, $6, $7}' | sort >"$tmp/pl"
+"$spe" report --sort sym,srcline "$tmp/sy.data" |
+	awk '/^ *[0-9]/ && $17 == "[.]" && $NF !~ /^\?\?/ {print $1, $18, $19}' | sort >"$tmp/sl"
+if [ -s "$tmp/pl" ] && cmp -s "$tmp/pl" "$tmp/sl"; then
+	tap_ok "-lines: samples per function and source line equal report --sort sym,srcline ($(wc -l <"$tmp/pl") lines)"
+else
+	tap_fail "-lines equals report --sort sym,srcline" "$(diff "$tmp/pl" "$tmp/sl" | head -6)"
+fi
+
+loads=$(go tool pprof -top -nodefraction=0 -sample_index=samples -tagfocus=op=load "$tmp/p.pb.gz" 2>/dev/null |
+	awk '/accounting for/ {print $5; exit}' | tr -d ,)
+want=$("$spe" report "$tmp/sy.data" | sed -n 's/.*(load \([0-9]*\),.*/\1/p')
+[ -n "$want" ] && [ "$loads" = "$want" ] && tap_ok "-tagfocus=op=load: the $want loads of report" ||
+	tap_fail "-tagfocus=op=load" "pprof $loads, report $want"
+
+# Output safety.
+cp "$tmp/sy.data" "$tmp/keep.data"
+"$spe" pprof -o "$tmp/sy.data" "$tmp/sy.data" 2>"$tmp/err"
+[ $? -eq 2 ] && cmp -s "$tmp/sy.data" "$tmp/keep.data" && grep -q "input" "$tmp/err" &&
+	tap_ok "-o the input is refused and the input is untouched" || tap_fail "-o the input" "$(cat "$tmp/err")"
+cp "$tmp/p.pb.gz" "$tmp/old.pb.gz"
+printf 'not a perf.data' >"$tmp/bad.data"
+"$spe" pprof -o "$tmp/p.pb.gz" "$tmp/bad.data" 2>/dev/null
+[ $? -ne 0 ] && cmp -s "$tmp/p.pb.gz" "$tmp/old.pb.gz" && [ -z "$(find "$tmp" -maxdepth 1 -name '.p.pb.gz.*')" ] &&
+	tap_ok "a failed run leaves the existing output and no temporary file" ||
+	tap_fail "a failed run keeps the old output"
+"$spe" pprof "$tmp/sy.data" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q -- "-o" "$tmp/err" && tap_ok "no -o is a usage error" || tap_fail "no -o"
+tap_done

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# spe-decode html: a self-contained page (nothing loaded from outside) that
+# a real headless Chromium renders without console errors and whose script
+# runs; the numbers in the rendered page equal report's, report --sort
+# sym's and c2c's; sorting by a header works in the browser; the output
+# is written safely.  A screenshot is kept in build/html-report.png.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/scripts/lib/tap.sh"
+bld="$top/build/spe-decode"
+spe="$bld/spe-decode"
+views="$top/tools/spe-decode/tests/views"
+gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+make -s -C "$top/tools/spe-decode" -j2 tests >"$tmp/build.log" 2>&1 ||
+	{ cat "$tmp/build.log"; tap_fail "build"; tap_done; exit 1; }
+elf="$tmp/prog"
+cp "$bld/tests/test_symbols" "$elf"
+pcs=$(nm "$elf" | python3 -c '
+import sys
+want = ["spe_symbols_new", "spe_symbols_free", "spe_symbols_event", "spe_symbols_comm",
+        "spe_symbols_lookup", "feed"]
+syms = {l.split()[2]: int(l.split()[0], 16) for l in sys.stdin if len(l.split()) == 3}
+print(",".join("%x" % (syms[w] + 0x10000000 + 8) for w in want))')
+python3 "$views/gen_c2c.py" "$tmp" 4 "$pcs"
+python3 "$gen" 3000 --seed 11 --pad >"$tmp/mixed.bin"
+# AUX records of 4 KiB, flagged truncated + collision: the timeline marks.
+"$spe" wrap -o "$tmp/h.data" --pid 77 --tid 77 --comm prog --chunk 4096 --aux-flags 0x9 \
+	--mmap "0x10000000:0x10000:0:$elf" "$tmp/cpu0.bin@0" "$tmp/cpu1.bin@1" \
+	"$tmp/cpu2.bin@2" "$tmp/cpu3.bin@3" "$tmp/mixed.bin@4"
+
+if "$spe" html -o "$tmp/r.html" "$tmp/h.data" 2>"$tmp/err" && [ -s "$tmp/r.html" ]; then
+	tap_ok "html -o writes the page"
+else
+	tap_fail "html -o writes the page" "$(cat "$tmp/err")"
+fi
+python3 "$views/html_tables.py" "$tmp/r.html" >"$tmp/raw.rows"
+if ! grep -q '^EXTERNAL' "$tmp/raw.rows" && ! grep -qiE 'https?://|@import|url\(' "$tmp/r.html"; then
+	tap_ok "self-contained: no src/href/link/url() to anything outside the page"
+else
+	tap_fail "self-contained" "$(grep -m3 -iE '^EXTERNAL|https?://|@import|url\(' "$tmp/raw.rows" "$tmp/r.html")"
+fi
+
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ]; then
+	tap_skip "the page in headless Chromium" "chromium not installed"
+	tap_done
+	exit
+fi
+# chrome URL [extra flags...]: headless, offline, a fresh profile.
+chrome() {
+	local url=$1
+	shift
+	rm -rf "$tmp/profile"
+	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--disable-component-update --disable-sync --no-first-run --user-data-dir="$tmp/profile" \
+		--enable-logging=stderr --v=0 "$@" "$url"
+}
+chrome "file://$tmp/r.html" --dump-dom >"$tmp/dom.html" 2>"$tmp/chrome.err"
+python3 "$views/html_tables.py" "$tmp/dom.html" >"$tmp/rows"
+if grep -q "^BODY	1$" "$tmp/rows" && ! grep -q 'CONSOLE' "$tmp/chrome.err"; then
+	tap_ok "Chromium renders it, its script runs, no console messages"
+else
+	tap_fail "Chromium renders it without console errors" "$(grep -m5 CONSOLE "$tmp/chrome.err")" \
+		"$(grep -m1 '^BODY' "$tmp/rows")"
+fi
+
+"$spe" report "$tmp/h.data" >"$tmp/rep.out"
+want=$(sed -n 's/^# SPE records: \([0-9]*\)  (load \([0-9]*\), store \([0-9]*\), branch \([0-9]*\), other \([0-9]*\))/\1 \2 \3 \4 \5/p' "$tmp/rep.out")
+got=$(awk -F'\t' '$1 == "meta-table" && ($2 == "SPE records" || $2 == "load" || $2 == "store" || $2 == "branch" || $2 == "other") {printf "%s ", $3}' "$tmp/rows" | sed 's/ $//')
+[ -n "$want" ] && [ "$want" = "$got" ] && tap_ok "records per operation type equal report's ($want)" ||
+	tap_fail "record counts" "report: $want" "page: $got"
+awk '/^## Latency percentiles/ {f = 1; getline; next} f && NF == 8 {print $1, $2, $3, $4, $5, $6, $7, $8} f && !NF {exit}' \
+	"$tmp/rep.out" >"$tmp/lat.want"
+awk -F'\t' '$1 == "latency-table" {print $2, $3, $4, $5, $6, $7, $8, $9}' "$tmp/rows" >"$tmp/lat.got"
+[ -s "$tmp/lat.want" ] && cmp -s "$tmp/lat.want" "$tmp/lat.got" &&
+	tap_ok "latency percentiles per operation equal report's ($(wc -l <"$tmp/lat.want") rows)" ||
+	tap_fail "latency percentiles" "$(diff "$tmp/lat.want" "$tmp/lat.got" | head -5)"
+"$spe" report --sort sym --top 200 "$tmp/h.data" |
+	awk '/^ *[0-9]/ {line = $0; for (i = 0; i < 16; i++) sub(/^ *[^ ]+/, "", line); sub(/^  /, "", line);
+	     print $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, line}' >"$tmp/cost.want"
+awk -F'\t' '$1 == "cost-table" {print $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18}' \
+	"$tmp/rows" >"$tmp/cost.got"
+[ -s "$tmp/cost.want" ] && cmp -s "$tmp/cost.want" "$tmp/cost.got" &&
+	tap_ok "the cost table equals report --sort sym ($(wc -l <"$tmp/cost.want") rows, every column)" ||
+	tap_fail "cost table" "$(diff "$tmp/cost.want" "$tmp/cost.got" | head -5)"
+"$spe" c2c "$tmp/h.data" | awk '/^## Shared cache lines/ {f = 1; getline; next}
+	f && /^ *[0-9]/ {print $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13} /^$/ {f = 0}' >"$tmp/c2c.want"
+awk -F'\t' '$1 == "c2c-table" {print $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14}' "$tmp/rows" >"$tmp/c2c.got"
+[ -s "$tmp/c2c.want" ] && cmp -s "$tmp/c2c.want" "$tmp/c2c.got" &&
+	tap_ok "the shared-lines table equals c2c's ($(wc -l <"$tmp/c2c.want") lines)" ||
+	tap_fail "c2c table" "$(diff "$tmp/c2c.want" "$tmp/c2c.got" | head -5)"
+marks=$(grep -o 'class="mark-truncated"' "$tmp/dom.html" | wc -l)
+auxrec=$(sed -n 's/^  AUX records \([0-9]*\): truncated \([0-9]*\),.*/\2/p' "$tmp/rep.out")
+[ -n "$auxrec" ] && [ "$auxrec" -gt 0 ] && [ "$marks" = "$auxrec" ] &&
+	tap_ok "the timeline marks each of the $auxrec truncated AUX records" ||
+	tap_fail "timeline marks" "marks $marks, report $auxrec"
+
+# Sorting, in the browser: a copy of the page clicks "p99" and notes the order.
+sed 's#</body>#<script>document.querySelectorAll("\#cost-table th")[7].click();document.body.setAttribute("data-sorted",Array.prototype.map.call(document.querySelectorAll("\#cost-table tbody tr"),function(r){return r.cells[7].textContent;}).join(" "));</script></body>#' \
+	"$tmp/r.html" >"$tmp/sort.html"
+chrome "file://$tmp/sort.html" --dump-dom 2>/dev/null | sed -n 's/.*data-sorted="\([^"]*\)".*/\1/p' | tr ' ' '\n' >"$tmp/sorted"
+if [ "$(wc -l <"$tmp/sorted")" -gt 3 ] && sort -n -r -c "$tmp/sorted" 2>/dev/null &&
+   ! sort -n -r -c <(awk -F'\t' '$1 == "cost-table" {print $9}' "$tmp/rows") 2>/dev/null; then
+	tap_ok "a click on a header sorts the cost table in the browser (p99, descending)"
+else
+	tap_fail "sorting in the browser" "$(head -5 "$tmp/sorted")"
+fi
+
+mkdir -p "$top/build"
+chrome "file://$tmp/r.html" --screenshot="$top/build/html-report.png" --window-size=1280,2600 \
+	>/dev/null 2>&1
+[ -s "$top/build/html-report.png" ] && tap_ok "screenshot in build/html-report.png" ||
+	tap_fail "screenshot"
+
+cp "$tmp/h.data" "$tmp/keep.data"
+"$spe" html -o "$tmp/h.data" "$tmp/h.data" 2>/dev/null
+[ $? -eq 2 ] && cmp -s "$tmp/h.data" "$tmp/keep.data" && tap_ok "-o the input is refused, the input untouched" ||
+	tap_fail "-o the input"
+cp "$tmp/r.html" "$tmp/old.html"
+printf 'not a perf.data' >"$tmp/bad.data"
+"$spe" html -o "$tmp/r.html" "$tmp/bad.data" 2>/dev/null
+[ $? -ne 0 ] && cmp -s "$tmp/r.html" "$tmp/old.html" && [ -z "$(find "$tmp" -maxdepth 1 -name '.r.html.*')" ] &&
+	tap_ok "a failed run leaves the existing page and no temporary file" || tap_fail "failed run keeps the page"
+tap_done

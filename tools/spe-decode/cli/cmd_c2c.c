@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * spe-decode c2c: cache lines more than one CPU touches with at least one
+ * store (false and true sharing), their offsets and the code at each, from
+ * the data addresses of SPE's load and store records (lib/c2c.c).  Reads
+ * the file twice, so it takes a file, not a pipe.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "commands.h"
+#include "input.h"
+#include "views.h"
+
+static int on_scan(void *ctx, const struct spe_view_sample *vs)
+{
+	return spe_c2c_scan(ctx, vs);
+}
+
+static int on_detail(void *ctx, const struct spe_view_sample *vs)
+{
+	return spe_c2c_detail(ctx, vs);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: spe-decode c2c [--order cost|peer|samples|stores] [--top N] [--virtual]\n"
+"                      [--kallsyms FILE] [--symfs DIR] perf.data\n"
+"Cache-line contention: the 64-byte lines that more than one CPU touched with\n"
+"at least one store, by physical address where recorded (else virtual per\n"
+"process), with each offset's code, CPUs, latency and data sources.\n"
+"  --order KEY   cost (total latency, default), peer (loads from a peer\n"
+"                core's cache, SPE's stand-in for HITM), samples, stores\n"
+"  --top N       the N first lines only\n"
+"  --virtual     group by virtual address even where a physical one exists\n"
+"  -j, --jobs N  decoding threads (default: one per online CPU)\n");
+}
+
+static int run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "order", required_argument, NULL, 'O' },
+		{ "top", required_argument, NULL, 't' },
+		{ "virtual", no_argument, NULL, 'V' },
+		SPE_CLI_SYMBOL_OPTIONS,
+		SPE_CLI_JOBS_OPTION,
+		{ "input", required_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const orders[] = { "cost", "peer", "samples", "stores" };
+	struct spe_view_run vr = { .cmd = "c2c", .want_srcline = true };
+	enum spe_c2c_order order = SPE_C2C_COST;
+	struct spe_c2c *c = NULL;
+	struct spe_output *out = NULL;
+	const char *path = NULL;
+	size_t top = 0;
+	bool virt = false;
+	int ch, status;
+
+	while ((ch = getopt_long(argc, argv, "i:j:h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'O': {
+			size_t k;
+
+			for (k = 0; k < 4 && strcmp(optarg, orders[k]); k++)
+				;
+			if (k == 4) {
+				fprintf(stderr, "spe-decode c2c: unknown --order '%s' (cost, peer, "
+					"samples, stores)\n", optarg);
+				return 2;
+			}
+			order = (enum spe_c2c_order)k;
+			break;
+		}
+		case 't':
+			top = strtoul(optarg, NULL, 0);
+			break;
+		case 'V':
+			virt = true;
+			break;
+		case 'i':
+			path = optarg;
+			break;
+		case 'j':
+			if (spe_cli_jobs("c2c", optarg, &vr.threads))
+				return 2;
+			break;
+		default:
+			if (spe_cli_symbol_option(ch, &vr.symcfg))
+				break;
+			return spe_cli_help_or_bad(ch, usage);
+		}
+	}
+	if (spe_cli_input(argc, argv, &path, usage))
+		return 2;
+	if (!strcmp(path, "-")) {
+		fprintf(stderr, "spe-decode c2c: reads its input twice: give a file, not '-'\n");
+		return 2;
+	}
+	if (spe_c2c_new(&c, virt)) {
+		fprintf(stderr, "spe-decode c2c: out of memory\n");
+		status = 1;
+		goto done;
+	}
+	vr.path = path;
+	vr.ctx = c;
+	vr.on_view = on_scan;
+	status = spe_view_run_execute(&vr);
+	spe_view_run_free(&vr);
+	/* A file that breaks part-way: the lines of what decoded before it. */
+	if (status > 1 || (status == 1 && !vr.r.nr_samples))
+		goto done;
+	if (spe_c2c_select(c)) {
+		fprintf(stderr, "spe-decode c2c: out of memory\n");
+		status = 1;
+		goto done;
+	}
+	vr.on_view = on_detail;
+	if (spe_view_run_execute(&vr) && !status)
+		status = 1;
+	out = malloc(sizeof(*out));
+	if (!out) {
+		status = 1;
+		goto done;
+	}
+	spe_output_init(out, STDOUT_FILENO);
+	spe_output_printf(out, "# spe-decode c2c of %s\n", path);
+	if (spe_c2c_print(c, order, top, spe_output_sink, out)) {
+		fprintf(stderr, "spe-decode c2c: out of memory\n");
+		status = 1;
+	}
+	if (spe_output_flush(out, "c2c") && !status)
+		status = 1;
+done:
+	spe_view_run_free(&vr);
+	spe_c2c_free(c);
+	free(out);
+	return status;
+}
+
+const struct spe_cli_command spe_cmd_c2c = {
+	.name = "c2c",
+	.summary = "cache lines shared between CPUs, with their offsets and code",
+	.run = run,
+};

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * spe-decode html: one self-contained HTML page of an SPE recording
+ * (lib/html_report.c).  Reads the file twice (the second pass collects
+ * the shared cache lines' code), so it takes a file, not a pipe.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "commands.h"
+#include "input.h"
+#include "views.h"
+
+static int on_view(void *ctx, const struct spe_view_sample *vs)
+{
+	return spe_html_add(ctx, vs);
+}
+
+static int on_event(void *ctx, const struct spe_pdr_event *ev)
+{
+	return spe_html_event(ctx, ev);
+}
+
+static int on_detail(void *ctx, const struct spe_view_sample *vs)
+{
+	return spe_c2c_detail(spe_html_c2c(ctx), vs);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: spe-decode html -o FILE [--top N] [--virtual] [--kallsyms FILE] [--symfs DIR]\n"
+"                       perf.data\n"
+"Write one self-contained HTML page (no network, no external files): the\n"
+"recording's metadata, latency histograms per operation type, data sources per\n"
+"symbol, the cost table by symbol (sortable), the shared cache lines and a\n"
+"per-CPU timeline of samples and AUX flags.\n"
+"  -o, --output FILE   the page (written to a temporary file, then renamed)\n"
+"  --top N             at most N rows per table (default 50, cost table 200)\n"
+"  --virtual           shared lines by virtual address, as perf c2c\n"
+"  -j, --jobs N        decoding threads (default: one per online CPU)\n");
+}
+
+static int run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "top", required_argument, NULL, 't' },
+		{ "virtual", no_argument, NULL, 'V' },
+		SPE_CLI_SYMBOL_OPTIONS,
+		SPE_CLI_JOBS_OPTION,
+		{ "input", required_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct spe_view_run vr = { .cmd = "html", .want_srcline = true, .on_view = on_view,
+				   .on_event = on_event };
+	struct spe_out_file of = { .fd = -1 };
+	struct spe_html_meta meta = { 0 };
+	struct spe_html *h = NULL;
+	struct spe_output *out = NULL;
+	const char *path = NULL, *output = NULL;
+	bool virt = false, keep = false;
+	int c, status;
+
+	while ((c = getopt_long(argc, argv, "o:i:j:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 't':
+			meta.top = strtoul(optarg, NULL, 0);
+			break;
+		case 'V':
+			virt = true;
+			break;
+		case 'i':
+			path = optarg;
+			break;
+		case 'j':
+			if (spe_cli_jobs("html", optarg, &vr.threads))
+				return 2;
+			break;
+		default:
+			if (spe_cli_symbol_option(c, &vr.symcfg))
+				break;
+			return spe_cli_help_or_bad(c, usage);
+		}
+	}
+	if (spe_cli_input(argc, argv, &path, usage))
+		return 2;
+	if (!output) {
+		fprintf(stderr, "spe-decode html: -o FILE is required\n");
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(path, "-")) {
+		fprintf(stderr, "spe-decode html: reads its input twice: give a file, not '-'\n");
+		return 2;
+	}
+	status = spe_out_file_open(&of, "html", output, path);
+	if (status)
+		goto done;
+	if (spe_html_new(&h, virt) || !(out = malloc(sizeof(*out)))) {
+		fprintf(stderr, "spe-decode html: out of memory\n");
+		status = 1;
+		goto done;
+	}
+	vr.path = path;
+	vr.ctx = h;
+	status = spe_view_run_execute(&vr);
+	meta.path = path;
+	meta.stats = &vr.r.stats;
+	meta.info = &vr.r.info;
+	meta.midr = vr.r.midr;
+	/* A file that gave nothing leaves an existing page alone; one that
+	 * failed part-way gets the page of what decoded, and the error. */
+	if (status > 1 || (status == 1 && !vr.r.nr_samples))
+		goto done;
+	spe_view_run_free(&vr);
+	if (spe_c2c_select(spe_html_c2c(h))) {
+		fprintf(stderr, "spe-decode html: out of memory\n");
+		status = 1;
+		goto done;
+	}
+	vr.on_view = on_detail;
+	vr.on_event = NULL;
+	if (spe_view_run_execute(&vr) && !status)
+		status = 1;
+	spe_output_init(out, of.fd);
+	if (spe_html_write(h, &meta, spe_output_sink, out)) {
+		if (!out->err)
+			fprintf(stderr, "spe-decode html: out of memory\n");
+		status = 1;
+	}
+	keep = !spe_output_flush(out, "html") && !(status == 1 && !vr.r.nr_samples);
+	if (!keep)
+		status = 1;
+done:
+	if (spe_out_file_close(&of, "html", keep) && !status)
+		status = 1;
+	spe_view_run_free(&vr);
+	spe_html_free(h);
+	free(out);
+	return status;
+}
+
+const struct spe_cli_command spe_cmd_html = {
+	.name = "html",
+	.summary = "write a self-contained HTML report",
+	.run = run,
+};

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * spe-decode pprof: the SPE records as a gzip-compressed pprof profile
+ * (profile.proto) for `go tool pprof`, Parca and Pyroscope; the profile
+ * itself is built in pprof_profile.c.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "args.h"
+#include "commands.h"
+#include "pprof_profile.h"
+#include "views.h"
+
+static int on_view(void *ctx, const struct spe_view_sample *vs)
+{
+	return spe_pprof_add(ctx, vs);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: spe-decode pprof -o FILE [--kallsyms FILE] [--symfs DIR] perf.data|-\n"
+"Write the SPE records as a gzip-compressed pprof profile (profile.proto) for\n"
+"go tool pprof, Parca or Pyroscope.  Sample types: samples, latency (cycles),\n"
+"l1d-miss, llc-miss, tlb-walk, mispredict; labels op and data_src.\n"
+"  -o, --output FILE   the profile (written to a temporary file, then renamed)\n"
+"  -j, --jobs N        decoding threads (default: one per online CPU)\n");
+}
+
+static int run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		SPE_CLI_SYMBOL_OPTIONS,
+		SPE_CLI_JOBS_OPTION,
+		{ "input", required_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct spe_pprof *p = NULL;
+	struct spe_view_run vr = { .cmd = "pprof", .want_srcline = true, .on_view = on_view };
+	struct spe_out_file of = { .fd = -1 };
+	const char *path = NULL, *output = NULL;
+	bool keep = false;
+	int err;
+	int c, status;
+
+	while ((c = getopt_long(argc, argv, "o:i:j:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'i':
+			path = optarg;
+			break;
+		case 'j':
+			if (spe_cli_jobs("pprof", optarg, &vr.threads))
+				return 2;
+			break;
+		default:
+			if (spe_cli_symbol_option(c, &vr.symcfg))
+				break;
+			return spe_cli_help_or_bad(c, usage);
+		}
+	}
+	if (spe_cli_input(argc, argv, &path, usage))
+		return 2;
+	if (!output) {
+		fprintf(stderr, "spe-decode pprof: -o FILE is required\n");
+		usage(stderr);
+		return 2;
+	}
+	status = spe_out_file_open(&of, "pprof", output, path);
+	if (status)
+		goto done;
+	if (spe_pprof_new(&p)) {
+		fprintf(stderr, "spe-decode pprof: out of memory\n");
+		status = 1;
+		goto done;
+	}
+	vr.ctx = p;
+	vr.path = path;
+	status = spe_view_run_execute(&vr);
+	/* What decoded before a data error is still written (and the error
+	 * reported); a file that gave nothing leaves the old output alone. */
+	keep = !spe_pprof_oom(p) && status <= 1 && (status == 0 || vr.r.nr_samples);
+	if (keep && (err = spe_pprof_write(p, path, of.fd))) {
+		if (err == -EIO)
+			fprintf(stderr, "spe-decode pprof: %s: write error\n", output);
+		status = 1;
+		keep = false;
+	}
+	if (spe_pprof_oom(p)) {
+		fprintf(stderr, "spe-decode pprof: out of memory\n");
+		status = 1;
+	}
+	if (spe_out_file_close(&of, "pprof", keep) && !status)
+		status = 1;
+done:
+	spe_out_file_close(&of, "pprof", false);
+	spe_view_run_free(&vr);
+	spe_pprof_free(p);
+	return status;
+}
+
+const struct spe_cli_command spe_cmd_pprof = {
+	.name = "pprof",
+	.summary = "write a pprof profile (latency, misses, mispredicts by line)",
+	.run = run,
+};

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * A pprof profile of SPE records (pprof_profile.c), for spe-decode pprof.
+ * Sample types: samples, latency (cycles, total latency; saturated
+ * counters left out as in report), l1d-miss, llc-miss, tlb-walk,
+ * mispredict.  One location per instruction, with function, file and
+ * line; labels "op" and "data_src".
+ */
+#ifndef SPE_DECODE_CLI_PPROF_PROFILE_H
+#define SPE_DECODE_CLI_PPROF_PROFILE_H
+
+#include <stdbool.h>
+
+#include "spe_views.h"
+
+struct spe_pprof;
+
+int spe_pprof_new(struct spe_pprof **out);
+void spe_pprof_free(struct spe_pprof *p);
+/* One record; -ENOMEM (and spe_pprof_oom()) when memory ran out. */
+int spe_pprof_add(struct spe_pprof *p, const struct spe_view_sample *vs);
+bool spe_pprof_oom(const struct spe_pprof *p);
+/* Builds, packs and gzips the profile into fd (comment_path names the
+ * input in the profile's comment).  0, -ENOMEM or -EIO. */
+int spe_pprof_write(struct spe_pprof *p, const char *comment_path, int fd);
+
+#endif /* SPE_DECODE_CLI_PPROF_PROFILE_H */

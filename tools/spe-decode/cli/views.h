@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The pipeline of the analysis views (report --sort, c2c, html, pprof):
+ * every record once, as its instructions sample, with its symbol, source
+ * line, data symbol and thread name resolved as the view asks.
+ */
+#ifndef SPE_DECODE_CLI_VIEWS_H
+#define SPE_DECODE_CLI_VIEWS_H
+
+#include "samples.h"
+#include "spe_views.h"
+
+struct spe_view_run {
+	const char *cmd;
+	const char *path;
+	struct spe_sym_config symcfg;
+	bool want_srcline, want_dsym;
+	unsigned threads;		/* decoding threads, 0: default */
+	int (*on_view)(void *ctx, const struct spe_view_sample *vs);
+	/* Every perf.data record after the symboliser saw it (may be NULL). */
+	int (*on_event)(void *ctx, const struct spe_pdr_event *ev);
+	void *ctx;
+	/* Filled in: */
+	struct spe_samples_run r;
+	struct spe_symbols *syms;
+	struct spe_srcline *sl;
+};
+
+/* Runs the pipeline; returns the exit status (0, 1 data error, 2 usage).
+ * The symboliser stays open (for the caller's printing) until
+ * spe_view_run_free(). */
+int spe_view_run_execute(struct spe_view_run *vr);
+void spe_view_run_free(struct spe_view_run *vr);
+
+/*
+ * The file an output is written to: a temporary file beside it, renamed
+ * over it on success, so a failed run never destroys what was there.
+ * Refuses an output that is the input (same file, by device and inode).
+ */
+struct spe_out_file {
+	char *path, *tmp;
+	int fd;
+};
+
+/* Returns 0, or prints "spe-decode CMD: ..." and returns 1 (2 for the
+ * output == input usage error). */
+int spe_out_file_open(struct spe_out_file *of, const char *cmd, const char *path,
+		      const char *input);
+/* ok: rename into place; else remove the temporary.  Returns 0 or 1. */
+int spe_out_file_close(struct spe_out_file *of, const char *cmd, bool ok);
+
+#endif /* SPE_DECODE_CLI_VIEWS_H */

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The views built on the decoded samples: cost tables grouped by perf's
+ * sort keys (lib/cost_table.c), cache-line contention (lib/c2c.c), source
+ * lines from DWARF (lib/srcline.c).  Each takes one record at a time, as
+ * its instructions sample (every record once, period 1), with what the
+ * caller resolved about it in a struct spe_view_sample.
+ */
+#ifndef SPE_VIEWS_H
+#define SPE_VIEWS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "spe_perf_synth.h"
+
+/* ---- One record as the views see it ---------------------------------------- */
+
+struct spe_view_sample {
+	const struct spe_sample *s;	/* the record's instructions sample */
+	const struct spe_sym *sym;	/* of s->ip */
+	const struct spe_sym *dsym;	/* of s->addr (may be NULL) */
+	const char *srcline;		/* "file.c:123", NULL when unknown */
+	const char *comm;		/* NULL when no COMM named the thread */
+};
+
+/* The report's operation class of a record. */
+enum spe_rep_op spe_view_op(const struct spe_record *rec);
+/* Latency counter i (0 total, 1 issue, 2 translation) of a record; false
+ * when the record has no such counter. */
+bool spe_view_latency(const struct spe_record *rec, int i, uint16_t *v);
+/* perf_mem_data_src as a short phrase ("L1 hit", "L3 hit (peer)",
+ * "remote RAM hit", "N/A"), the data_src key's text. */
+void spe_view_data_src_text(uint64_t v, char *buf, size_t len);
+
+/*
+ * Latency counters saturate at their largest value (DDI 0487, PMSIDR_EL1
+ * CountSize: 12 or 16 bits).  The width is not in perf.data, so it is
+ * inferred: any value above 4095 means 16-bit counters, else 12-bit.
+ */
+#define SPE_LAT_SAT12	4095u
+#define SPE_LAT_SAT16	65535u
+
+/* ---- Source lines (lib/srcline.c) ------------------------------------------ */
+
+struct spe_srcline;
+
+int spe_srcline_new(struct spe_srcline **out, const char *symfs);
+void spe_srcline_free(struct spe_srcline *sl);
+/* "basename.c:LINE" of sym's ELF address in its dso's DWARF, or NULL.
+ * The string lives as long as sl. */
+const char *spe_srcline_get(struct spe_srcline *sl, const struct spe_sym *sym);
+
+/* ---- Cost tables (lib/cost_table.c) ---------------------------------------- */
+
+enum spe_cost_key {
+	SPE_KEY_SYM, SPE_KEY_DSO, SPE_KEY_SRCLINE, SPE_KEY_SYMBOL_DADDR,
+	SPE_KEY_DATA_SRC, SPE_KEY_OP, SPE_KEY_CPU, SPE_KEY_PID, SPE_KEY_COMM,
+	SPE_KEY_NR
+};
+
+/* Columns a table can be ordered by. */
+enum spe_cost_col {
+	SPE_COL_SAMPLES, SPE_COL_LAT, SPE_COL_MEAN, SPE_COL_P50, SPE_COL_P90,
+	SPE_COL_P99, SPE_COL_ISSUE, SPE_COL_XLAT, SPE_COL_SAT, SPE_COL_L1D_MISS,
+	SPE_COL_LLC_MISS, SPE_COL_TLB_WALK, SPE_COL_REMOTE, SPE_COL_MISPRED,
+	SPE_COL_NR
+};
+
+struct spe_cost_table;
+
+/*
+ * A table grouped by a comma-separated list of keys ("sym,srcline").
+ * Returns 0, or -EINVAL with the offending word in why[].
+ */
+int spe_cost_new(struct spe_cost_table **out, const char *keys, char *why, size_t whylen);
+void spe_cost_free(struct spe_cost_table *t);
+/* Whether a key is used (the caller resolves srcline / data symbols only
+ * then: they cost). */
+bool spe_cost_uses(const struct spe_cost_table *t, enum spe_cost_key k);
+/* Adds a record; -ENOMEM leaves the table as it was. */
+int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs);
+
+/* Column by name ("samples", "latency", "mean", "p50", "p90", "p99",
+ * "issue", "xlat", "sat", "l1d-miss", "llc-miss", "tlb-walk", "remote",
+ * "mispred"); -1 if none. */
+int spe_cost_col_by_name(const char *name);
+const char *spe_cost_col_name(enum spe_cost_col c);
+
+/* A row as the printers and the HTML/pprof writers read it. */
+struct spe_cost_row_view {
+	const char *key[SPE_KEY_NR];	/* per used key, in the table's order */
+	uint64_t samples;
+	uint64_t lat_n[3], lat_sum[3], lat_sat[3];	/* sums exclude saturated */
+	unsigned p50, p90, p99;		/* total latency; SPE_COST_SAT if saturated */
+	bool p_valid;
+	uint64_t l1d_miss, llc_miss, tlb_walk, remote, mispred, branches;
+};
+#define SPE_COST_SAT	0xffffffffu
+
+struct spe_cost_totals {
+	uint64_t samples, lat_sum, l1d_miss, llc_miss, tlb_walk, remote, mispred;
+	unsigned sat_value;		/* 4095 or 65535 */
+};
+
+/*
+ * The rows, ordered by a column (descending, ties by key), those under
+ * percent_limit % of the column's total left out (for columns that add up;
+ * the others by their share of samples), at most top (0: all).  Returns
+ * the number of rows written to *rows (malloc'ed, free() it), or -ENOMEM.
+ */
+long spe_cost_rows(const struct spe_cost_table *t, enum spe_cost_col order,
+		   double percent_limit, size_t top, struct spe_cost_row_view **rows);
+void spe_cost_totals(const struct spe_cost_table *t, struct spe_cost_totals *tot);
+unsigned spe_cost_nkeys(const struct spe_cost_table *t);
+const char *spe_cost_key_name(const struct spe_cost_table *t, unsigned i);
+
+/* The table as text; returns 0 or -ENOMEM. */
+int spe_cost_print(const struct spe_cost_table *t, enum spe_cost_col order,
+		   double percent_limit, size_t top,
+		   int (*write)(void *ctx, const char *text, size_t len), void *ctx);
+
+/* ---- Cache-line contention (lib/c2c.c) ------------------------------------ */
+
+/*
+ * Loads and stores grouped by the 64-byte line of their data address:
+ * physical when the record has a physical address, else virtual within
+ * the process.  A line is shared when more than one CPU (in a per-thread
+ * recording: thread) touched it and at least one access was a store.
+ * Two passes over the file keep memory small: the first finds the shared
+ * lines (a few words per line), the second collects, for those lines
+ * only, each offset and the code touching it.
+ */
+struct spe_c2c;
+
+enum spe_c2c_order { SPE_C2C_COST, SPE_C2C_PEER, SPE_C2C_SAMPLES, SPE_C2C_STORES };
+
+/* virt: group by virtual address even where a physical one was recorded
+ * (as perf c2c does). */
+int spe_c2c_new(struct spe_c2c **out, bool virt);
+void spe_c2c_free(struct spe_c2c *c);
+/* Pass 1: every record. */
+int spe_c2c_scan(struct spe_c2c *c, const struct spe_view_sample *vs);
+/* Between the passes: picks the shared lines (0 or -ENOMEM). */
+int spe_c2c_select(struct spe_c2c *c);
+/* Pass 2: every record again, in the same order. */
+int spe_c2c_detail(struct spe_c2c *c, const struct spe_view_sample *vs);
+
+/* A shared line as the printers read it. */
+struct spe_c2c_line_view {
+	uint64_t line;			/* address of the line's first byte */
+	bool phys;
+	int32_t pid;			/* of a virtual line */
+	uint64_t cost;			/* total latency of its loads and stores */
+	uint64_t loads, stores, peer, remote, llc, dram, l1l2, na;
+	uint32_t nr_cpus;
+	size_t first_entry, nr_entries;	/* into the entries */
+};
+
+struct spe_c2c_entry_view {
+	unsigned offset;		/* byte in the line */
+	uint64_t ip;
+	const char *sym;		/* "name+0xoff" or the ip in hex */
+	const char *dso;
+	const char *srcline;		/* NULL when unknown */
+	uint64_t loads, stores, peer, remote, lat_sum, lat_n;
+	uint64_t cpus;			/* bit n: CPU n (n < 63); bit 63: a higher CPU */
+};
+
+struct spe_c2c_summary {
+	uint64_t accesses;		/* loads and stores with a data address */
+	uint64_t lines, shared_lines, phys_lines;
+	uint64_t shared_accesses, shared_peer;
+	bool per_thread;		/* threads stood in for CPUs */
+};
+
+void spe_c2c_summary(const struct spe_c2c *c, struct spe_c2c_summary *s);
+/* The shared lines by order (descending) and their entries (by offset,
+ * then by accesses); malloc'ed arrays the caller frees.  Returns the
+ * number of lines or -ENOMEM. */
+long spe_c2c_lines(const struct spe_c2c *c, enum spe_c2c_order order,
+		   struct spe_c2c_line_view **lines, struct spe_c2c_entry_view **entries);
+/* The report as text; at most top lines (0: all). */
+int spe_c2c_print(const struct spe_c2c *c, enum spe_c2c_order order, size_t top,
+		  int (*write)(void *ctx, const char *text, size_t len), void *ctx);
+
+/* ---- The HTML report (lib/html_report.c) ------------------------------------ */
+
+/* One pass feeds the report, the cost table by symbol, the c2c scan, the
+ * histograms, the data sources per symbol and the timeline; the caller
+ * then runs the c2c detail pass (spe_html_c2c()) and writes the page. */
+struct spe_html;
+
+struct spe_html_meta {
+	const char *path;
+	const struct spe_session_stats *stats;
+	const struct spe_auxtrace_info *info;
+	uint64_t midr;
+	size_t top;			/* rows per table, 0: the defaults */
+};
+
+int spe_html_new(struct spe_html **out, bool virt);
+void spe_html_free(struct spe_html *h);
+int spe_html_add(struct spe_html *h, const struct spe_view_sample *vs);
+/* AUX flags and LOST records for the timeline. */
+int spe_html_event(struct spe_html *h, const struct spe_pdr_event *ev);
+struct spe_c2c *spe_html_c2c(struct spe_html *h);
+/* The page; returns 0 or the first error of write (or -ENOMEM). */
+int spe_html_write(const struct spe_html *h, const struct spe_html_meta *m,
+		   int (*write)(void *ctx, const char *text, size_t len), void *ctx);
+
+#endif /* SPE_VIEWS_H */

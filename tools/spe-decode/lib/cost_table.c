@@ -1,0 +1,709 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Cost tables: records grouped by perf's sort keys (sym, dso, srcline,
+ * symbol_daddr, data_src, op, cpu, pid, comm), each row with its samples,
+ * latency (total, issue, translation: sums, means, exact p50/p90/p99 of
+ * the total), and its share of the L1D and LLC misses, TLB walks, remote
+ * accesses and branch mispredicts.
+ *
+ * A row's key is the joined text of its key values, so any combination of
+ * keys groups the same way.  Percentiles are exact: a row keeps its total
+ * latencies as a list while that is smaller than a histogram would be
+ * (most rows have few samples: an ip without a symbol is a row of its
+ * own), then as a histogram grown to the largest value it saw (at most
+ * 64 Ki entries, usually a few hundred).  Saturated counters (4095 or
+ * 65535, see spe_views.h) are counted apart and left out of sums and
+ * means; a percentile that falls on one is reported as saturated.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/perf_event.h>
+
+#include "spe/packet.h"
+#include "spe_decode.h"
+#include "spe_views.h"
+
+static const char *const key_names[SPE_KEY_NR] = {
+	[SPE_KEY_SYM] = "sym", [SPE_KEY_DSO] = "dso", [SPE_KEY_SRCLINE] = "srcline",
+	[SPE_KEY_SYMBOL_DADDR] = "symbol_daddr", [SPE_KEY_DATA_SRC] = "data_src",
+	[SPE_KEY_OP] = "op", [SPE_KEY_CPU] = "cpu", [SPE_KEY_PID] = "pid",
+	[SPE_KEY_COMM] = "comm",
+};
+
+static const char *const col_names[SPE_COL_NR] = {
+	[SPE_COL_SAMPLES] = "samples", [SPE_COL_LAT] = "latency", [SPE_COL_MEAN] = "mean",
+	[SPE_COL_P50] = "p50", [SPE_COL_P90] = "p90", [SPE_COL_P99] = "p99",
+	[SPE_COL_ISSUE] = "issue", [SPE_COL_XLAT] = "xlat", [SPE_COL_SAT] = "sat",
+	[SPE_COL_L1D_MISS] = "l1d-miss", [SPE_COL_LLC_MISS] = "llc-miss",
+	[SPE_COL_TLB_WALK] = "tlb-walk", [SPE_COL_REMOTE] = "remote",
+	[SPE_COL_MISPRED] = "mispred",
+};
+
+static const char *const op_names[SPE_REP_NR_OPS] = {
+	[SPE_REP_LOAD] = "load", [SPE_REP_STORE] = "store",
+	[SPE_REP_BRANCH] = "branch", [SPE_REP_OTHER] = "other",
+};
+
+struct row {
+	char *key;			/* key values joined by '\x1f' */
+	uint64_t hash;
+	uint64_t samples;
+	uint64_t lat_sum[3];
+	uint32_t lat_n[3], sat12[3], sat16[3];	/* per row: < 2^32 records */
+	uint16_t *vals;			/* total latencies, until hist */
+	uint32_t nvals, cap_vals;
+	uint32_t *hist;			/* total latency -> count */
+	uint32_t hist_len;
+	uint32_t l1d_miss, llc_miss, tlb_walk, remote, mispred, branches;
+};
+
+struct spe_cost_table {
+	enum spe_cost_key keys[SPE_KEY_NR];
+	unsigned nkeys;
+	bool uses[SPE_KEY_NR];
+	struct row *rows;		/* dense, in order of first appearance */
+	size_t used, rows_cap;
+	uint32_t *index;		/* open addressing on the key's hash: row + 1 */
+	size_t cap;
+	bool wide;			/* a latency above 4095 was seen: 16-bit counters */
+};
+
+enum spe_rep_op spe_view_op(const struct spe_record *rec)
+{
+	if (!(rec->present & SPE_REC_OP_TYPE))
+		return SPE_REP_OTHER;
+	if (rec->op_class == SPE_OP_CLASS_LDST)
+		return (rec->op_subclass & SPE_OP_LDST_ST) ? SPE_REP_STORE : SPE_REP_LOAD;
+	if (rec->op_class == SPE_OP_CLASS_BRANCH)
+		return SPE_REP_BRANCH;
+	return SPE_REP_OTHER;
+}
+
+bool spe_view_latency(const struct spe_record *rec, int i, uint16_t *v)
+{
+	static const uint32_t bit[3] = { SPE_REC_LAT_TOTAL, SPE_REC_LAT_ISSUE, SPE_REC_LAT_XLAT };
+	const uint16_t val[3] = { rec->lat_total, rec->lat_issue, rec->lat_xlat };
+
+	if (!(rec->present & bit[i]))
+		return false;
+	*v = val[i];
+	return true;
+}
+
+int spe_cost_col_by_name(const char *name)
+{
+	for (int c = 0; c < SPE_COL_NR; c++)
+		if (!strcmp(name, col_names[c]))
+			return c;
+	return -1;
+}
+
+const char *spe_cost_col_name(enum spe_cost_col c)
+{
+	return col_names[c];
+}
+
+int spe_cost_new(struct spe_cost_table **out, const char *keys, char *why, size_t whylen)
+{
+	struct spe_cost_table *t = calloc(1, sizeof(*t));
+	const char *p = keys;
+
+	*out = t;
+	if (!t)
+		return -ENOMEM;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		int k;
+
+		for (k = 0; k < SPE_KEY_NR; k++)
+			if (strlen(key_names[k]) == len && !strncmp(p, key_names[k], len))
+				break;
+		if (k == SPE_KEY_NR || t->uses[k]) {
+			snprintf(why, whylen, "%s sort key '%.*s' (keys: sym, dso, srcline, "
+				 "symbol_daddr, data_src, op, cpu, pid, comm)",
+				 k == SPE_KEY_NR ? "unknown" : "repeated", (int)len, p);
+			return -EINVAL;
+		}
+		t->keys[t->nkeys++] = k;
+		t->uses[k] = true;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	if (!t->nkeys) {
+		snprintf(why, whylen, "no sort key");
+		return -EINVAL;
+	}
+	t->cap = 256;
+	t->index = calloc(t->cap, sizeof(*t->index));
+	return t->index ? 0 : -ENOMEM;
+}
+
+void spe_cost_free(struct spe_cost_table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->used; i++) {
+		free(t->rows[i].key);
+		free(t->rows[i].hist);
+		free(t->rows[i].vals);
+	}
+	free(t->rows);
+	free(t->index);
+	free(t);
+}
+
+bool spe_cost_uses(const struct spe_cost_table *t, enum spe_cost_key k)
+{
+	return t->uses[k];
+}
+
+unsigned spe_cost_nkeys(const struct spe_cost_table *t)
+{
+	return t->nkeys;
+}
+
+const char *spe_cost_key_name(const struct spe_cost_table *t, unsigned i)
+{
+	return key_names[t->keys[i]];
+}
+
+void spe_view_data_src_text(uint64_t v, char *buf, size_t len)
+{
+	static const char *const lvl[16] = {
+		[PERF_MEM_LVLNUM_L1] = "L1", [PERF_MEM_LVLNUM_L2] = "L2",
+		[PERF_MEM_LVLNUM_L3] = "L3", [PERF_MEM_LVLNUM_L4] = "L4",
+		[PERF_MEM_LVLNUM_ANY_CACHE] = "any cache", [PERF_MEM_LVLNUM_LFB] = "LFB",
+		[PERF_MEM_LVLNUM_RAM] = "RAM", [PERF_MEM_LVLNUM_PMEM] = "PMEM",
+	};
+	union perf_mem_data_src d = { .val = v };
+	const char *name = d.mem_lvl_num < 16 ? lvl[d.mem_lvl_num] : NULL;
+
+	if (!v || (d.mem_lvl & PERF_MEM_LVL_NA && !name)) {
+		snprintf(buf, len, "N/A");
+		return;
+	}
+	snprintf(buf, len, "%s%s%s%s%s", d.mem_remote ? "remote " : "", name ? name : "level ?",
+		 (d.mem_lvl & PERF_MEM_LVL_HIT) ? " hit" : (d.mem_lvl & PERF_MEM_LVL_MISS) ? " miss" : "",
+		 (d.mem_snoopx & PERF_MEM_SNOOPX_PEER) ? " (peer)" : "",
+		 (d.mem_snoop & PERF_MEM_SNOOP_HITM) ? " (HITM)" : "");
+}
+
+/* Appends the text of key k to buf at *pos. */
+static void key_text(enum spe_cost_key k, const struct spe_view_sample *vs, char *buf,
+		     size_t len, size_t *pos)
+{
+	const struct spe_sample *s = vs->s;
+	char tmp[160];
+	const char *txt = tmp;
+	int n;
+
+	switch (k) {
+	case SPE_KEY_SYM:
+		/* perf's spelling; an ip without a symbol is its own row */
+		if (vs->sym->has_sym)
+			snprintf(tmp, sizeof(tmp), "[%c] %s",
+				 s->cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.', vs->sym->name);
+		else
+			snprintf(tmp, sizeof(tmp), "[%c] 0x%016" PRIx64,
+				 s->cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.', s->ip);
+		break;
+	case SPE_KEY_DSO:
+		txt = vs->sym->dso;
+		break;
+	case SPE_KEY_SRCLINE:
+		txt = vs->srcline ? vs->srcline : "??:0";
+		break;
+	case SPE_KEY_SYMBOL_DADDR:
+		if (vs->dsym && vs->dsym->has_sym)
+			snprintf(tmp, sizeof(tmp), "[.] %s+0x%" PRIx64, vs->dsym->name,
+				 vs->dsym->offset);
+		else if (s->addr)
+			snprintf(tmp, sizeof(tmp), "[.] 0x%016" PRIx64, s->addr);
+		else
+			txt = "[.] [unknown]";
+		break;
+	case SPE_KEY_DATA_SRC:
+		spe_view_data_src_text(s->data_src, tmp, sizeof(tmp));
+		break;
+	case SPE_KEY_OP:
+		txt = op_names[spe_view_op(s->qr->rec)];
+		break;
+	case SPE_KEY_CPU:
+		snprintf(tmp, sizeof(tmp), "%d", s->cpu);
+		break;
+	case SPE_KEY_PID:
+		snprintf(tmp, sizeof(tmp), "%d:%s", s->pid, vs->comm ? vs->comm : "");
+		break;
+	case SPE_KEY_COMM:
+		if (vs->comm)
+			txt = vs->comm;
+		else
+			snprintf(tmp, sizeof(tmp), ":%d", s->tid);
+		break;
+	default:
+		txt = "";
+	}
+	n = snprintf(buf + *pos, len - *pos, "%s%s", *pos ? "\x1f" : "", txt);
+	if (n > 0)
+		*pos = *pos + (size_t)n >= len ? len - 1 : *pos + (size_t)n;
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 1099511628211ull;
+	return h;
+}
+
+static size_t slot(const struct spe_cost_table *t, const uint32_t *index, size_t cap, uint64_t h,
+		   const char *key)
+{
+	size_t i = h & (cap - 1);
+
+	while (index[i] && (t->rows[index[i] - 1].hash != h || strcmp(t->rows[index[i] - 1].key, key)))
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+static int grow(struct spe_cost_table *t)
+{
+	size_t ncap = t->cap * 2;
+	uint32_t *n = calloc(ncap, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	for (size_t r = 0; r < t->used; r++)
+		n[slot(t, n, ncap, t->rows[r].hash, t->rows[r].key)] = (uint32_t)r + 1;
+	free(t->index);
+	t->index = n;
+	t->cap = ncap;
+	return 0;
+}
+
+static int hist_add(struct row *r, uint16_t v)
+{
+	if (v >= r->hist_len) {
+		uint32_t nlen = r->hist_len ? r->hist_len : 256;
+		uint32_t *n;
+
+		while (nlen <= v)
+			nlen *= 2;
+		n = realloc(r->hist, nlen * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		memset(n + r->hist_len, 0, (nlen - r->hist_len) * sizeof(*n));
+		r->hist = n;
+		r->hist_len = nlen;
+	}
+	r->hist[v]++;
+	return 0;
+}
+
+#define LIST_MAX	512	/* values kept as a list: 1 KiB, a 256-entry histogram */
+
+/* A total latency into the row: the list, or the histogram once the list
+ * would be the bigger of the two. */
+static int lat_add(struct row *r, uint16_t v)
+{
+	if (r->hist)
+		return hist_add(r, v);
+	if (r->nvals == r->cap_vals) {
+		uint32_t ncap = r->cap_vals ? r->cap_vals * 2 : 4;
+		uint16_t *n;
+
+		if (ncap > LIST_MAX) {
+			for (uint32_t i = 0; i < r->nvals; i++)
+				if (hist_add(r, r->vals[i]))
+					return -ENOMEM;	/* hist_add keeps it consistent */
+			free(r->vals);
+			r->vals = NULL;
+			r->nvals = r->cap_vals = 0;
+			return hist_add(r, v);
+		}
+		n = realloc(r->vals, ncap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		r->vals = n;
+		r->cap_vals = ncap;
+	}
+	r->vals[r->nvals++] = v;
+	return 0;
+}
+
+int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
+{
+	const struct spe_record *rec = vs->s->qr->rec;
+	uint64_t ev = (rec->present & SPE_REC_EVENTS) ? rec->events : 0;
+	enum spe_rep_op op = spe_view_op(rec);
+	char key[1024];
+	size_t pos = 0, i;
+	uint64_t h;
+	struct row *r;
+	uint16_t v;
+
+	key[0] = 0;
+	for (unsigned k = 0; k < t->nkeys; k++)
+		key_text(t->keys[k], vs, key, sizeof(key), &pos);
+	h = hash_str(key);
+	if ((t->used + 1) * 2 > t->cap && grow(t))
+		return -ENOMEM;
+	i = slot(t, t->index, t->cap, h, key);
+	if (!t->index[i]) {
+		char *k;
+
+		if (t->used == UINT32_MAX - 1)
+			return -ENOMEM;
+		if (t->used == t->rows_cap) {
+			size_t ncap = t->rows_cap ? t->rows_cap * 2 : 64;
+			struct row *n = realloc(t->rows, ncap * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			t->rows = n;
+			t->rows_cap = ncap;
+		}
+		if (!(k = strdup(key)))
+			return -ENOMEM;
+		t->rows[t->used] = (struct row){ .key = k, .hash = h };
+		t->index[i] = (uint32_t)++t->used;
+	}
+	r = &t->rows[t->index[i] - 1];
+	if (spe_view_latency(rec, 0, &v) && lat_add(r, v))
+		return -ENOMEM;
+	r->samples++;
+	for (int c = 0; c < 3; c++) {
+		if (!spe_view_latency(rec, c, &v))
+			continue;
+		if (v > SPE_LAT_SAT12)
+			t->wide = true;
+		r->lat_n[c]++;
+		r->lat_sum[c] += v;
+		r->sat12[c] += v == SPE_LAT_SAT12;
+		r->sat16[c] += v == SPE_LAT_SAT16;
+	}
+	if (op == SPE_REP_LOAD || op == SPE_REP_STORE) {
+		r->l1d_miss += !!(ev & SPE_EV_L1D_REFILL);
+		r->llc_miss += !!(ev & SPE_EV_LLC_MISS);
+		r->tlb_walk += !!(ev & SPE_EV_TLB_WALK);
+		r->remote += !!(ev & SPE_EV_REMOTE_ACCESS);
+	} else if (op == SPE_REP_BRANCH) {
+		r->branches++;
+		r->mispred += !!(ev & SPE_EV_MISPRED);
+	}
+	return 0;
+}
+
+static unsigned sat_value(const struct spe_cost_table *t)
+{
+	return t->wide ? SPE_LAT_SAT16 : SPE_LAT_SAT12;
+}
+
+static int cmp_u16(const void *a, const void *b)
+{
+	return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
+}
+
+/* Nearest rank: the smallest value with at least pct% at or below it.
+ * sorted: the row's list, sorted (NULL when the row has a histogram). */
+static unsigned percentile(const struct row *r, const uint16_t *sorted, uint64_t n, double pct,
+			   unsigned sat)
+{
+	uint64_t want = (uint64_t)((pct / 100.0) * (double)n + 0.999999), seen = 0;
+
+	if (want < 1)
+		want = 1;
+	if (sorted) {
+		unsigned v = sorted[want - 1];
+
+		return v == sat ? SPE_COST_SAT : v;
+	}
+	for (uint32_t v = 0; v < r->hist_len; v++) {
+		seen += r->hist[v];
+		if (seen >= want)
+			return v == sat ? SPE_COST_SAT : v;
+	}
+	return SPE_COST_SAT;
+}
+
+static void view_of(const struct spe_cost_table *t, const struct row *r,
+		    struct spe_cost_row_view *v, char *keybuf)
+{
+	unsigned sat = sat_value(t);
+	char *p = keybuf;
+
+	memset(v, 0, sizeof(*v));
+	for (unsigned k = 0; k < t->nkeys; k++) {
+		v->key[k] = p;
+		p += strcspn(p, "\x1f");
+		if (*p)
+			*p++ = 0;
+	}
+	v->samples = r->samples;
+	for (int c = 0; c < 3; c++) {
+		uint64_t s = t->wide ? r->sat16[c] : r->sat12[c];
+
+		v->lat_sat[c] = s;
+		v->lat_n[c] = r->lat_n[c] - s;
+		v->lat_sum[c] = r->lat_sum[c] - s * sat;
+	}
+	v->p_valid = r->lat_n[0] != 0;
+	if (v->p_valid) {
+		uint16_t *sorted = NULL;
+
+		if (!r->hist) {
+			/* a copy: the table stays as it is */
+			sorted = malloc(r->nvals * sizeof(*sorted));
+			if (!sorted) {
+				v->p_valid = false;
+				goto events;
+			}
+			memcpy(sorted, r->vals, r->nvals * sizeof(*sorted));
+			qsort(sorted, r->nvals, sizeof(*sorted), cmp_u16);
+		}
+		v->p50 = percentile(r, sorted, r->lat_n[0], 50, sat);
+		v->p90 = percentile(r, sorted, r->lat_n[0], 90, sat);
+		v->p99 = percentile(r, sorted, r->lat_n[0], 99, sat);
+		free(sorted);
+	}
+events:
+	v->l1d_miss = r->l1d_miss;
+	v->llc_miss = r->llc_miss;
+	v->tlb_walk = r->tlb_walk;
+	v->remote = r->remote;
+	v->mispred = r->mispred;
+	v->branches = r->branches;
+}
+
+void spe_cost_totals(const struct spe_cost_table *t, struct spe_cost_totals *tot)
+{
+	unsigned sat = sat_value(t);
+
+	memset(tot, 0, sizeof(*tot));
+	tot->sat_value = sat;
+	for (size_t i = 0; i < t->used; i++) {
+		const struct row *r = &t->rows[i];
+
+		tot->samples += r->samples;
+		tot->lat_sum += r->lat_sum[0] - (t->wide ? r->sat16[0] : r->sat12[0]) * sat;
+		tot->l1d_miss += r->l1d_miss;
+		tot->llc_miss += r->llc_miss;
+		tot->tlb_walk += r->tlb_walk;
+		tot->remote += r->remote;
+		tot->mispred += r->mispred;
+	}
+}
+
+static double mean(uint64_t sum, uint64_t n)
+{
+	return n ? (double)sum / (double)n : 0.0;
+}
+
+/* A column's value for ordering; saturated percentiles order above all. */
+static double col_value(const struct spe_cost_row_view *v, enum spe_cost_col c)
+{
+	switch (c) {
+	case SPE_COL_SAMPLES: return (double)v->samples;
+	case SPE_COL_LAT: return (double)v->lat_sum[0];
+	case SPE_COL_MEAN: return mean(v->lat_sum[0], v->lat_n[0]);
+	case SPE_COL_P50: return v->p_valid ? (double)v->p50 : -1;
+	case SPE_COL_P90: return v->p_valid ? (double)v->p90 : -1;
+	case SPE_COL_P99: return v->p_valid ? (double)v->p99 : -1;
+	case SPE_COL_ISSUE: return mean(v->lat_sum[1], v->lat_n[1]);
+	case SPE_COL_XLAT: return mean(v->lat_sum[2], v->lat_n[2]);
+	case SPE_COL_SAT: return (double)(v->lat_sat[0] + v->lat_sat[1] + v->lat_sat[2]);
+	case SPE_COL_L1D_MISS: return (double)v->l1d_miss;
+	case SPE_COL_LLC_MISS: return (double)v->llc_miss;
+	case SPE_COL_TLB_WALK: return (double)v->tlb_walk;
+	case SPE_COL_REMOTE: return (double)v->remote;
+	case SPE_COL_MISPRED: return (double)v->mispred;
+	default: return 0;
+	}
+}
+
+/* The total a column's rows add up to; 0 for columns that do not add. */
+static double col_total(const struct spe_cost_totals *tot, enum spe_cost_col c)
+{
+	switch (c) {
+	case SPE_COL_SAMPLES: return (double)tot->samples;
+	case SPE_COL_LAT: return (double)tot->lat_sum;
+	case SPE_COL_L1D_MISS: return (double)tot->l1d_miss;
+	case SPE_COL_LLC_MISS: return (double)tot->llc_miss;
+	case SPE_COL_TLB_WALK: return (double)tot->tlb_walk;
+	case SPE_COL_REMOTE: return (double)tot->remote;
+	case SPE_COL_MISPRED: return (double)tot->mispred;
+	default: return 0;
+	}
+}
+
+/* Rows are sorted as (value, row) pairs; views are built for the rows
+ * kept only, so a table of many small rows stays small to print. */
+struct sort_item {
+	double value, limit_value;
+	const struct row *r;
+};
+
+static int cmp_item(const void *a, const void *b)
+{
+	const struct sort_item *x = a, *y = b;
+
+	if (x->value != y->value)
+		return x->value < y->value ? 1 : -1;
+	/* The joined keys compare as the keys one by one: the separator
+	 * sorts below every printable character. */
+	return strcmp(x->r->key, y->r->key);
+}
+
+long spe_cost_rows(const struct spe_cost_table *t, enum spe_cost_col order,
+		   double percent_limit, size_t top, struct spe_cost_row_view **rows)
+{
+	struct spe_cost_totals tot;
+	struct sort_item *items;
+	struct spe_cost_row_view *out, v;
+	size_t keep = 0, keylen = 0, maxkey = 0, nout;
+	double total;
+	char *kp, *scratch;
+	enum spe_cost_col limit_col;
+
+	spe_cost_totals(t, &tot);
+	limit_col = col_total(&tot, order) > 0 ? order : SPE_COL_SAMPLES;
+	total = col_total(&tot, limit_col);
+	for (size_t i = 0; i < t->used; i++) {
+		size_t l = strlen(t->rows[i].key) + 1;
+
+		maxkey = l > maxkey ? l : maxkey;
+	}
+	items = malloc((t->used ? t->used : 1) * sizeof(*items));
+	scratch = malloc(maxkey + 1);
+	if (!items || !scratch) {
+		free(items);
+		free(scratch);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < t->used; i++) {
+		strcpy(scratch, t->rows[i].key);
+		view_of(t, &t->rows[i], &v, scratch);
+		items[i] = (struct sort_item){ .value = col_value(&v, order),
+					       .limit_value = col_value(&v, limit_col),
+					       .r = &t->rows[i] };
+	}
+	qsort(items, t->used, sizeof(*items), cmp_item);
+	/* Which rows are kept, then their views with their keys after them. */
+	for (size_t i = 0; i < t->used && (!top || keep < top); i++) {
+		if (percent_limit > 0 && total > 0 &&
+		    100.0 * items[i].limit_value / total < percent_limit)
+			continue;
+		items[keep++] = items[i];
+		keylen += strlen(items[i].r->key) + 1;
+	}
+	nout = keep ? keep : 1;
+	out = malloc(nout * sizeof(*out) + keylen + 1);
+	if (!out) {
+		free(items);
+		free(scratch);
+		return -ENOMEM;
+	}
+	kp = (char *)(out + nout);
+	for (size_t i = 0; i < keep; i++) {
+		strcpy(kp, items[i].r->key);
+		view_of(t, items[i].r, &out[i], kp);
+		kp += strlen(items[i].r->key) + 1;
+	}
+	free(items);
+	free(scratch);
+	*rows = out;
+	return (long)keep;
+}
+
+struct out {
+	int (*write)(void *ctx, const char *text, size_t len);
+	void *ctx;
+};
+
+static void pr(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void pr(struct out *o, const char *fmt, ...)
+{
+	char buf[2048];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof(buf) - 1)
+		n = sizeof(buf) - 1;
+	if (n > 0)
+		o->write(o->ctx, buf, (size_t)n);
+}
+
+static double share(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+static void pct_text(unsigned v, bool valid, char *buf, size_t len)
+{
+	if (!valid)
+		snprintf(buf, len, "-");
+	else if (v == SPE_COST_SAT)
+		snprintf(buf, len, "sat");
+	else
+		snprintf(buf, len, "%u", v);
+}
+
+int spe_cost_print(const struct spe_cost_table *t, enum spe_cost_col order,
+		   double percent_limit, size_t top,
+		   int (*write)(void *ctx, const char *text, size_t len), void *ctx)
+{
+	struct out o = { write, ctx };
+	struct spe_cost_row_view *rows;
+	struct spe_cost_totals tot;
+	long n = spe_cost_rows(t, order, percent_limit, top, &rows);
+
+	if (n < 0)
+		return (int)n;
+	spe_cost_totals(t, &tot);
+	pr(&o, "\n## Cost table by");
+	for (unsigned k = 0; k < t->nkeys; k++)
+		pr(&o, "%s%s", k ? "," : " ", key_names[t->keys[k]]);
+	pr(&o, ", ordered by %s", col_names[order]);
+	if (percent_limit > 0)
+		pr(&o, ", rows under %.2f%% left out", percent_limit);
+	pr(&o, "\n# latency in cycles; mean and sums leave out saturated counters (%u), "
+	   "counted in 'sat'; a percentile on one shows 'sat'\n", tot.sat_value);
+	pr(&o, "# l1d%%, llc%%, walk%%, rem%%, misp%%: share of all the records' L1D misses, "
+	   "LLC misses, TLB walks, remote accesses, branch mispredicts\n");
+	pr(&o, "%9s %6s %11s %6s %7s %5s %5s %5s %6s %6s %5s %6s %6s %6s %6s %6s  ",
+	   "samples", "samp%", "latency", "lat%", "mean", "p50", "p90", "p99", "issue", "xlat",
+	   "sat", "l1d%", "llc%", "walk%", "rem%", "misp%");
+	for (unsigned k = 0; k < t->nkeys; k++)
+		pr(&o, "%s%s", k ? "  " : "", key_names[t->keys[k]]);
+	pr(&o, "\n");
+	for (long i = 0; i < n; i++) {
+		const struct spe_cost_row_view *v = &rows[i];
+		char p50[12], p90[12], p99[12];
+
+		pct_text(v->p50, v->p_valid, p50, sizeof(p50));
+		pct_text(v->p90, v->p_valid, p90, sizeof(p90));
+		pct_text(v->p99, v->p_valid, p99, sizeof(p99));
+		pr(&o, "%9" PRIu64 " %5.2f%% %11" PRIu64 " %5.2f%% %7.1f %5s %5s %5s %6.1f %6.1f %5"
+		   PRIu64 " %5.1f%% %5.1f%% %5.1f%% %5.1f%% %5.1f%%  ",
+		   v->samples, share(v->samples, tot.samples), v->lat_sum[0],
+		   share(v->lat_sum[0], tot.lat_sum), mean(v->lat_sum[0], v->lat_n[0]), p50, p90,
+		   p99, mean(v->lat_sum[1], v->lat_n[1]), mean(v->lat_sum[2], v->lat_n[2]),
+		   v->lat_sat[0] + v->lat_sat[1] + v->lat_sat[2], share(v->l1d_miss, tot.l1d_miss),
+		   share(v->llc_miss, tot.llc_miss), share(v->tlb_walk, tot.tlb_walk),
+		   share(v->remote, tot.remote), share(v->mispred, tot.mispred));
+		for (unsigned k = 0; k < t->nkeys; k++)
+			pr(&o, "%s%s", k ? "  " : "", v->key[k]);
+		pr(&o, "\n");
+	}
+	free(rows);
+	return 0;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Parallel decoding of the AUX queues (lib/decode_workers.c), for
+ * lib/aux_queue.c.  Each queue's buffers are decoded in order by one
+ * worker at a time into a small ring of batches; the session's single
+ * consumer takes the items of each queue in the same order the sequential
+ * decoder would have produced them, and does all the bookkeeping itself,
+ * so the output does not depend on the number of threads.
+ */
+#ifndef SPE_DECODE_WORKERS_H
+#define SPE_DECODE_WORKERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "spe_decode.h"
+
+/* A buffer of a queue: its data in the mapped file. */
+struct spe_dw_buf {
+	uint64_t data_off, size, aux_off;
+};
+
+enum spe_dw_kind { SPE_DW_RECORD, SPE_DW_PARTIAL };
+
+struct spe_dw_item {
+	struct spe_record rec;		/* SPE_DW_RECORD; .end for a partial one */
+	uint64_t data_off, aux_off;	/* of the buffer it came from */
+	uint64_t error_file_off;	/* SPE_DW_PARTIAL ended by an error */
+	uint8_t kind;
+};
+
+struct spe_dw;
+
+/*
+ * Starts nthreads workers over nq queues; bufs[i] (nbufs[i] entries) is
+ * queue i's buffer list, copied.  map is the whole file; page its page
+ * size (decoded pages are given back as in sequential decoding).
+ * Returns 0 or a negative errno (the caller then decodes sequentially).
+ */
+int spe_dw_start(struct spe_dw **out, unsigned nthreads, uint32_t nq,
+		 const struct spe_dw_buf *const *bufs, const uint32_t *nbufs,
+		 const uint8_t *map, long page);
+/* The next item of queue qi, NULL when the queue is exhausted.  The item
+ * stays valid until the next call for the same queue. */
+const struct spe_dw_item *spe_dw_next(struct spe_dw *dw, uint32_t qi);
+/* Stops the workers and frees everything. */
+void spe_dw_stop(struct spe_dw *dw);
+
+#endif /* SPE_DECODE_WORKERS_H */
