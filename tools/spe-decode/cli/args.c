@@ -31,7 +31,9 @@ int spe_cli_input(int argc, char **argv, const char **path, spe_usage_fn usage)
 {
 	if (!*path && optind < argc)
 		*path = argv[optind++];
-	if (!*path || optind != argc) {
+	if (!*path)
+		*path = "perf.data";	/* as perf */
+	if (optind != argc) {
 		usage(stderr);
 		return 2;
 	}

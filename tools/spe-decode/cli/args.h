@@ -30,9 +30,9 @@ int spe_cli_help_or_bad(int c, spe_usage_fn usage);
 bool spe_cli_symbol_option(int c, struct spe_sym_config *cfg);
 
 /*
- * The one input file: *path when -i gave it, else the only operand.
- * Returns 0, or prints the usage on stderr and returns 2 when there is
- * none or more than one.
+ * The one input file: *path when -i gave it, else the only operand, else
+ * perf.data as for perf.  Returns 0, or prints the usage on stderr and
+ * returns 2 when there is more than one.
  */
 int spe_cli_input(int argc, char **argv, const char **path, spe_usage_fn usage);
 

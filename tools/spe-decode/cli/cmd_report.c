@@ -40,7 +40,7 @@ static int on_event(void *ctx, const struct spe_pdr_event *ev)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: spe-decode report [--top N] [--kallsyms FILE] [--symfs DIR] perf.data|-\n"
+"usage: spe-decode report [--top N] [--kallsyms FILE] [--symfs DIR] [-i] [perf.data|-]\n"
 "Summarise the SPE records of a perf.data: top symbols, latency percentiles\n"
 "per operation type, where loads and stores were served from, cache/TLB miss\n"
 "rates, branch mispredict rate, lost and truncated data.\n");
@@ -92,6 +92,9 @@ static int run(int argc, char **argv)
 	spe_itrace_parse("i1i", &r.itrace, &(const char *){ NULL });
 	r.path = path;
 	status = spe_samples_execute(&r);
+	/* A failed report says why on stderr and prints no half summary. */
+	if (status)
+		goto out;
 	spe_output_init(out, STDOUT_FILENO);
 	spe_output_printf(out, "# spe-decode report of %s\n", path);
 	spe_report_print(rp.r, &r.stats, top, spe_output_sink, out);

@@ -26,22 +26,6 @@ struct pdump {
 	uint64_t first_error_off;
 };
 
-bool spe_is_perf_data(const char *path)
-{
-	uint64_t magic = 0;
-	int fd;
-	bool yes;
-
-	if (!strcmp(path, "-"))
-		return true;
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return false;
-	yes = read(fd, &magic, 8) == 8 && magic == SPE_PERF_MAGIC2;
-	close(fd);
-	return yes;
-}
-
 #define DUMP_PIECE	(4u << 20)
 
 /*
@@ -159,33 +143,29 @@ static int on_event(void *ctx, const struct spe_pdr_event *ev)
 	return d->out->err ? 1 : 0;
 }
 
-int spe_perf_dump(const char *path, enum spe_desc_style style, bool strict)
+int spe_perf_dump(struct spe_source *src, enum spe_desc_style style, bool strict)
 {
+	const char *path = src->name;
 	struct pdump d = { 0 };
 	struct spe_session_config cfg = {
 		.on_event = on_event, .on_auxtrace = on_auxtrace, .ctx = &d, .no_decode = true,
 	};
 	struct spe_dump_config dc = SPE_DUMP_CONFIG_INIT;
 	struct spe_session *s;
-	int fd, err, status = 0;
+	int err, status = 0;
 
-	fd = strcmp(path, "-") ? open(path, O_RDONLY) : STDIN_FILENO;
-	if (fd < 0) {
-		fprintf(stderr, "spe-decode dump: %s: %s\n", path, strerror(errno));
-		return 1;
-	}
+	cfg.head = src->head;
+	cfg.head_len = src->head_len;
 	d.out = malloc(sizeof(*d.out));
-	if (!d.out) {
-		close(fd);
+	if (!d.out)
 		return 1;
-	}
 	spe_output_init(d.out, STDOUT_FILENO);
 	dc.style = style;
 	dc.flags = strict ? SPE_DUMP_STRICT : 0;
 	dc.write = spe_output_sink;
 	dc.ctx = d.out;
 	d.cfg = dc;
-	err = spe_session_open(&s, fd, &cfg);
+	err = spe_session_open(&s, src->fd, &cfg);
 	if (!err)
 		err = spe_session_run(s);
 	if (spe_output_flush(d.out, "dump"))
@@ -202,9 +182,11 @@ int spe_perf_dump(const char *path, enum spe_desc_style style, bool strict)
 			d.first_error_off, spe_strerror(d.first_error));
 		status = 1;
 	}
+	if (!err && s && !spe_session_stats(s)->aux_bytes) {
+		fprintf(stderr, "spe-decode dump: no arm_spe AUX data in %s\n", path);
+		status = 1;
+	}
 	spe_session_close(s);
 	free(d.out);
-	if (fd != STDIN_FILENO)
-		close(fd);
 	return status;
 }

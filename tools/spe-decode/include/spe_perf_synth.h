@@ -91,6 +91,9 @@ struct spe_session_config {
 			   const uint8_t *data, uint64_t size);
 	void *ctx;
 	bool no_decode;			/* only the callbacks above, no records */
+	/* A stream's first bytes, already read by the caller (at most 16). */
+	const void *head;
+	size_t head_len;
 };
 
 /* Opens the perf.data on fd (a file or perf's pipe format on a stream). */

@@ -643,7 +643,7 @@ int spe_session_open(struct spe_session **out, int fd, const struct spe_session_
 		return -ENOMEM;
 	for (int i = 0; i < Q_MAX_CPUS; i++)
 		s->cpu_tid[i] = -1;
-	err = spe_pdr_open(&s->r, fd);
+	err = spe_pdr_open_stream(&s->r, fd, cfg->head, cfg->head_len);
 	if (err) {
 		snprintf(s->msg, sizeof(s->msg), "%s", spe_pdr_errmsg(s->r));
 		return err;

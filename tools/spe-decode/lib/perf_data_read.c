@@ -47,6 +47,8 @@ struct spe_pdr {
 	struct spe_pdr_attr attrs[PDR_MAX_ATTRS];
 	uint32_t nr_attrs;
 	struct spe_pdr_info info;
+	/* File mode: every feature section the header lists (size 0: none). */
+	struct spe_perf_file_section feat_sec[SPE_FEAT_BITS];
 
 	int err;
 	uint64_t err_off;
@@ -411,13 +413,17 @@ static int pdr_read_features(struct spe_pdr *r, const struct spe_perf_file_heade
 		size_t n;
 		int err;
 
+		uint64_t at = index + (uint64_t)nth * sizeof(sec);
+
 		if (!(h->features[f / 64] & (1ULL << (f % 64))))
 			continue;
 		for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++)
 			want |= wanted[i] == f;
+		/* Where every other section is, for spe_pdr_feature_section(). */
+		if (!want && !spe_pdr_pread(r, &sec, sizeof(sec), at) &&
+		    sec.offset <= r->file_size && sec.size <= r->file_size - sec.offset)
+			r->feat_sec[f] = sec;
 		if (want) {
-			uint64_t at = index + (uint64_t)nth * sizeof(sec);
-
 			err = spe_pdr_pread(r, &sec, sizeof(sec), at);
 			if (err)
 				return pdr_error(r, -EPROTO, at,
@@ -433,9 +439,20 @@ static int pdr_read_features(struct spe_pdr *r, const struct spe_perf_file_heade
 				return err;
 			pdr_feature(r, f, small, n);
 			pdr_feature_at(r, f, sec.offset, sec.size);
+			r->feat_sec[f] = sec;
 		}
 		nth++;
 	}
+	return 0;
+}
+
+int spe_pdr_feature_section(const struct spe_pdr *r, int feat, uint64_t *off,
+			    uint64_t *size)
+{
+	if (feat < 0 || feat >= SPE_FEAT_BITS || !r->feat_sec[feat].size)
+		return -ENOENT;
+	*off = r->feat_sec[feat].offset;
+	*size = r->feat_sec[feat].size;
 	return 0;
 }
 
@@ -485,6 +502,11 @@ static int pdr_open_file(struct spe_pdr *r)
 
 int spe_pdr_open(struct spe_pdr **out, int fd)
 {
+	return spe_pdr_open_stream(out, fd, NULL, 0);
+}
+
+int spe_pdr_open_stream(struct spe_pdr **out, int fd, const void *head, size_t head_len)
+{
 	struct spe_pdr *r = calloc(1, sizeof(*r));
 	struct stat st;
 	uint64_t magic_size[2];
@@ -502,7 +524,9 @@ int spe_pdr_open(struct spe_pdr **out, int fd)
 		return pdr_error(r, -errno, 0, "stat: %s", strerror(errno));
 	r->file_size = (uint64_t)st.st_size;
 	/* A regular file is read with pread; anything else as a stream. */
-	r->pipe = !S_ISREG(st.st_mode);
+	r->pipe = !S_ISREG(st.st_mode) || head_len;
+	if (head_len > 16)
+		return pdr_error(r, -EINVAL, 0, "more than 16 bytes read ahead");
 	if (!r->pipe) {
 		if (r->file_size < 16)
 			return pdr_error(r, -EPROTO, 0, "not a perf.data file: only %llu bytes",
@@ -511,6 +535,8 @@ int spe_pdr_open(struct spe_pdr **out, int fd)
 			return pdr_error(r, -EIO, 0, "cannot read the file header");
 	} else {
 		r->data_end = UINT64_MAX;
+		memcpy(r->buf, head, head_len);	/* what the caller read ahead */
+		r->blen = head_len;
 		avail = pdr_fill(r, 16);
 		if (avail < 0)
 			return (int)avail;
