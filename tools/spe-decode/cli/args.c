@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Command-line parts the subcommands share (args.h). */
+#include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "args.h"
 
@@ -37,5 +41,22 @@ int spe_cli_input(int argc, char **argv, const char **path, spe_usage_fn usage)
 		usage(stderr);
 		return 2;
 	}
+	return 0;
+}
+
+int spe_cli_number(const char *cmd, const char *opt, const char *arg, uint64_t min,
+		   uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (!*arg || *end || errno || arg[strspn(arg, " \t")] == '-' || v < min || v > max) {
+		fprintf(stderr, "spe-decode %s: %s: '%s' is not a number from %" PRIu64
+			" to %" PRIu64 "\n", cmd, opt, arg, min, max);
+		return -1;
+	}
+	*out = v;
 	return 0;
 }

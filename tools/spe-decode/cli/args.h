@@ -8,6 +8,7 @@
 #define SPE_DECODE_CLI_ARGS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "spe_perf_synth.h"
@@ -35,5 +36,13 @@ bool spe_cli_symbol_option(int c, struct spe_sym_config *cfg);
  * returns 2 when there is more than one.
  */
 int spe_cli_input(int argc, char **argv, const char **path, spe_usage_fn usage);
+
+/*
+ * A whole number in [min, max] (decimal or 0x hex) for option @opt;
+ * anything else ("10x", "", "-1") prints "spe-decode CMD: OPT: ..." and
+ * returns -1.
+ */
+int spe_cli_number(const char *cmd, const char *opt, const char *arg, uint64_t min,
+		   uint64_t max, uint64_t *out);
 
 #endif /* SPE_DECODE_CLI_ARGS_H */

@@ -62,13 +62,16 @@ static int run(int argc, char **argv)
 	struct spe_output *out;
 	const char *path = NULL;
 	unsigned top = 20;
+	uint64_t n;
 	char err[256] = "";
 	int c, status;
 
 	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			top = (unsigned)strtoul(optarg, NULL, 0);
+			if (spe_cli_number("report", "--top", optarg, 1, 1000000, &n))
+				return 2;
+			top = (unsigned)n;
 			break;
 		case 'i':
 			path = optarg;

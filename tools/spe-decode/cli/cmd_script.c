@@ -61,6 +61,8 @@ struct comm_slot {
 struct script {
 	bool f[F_NR];
 	enum format fmt;
+	bool fields_given;		/* -F: CSV and JSON print only those */
+	size_t ds_width;		/* widest data_src column so far */
 	bool ns;
 	int name_width;
 	struct spe_itrace it;
@@ -95,7 +97,7 @@ static void obuf_flush(struct script *sc)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: spe-decode script [options] perf.data|-\n"
+"usage: spe-decode script [options] [-i] [perf.data|-]\n"
 "Print the samples perf synthesises from ARM SPE data, one per line.\n"
 "  --itrace=OPTS      sample groups and period as perf: i b f m t a M l, then\n"
 "                     an instruction period, e.g. --itrace=i100i (default: all\n"
@@ -103,8 +105,11 @@ static void usage(FILE *f)
 "  -F, --fields=LIST  comm,pid,tid,cpu,time,period,event,addr,data_src,weight,\n"
 "                     ins_lat,xlat_lat,ip,sym,symoff,dso,phys_addr,cpumode,\n"
 "                     flags,brstack (default: perf's comm,tid,cpu,time,period,\n"
-"                     event,ip,sym,dso)\n"
-"  --json | --csv     every field, one JSON object per line / CSV with a header\n"
+"                     event,ip,sym,symoff,dso); +LIST adds to them, -LIST\n"
+"                     removes\n"
+"  --json | --csv     one JSON object per line / CSV (RFC 4180) with a header:\n"
+"                     every field, or those of -F\n"
+"  -i FILE            the input (default perf.data; - is stdin)\n"
 "  --ns               time in nanoseconds (perf script --ns)\n"
 "  --branch-miss      perf 6.1 behaviour: 'b' gives mispredicted 'branch-miss'\n"
 "                     samples instead of every branch as 'branch'\n"
@@ -113,18 +118,29 @@ static void usage(FILE *f)
 "  --symfs=DIR        look for the mapped files under DIR\n");
 }
 
+/*
+ * -F as perf takes it: "f1,f2" replaces the fields; "+f1,f2" adds to and
+ * "-f1,f2" removes from the current ones (each later name may carry its
+ * own + or -).  "type:fields" is accepted, the type is irrelevant here.
+ */
 static int parse_fields(struct script *sc, const char *arg)
 {
 	char *dup = strdup(arg), *save = NULL, *tok;
+	int mode = 0;		/* 0 replace, 1 add, -1 remove */
 
 	if (!dup)
 		return -1;
-	memset(sc->f, 0, sizeof(sc->f));
-	/* perf accepts "type:fields"; the type is irrelevant here. */
 	if (strchr(dup, ':'))
 		memmove(dup, strchr(dup, ':') + 1, strlen(strchr(dup, ':') + 1) + 1);
+	if (dup[0] == '+' || dup[0] == '-')
+		mode = dup[0] == '+' ? 1 : -1;
+	else
+		memset(sc->f, 0, sizeof(sc->f));
 	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int i;
+
+		if (*tok == '+' || *tok == '-')
+			mode = *tok++ == '+' ? 1 : -1;
 
 		for (i = 0; i < F_NR; i++)
 			if (!strcmp(tok, field_names[i]))
@@ -132,11 +148,11 @@ static int parse_fields(struct script *sc, const char *arg)
 		if (i == F_NR && !strcmp(tok, "p_stage_cyc"))
 			i = F_XLAT_LAT;
 		if (i == F_NR) {
-			fprintf(stderr, "spe-decode script: unknown field '%s'\n", tok);
+			fprintf(stderr, "spe-decode script: -F: unknown field '%s'\n", tok);
 			free(dup);
 			return -1;
 		}
-		sc->f[i] = true;
+		sc->f[i] = mode >= 0;
 	}
 	free(dup);
 	return 0;
@@ -357,8 +373,18 @@ static void print_perf(struct script *sc, const struct spe_sample *s, const char
 	}
 	if (sc->f[F_ADDR])
 		l_hex(&l, s->addr, 16);
-	if (sc->f[F_DATA_SRC])
+	if (sc->f[F_DATA_SRC]) {
+		/* perf: "%16lx %s" with the decoded text, padded to the
+		 * longest such column printed so far. */
+		size_t start = l.n;
+
 		l_hex(&l, s->data_src, 16);
+		l.b[l.n++] = ' ';
+		l.n += spe_data_src_describe(s->data_src, l.b + l.n, 160);
+		if (l.n - start > sc->ds_width)
+			sc->ds_width = l.n - start;
+		l_pad(&l, l.n - start, (int)sc->ds_width);
+	}
 	if (sc->f[F_WEIGHT])
 		l_dec(&l, s->weight, 16);
 	if (sc->f[F_INS_LAT])
@@ -445,49 +471,173 @@ static void json_str(struct spe_output *o, const char *s)
 	spe_output_write(o, "\"", 1);
 }
 
-static const char csv_header[] =
-	"event,time,cpu,pid,tid,comm,ip,cpumode,sym,dso,addr,phys_addr,data_src,"
-	"weight,ins_lat,xlat_lat,period,flags\n";
+/* RFC 4180: a field with a comma, quote or line break is quoted, its
+ * quotes doubled. */
+static void csv_str(struct spe_output *o, const char *s)
+{
+	if (!s[strcspn(s, ",\"\r\n")]) {
+		spe_output_write(o, s, strlen(s));
+		return;
+	}
+	spe_output_write(o, "\"", 1);
+	for (; *s; s++) {
+		if (*s == '"')
+			spe_output_write(o, "\"", 1);
+		spe_output_write(o, s, 1);
+	}
+	spe_output_write(o, "\"", 1);
+}
+
+/* The CSV and JSON columns, in this order; -F picks among them. */
+static const enum field struct_fields[] = {
+	F_EVENT, F_TIME, F_CPU, F_PID, F_TID, F_COMM, F_IP, F_CPUMODE, F_SYM, F_SYMOFF,
+	F_DSO, F_ADDR, F_PHYS_ADDR, F_DATA_SRC, F_WEIGHT, F_INS_LAT, F_XLAT_LAT,
+	F_PERIOD, F_FLAGS, F_BRSTACK,
+};
+#define NR_STRUCT_FIELDS (sizeof(struct_fields) / sizeof(struct_fields[0]))
+
+/* Without -F: every column but symoff (CSV: and brstack, a list). */
+static bool struct_field_on(const struct script *sc, enum field f)
+{
+	if (sc->fields_given)
+		return sc->f[f];
+	return f != F_SYMOFF && (f != F_BRSTACK || sc->fmt == FMT_JSON);
+}
+
+static void csv_header(struct script *sc)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < NR_STRUCT_FIELDS; i++) {
+		if (!struct_field_on(sc, struct_fields[i]))
+			continue;
+		spe_output_printf(sc->out, "%s%s", first ? "" : ",",
+				  field_names[struct_fields[i]]);
+		first = false;
+	}
+	spe_output_write(sc->out, "\n", 1);
+}
+
+/* One field's value; strings go through @str (CSV or JSON quoting). */
+static void put_field(struct script *sc, enum field f, const struct spe_sample *s,
+		      const char *comm, const struct spe_sym *sym,
+		      void (*str)(struct spe_output *, const char *))
+{
+	struct spe_output *o = sc->out;
+	bool json = sc->fmt == FMT_JSON;
+	char t[48];
+
+	switch (f) {
+	case F_EVENT:
+		str(o, spe_sample_name(&sc->it, s->kind));
+		break;
+	case F_TIME:
+		if (json) {
+			spe_output_printf(o, "%" PRIu64, s->time);
+		} else {
+			put_time(sc, s->time, t, sizeof(t));
+			spe_output_printf(o, "%s", t + strspn(t, " "));
+		}
+		break;
+	case F_CPU:
+		spe_output_printf(o, "%d", s->cpu);
+		break;
+	case F_PID:
+		spe_output_printf(o, "%d", s->pid);
+		break;
+	case F_TID:
+		spe_output_printf(o, "%d", s->tid);
+		break;
+	case F_COMM:
+		str(o, comm);
+		break;
+	case F_IP:
+	case F_ADDR:
+	case F_PHYS_ADDR:
+	case F_DATA_SRC:
+		spe_output_printf(o, json ? "\"0x%" PRIx64 "\"" : "0x%" PRIx64,
+				  f == F_IP ? s->ip : f == F_ADDR ? s->addr :
+				  f == F_PHYS_ADDR ? s->phys_addr : s->data_src);
+		break;
+	case F_CPUMODE:
+		str(o, cpumode_name(s->cpumode));
+		break;
+	case F_SYM:
+		str(o, sym->name);
+		break;
+	case F_SYMOFF:
+		spe_output_printf(o, json ? "\"0x%" PRIx64 "\"" : "0x%" PRIx64,
+				  sym->has_sym ? sym->offset : 0);
+		break;
+	case F_DSO:
+		str(o, sym->dso);
+		break;
+	case F_WEIGHT:
+		spe_output_printf(o, "%u", s->weight);
+		break;
+	case F_INS_LAT:
+		spe_output_printf(o, "%u", s->issue_lat);
+		break;
+	case F_XLAT_LAT:
+		spe_output_printf(o, "%u", s->xlat_lat);
+		break;
+	case F_PERIOD:
+		spe_output_printf(o, "%" PRIu64, s->period);
+		break;
+	case F_FLAGS:
+		spe_output_printf(o, json ? "%u" : "0x%x", s->flags);
+		break;
+	case F_BRSTACK:
+		spe_output_write(o, json ? "[" : "", json);
+		for (uint32_t i = 0; i < s->nr_branches; i++) {
+			if (json)
+				spe_output_printf(o, "%s{\"from\":\"0x%" PRIx64 "\",\"to\":\"0x%"
+						  PRIx64 "\",\"mispred\":%s}", i ? "," : "",
+						  s->branches[i].from, s->branches[i].to,
+						  s->branches[i].mispred ? "true" : "false");
+			else	/* perf script's brstack text */
+				spe_output_printf(o, "%s0x%" PRIx64 "/0x%" PRIx64 "/%s",
+						  i ? " " : "", s->branches[i].from,
+						  s->branches[i].to,
+						  s->branches[i].mispred ? "M" : "P");
+		}
+		spe_output_write(o, "]", json);
+		break;
+	case F_NR:
+		break;
+	}
+}
 
 static void print_csv(struct script *sc, const struct spe_sample *s, const char *comm,
 		      const struct spe_sym *sym)
 {
-	char t[48];
+	bool first = true;
 
-	put_time(sc, s->time, t, sizeof(t));
-	spe_output_printf(sc->out,
-			  "%s,%s,%d,%d,%d,%s,0x%" PRIx64 ",%s,%s,%s,0x%" PRIx64 ",0x%" PRIx64
-			  ",0x%" PRIx64 ",%u,%u,%u,%" PRIu64 ",0x%x\n",
-			  spe_sample_name(&sc->it, s->kind), t + strspn(t, " "), s->cpu, s->pid,
-			  s->tid, comm, s->ip, cpumode_name(s->cpumode), sym->name, sym->dso,
-			  s->addr, s->phys_addr, s->data_src, s->weight, s->issue_lat,
-			  s->xlat_lat, s->period, s->flags);
+	for (size_t i = 0; i < NR_STRUCT_FIELDS; i++) {
+		if (!struct_field_on(sc, struct_fields[i]))
+			continue;
+		if (!first)
+			spe_output_write(sc->out, ",", 1);
+		put_field(sc, struct_fields[i], s, comm, sym, csv_str);
+		first = false;
+	}
+	spe_output_write(sc->out, "\n", 1);
 }
 
 static void print_json(struct script *sc, const struct spe_sample *s, const char *comm,
 		       const struct spe_sym *sym)
 {
-	struct spe_output *o = sc->out;
+	bool first = true;
 
-	spe_output_printf(o, "{\"event\":\"%s\",\"time\":%" PRIu64 ",\"cpu\":%d,\"pid\":%d,"
-			  "\"tid\":%d,\"comm\":", spe_sample_name(&sc->it, s->kind), s->time,
-			  s->cpu, s->pid, s->tid);
-	json_str(o, comm);
-	spe_output_printf(o, ",\"ip\":\"0x%" PRIx64 "\",\"cpumode\":\"%s\",\"sym\":", s->ip,
-			  cpumode_name(s->cpumode));
-	json_str(o, sym->name);
-	spe_output_write(o, ",\"dso\":", 7);
-	json_str(o, sym->dso);
-	spe_output_printf(o, ",\"addr\":\"0x%" PRIx64 "\",\"phys_addr\":\"0x%" PRIx64
-			  "\",\"data_src\":\"0x%" PRIx64 "\",\"weight\":%u,\"ins_lat\":%u,"
-			  "\"xlat_lat\":%u,\"period\":%" PRIu64 ",\"flags\":%u,\"brstack\":[",
-			  s->addr, s->phys_addr, s->data_src, s->weight, s->issue_lat,
-			  s->xlat_lat, s->period, s->flags);
-	for (uint32_t i = 0; i < s->nr_branches; i++)
-		spe_output_printf(o, "%s{\"from\":\"0x%" PRIx64 "\",\"to\":\"0x%" PRIx64
-				  "\",\"mispred\":%s}", i ? "," : "", s->branches[i].from,
-				  s->branches[i].to, s->branches[i].mispred ? "true" : "false");
-	spe_output_write(o, "]}\n", 3);
+	for (size_t i = 0; i < NR_STRUCT_FIELDS; i++) {
+		if (!struct_field_on(sc, struct_fields[i]))
+			continue;
+		spe_output_printf(sc->out, "%s\"%s\":", first ? "{" : ",",
+				  field_names[struct_fields[i]]);
+		put_field(sc, struct_fields[i], s, comm, sym, json_str);
+		first = false;
+	}
+	spe_output_write(sc->out, first ? "{}\n" : "}\n", first ? 3 : 2);
 }
 
 static int on_sample(void *ctx, const struct spe_sample *s)
@@ -569,7 +719,7 @@ static int run(int argc, char **argv)
 	int c, status;
 
 	spe_itrace_default(&sc.it);
-	parse_fields(&sc, "comm,tid,cpu,time,period,event,ip,sym,dso");
+	parse_fields(&sc, "comm,tid,cpu,time,period,event,ip,sym,symoff,dso");
 	while ((c = getopt_long(argc, argv, "F:e:i:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'I':
@@ -579,12 +729,16 @@ static int run(int argc, char **argv)
 		case 'F':
 			if (parse_fields(&sc, optarg))
 				return 2;
+			sc.fields_given = true;
 			break;
 		case 'j':
-			sc.fmt = FMT_JSON;
-			break;
 		case 'c':
-			sc.fmt = FMT_CSV;
+			if (sc.fmt != FMT_PERF && sc.fmt != (c == 'j' ? FMT_JSON : FMT_CSV)) {
+				fprintf(stderr, "spe-decode script: --json and --csv "
+					"exclude each other\n");
+				return 2;
+			}
+			sc.fmt = c == 'j' ? FMT_JSON : FMT_CSV;
 			break;
 		case 'n':
 			sc.ns = true;
@@ -639,7 +793,7 @@ static int run(int argc, char **argv)
 	}
 	spe_output_init(sc.out, STDOUT_FILENO);
 	if (sc.fmt == FMT_CSV)
-		spe_output_write(sc.out, csv_header, sizeof(csv_header) - 1);
+		csv_header(&sc);
 	r.path = path;
 	r.itrace = sc.it;
 	status = spe_samples_execute(&r);

@@ -80,13 +80,7 @@ int spe_samples_execute(struct spe_samples_run *run)
 
 	if (spe_source_open(run->cmd, run->path, &src))
 		return 1;
-	if (!src.perf_data) {
-		fprintf(stderr, "spe-decode %s: %s is not a perf.data (raw SPE bytes: spe-decode "
-			"dump or records; spe-decode wrap makes a perf.data of them)\n",
-			run->cmd, src.name);
-		spe_source_close(&src);
-		return 1;
-	}
+	/* Not a perf.data: the reader says so, with the offset and magic. */
 	cfg.head = src.head;
 	cfg.head_len = src.head_len;
 	spe_synth_init(&c.synth, &run->itrace);

@@ -45,6 +45,12 @@ struct spe_ds_input {
  * refill, TLB access and walk, remote) otherwise.
  */
 uint64_t spe_perf_data_src(enum spe_ds_table t, const struct spe_ds_input *in);
+/*
+ * A perf_mem_data_src as perf script 6.1 prints it after the value:
+ * "|OP LOAD|LVL L1 or L1 hit|SNP None|TLB Walker hit|LCK No|BLK  N/A".
+ * Returns the length written (truncated to size - 1).
+ */
+size_t spe_data_src_describe(uint64_t data_src, char *buf, size_t size);
 
 
 /* ---- Decode queues and time order (lib/aux_queue.c) ----------------------- */

@@ -50,6 +50,10 @@ struct spe_pdr {
 	/* File mode: every feature section the header lists (size 0: none). */
 	struct spe_perf_file_section feat_sec[SPE_FEAT_BITS];
 
+	/* An AUXTRACE record cut by the end of the file: its record offset
+	 * and full size, reported after its data is delivered. */
+	uint64_t cut_at, cut_size;
+
 	int err;
 	uint64_t err_off;
 	char msg[PDR_MSG_SIZE];
@@ -751,6 +755,11 @@ int spe_pdr_next(struct spe_pdr *r, struct spe_pdr_event *ev)
 
 	if (r->err)
 		return r->err;
+	if (r->cut_size)
+		return pdr_error(r, -EPROTO, r->cut_at,
+				 "AUXTRACE data of %llu bytes cut by the end of the file (%#llx); "
+				 "the part before it was read",
+				 (unsigned long long)r->cut_size, (unsigned long long)r->data_end);
 	/* Whatever the caller left of the previous AUXTRACE data. */
 	if (r->aux_left) {
 		if (r->pipe) {
@@ -815,6 +824,18 @@ int spe_pdr_next(struct spe_pdr *r, struct spe_pdr_event *ev)
 		trailing = a.size;
 		ev->aux_data_offset = r->pos + h.size;
 		ev->aux_data_size = a.size;
+		/*
+		 * Cut by the end of the file (a recording that was not
+		 * finished): deliver the bytes that are there, as perf does,
+		 * and report the cut at the next call.
+		 */
+		if (!r->pipe && trailing > r->data_end - ev->aux_data_offset &&
+		    r->data_end == r->file_size && ev->aux_data_offset <= r->data_end) {
+			r->cut_at = r->pos;
+			r->cut_size = a.size;
+			trailing = r->data_end - ev->aux_data_offset;
+			ev->aux_data_size = trailing;
+		}
 		if (!r->pipe && (trailing > r->data_end - ev->aux_data_offset))
 			return pdr_error(r, -EPROTO, r->pos,
 					 "AUXTRACE data of %llu bytes runs past the end of the %s (%#llx)",

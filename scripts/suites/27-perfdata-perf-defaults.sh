@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# spe-decode's command lines behave as perf's: the default input, -i, the
+# default script columns (symbol+offset), -F data_src as perf prints it,
+# -F +field/-field, --csv/--json with -F and RFC 4180 quoting, errors that
+# name the command, numbers and conflicting options checked, a truncated
+# file read up to its cut as perf report -D reads it, --version; and
+# perf's filters (--pid, --tid, -C/--cpu, --comm, --dso, --time).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/lib/tap.sh
+. "$top/scripts/lib/tap.sh"
+gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
+bld="$top/build/spe-decode"
+spe="$bld/spe-decode"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+
+make -s -C "$top/tools/spe-decode" -j2 tests >build.log 2>&1 ||
+	{ cat build.log; tap_fail "spe-decode builds"; tap_done; exit 1; }
+have_perf=0
+command -v perf >/dev/null && have_perf=1
+
+# same NAME A B: A and B are byte-identical and not empty
+same() {
+	if [ -s "$2" ] && cmp -s "$2" "$3"; then
+		tap_ok "$1 ($(wc -l <"$2") lines)"
+	else
+		tap_fail "$1" "$(diff "$2" "$3" | head -6)"
+	fi
+}
+
+python3 "$gen" 1500 --seed 21 >m0.bin
+python3 "$gen" 1500 --seed 22 --ts0 1000050 >m1.bin
+"$spe" wrap -o n1.data --pid 100 --tid 100 --comm prog m0.bin@0 m1.bin@1 2>/dev/null
+"$spe" wrap -o a53.data --midr 0x410fd034 --pid 100 --tid 100 --comm prog \
+	m0.bin@0 m1.bin@1 2>/dev/null
+
+## Command lines.
+out=$("$spe" --version) && [[ $out =~ ^spe-decode\ [0-9]+\.[0-9]+\.[0-9]+$ ]] &&
+	tap_ok "--version: $out" || tap_fail "--version prints 'spe-decode X.Y.Z'" "$out"
+for cmd in dump records script report inject; do
+	"$spe" $cmd --help | grep -qE '(^| )-i( |,)|\[-i\]' && tap_ok "$cmd --help shows -i" ||
+		tap_fail "$cmd --help shows -i"
+done
+"$spe" script -F >/dev/null 2>err; rc=$?
+[ $rc = 2 ] && grep -q "^spe-decode script: option requires an argument -- 'F'" err &&
+	tap_ok "a missing argument is named with the command" ||
+	tap_fail "a missing argument is named with the command (exit $rc)" "$(head -1 err)"
+"$spe" report --bogus >/dev/null 2>err; rc=$?
+[ $rc = 2 ] && grep -q "^spe-decode report: unrecognized option '--bogus'" err &&
+	tap_ok "an unknown option is named with the command" ||
+	tap_fail "an unknown option is named with the command (exit $rc)" "$(head -1 err)"
+for v in 10x '' -1 0x; do
+	"$spe" report --top "$v" n1.data >out 2>err; rc=$?
+	[ $rc = 2 ] && [ ! -s out ] && grep -q "spe-decode report: --top: '$v' is not a number" err &&
+		tap_ok "report --top '$v' is refused" || tap_fail "report --top '$v' is refused (exit $rc)"
+done
+"$spe" script --json --csv n1.data >out 2>err; rc=$?
+[ $rc = 2 ] && [ ! -s out ] && grep -q 'exclude each other' err &&
+	tap_ok "--json with --csv is an error" || tap_fail "--json with --csv is an error (exit $rc)"
+mkdir -p cwd && cp n1.data cwd/perf.data
+(cd cwd && "$spe" report >../report.default 2>/dev/null)
+"$spe" report -i n1.data >report.i 2>/dev/null
+sed -i 1d report.default report.i	# the title names the file
+same "report without a file reads perf.data; -i FILE the same" report.default report.i
+
+## script as perf script.
+if [ $have_perf = 1 ]; then
+	# An ELF with symbols, mapped so that samples land in its functions.
+	elf=$tmp/prog
+	cp "$bld/tests/test_symbols" "$elf"
+	pcs=$(nm "$elf" | python3 -c '
+import sys
+print(",".join("%x" % (int(l.split()[0], 16) + 0x10000000 + 4)
+               for l in sys.stdin if len(l.split()) == 3 and l.split()[1] in "tT"))')
+	python3 "$gen" 600 --seed 5 --no-context --pcs "$pcs" >sy.bin
+	"$spe" wrap -o sy.data --per-thread --pid 77 --tid 77 --comm prog \
+		--mmap "0x10000000:0x10000:0:$elf" sy.bin 2>/dev/null
+	perf script -i sy.data >p.out 2>/dev/null
+	"$spe" script --branch-miss sy.data >s.out
+	grep -q '+0x4 (' s.out && tap_ok "default columns show symbol+offset" ||
+		tap_fail "default columns show symbol+offset"
+	same "default columns equal perf script's, symbol+offset included" p.out s.out
+	for d in n1 a53; do
+		for F in data_src data_src,ip ip,data_src,weight,sym,dso; do
+			perf script -i $d.data -F "$F" --itrace=fmtabMi1i >p.out 2>/dev/null
+			"$spe" script --branch-miss -F "$F" --itrace=fmtabMi1i $d.data >s.out
+			same "$d: -F $F, data_src decoded and padded as perf prints it" p.out s.out
+		done
+	done
+	for F in +addr -cpu,-time +phys_addr,-period; do
+		perf script -i n1.data -F "$F" >p.out 2>/dev/null
+		"$spe" script --branch-miss -F "$F" n1.data >s.out
+		same "-F $F adds to / removes from the default columns as perf" p.out s.out
+	done
+else
+	tap_skip "script against perf script" "perf not installed"
+fi
+
+# --csv/--json with -F, and RFC 4180 quoting of names with , and ".
+python3 "$gen" 300 --seed 23 --no-context >q.bin
+"$spe" wrap -o q.data --per-thread --pid 5 --tid 5 --comm 'a,"b' q.bin 2>/dev/null
+"$spe" script --csv -F comm,ip,sym q.data >q.csv
+"$spe" script --json -F comm,ip,sym q.data >q.json
+if python3 - q.csv q.json <<'PY'
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+assert rows[0] == ["comm", "ip", "sym"], rows[0]
+assert len(rows) > 100 and all(len(r) == 3 for r in rows)
+assert all(r[0] == 'a,"b' for r in rows[1:]), rows[1]
+js = [json.loads(l) for l in open(sys.argv[2])]
+assert len(js) == len(rows) - 1
+assert all(sorted(j) == ["comm", "ip", "sym"] and j["comm"] == 'a,"b' for j in js)
+PY
+then
+	tap_ok "--csv and --json print the -F fields; CSV quotes a comm with , and \" (RFC 4180)"
+else
+	tap_fail "--csv/--json honour -F and quote as RFC 4180"
+fi
+
+## A truncated file: every complete packet before the cut, as perf report -D.
+# (perf itself dies of SIGBUS on some cuts: its lines of the intact file.)
+size=$(stat -c %s n1.data)
+head -c $((size / 2)) n1.data >cut.data
+"$spe" dump cut.data >s.out 2>err; rc=$?
+spe_lines() { grep -E '^\.  [0-9a-f]{8}:'; }
+spe_lines <s.out >s.lines
+if [ $have_perf = 1 ]; then
+	perf report -D -i n1.data 2>/dev/null | spe_lines >p.lines
+	grep -v TRUNCATED s.lines >s.head	# a packet cut in two, if any
+	n=$(wc -l <s.head)
+	head -n "$n" p.lines >p.head
+	if [ $rc = 1 ] && [ "$n" -gt 1000 ] && cmp -s p.head s.head &&
+	   grep -q 'cut by the end of the file' err; then
+		tap_ok "truncated file: dump prints perf report -D's $n packets before the cut, then says where"
+	else
+		tap_fail "truncated file: dump prints the packets before the cut (exit $rc, $n lines)" "$(head -2 err)"
+	fi
+else
+	tap_skip "truncated file against perf" "perf not installed"
+fi
+"$spe" script cut.data >s.out 2>err; rc=$?
+[ $rc = 1 ] && [ "$(wc -l <s.out)" -gt 1000 ] && tap_ok "truncated file: script prints the samples before the cut, exit 1" ||
+	tap_fail "truncated file: script prints the samples before the cut (exit $rc)"
+"$spe" report cut.data >s.out 2>err; rc=$?
+[ $rc = 1 ] && [ ! -s s.out ] && [ -s err ] && tap_ok "a failing report prints nothing on stdout" ||
+	tap_fail "a failing report prints nothing on stdout (exit $rc)"
+
+tap_done
