@@ -147,4 +147,48 @@ fi
 [ $rc = 1 ] && [ ! -s s.out ] && [ -s err ] && tap_ok "a failing report prints nothing on stdout" ||
 	tap_fail "a failing report prints nothing on stdout (exit $rc)"
 
+## Filters as perf has them.
+"$spe" wrap -o two.data --pid 100 --tid 100 --comm prog m0.bin@0 m1.bin@1 2>/dev/null
+if [ $have_perf = 1 ]; then
+	for f in "-C 1" "--cpu 0-1" "--cpu=0" "--tid 101,105" "--pid 100" "--comm prog" \
+		 "--time 0.00103,0.00106" "--time ,0.00104" "--time 0.00105,"; do
+		# shellcheck disable=SC2086
+		perf script -i two.data $f >p.out 2>/dev/null
+		# shellcheck disable=SC2086
+		"$spe" script --branch-miss $f two.data >s.out
+		same "script $f selects perf script's samples" p.out s.out
+	done
+	perf script -i sy.data --dsos prog >p.out 2>/dev/null
+	"$spe" script --branch-miss --dso prog sy.data >s.out
+	same "script --dso selects perf script --dsos's samples" p.out s.out
+	want=$(perf script -i two.data --itrace=i1i -C 1 --time 0.00103,0.00106 -F ip 2>/dev/null | wc -l)
+	got=$("$spe" report -C 1 --time 0.00103,0.00106 two.data | grep -oP '^# SPE records: \K[0-9]+')
+	[ "$want" -gt 0 ] && [ "$got" = "$want" ] && tap_ok "report -C --time counts perf's $want records" ||
+		tap_fail "report -C --time counts perf's records (report $got, perf $want)"
+fi
+"$spe" script --branch-miss two.data | sort >all.out
+"$spe" script --branch-miss --time 0%-100% two.data | sort >pct.out
+"$spe" script --branch-miss --time 0%-50% two.data >lo.out
+"$spe" script --branch-miss --time 50%/2 two.data >hi.out
+sort -u lo.out hi.out >union.out
+if cmp -s all.out pct.out && [ -s lo.out ] && [ -s hi.out ] && cmp -s <(sort -u all.out) union.out &&
+   [ "$(wc -l <lo.out)" -lt "$(wc -l <all.out)" ]; then
+	tap_ok "--time percentages: 0%-100% is all, 0%-50% and 50%/2 split it ($(wc -l <lo.out) + $(wc -l <hi.out))"
+else
+	tap_fail "--time percentages split the recording"
+fi
+for bad in "--time 1,0.5" "--time 10%/11" "--time x,1" "-C 2-1" "--pid abc"; do
+	# shellcheck disable=SC2086
+	"$spe" script $bad two.data >out 2>err; rc=$?
+	[ $rc = 2 ] && [ ! -s out ] && grep -q '^spe-decode script: --' err &&
+		tap_ok "script $bad is refused, naming the option" ||
+		tap_fail "script $bad is refused (exit $rc)" "$(head -1 err)"
+done
+"$spe" dump -C 1 two.data >s.out 2>/dev/null
+[ "$(grep -c 'PERF_RECORD_AUXTRACE ' s.out)" = 1 ] && grep -q 'cpu: 1$' s.out &&
+	tap_ok "dump -C 1 dumps only CPU 1's AUX buffer" || tap_fail "dump -C 1 dumps only CPU 1's AUX buffer"
+"$spe" dump --time 1,2 two.data >out 2>err; rc=$?
+[ $rc = 2 ] && grep -q 'use them with script or report' err &&
+	tap_ok "dump --time is refused: packets have no sample time" || tap_fail "dump --time is refused (exit $rc)"
+
 tap_done

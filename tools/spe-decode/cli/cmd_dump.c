@@ -7,6 +7,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "filter.h"
 #include "input.h"
 #include "perf_dump.h"
 #include "spe_decode.h"
@@ -27,6 +28,8 @@ static void usage(FILE *f)
 "  --full     also name fields newer than perf 6.1 (PBT, GCS, call/return\n"
 "             hints, MTE/memcpy/memset, SME, events 16 and 19-25)\n"
 "  -i FILE    the input, as perf spells it\n"
+"  -C, --cpu=LIST, --pid=PID[,..], --tid=TID[,..]\n"
+"             only the AUX buffers of these CPUs / threads (perf.data)\n"
 "  -h, --help this text\n");
 }
 
@@ -36,6 +39,7 @@ static int run(int argc, char **argv)
 		{ "strict", no_argument, NULL, 's' },
 		{ "full", no_argument, NULL, 'f' },
 		{ "input", required_argument, NULL, 'i' },
+		SPE_CLI_FILTER_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -45,10 +49,17 @@ static int run(int argc, char **argv)
 	struct spe_source src;
 	struct spe_input in;
 	const char *path = NULL;
+	struct spe_filter filter = { 0 };
 	int c, ret = 0;
 
 	cfg.style = SPE_DESC_PERF;
-	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:C:h", opts, NULL)) != -1) {
+		int k = spe_filter_option(&filter, "dump", c, optarg);
+
+		if (k < 0)
+			return 2;
+		if (k)
+			continue;
 		switch (c) {
 		case 'i':
 			path = optarg;
@@ -65,13 +76,25 @@ static int run(int argc, char **argv)
 	}
 	if (spe_cli_input(argc, argv, &path, usage))
 		return 2;
+	/* Packets are dumped buffer by buffer, before any sample exists. */
+	if (filter.nr_comms || filter.nr_dsos || filter.nr_times) {
+		fprintf(stderr, "spe-decode dump: --comm, --dso and --time select samples: "
+			"use them with script or report\n");
+		return 2;
+	}
 	if (spe_source_open("dump", path, &src))
 		return 1;
 	/* A perf.data (or perf's pipe format on stdin): dump its AUX data. */
 	if (src.perf_data) {
-		ret = spe_perf_dump(&src, cfg.style, cfg.flags & SPE_DUMP_STRICT);
+		ret = spe_perf_dump(&src, cfg.style, cfg.flags & SPE_DUMP_STRICT, &filter);
 		spe_source_close(&src);
 		return ret;
+	}
+	if (spe_filter_active(&filter)) {
+		fprintf(stderr, "spe-decode dump: %s: raw SPE bytes have no CPU or thread to "
+			"filter by\n", src.name);
+		spe_source_close(&src);
+		return 2;
 	}
 	ret = spe_input_from_source("dump", &src, &in);
 	spe_source_close(&src);

@@ -11,12 +11,14 @@
 
 #include "args.h"
 #include "commands.h"
+#include "filter.h"
 #include "input.h"
 #include "samples.h"
 
 struct rep {
 	struct spe_report *r;
 	struct spe_symbols *syms;
+	struct spe_filter filter;
 };
 
 static int on_sample(void *ctx, const struct spe_sample *s)
@@ -24,7 +26,12 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 	struct rep *rp = ctx;
 	struct spe_sym sym;
 
+	if (!spe_filter_sample(&rp->filter, s))
+		return 0;
 	spe_symbols_lookup(rp->syms, s->pid, s->ip, s->cpumode, &sym);
+	if (spe_filter_needs_names(&rp->filter) &&
+	    !spe_filter_names(&rp->filter, spe_symbols_comm(rp->syms, s->tid), sym.dso))
+		return 0;
 	spe_report_add(rp->r, s, &sym);
 	return 0;
 }
@@ -43,7 +50,8 @@ static void usage(FILE *f)
 "usage: spe-decode report [--top N] [--kallsyms FILE] [--symfs DIR] [-i] [perf.data|-]\n"
 "Summarise the SPE records of a perf.data: top symbols, latency percentiles\n"
 "per operation type, where loads and stores were served from, cache/TLB miss\n"
-"rates, branch mispredict rate, lost and truncated data.\n");
+"rates, branch mispredict rate, lost and truncated data.\n"
+SPE_CLI_FILTER_HELP);
 }
 
 static int run(int argc, char **argv)
@@ -51,6 +59,7 @@ static int run(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "top", required_argument, NULL, 't' },
 		SPE_CLI_SYMBOL_OPTIONS,
+		SPE_CLI_FILTER_OPTIONS,
 		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -66,7 +75,13 @@ static int run(int argc, char **argv)
 	char err[256] = "";
 	int c, status;
 
-	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:C:h", opts, NULL)) != -1) {
+		int k = spe_filter_option(&rp.filter, "report", c, optarg);
+
+		if (k < 0)
+			return 2;
+		if (k)
+			continue;
 		switch (c) {
 		case 't':
 			if (spe_cli_number("report", "--top", optarg, 1, 1000000, &n))
@@ -94,7 +109,9 @@ static int run(int argc, char **argv)
 	/* Every record once: its instructions sample, period 1. */
 	spe_itrace_parse("i1i", &r.itrace, &(const char *){ NULL });
 	r.path = path;
-	status = spe_samples_execute(&r);
+	status = spe_filter_prepare(&rp.filter, "report", path, &r.itrace);
+	if (!status)
+		status = spe_samples_execute(&r);
 	/* A failed report says why on stderr and prints no half summary. */
 	if (status)
 		goto out;

@@ -16,6 +16,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "filter.h"
 #include "input.h"
 #include "samples.h"
 
@@ -69,6 +70,8 @@ struct script {
 	struct spe_symbols *syms;
 	struct spe_output *out;
 	int event_filter;		/* a kind, or -1 */
+	struct spe_filter filter;	/* --pid, --tid, -C, --comm, --dso, --time */
+	bool record_out;		/* the current record fails the name filters */
 	/* Per-record caches: a record's samples share comm, symbol and the
 	 * start of the line, so those are made once per record. */
 	uint64_t last_seq;		/* of the record the caches are for */
@@ -115,7 +118,8 @@ static void usage(FILE *f)
 "                     samples instead of every branch as 'branch'\n"
 "  -e, --event=NAME   only this sample group (branch and branch-miss both work)\n"
 "  --kallsyms=FILE    kernel symbols\n"
-"  --symfs=DIR        look for the mapped files under DIR\n");
+"  --symfs=DIR        look for the mapped files under DIR\n"
+SPE_CLI_FILTER_HELP);
 }
 
 /*
@@ -647,6 +651,10 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 
 	if (sc->event_filter >= 0 && (int)s->kind != sc->event_filter)
 		return 0;
+	if (!spe_filter_sample(&sc->filter, s))
+		return 0;
+	if (same && sc->record_out)
+		return 0;
 	if (!same) {
 		/* A new record (the qrecord lives until its samples are done). */
 		sc->last_seq = s->qr->seq;
@@ -668,6 +676,11 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 			sc->last_tid = s->tid;
 		}
 		spe_symbols_lookup(sc->syms, s->pid, s->ip, s->cpumode, &sc->sym);
+		sc->record_out = spe_filter_needs_names(&sc->filter) &&
+			!spe_filter_names(&sc->filter, spe_symbols_comm(sc->syms, s->tid),
+					  sc->sym.dso);
+		if (sc->record_out)
+			return 0;
 	}
 	if (sc->fmt == FMT_CSV)
 		print_csv(sc, s, sc->comm, &sc->sym);
@@ -705,6 +718,7 @@ static int run(int argc, char **argv)
 		{ "branch-miss", no_argument, NULL, 'B' },
 		{ "event", required_argument, NULL, 'e' },
 		SPE_CLI_SYMBOL_OPTIONS,
+		SPE_CLI_FILTER_OPTIONS,
 		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -720,7 +734,13 @@ static int run(int argc, char **argv)
 
 	spe_itrace_default(&sc.it);
 	parse_fields(&sc, "comm,tid,cpu,time,period,event,ip,sym,symoff,dso");
-	while ((c = getopt_long(argc, argv, "F:e:i:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "F:e:i:C:h", opts, NULL)) != -1) {
+		int k = spe_filter_option(&sc.filter, "script", c, optarg);
+
+		if (k < 0)
+			return 2;
+		if (k)
+			continue;
 		switch (c) {
 		case 'I':
 			if (spe_samples_parse_itrace("script", optarg, &sc.it))
@@ -796,7 +816,9 @@ static int run(int argc, char **argv)
 		csv_header(&sc);
 	r.path = path;
 	r.itrace = sc.it;
-	status = spe_samples_execute(&r);
+	status = spe_filter_prepare(&sc.filter, "script", path, &sc.it);
+	if (!status)
+		status = spe_samples_execute(&r);
 	obuf_flush(&sc);
 	if (spe_output_flush(sc.out, "script") && !status)
 		status = 1;
