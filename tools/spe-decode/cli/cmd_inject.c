@@ -24,6 +24,7 @@
 #include "args.h"
 #include "commands.h"
 #include "output_file.h"
+#include "perf_dir.h"
 #include "samples.h"
 
 #define INJ_ID_BASE	1000	/* sample group k has id INJ_ID_BASE + k */
@@ -183,9 +184,15 @@ static int copy_features(const char *path, struct spe_pdw *w)
 	struct spe_pdr *r;
 	int fd, err;
 
+	char *data = NULL;
+
 	if (!strcmp(path, "-"))
 		return 0;
+	/* perf record --threads' directory: the features are in DIR/data. */
+	if (spe_perf_dir_is(path) && asprintf(&data, "%s/data", path) >= 0)
+		path = data;
 	fd = open(path, O_RDONLY);
+	free(data);
 	if (fd < 0)
 		return 0;	/* the decode reports it */
 	err = spe_pdr_open(&r, fd);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "input.h"
+#include "perf_dir.h"
 #include "spe_perf_data.h"
 
 /* Maps the regular file on fd (which stays open). */
@@ -102,6 +103,12 @@ int spe_source_open(const char *cmd, const char *path, struct spe_source *src)
 	memset(src, 0, sizeof(*src));
 	src->path = path;
 	src->name = strcmp(path, "-") ? path : "stdin";
+	/* perf record --threads' directory: joined into one file first. */
+	if (strcmp(path, "-") && spe_perf_dir_is(path)) {
+		src->fd = spe_perf_dir_join(cmd, path);
+		src->perf_data = src->fd >= 0;
+		return src->fd >= 0 ? 0 : -1;
+	}
 	src->fd = strcmp(path, "-") ? open(path, O_RDONLY) : STDIN_FILENO;
 	if (src->fd < 0) {
 		fprintf(stderr, "spe-decode %s: %s: %s\n", cmd, path, strerror(errno));

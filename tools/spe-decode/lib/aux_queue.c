@@ -565,6 +565,18 @@ static int s_event(struct spe_session *s, const struct spe_pdr_event *ev)
 	switch (h->type) {
 	case SPE_PERF_RECORD_AUXTRACE_INFO:
 		return s_auxtrace_info(s, ev);
+	case SPE_PERF_RECORD_HEADER_FEATURE: {
+		/* Pipe format: CPUID arrives as a record (the reader parsed it),
+		 * and picks the data-source table of version-1 recordings. */
+		const struct spe_pdr_info *info = spe_pdr_info(s->r);
+		uint64_t midr = info->has_cpuid ? strtoull(info->cpuid, NULL, 16) : 0;
+
+		if (midr != s->cpuid_midr) {
+			s->cpuid_midr = midr;
+			s->meta_gen++;
+		}
+		return 0;
+	}
 	case SPE_PERF_RECORD_TIME_CONV:
 		if (!spe_parse_time_conv(h, &s->tc))
 			s->have_tc = true;
