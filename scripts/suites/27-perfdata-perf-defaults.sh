@@ -172,6 +172,39 @@ fi
 "$spe" script -F data_src --itrace=M file.data >file.out
 same "pipe format: CPUID from its feature record picks the data-source table" file.out dir.out
 
+## Kernel symbols without --kallsyms: the build-id cache perf record fills
+## (by the kernel build id in the recording), else /proc/kallsyms when the
+## recording is of this machine.
+if [ $have_perf = 1 ] && perf record -q -o host.data -e cpu-clock -- true >/dev/null 2>&1 &&
+   awk 'NR == 1 { exit !($1 != "0000000000000000") }' /proc/kallsyms; then
+	# Kernel PCs 4 bytes into this kernel's functions.
+	awk '$2 ~ /^[tT]$/ { print $1, $3 }' /proc/kallsyms | awk 'NR % 97 == 0' | head -40 >kfuncs
+	kpcs=$(python3 -c 'import sys; print(",".join("%x" % (int(l.split()[0], 16) + 4) for l in open("kfuncs")))')
+	python3 "$gen" 400 --seed 9 --no-context --kpcs "$kpcs" >k.bin
+	"$spe" wrap -o k.data --features-from host.data --per-thread --pid 7 --tid 7 --comm p k.bin 2>/dev/null
+	# A cache of our own, with other names at the same addresses.
+	id=$(perf buildid-list -i host.data --with-hits 2>/dev/null | awk '$2 == "[kernel.kallsyms]" { print $1 }')
+	mkdir -p "home/.debug/[kernel.kallsyms]/$id"
+	awk '{ print $1, "T", "cached_" $2 }' kfuncs >"home/.debug/[kernel.kallsyms]/$id/kallsyms"
+	# (user ips have no mappings here: [unknown]; kernel ips start ffff)
+	HOME=$tmp/home "$spe" script -F ip,sym,symoff,dso k.data | grep '^ *ffff' >s.out
+	n=$(grep -c ' cached_[^ ]*+0x4 (\[kernel.kallsyms\])$' s.out)
+	[ -n "$id" ] && [ "$n" -gt 20 ] && [ "$n" = "$(wc -l <s.out)" ] &&
+		tap_ok "kernel ips resolve through the build-id cache ($n samples)" ||
+		tap_fail "kernel ips resolve through the build-id cache ($n samples)" "$(head -2 s.out)"
+	HOME=$tmp/nohome "$spe" script -F ip,sym,symoff,dso k.data | grep '^ *ffff' >s.out
+	n=$(grep -c '+0x4 (\[kernel.kallsyms\])$' s.out)
+	[ "$n" -gt 20 ] && [ "$n" = "$(wc -l <s.out)" ] && ! grep -q 'cached_' s.out &&
+		tap_ok "a recording of this machine: kernel ips resolve from /proc/kallsyms ($n samples)" ||
+		tap_fail "kernel ips resolve from /proc/kallsyms" "$(head -2 s.out)"
+	"$spe" wrap -o k2.data --per-thread --pid 7 --tid 7 --comm p k.bin 2>/dev/null
+	HOME=$tmp/nohome "$spe" script -F ip,sym,dso k2.data >s.out
+	grep -q '\[kernel' s.out && tap_fail "another machine's recording does not use /proc/kallsyms" ||
+		tap_ok "another machine's recording does not use /proc/kallsyms"
+else
+	tap_skip "kernel symbols by default" "no host perf record or kallsyms addresses hidden"
+fi
+
 ## Filters as perf has them.
 "$spe" wrap -o two.data --pid 100 --tid 100 --comm prog m0.bin@0 m1.bin@1 2>/dev/null
 if [ $have_perf = 1 ]; then

@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "filter.h"
 #include "input.h"
+#include "kernel_symbols.h"
 #include "samples.h"
 
 struct rep {
@@ -72,7 +73,7 @@ static int run(int argc, char **argv)
 	const char *path = NULL;
 	unsigned top = 20;
 	uint64_t n;
-	char err[256] = "";
+	char err[256] = "", kallsyms[4096];
 	int c, status;
 
 	while ((c = getopt_long(argc, argv, "i:C:h", opts, NULL)) != -1) {
@@ -99,6 +100,9 @@ static int run(int argc, char **argv)
 	}
 	if (spe_cli_input(argc, argv, &path, usage))
 		return 2;
+	/* Without --kallsyms: perf's build-id cache, or this machine's. */
+	if (!symcfg.kallsyms)
+		symcfg.kallsyms = spe_default_kallsyms(path, kallsyms, sizeof(kallsyms));
 	out = malloc(sizeof(*out));
 	if (!out || spe_report_new(&rp.r) ||
 	    spe_symbols_new(&rp.syms, &symcfg, err, sizeof(err))) {

@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "filter.h"
 #include "input.h"
+#include "kernel_symbols.h"
 #include "samples.h"
 
 enum field {
@@ -729,7 +730,7 @@ static int run(int argc, char **argv)
 				     .on_event = on_event, .ctx = &sc };
 	const char *path = NULL;
 	bool branch_miss = false;
-	char err[256] = "";
+	char err[256] = "", kallsyms[4096];
 	int c, status;
 
 	spe_itrace_default(&sc.it);
@@ -798,6 +799,9 @@ static int run(int argc, char **argv)
 		sc.evname_len[k] = (size_t)snprintf(sc.evname[k], sizeof(sc.evname[k]), "%*s: ",
 						    sc.name_width,
 						    spe_sample_name(&sc.it, (enum spe_sample_kind)k));
+	/* Without --kallsyms: perf's build-id cache, or this machine's. */
+	if (!symcfg.kallsyms)
+		symcfg.kallsyms = spe_default_kallsyms(path, kallsyms, sizeof(kallsyms));
 	if (spe_symbols_new(&sc.syms, &symcfg, err, sizeof(err))) {
 		fprintf(stderr, "spe-decode script: %s\n", err[0] ? err : "out of memory");
 		spe_symbols_free(sc.syms);
