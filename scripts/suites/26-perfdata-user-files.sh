@@ -121,9 +121,23 @@ mkfifo fifo
 (cat ref.data >fifo &)
 timeout 30 "$spe" script fifo >fifo.out 2>err
 same_bytes "script reads a perf.data from a FIFO" fifo.out script.ref
+(cat ref.data >fifo &)
+timeout 30 "$spe" report fifo >fifo.out 2>err
+"$spe" report ref.data >report.ref 2>/dev/null
+sed -i 1d fifo.out report.ref	# the title names the file
+same_bytes "report reads a perf.data from a FIFO" fifo.out report.ref
+(cat ref.data >fifo &)
+timeout 30 "$spe" inject -o fifo-inj.data fifo 2>err
+[ -s fifo-inj.data ] && [ "$(perf script -i fifo-inj.data 2>/dev/null | wc -l)" -gt 1000 ] &&
+	tap_ok "inject reads a perf.data from a FIFO" || tap_fail "inject reads a perf.data from a FIFO" "$(cat err)"
 (cat m0.bin >fifo &)
 timeout 30 "$spe" dump fifo >fifo.out 2>err
 same_bytes "dump reads raw SPE bytes from a FIFO" fifo.out raw.ref
+cat m0.bin | "$spe" wrap -o fromstdin.data --pid 100 --tid 100 --comm prog - 2>/dev/null
+"$spe" wrap -o fromfile.data --pid 100 --tid 100 --comm prog m0.bin 2>/dev/null
+"$spe" script fromstdin.data >stdin.out 2>/dev/null
+"$spe" script fromfile.data >file.out 2>/dev/null
+same_bytes "wrap - reads raw SPE bytes from a pipe" stdin.out file.out
 cp ref.data perf.data
 "$spe" script >default.out 2>/dev/null
 same_bytes "script without a file reads perf.data, as perf" default.out script.ref

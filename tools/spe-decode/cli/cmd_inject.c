@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <linux/perf_event.h>
@@ -185,13 +186,15 @@ static int copy_features(const char *path, struct spe_pdw *w)
 	int fd, err;
 
 	char *data = NULL;
+	struct stat st;
 
 	if (!strcmp(path, "-"))
 		return 0;
 	/* perf record --threads' directory: the features are in DIR/data. */
 	if (spe_perf_dir_is(path) && asprintf(&data, "%s/data", path) >= 0)
 		path = data;
-	fd = open(path, O_RDONLY);
+	/* A FIFO is read once, by the decode: its features are not copied. */
+	fd = stat(path, &st) || !S_ISREG(st.st_mode) ? -1 : open(path, O_RDONLY);
 	free(data);
 	if (fd < 0)
 		return 0;	/* the decode reports it */

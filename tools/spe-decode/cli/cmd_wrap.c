@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "input.h"
 #include "output_file.h"
 #include "spe_perf_data.h"
 
@@ -370,7 +371,7 @@ static int wrap_copy_input(struct spe_pdw *w, const struct wrap_opts *o,
 		.cpu = o->per_thread ? 0 : (uint32_t)in->cpu,
 	};
 	uint64_t aux_off = 0, left, chunk = o->chunk ? o->chunk : UINT64_MAX;
-	int fd = open(in->path, O_RDONLY);
+	int fd = strcmp(in->path, "-") ? open(in->path, O_RDONLY) : STDIN_FILENO;
 	struct stat st;
 	int err = 0;
 
@@ -381,6 +382,12 @@ static int wrap_copy_input(struct spe_pdw *w, const struct wrap_opts *o,
 	if (fstat(fd, &st)) {
 		err = -errno;
 		goto out;
+	}
+	/* stdin or a FIFO: its size is needed first, so a seekable copy. */
+	if (!S_ISREG(st.st_mode)) {
+		fd = spe_spool_stream("wrap", strcmp(in->path, "-") ? in->path : "stdin", fd);
+		if (fd < 0 || fstat(fd, &st))
+			return WRAP_ERR_REPORTED;
 	}
 	left = (uint64_t)st.st_size;
 	err = spe_pdw_itrace_start(w, (uint32_t)o->pid, (uint32_t)o->tid, &sid);

@@ -14,6 +14,8 @@
 #include "perf_dir.h"
 #include "spe_perf_data.h"
 
+static int spool(const char *cmd, struct spe_source *src);
+
 /* Maps the regular file on fd (which stays open). */
 static int map_fd(const char *cmd, const char *path, int fd, struct spe_input *in)
 {
@@ -52,6 +54,15 @@ static int map_fd(const char *cmd, const char *path, int fd, struct spe_input *i
 	return 0;
 }
 
+int spe_spool_stream(const char *cmd, const char *name, int in)
+{
+	struct spe_source src = { .name = name, .fd = in };
+
+	if (spool(cmd, &src))
+		return -1;
+	return src.fd;
+}
+
 /* The rest of a stream into an unlinked file in $TMPDIR, read from there. */
 static int spool(const char *cmd, struct spe_source *src)
 {
@@ -77,6 +88,8 @@ static int spool(const char *cmd, struct spe_source *src)
 		if (n < 0 || write(fd, buf, (size_t)n) != n)
 			goto fail;
 	}
+	if (lseek(fd, 0, SEEK_SET))
+		goto fail;
 	free(buf);
 	free(name);
 	spe_source_close(src);

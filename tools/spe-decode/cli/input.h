@@ -31,6 +31,13 @@ struct spe_source {
 	size_t head_len;
 };
 
+/*
+ * The rest of stream @in copied into an unlinked temporary file (a
+ * seekable copy of a pipe); @in is closed unless it is stdin.  Returns the
+ * file's descriptor at offset 0, or -1 after "spe-decode CMD: NAME: ...".
+ */
+int spe_spool_stream(const char *cmd, const char *name, int in);
+
 /* Prints "spe-decode CMD: NAME: reason" and returns -1 on error. */
 int spe_source_open(const char *cmd, const char *path, struct spe_source *src);
 void spe_source_close(struct spe_source *src);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -101,12 +102,18 @@ const char *spe_default_kallsyms(const char *path, char *buf, size_t size)
 	char *data = NULL;
 	struct spe_pdr *r = NULL;
 	const char *ret = NULL;
+	struct stat st;
 	int fd;
 
 	if (!strcmp(path, "-"))
 		return NULL;
 	if (spe_perf_dir_is(path) && asprintf(&data, "%s/data", path) >= 0)
 		path = data;
+	/* Never a FIFO: reading it here would take the data from the decode. */
+	if (stat(path, &st) || !S_ISREG(st.st_mode)) {
+		free(data);
+		return NULL;
+	}
 	fd = open(path, O_RDONLY);
 	free(data);
 	if (fd < 0)
