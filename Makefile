@@ -6,12 +6,15 @@
 #   make check   run every test suite (scripts/suites/), summary line last
 #   make bench   run the benchmarks beside the reference tools
 #   make demo    the main job: record or generate a trace and decode it
+#   make install build and install spe-decode (with its library, headers,
+#                pkg-config file, man pages, bash completion) and spe-gen into
+#                $(DESTDIR)$(PREFIX); make uninstall removes them
 #   make clean
 
 DECODER := tools/spe-decode
 MODEL   := tools/spu-model
 
-.PHONY: all deps check bench demo clean
+.PHONY: all deps check bench demo clean install uninstall
 
 all: deps
 	$(MAKE) -C $(DECODER)
@@ -28,6 +31,11 @@ bench: all
 
 demo: all
 	@scripts/demo.sh
+
+# No deps here: installing needs only what building the two tools needs.
+install uninstall:
+	$(MAKE) -C $(DECODER) $@
+	$(MAKE) -C $(MODEL) $@
 
 clean:
 	$(MAKE) -C $(DECODER) clean

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install the Debian packages the build and the tests need, idempotently.
 #
+# Usage: scripts/deps.sh [COMPONENT...]   (default: every component)
+#
 # Each component lists its packages in scripts/deps/<component>.list (one
 # name per line, '#' comments; "name:arm64" entries need the arm64 foreign
 # architecture, which is added here).  Nothing is installed when everything
@@ -13,7 +15,15 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 
-mapfile -t wanted < <(cat "$top"/scripts/deps/*.list | sed 's/#.*//' | awk 'NF {print $1}' | sort -u)
+lists=("$top"/scripts/deps/*.list)
+if [ $# -gt 0 ]; then
+	lists=()
+	for c in "$@"; do
+		[ -f "$top/scripts/deps/$c.list" ] || { echo "deps: no scripts/deps/$c.list" >&2; exit 2; }
+		lists+=("$top/scripts/deps/$c.list")
+	done
+fi
+mapfile -t wanted < <(cat "${lists[@]}" | sed 's/#.*//' | awk 'NF {print $1}' | sort -u)
 missing=()
 for pkg in "${wanted[@]}"; do
 	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then

@@ -55,8 +55,17 @@ for cmd in dump records encode wrap script report inject; do
 	rc=$?
 	grep -q "usage: spe-decode $cmd" "$tmp/err"
 	tap $(( (rc == 2 ? 0 : 1) | $? )) "spe-decode $cmd: an unknown option is a usage error (exit 2, usage on stderr)"
-	"$bin" "$cmd" >/dev/null 2>&1
-	tap $(($? == 2 ? 0 : 1)) "spe-decode $cmd: no input is a usage error (exit 2)"
+	# No input: perf.data, as perf (there is none in the empty directory).
+	if [ "$cmd" = inject ] || [ "$cmd" = encode ] || [ "$cmd" = wrap ]; then
+		(cd "$tmp" && "$bin" "$cmd" >/dev/null 2>&1)
+		tap $(($? == 2 ? 0 : 1)) "spe-decode $cmd: no input or output is a usage error (exit 2)"
+	else
+		mkdir -p "$tmp/empty"
+		(cd "$tmp/empty" && "$bin" "$cmd" >/dev/null 2>"$tmp/err")
+		rc=$?
+		grep -q "spe-decode $cmd: perf.data: No such file" "$tmp/err"
+		tap $(( (rc == 1 ? 0 : 1) | $? )) "spe-decode $cmd: no input reads perf.data, as perf"
+	fi
 done
 for cmd in script report; do
 	"$bin" "$cmd" -i a.data b.data >/dev/null 2>&1

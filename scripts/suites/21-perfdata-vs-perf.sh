@@ -32,13 +32,11 @@ if ! command -v perf >/dev/null; then
 	exit 0
 fi
 
-# perf's -F line without its data_src decoding text, blanks squeezed: what
+# perf's -F line, data_src decoding text included, blanks squeezed: what
 # spe-decode prints for the same -F list.
 F=comm,pid,tid,cpu,time,event,ip,sym,dso,addr,phys_addr,data_src,weight,period
 perf_fields() {
-	perf script -i "$1" --ns -F "hw:$F" "${@:2}" 2>/dev/null |
-		perl -pe 's/ \|OP [^|]*\|LVL [^|]*\|SNP [^|]*\|TLB [^|]*\|LCK [^|]*\|BLK +\S+//' |
-		tr -s ' '
+	perf script -i "$1" --ns -F "hw:$F" "${@:2}" 2>/dev/null | tr -s ' '
 }
 spe_fields() {
 	"$spe" script --branch-miss --ns -F "$F" "$@" | tr -s ' '
@@ -62,7 +60,10 @@ same "fields event,time,cpu,pid/tid,ip,addr,phys_addr,data_src,weight,period equ
 # 2b. JSON lines and CSV carry the same samples, plus the latencies.
 "$spe" script --branch-miss --json "$tmp/m.data" >"$tmp/s.json"
 "$spe" script --branch-miss --csv "$tmp/m.data" >"$tmp/s.csv"
-if python3 - "$tmp/s.json" "$tmp/s.csv" "$tmp/p.out" <<'PY'
+# (perf's decoding text of data_src out, for the word positions below)
+perl -pe 's/ \|OP [^|]*\|LVL [^|]*\|SNP [^|]*\|TLB [^|]*\|LCK [^|]*\|BLK +\S+//' \
+	"$tmp/p.out" >"$tmp/p.words"
+if python3 - "$tmp/s.json" "$tmp/s.csv" "$tmp/p.words" <<'PY'
 import csv, json, sys
 js = [json.loads(l) for l in open(sys.argv[1])]
 rows = list(csv.DictReader(open(sys.argv[2])))
@@ -173,9 +174,7 @@ fi
 
 # 11. inject: stock perf reads the samples without SPE support.
 "$spe" inject --branch-miss -o "$tmp/inj.data" "$tmp/m.data" 2>"$tmp/inj.err"
-perf script -i "$tmp/inj.data" --ns -F "$F" 2>/dev/null |
-	perl -pe 's/ \|OP [^|]*\|LVL [^|]*\|SNP [^|]*\|TLB [^|]*\|LCK [^|]*\|BLK +\S+//' |
-	tr -s ' ' >"$tmp/p.out"
+perf script -i "$tmp/inj.data" --ns -F "$F" 2>/dev/null | tr -s ' ' >"$tmp/p.out"
 spe_fields "$tmp/m.data" >"$tmp/s.out"
 same "perf script on inject's output prints spe-decode script's samples" "$tmp/p.out" "$tmp/s.out"
 perf script -i "$tmp/inj.data" -F event,ins_lat 2>/dev/null | awk '$1 == "memory:" {print $2}' |

@@ -62,10 +62,12 @@ PY
 )
 rec=${cut% *}
 head -c "${cut#* }" "$tmp/good.data" >"$tmp/trunc.data"
+# The part of the cut AUXTRACE data that is there is decoded (as perf
+# report -D does), then the cut is the error, at that record.
 expect "truncated inside AUXTRACE data: error at that AUXTRACE record" "$tmp/trunc.data" \
-	"$(printf '%#x' "$rec")" "runs past the end of the file" 300
+	"$(printf '%#x' "$rec")" "cut by the end of the file" 445
 expect "truncated file: dump keeps the packets before the cut" "$tmp/trunc.data" \
-	"$(printf '%#x' "$rec")" "runs past the end" 1500 dump
+	"$(printf '%#x' "$rec")" "cut by the end of the file" 2000 dump
 head -c $(( ${cut% *} + 20 )) "$tmp/good.data" >"$tmp/trunc2.data"
 expect "truncated inside a record header: error at that record" "$tmp/trunc2.data" \
 	"$(printf '%#x' "$rec")" "cut by the end of the data" 300

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Command-line parts the subcommands share (args.h). */
+#include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "args.h"
@@ -33,7 +36,9 @@ int spe_cli_input(int argc, char **argv, const char **path, spe_usage_fn usage)
 {
 	if (!*path && optind < argc)
 		*path = argv[optind++];
-	if (!*path || optind != argc) {
+	if (!*path)
+		*path = "perf.data";	/* as perf */
+	if (optind != argc) {
 		usage(stderr);
 		return 2;
 	}
@@ -59,4 +64,21 @@ unsigned spe_cli_default_threads(void)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
 	return n > 1 ? (unsigned)(n > 64 ? 64 : n) : 1;
+}
+
+int spe_cli_number(const char *cmd, const char *opt, const char *arg, uint64_t min,
+		   uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (!*arg || *end || errno || arg[strspn(arg, " \t")] == '-' || v < min || v > max) {
+		fprintf(stderr, "spe-decode %s: %s: '%s' is not a number from %" PRIu64
+			" to %" PRIu64 "\n", cmd, opt, arg, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
 }

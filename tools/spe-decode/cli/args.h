@@ -8,6 +8,7 @@
 #define SPE_DECODE_CLI_ARGS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "spe_perf_synth.h"
@@ -30,9 +31,9 @@ int spe_cli_help_or_bad(int c, spe_usage_fn usage);
 bool spe_cli_symbol_option(int c, struct spe_sym_config *cfg);
 
 /*
- * The one input file: *path when -i gave it, else the only operand.
- * Returns 0, or prints the usage on stderr and returns 2 when there is
- * none or more than one.
+ * The one input file: *path when -i gave it, else the only operand, else
+ * perf.data as for perf.  Returns 0, or prints the usage on stderr and
+ * returns 2 when there is more than one.
  */
 int spe_cli_input(int argc, char **argv, const char **path, spe_usage_fn usage);
 
@@ -44,5 +45,13 @@ int spe_cli_input(int argc, char **argv, const char **path, spe_usage_fn usage);
 int spe_cli_jobs(const char *cmd, const char *arg, unsigned *threads);
 /* One thread per online CPU. */
 unsigned spe_cli_default_threads(void);
+
+/*
+ * A whole number in [min, max] (decimal or 0x hex) for option @opt;
+ * anything else ("10x", "", "-1") prints "spe-decode CMD: OPT: ..." and
+ * returns -1.
+ */
+int spe_cli_number(const char *cmd, const char *opt, const char *arg, uint64_t min,
+		   uint64_t max, uint64_t *out);
 
 #endif /* SPE_DECODE_CLI_ARGS_H */

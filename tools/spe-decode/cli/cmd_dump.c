@@ -7,6 +7,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "filter.h"
 #include "input.h"
 #include "perf_dump.h"
 #include "spe_decode.h"
@@ -14,9 +15,10 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: spe-decode dump [--strict] [--full] FILE|perf.data|-\n"
+"usage: spe-decode dump [--strict] [--full] [-i] [FILE|-]\n"
 "\n"
-"Print every packet of FILE (raw SPE profiling-buffer bytes) as one line in\n"
+"Print every packet of FILE (raw SPE profiling-buffer bytes, or the arm_spe\n"
+"AUX data of a perf.data; default perf.data, - for stdin) as one line in\n"
 "the format of `perf report -D`: offset, bytes, description.  Undecodable\n"
 "bytes print \"Bad packet!\" and decoding continues at the next byte; a\n"
 "packet cut by the end of the file prints TRUNCATED.  Exit status 1 if the\n"
@@ -25,6 +27,9 @@ static void usage(FILE *f)
 "  --strict   stop at the first error\n"
 "  --full     also name fields newer than perf 6.1 (PBT, GCS, call/return\n"
 "             hints, MTE/memcpy/memset, SME, events 16 and 19-25)\n"
+"  -i FILE    the input, as perf spells it\n"
+"  -C, --cpu=LIST, --pid=PID[,..], --tid=TID[,..]\n"
+"             only the AUX buffers of these CPUs / threads (perf.data)\n"
 "  -h, --help this text\n");
 }
 
@@ -33,18 +38,32 @@ static int run(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "strict", no_argument, NULL, 's' },
 		{ "full", no_argument, NULL, 'f' },
+		{ "input", required_argument, NULL, 'i' },
+		SPE_CLI_FILTER_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct spe_dump_config cfg = SPE_DUMP_CONFIG_INIT;
 	struct spe_dump_stats st;
 	struct spe_output *out;
+	struct spe_source src;
 	struct spe_input in;
+	const char *path = NULL;
+	struct spe_filter filter = { 0 };
 	int c, ret = 0;
 
 	cfg.style = SPE_DESC_PERF;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:C:h", opts, NULL)) != -1) {
+		int k = spe_filter_option(&filter, "dump", c, optarg);
+
+		if (k < 0)
+			return 2;
+		if (k)
+			continue;
 		switch (c) {
+		case 'i':
+			path = optarg;
+			break;
 		case 's':
 			cfg.flags |= SPE_DUMP_STRICT;
 			break;
@@ -55,14 +74,31 @@ static int run(int argc, char **argv)
 			return spe_cli_help_or_bad(c, usage);
 		}
 	}
-	if (optind != argc - 1) {
-		usage(stderr);
+	if (spe_cli_input(argc, argv, &path, usage))
+		return 2;
+	/* Packets are dumped buffer by buffer, before any sample exists. */
+	if (filter.nr_comms || filter.nr_dsos || filter.nr_times) {
+		fprintf(stderr, "spe-decode dump: --comm, --dso and --time select samples: "
+			"use them with script or report\n");
 		return 2;
 	}
+	if (spe_source_open("dump", path, &src))
+		return 1;
 	/* A perf.data (or perf's pipe format on stdin): dump its AUX data. */
-	if (spe_is_perf_data(argv[optind]))
-		return spe_perf_dump(argv[optind], cfg.style, cfg.flags & SPE_DUMP_STRICT);
-	if (spe_input_open("dump", argv[optind], &in))
+	if (src.perf_data) {
+		ret = spe_perf_dump(&src, cfg.style, cfg.flags & SPE_DUMP_STRICT, &filter);
+		spe_source_close(&src);
+		return ret;
+	}
+	if (spe_filter_active(&filter)) {
+		fprintf(stderr, "spe-decode dump: %s: raw SPE bytes have no CPU or thread to "
+			"filter by\n", src.name);
+		spe_source_close(&src);
+		return 2;
+	}
+	ret = spe_input_from_source("dump", &src, &in);
+	spe_source_close(&src);
+	if (ret)
 		return 1;
 	out = malloc(sizeof(*out));
 	if (!out) {
@@ -79,7 +115,7 @@ static int run(int argc, char **argv)
 	if (st.first_error) {
 		fprintf(stderr,
 			"spe-decode dump: %s: %llu bad byte(s)%s; first error at offset 0x%llx: %s\n",
-			argv[optind], (unsigned long long)st.bad,
+			src.name, (unsigned long long)st.bad,
 			st.truncated ? ", truncated at the end" : "",
 			(unsigned long long)st.first_error_offset,
 			spe_strerror(st.first_error));

@@ -8,6 +8,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "output_file.h"
 #include "spe_decode.h"
 
 static void usage(FILE *f)
@@ -34,6 +35,7 @@ static int run(int argc, char **argv)
 	const char *outpath = NULL, *inpath, *why = NULL;
 	static uint8_t bytes[65536 + 64];
 	FILE *in, *out = stdout;
+	struct spe_out_file of = { .is_stdout = true };
 	unsigned long lineno = 0;
 	uint64_t offset = 0;
 	char *line = NULL;
@@ -60,8 +62,10 @@ static int run(int argc, char **argv)
 		fprintf(stderr, "spe-decode encode: %s: %s\n", inpath, strerror(errno));
 		return 1;
 	}
-	if (outpath && !(out = fopen(outpath, "wb"))) {
-		fprintf(stderr, "spe-decode encode: %s: %s\n", outpath, strerror(errno));
+	if (outpath && (spe_out_file_open(&of, "encode", outpath, &inpath, 1) ||
+			(!of.is_stdout && !(out = fdopen(of.fd, "wb"))))) {
+		if (!of.is_stdout)
+			spe_out_file_abort(&of);
 		if (in != stdin)
 			fclose(in);
 		return 1;
@@ -89,10 +93,22 @@ static int run(int argc, char **argv)
 	}
 	if (in != stdin)
 		fclose(in);
-	if ((out != stdout ? fclose(out) : fflush(out)) != 0 || (out == stdout && ferror(out))) {
+	if (fflush(out) || ferror(out)) {
 		fprintf(stderr, "spe-decode encode: %s: write error\n",
 			outpath ? outpath : "stdout");
 		status = 1;
+	}
+	if (out != stdout) {
+		if (fclose(out) && !status) {
+			fprintf(stderr, "spe-decode encode: %s: write error\n", outpath);
+			status = 1;
+		}
+		of.fd = -1;
+		/* A bad vector leaves no output behind, nor replaces one. */
+		if (status)
+			spe_out_file_abort(&of);
+		else if (spe_out_file_commit(&of, "encode"))
+			status = 1;
 	}
 	return status;
 }

@@ -12,6 +12,7 @@
 #include "args.h"
 #include "commands.h"
 #include "input.h"
+#include "output_file.h"
 #include "views.h"
 
 static int on_view(void *ctx, const struct spe_view_sample *vs)
@@ -101,9 +102,10 @@ static int run(int argc, char **argv)
 		fprintf(stderr, "spe-decode html: reads its input twice: give a file, not '-'\n");
 		return 2;
 	}
-	status = spe_out_file_open(&of, "html", output, path);
-	if (status)
+	if (spe_out_file_open(&of, "html", output, &path, 1)) {
+		status = 2;
 		goto done;
+	}
 	if (spe_html_new(&h, virt) || !(out = malloc(sizeof(*out)))) {
 		fprintf(stderr, "spe-decode html: out of memory\n");
 		status = 1;
@@ -140,7 +142,7 @@ static int run(int argc, char **argv)
 	if (!keep)
 		status = 1;
 done:
-	if (spe_out_file_close(&of, "html", keep) && !status)
+	if (spe_out_file_finish(&of, "html", keep) && !status)
 		status = 1;
 	spe_view_run_free(&vr);
 	spe_html_free(h);

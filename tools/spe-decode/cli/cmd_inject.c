@@ -17,12 +17,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <linux/perf_event.h>
 
 #include "args.h"
 #include "commands.h"
+#include "output_file.h"
+#include "perf_dir.h"
 #include "samples.h"
 
 #define INJ_ID_BASE	1000	/* sample group k has id INJ_ID_BASE + k */
@@ -39,7 +42,7 @@ struct inject {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: spe-decode inject -o OUT.data [--itrace=OPTS] [--branch-miss] IN.data|-\n"
+"usage: spe-decode inject -o OUT.data|- [--itrace=OPTS] [--branch-miss] [-i] [IN.data|-]\n"
 "Write the samples synthesised from the SPE data of IN as ordinary samples\n"
 "(with the tracking records they need) that stock perf report / script /\n"
 "mem report read.  --itrace as for 'script' (default: every group but\n"
@@ -170,18 +173,36 @@ static int add_attrs(struct inject *in, bool per_cpu)
 	return spe_pdw_add_attr(in->w, &track, "dummy:u", &id, 1);
 }
 
-/* The input's machine description for the output's features. */
-static int read_info(const char *path, struct spe_pdr_info *info)
+/*
+ * The input's feature sections (machine description, topology, build ids,
+ * command line ...) go through unchanged, so that perf c2c, perf mem and
+ * perf report find in the output what they found in the input.  Features
+ * that describe the input's own layout are the writer's to fill in.  A
+ * stream cannot be read twice: from stdin only the defaults are written.
+ */
+static int copy_features(const char *path, struct spe_pdw *w)
 {
 	struct spe_pdr *r;
-	int fd = open(path, O_RDONLY), err;
+	int fd, err;
 
-	memset(info, 0, sizeof(*info));
+	char *data = NULL;
+	struct stat st;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	/* perf record --threads' directory: the features are in DIR/data. */
+	if (spe_perf_dir_is(path) && asprintf(&data, "%s/data", path) >= 0)
+		path = data;
+	/* A FIFO is read once, by the decode: its features are not copied. */
+	fd = stat(path, &st) || !S_ISREG(st.st_mode) ? -1 : open(path, O_RDONLY);
+	free(data);
 	if (fd < 0)
-		return -errno;
+		return 0;	/* the decode reports it */
 	err = spe_pdr_open(&r, fd);
 	if (!err)
-		*info = *spe_pdr_info(r);
+		err = spe_pdw_copy_features(w, r, 0);
+	else
+		err = 0;	/* an unreadable header is the decode's to report */
 	spe_pdr_close(r);
 	close(fd);
 	return err;
@@ -200,12 +221,12 @@ static int run(int argc, char **argv)
 	struct inject in = { 0 };
 	struct spe_samples_run r = { .cmd = "inject", .on_sample = on_sample,
 				     .on_event = on_event, .ctx = &in };
-	struct spe_pdr_info pinfo = { 0 };
 	struct spe_pdw_info info = { .hostname = "spe-decode", .arch = "aarch64",
 				     .perf_version = "spe-decode inject" };
 	const char *out = NULL, *path = NULL;
+	struct spe_out_file of;
 	bool branch_miss = false;
-	int c, fd, status, err;
+	int c, status, err;
 
 	spe_itrace_default(&in.it);
 	while ((c = getopt_long(argc, argv, "o:i:h", opts, NULL)) != -1) {
@@ -230,36 +251,29 @@ static int run(int argc, char **argv)
 	if (spe_cli_input(argc, argv, &path, usage))
 		return 2;
 	if (!out) {
+		fprintf(stderr, "spe-decode inject: missing -o OUT.data (- for stdout)\n");
 		usage(stderr);
 		return 2;
 	}
 	in.it.branch_miss = branch_miss;
-	if (strcmp(path, "-") && !read_info(path, &pinfo)) {
-		if (pinfo.has_cpuid)
-			info.cpuid = pinfo.cpuid;
-		if (pinfo.has_nrcpus) {
-			info.nr_cpus_avail = pinfo.nr_cpus_avail;
-			info.nr_cpus_online = pinfo.nr_cpus_online;
-		}
-	}
-	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0) {
-		fprintf(stderr, "spe-decode inject: %s: %s\n", out, strerror(errno));
+	if (spe_out_file_open(&of, "inject", out, &path, 1))
 		return 1;
-	}
-	err = spe_pdw_create(&in.w, fd, &info);
+	err = of.is_stdout ? spe_pdw_create_pipe(&in.w, of.fd, &info) :
+			     spe_pdw_create(&in.w, of.fd, &info);
+	if (!err)
+		err = copy_features(path, in.w);
 	if (!err)
 		err = add_attrs(&in, true);
 	if (err) {
 		fprintf(stderr, "spe-decode inject: %s: %s\n", out, strerror(-err));
 		spe_pdw_free(in.w);
-		close(fd);
+		spe_out_file_abort(&of);
 		return 1;
 	}
 	r.path = path;
 	r.itrace = in.it;
 	status = spe_samples_execute(&r);
-	/* Even after an input error, what was synthesised is kept. */
+	/* Even after a data error, what was synthesised is kept. */
 	err = in.err ? in.err : spe_pdw_finished_round(in.w);
 	if (!err)
 		err = spe_pdw_finish(in.w);
@@ -268,14 +282,22 @@ static int run(int argc, char **argv)
 		status = 1;
 	}
 	spe_pdw_free(in.w);
-	if (close(fd) && !status)
-		status = 1;
-	if (!status)
+	/*
+	 * No SPE data, or nothing written: the output is not created (and an
+	 * existing file of that name is left alone).  After a data error
+	 * part-way, the samples before it are kept.
+	 */
+	if (err || (status && !r.nr_samples) || r.no_spe) {
+		spe_out_file_abort(&of);
+		return 1;
+	}
+	if (spe_out_file_commit(&of, "inject"))
+		return 1;
+	if (!of.is_stdout)
 		fprintf(stderr, "spe-decode inject: %" PRIu64 " samples written to %s\n",
 			r.nr_samples, out);
-	return status;
+	return status ? 1 : 0;
 }
-
 const struct spe_cli_command spe_cmd_inject = {
 	.name = "inject",
 	.summary = "write the SPE samples as a perf.data stock perf reads",

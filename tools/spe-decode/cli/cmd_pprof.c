@@ -12,6 +12,7 @@
 #include "args.h"
 #include "commands.h"
 #include "pprof_profile.h"
+#include "output_file.h"
 #include "views.h"
 
 static int on_view(void *ctx, const struct spe_view_sample *vs)
@@ -73,9 +74,10 @@ static int run(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	status = spe_out_file_open(&of, "pprof", output, path);
-	if (status)
+	if (spe_out_file_open(&of, "pprof", output, &path, 1)) {
+		status = 2;
 		goto done;
+	}
 	if (spe_pprof_new(&p)) {
 		fprintf(stderr, "spe-decode pprof: out of memory\n");
 		status = 1;
@@ -97,10 +99,10 @@ static int run(int argc, char **argv)
 		fprintf(stderr, "spe-decode pprof: out of memory\n");
 		status = 1;
 	}
-	if (spe_out_file_close(&of, "pprof", keep) && !status)
+	if (spe_out_file_finish(&of, "pprof", keep) && !status)
 		status = 1;
 done:
-	spe_out_file_close(&of, "pprof", false);
+	spe_out_file_finish(&of, "pprof", false);
 	spe_view_run_free(&vr);
 	spe_pprof_free(p);
 	return status;

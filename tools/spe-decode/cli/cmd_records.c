@@ -23,9 +23,9 @@ static const char *const op_class_names[] = { "other", "ldst", "branch", "class3
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: spe-decode records [--json | --count] [--strict] FILE\n"
+"usage: spe-decode records [--json | --count] [--strict] [-i] [FILE|-]\n"
 "\n"
-"Group the packets of FILE (raw SPE profiling-buffer bytes) into sample\n"
+"Group the packets of FILE (raw SPE profiling-buffer bytes; - for stdin) into sample\n"
 "records and print one line per record: its offset, size, how it ended and\n"
 "every field present.  A corrupt packet is reported inline with its offset,\n"
 "the part of the record before it is still printed, and decoding resumes at\n"
@@ -163,6 +163,7 @@ static int run(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "count", no_argument, NULL, 'c' },
 		{ "strict", no_argument, NULL, 's' },
+		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -173,10 +174,15 @@ static int run(int argc, char **argv)
 	struct spe_output *out;
 	struct spe_decoder dec;
 	struct spe_record rec;
+	struct spe_source src;
 	struct spe_input in;
+	const char *path = NULL;
 
-	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qi:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 'i':
+			path = optarg;
+			break;
 		case 'j':
 			mode = MODE_JSON;
 			break;
@@ -191,11 +197,19 @@ static int run(int argc, char **argv)
 			return spe_cli_help_or_bad(c, usage);
 		}
 	}
-	if (optind != argc - 1) {
-		usage(stderr);
+	if (spe_cli_input(argc, argv, &path, usage))
 		return 2;
+	if (spe_source_open("records", path, &src))
+		return 1;
+	if (src.perf_data) {
+		fprintf(stderr, "spe-decode records: %s is a perf.data; records reads raw SPE "
+			"bytes (for a perf.data: spe-decode script, or dump)\n", src.name);
+		spe_source_close(&src);
+		return 1;
 	}
-	if (spe_input_open("records", argv[optind], &in))
+	ret = spe_input_from_source("records", &src, &in);
+	spe_source_close(&src);
+	if (ret)
 		return 1;
 	out = malloc(sizeof(*out));
 	if (!out) {
@@ -247,7 +261,7 @@ static int run(int argc, char **argv)
 		status = 1;
 	if (nerr) {
 		fprintf(stderr, "spe-decode records: %s: %" PRIu64 " error(s); first at offset 0x%" PRIx64 ": %s\n",
-			argv[optind], nerr, first_off, spe_strerror(first_err));
+			src.name, nerr, first_off, spe_strerror(first_err));
 		status = 1;
 	}
 	free(out);

@@ -12,12 +12,15 @@
 #include "args.h"
 #include "cost_report.h"
 #include "commands.h"
+#include "filter.h"
 #include "input.h"
+#include "kernel_symbols.h"
 #include "samples.h"
 
 struct rep {
 	struct spe_report *r;
 	struct spe_symbols *syms;
+	struct spe_filter filter;
 };
 
 static int on_sample(void *ctx, const struct spe_sample *s)
@@ -25,7 +28,12 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 	struct rep *rp = ctx;
 	struct spe_sym sym;
 
+	if (!spe_filter_sample(&rp->filter, s))
+		return 0;
 	spe_symbols_lookup(rp->syms, s->pid, s->ip, s->cpumode, &sym);
+	if (spe_filter_needs_names(&rp->filter) &&
+	    !spe_filter_names(&rp->filter, spe_symbols_comm(rp->syms, s->tid), sym.dso))
+		return 0;
 	spe_report_add(rp->r, s, &sym);
 	return 0;
 }
@@ -41,7 +49,7 @@ static int on_event(void *ctx, const struct spe_pdr_event *ev)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: spe-decode report [--top N] [--kallsyms FILE] [--symfs DIR] perf.data|-\n"
+"usage: spe-decode report [--top N] [--kallsyms FILE] [--symfs DIR] [-i] [perf.data|-]\n"
 "       spe-decode report --sort KEYS [--order COL] [--percent-limit P] [--top N] ...\n"
 "Summarise the SPE records of a perf.data: top symbols, latency percentiles\n"
 "per operation type, where loads and stores were served from, cache/TLB miss\n"
@@ -53,7 +61,9 @@ static void usage(FILE *f)
 "                       remote, mispred\n"
 "  --percent-limit P    leave out rows under P%% of the ordering column's total\n"
 "  --top N              at most N rows (summary: default 20; table: all)\n"
-"  -j, --jobs N         decoding threads (default: one per online CPU)\n");
+"  -j, --jobs N         decoding threads (default: one per online CPU)\n"
+"The filters below apply to the summary; --sort does not take them yet.\n"
+SPE_CLI_FILTER_HELP);
 }
 
 static int run(int argc, char **argv)
@@ -65,6 +75,7 @@ static int run(int argc, char **argv)
 		{ "percent-limit", required_argument, NULL, 'P' },
 		SPE_CLI_JOBS_OPTION,
 		SPE_CLI_SYMBOL_OPTIONS,
+		SPE_CLI_FILTER_OPTIONS,
 		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -78,13 +89,22 @@ static int run(int argc, char **argv)
 	unsigned top = 20;
 	bool top_given = false;
 	struct spe_cost_report_opts cost = { 0 };
-	char err[256] = "";
+	uint64_t n;
+	char err[256] = "", kallsyms[4096], *end;
 	int c, status;
 
-	while ((c = getopt_long(argc, argv, "i:j:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:j:C:h", opts, NULL)) != -1) {
+		int k = spe_filter_option(&rp.filter, "report", c, optarg);
+
+		if (k < 0)
+			return 2;
+		if (k)
+			continue;
 		switch (c) {
 		case 't':
-			top = (unsigned)strtoul(optarg, NULL, 0);
+			if (spe_cli_number("report", "--top", optarg, 1, 1000000, &n))
+				return 2;
+			top = (unsigned)n;
 			top_given = true;
 			break;
 		case 'j':
@@ -99,7 +119,13 @@ static int run(int argc, char **argv)
 			cost.order = optarg;
 			break;
 		case 'P':
-			cost.percent_limit = strtod(optarg, NULL);
+			cost.percent_limit = strtod(optarg, &end);
+			if (!*optarg || *end || cost.percent_limit < 0 ||
+			    cost.percent_limit > 100) {
+				fprintf(stderr, "spe-decode report: --percent-limit: '%s' is not a percentage\n",
+					optarg);
+				return 2;
+			}
 			break;
 		case 'i':
 			path = optarg;
@@ -112,7 +138,14 @@ static int run(int argc, char **argv)
 	}
 	if (spe_cli_input(argc, argv, &path, usage))
 		return 2;
+	/* Without --kallsyms: perf's build-id cache, or this machine's. */
+	if (!symcfg.kallsyms)
+		symcfg.kallsyms = spe_default_kallsyms(path, kallsyms, sizeof(kallsyms));
 	if (cost.sort) {
+		if (spe_filter_active(&rp.filter)) {
+			fprintf(stderr, "spe-decode report: --sort does not take --pid, --tid, --cpu, --comm, --dso or --time yet\n");
+			return 2;
+		}
 		cost.path = path;
 		cost.symcfg = symcfg;
 		cost.top = top_given ? top : 0;
@@ -128,7 +161,12 @@ static int run(int argc, char **argv)
 	/* Every record once: its instructions sample, period 1. */
 	spe_itrace_parse("i1i", &r.itrace, &(const char *){ NULL });
 	r.path = path;
-	status = spe_samples_execute(&r);
+	status = spe_filter_prepare(&rp.filter, "report", path, &r.itrace);
+	if (!status)
+		status = spe_samples_execute(&r);
+	/* A failed report says why on stderr and prints no half summary. */
+	if (status)
+		goto out;
 	spe_output_init(out, STDOUT_FILENO);
 	spe_output_printf(out, "# spe-decode report of %s\n", path);
 	spe_report_print(rp.r, &r.stats, top, spe_output_sink, out);

@@ -16,7 +16,9 @@
 
 #include "args.h"
 #include "commands.h"
+#include "filter.h"
 #include "input.h"
+#include "kernel_symbols.h"
 #include "samples.h"
 
 enum field {
@@ -61,12 +63,16 @@ struct comm_slot {
 struct script {
 	bool f[F_NR];
 	enum format fmt;
+	bool fields_given;		/* -F: CSV and JSON print only those */
+	size_t ds_width;		/* widest data_src column so far */
 	bool ns;
 	int name_width;
 	struct spe_itrace it;
 	struct spe_symbols *syms;
 	struct spe_output *out;
 	int event_filter;		/* a kind, or -1 */
+	struct spe_filter filter;	/* --pid, --tid, -C, --comm, --dso, --time */
+	bool record_out;		/* the current record fails the name filters */
 	/* Per-record caches: a record's samples share comm, symbol and the
 	 * start of the line, so those are made once per record. */
 	uint64_t last_seq;		/* of the record the caches are for */
@@ -95,7 +101,7 @@ static void obuf_flush(struct script *sc)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: spe-decode script [options] perf.data|-\n"
+"usage: spe-decode script [options] [-i] [perf.data|-]\n"
 "Print the samples perf synthesises from ARM SPE data, one per line.\n"
 "  --itrace=OPTS      sample groups and period as perf: i b f m t a M l, then\n"
 "                     an instruction period, e.g. --itrace=i100i (default: all\n"
@@ -103,29 +109,44 @@ static void usage(FILE *f)
 "  -F, --fields=LIST  comm,pid,tid,cpu,time,period,event,addr,data_src,weight,\n"
 "                     ins_lat,xlat_lat,ip,sym,symoff,dso,phys_addr,cpumode,\n"
 "                     flags,brstack (default: perf's comm,tid,cpu,time,period,\n"
-"                     event,ip,sym,dso)\n"
-"  --json | --csv     every field, one JSON object per line / CSV with a header\n"
+"                     event,ip,sym,symoff,dso); +LIST adds to them, -LIST\n"
+"                     removes\n"
+"  --json | --csv     one JSON object per line / CSV (RFC 4180) with a header:\n"
+"                     every field, or those of -F\n"
+"  -i FILE            the input (default perf.data; - is stdin)\n"
 "  --ns               time in nanoseconds (perf script --ns)\n"
 "  --branch-miss      perf 6.1 behaviour: 'b' gives mispredicted 'branch-miss'\n"
 "                     samples instead of every branch as 'branch'\n"
 "  -e, --event=NAME   only this sample group (branch and branch-miss both work)\n"
 "  --kallsyms=FILE    kernel symbols\n"
 "  --symfs=DIR        look for the mapped files under DIR\n"
-"  -j, --jobs=N       decoding threads (default: one per online CPU)\n");
+"  -j, --jobs=N       decoding threads (default: one per online CPU)\n"
+SPE_CLI_FILTER_HELP);
 }
 
+/*
+ * -F as perf takes it: "f1,f2" replaces the fields; "+f1,f2" adds to and
+ * "-f1,f2" removes from the current ones (each later name may carry its
+ * own + or -).  "type:fields" is accepted, the type is irrelevant here.
+ */
 static int parse_fields(struct script *sc, const char *arg)
 {
 	char *dup = strdup(arg), *save = NULL, *tok;
+	int mode = 0;		/* 0 replace, 1 add, -1 remove */
 
 	if (!dup)
 		return -1;
-	memset(sc->f, 0, sizeof(sc->f));
-	/* perf accepts "type:fields"; the type is irrelevant here. */
 	if (strchr(dup, ':'))
 		memmove(dup, strchr(dup, ':') + 1, strlen(strchr(dup, ':') + 1) + 1);
+	if (dup[0] == '+' || dup[0] == '-')
+		mode = dup[0] == '+' ? 1 : -1;
+	else
+		memset(sc->f, 0, sizeof(sc->f));
 	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int i;
+
+		if (*tok == '+' || *tok == '-')
+			mode = *tok++ == '+' ? 1 : -1;
 
 		for (i = 0; i < F_NR; i++)
 			if (!strcmp(tok, field_names[i]))
@@ -133,11 +154,11 @@ static int parse_fields(struct script *sc, const char *arg)
 		if (i == F_NR && !strcmp(tok, "p_stage_cyc"))
 			i = F_XLAT_LAT;
 		if (i == F_NR) {
-			fprintf(stderr, "spe-decode script: unknown field '%s'\n", tok);
+			fprintf(stderr, "spe-decode script: -F: unknown field '%s'\n", tok);
 			free(dup);
 			return -1;
 		}
-		sc->f[i] = true;
+		sc->f[i] = mode >= 0;
 	}
 	free(dup);
 	return 0;
@@ -358,8 +379,18 @@ static void print_perf(struct script *sc, const struct spe_sample *s, const char
 	}
 	if (sc->f[F_ADDR])
 		l_hex(&l, s->addr, 16);
-	if (sc->f[F_DATA_SRC])
+	if (sc->f[F_DATA_SRC]) {
+		/* perf: "%16lx %s" with the decoded text, padded to the
+		 * longest such column printed so far. */
+		size_t start = l.n;
+
 		l_hex(&l, s->data_src, 16);
+		l.b[l.n++] = ' ';
+		l.n += spe_data_src_describe(s->data_src, l.b + l.n, 160);
+		if (l.n - start > sc->ds_width)
+			sc->ds_width = l.n - start;
+		l_pad(&l, l.n - start, (int)sc->ds_width);
+	}
 	if (sc->f[F_WEIGHT])
 		l_dec(&l, s->weight, 16);
 	if (sc->f[F_INS_LAT])
@@ -446,49 +477,173 @@ static void json_str(struct spe_output *o, const char *s)
 	spe_output_write(o, "\"", 1);
 }
 
-static const char csv_header[] =
-	"event,time,cpu,pid,tid,comm,ip,cpumode,sym,dso,addr,phys_addr,data_src,"
-	"weight,ins_lat,xlat_lat,period,flags\n";
+/* RFC 4180: a field with a comma, quote or line break is quoted, its
+ * quotes doubled. */
+static void csv_str(struct spe_output *o, const char *s)
+{
+	if (!s[strcspn(s, ",\"\r\n")]) {
+		spe_output_write(o, s, strlen(s));
+		return;
+	}
+	spe_output_write(o, "\"", 1);
+	for (; *s; s++) {
+		if (*s == '"')
+			spe_output_write(o, "\"", 1);
+		spe_output_write(o, s, 1);
+	}
+	spe_output_write(o, "\"", 1);
+}
+
+/* The CSV and JSON columns, in this order; -F picks among them. */
+static const enum field struct_fields[] = {
+	F_EVENT, F_TIME, F_CPU, F_PID, F_TID, F_COMM, F_IP, F_CPUMODE, F_SYM, F_SYMOFF,
+	F_DSO, F_ADDR, F_PHYS_ADDR, F_DATA_SRC, F_WEIGHT, F_INS_LAT, F_XLAT_LAT,
+	F_PERIOD, F_FLAGS, F_BRSTACK,
+};
+#define NR_STRUCT_FIELDS (sizeof(struct_fields) / sizeof(struct_fields[0]))
+
+/* Without -F: every column but symoff (CSV: and brstack, a list). */
+static bool struct_field_on(const struct script *sc, enum field f)
+{
+	if (sc->fields_given)
+		return sc->f[f];
+	return f != F_SYMOFF && (f != F_BRSTACK || sc->fmt == FMT_JSON);
+}
+
+static void csv_header(struct script *sc)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < NR_STRUCT_FIELDS; i++) {
+		if (!struct_field_on(sc, struct_fields[i]))
+			continue;
+		spe_output_printf(sc->out, "%s%s", first ? "" : ",",
+				  field_names[struct_fields[i]]);
+		first = false;
+	}
+	spe_output_write(sc->out, "\n", 1);
+}
+
+/* One field's value; strings go through @str (CSV or JSON quoting). */
+static void put_field(struct script *sc, enum field f, const struct spe_sample *s,
+		      const char *comm, const struct spe_sym *sym,
+		      void (*str)(struct spe_output *, const char *))
+{
+	struct spe_output *o = sc->out;
+	bool json = sc->fmt == FMT_JSON;
+	char t[48];
+
+	switch (f) {
+	case F_EVENT:
+		str(o, spe_sample_name(&sc->it, s->kind));
+		break;
+	case F_TIME:
+		if (json) {
+			spe_output_printf(o, "%" PRIu64, s->time);
+		} else {
+			put_time(sc, s->time, t, sizeof(t));
+			spe_output_printf(o, "%s", t + strspn(t, " "));
+		}
+		break;
+	case F_CPU:
+		spe_output_printf(o, "%d", s->cpu);
+		break;
+	case F_PID:
+		spe_output_printf(o, "%d", s->pid);
+		break;
+	case F_TID:
+		spe_output_printf(o, "%d", s->tid);
+		break;
+	case F_COMM:
+		str(o, comm);
+		break;
+	case F_IP:
+	case F_ADDR:
+	case F_PHYS_ADDR:
+	case F_DATA_SRC:
+		spe_output_printf(o, json ? "\"0x%" PRIx64 "\"" : "0x%" PRIx64,
+				  f == F_IP ? s->ip : f == F_ADDR ? s->addr :
+				  f == F_PHYS_ADDR ? s->phys_addr : s->data_src);
+		break;
+	case F_CPUMODE:
+		str(o, cpumode_name(s->cpumode));
+		break;
+	case F_SYM:
+		str(o, sym->name);
+		break;
+	case F_SYMOFF:
+		spe_output_printf(o, json ? "\"0x%" PRIx64 "\"" : "0x%" PRIx64,
+				  sym->has_sym ? sym->offset : 0);
+		break;
+	case F_DSO:
+		str(o, sym->dso);
+		break;
+	case F_WEIGHT:
+		spe_output_printf(o, "%u", s->weight);
+		break;
+	case F_INS_LAT:
+		spe_output_printf(o, "%u", s->issue_lat);
+		break;
+	case F_XLAT_LAT:
+		spe_output_printf(o, "%u", s->xlat_lat);
+		break;
+	case F_PERIOD:
+		spe_output_printf(o, "%" PRIu64, s->period);
+		break;
+	case F_FLAGS:
+		spe_output_printf(o, json ? "%u" : "0x%x", s->flags);
+		break;
+	case F_BRSTACK:
+		spe_output_write(o, json ? "[" : "", json);
+		for (uint32_t i = 0; i < s->nr_branches; i++) {
+			if (json)
+				spe_output_printf(o, "%s{\"from\":\"0x%" PRIx64 "\",\"to\":\"0x%"
+						  PRIx64 "\",\"mispred\":%s}", i ? "," : "",
+						  s->branches[i].from, s->branches[i].to,
+						  s->branches[i].mispred ? "true" : "false");
+			else	/* perf script's brstack text */
+				spe_output_printf(o, "%s0x%" PRIx64 "/0x%" PRIx64 "/%s",
+						  i ? " " : "", s->branches[i].from,
+						  s->branches[i].to,
+						  s->branches[i].mispred ? "M" : "P");
+		}
+		spe_output_write(o, "]", json);
+		break;
+	case F_NR:
+		break;
+	}
+}
 
 static void print_csv(struct script *sc, const struct spe_sample *s, const char *comm,
 		      const struct spe_sym *sym)
 {
-	char t[48];
+	bool first = true;
 
-	put_time(sc, s->time, t, sizeof(t));
-	spe_output_printf(sc->out,
-			  "%s,%s,%d,%d,%d,%s,0x%" PRIx64 ",%s,%s,%s,0x%" PRIx64 ",0x%" PRIx64
-			  ",0x%" PRIx64 ",%u,%u,%u,%" PRIu64 ",0x%x\n",
-			  spe_sample_name(&sc->it, s->kind), t + strspn(t, " "), s->cpu, s->pid,
-			  s->tid, comm, s->ip, cpumode_name(s->cpumode), sym->name, sym->dso,
-			  s->addr, s->phys_addr, s->data_src, s->weight, s->issue_lat,
-			  s->xlat_lat, s->period, s->flags);
+	for (size_t i = 0; i < NR_STRUCT_FIELDS; i++) {
+		if (!struct_field_on(sc, struct_fields[i]))
+			continue;
+		if (!first)
+			spe_output_write(sc->out, ",", 1);
+		put_field(sc, struct_fields[i], s, comm, sym, csv_str);
+		first = false;
+	}
+	spe_output_write(sc->out, "\n", 1);
 }
 
 static void print_json(struct script *sc, const struct spe_sample *s, const char *comm,
 		       const struct spe_sym *sym)
 {
-	struct spe_output *o = sc->out;
+	bool first = true;
 
-	spe_output_printf(o, "{\"event\":\"%s\",\"time\":%" PRIu64 ",\"cpu\":%d,\"pid\":%d,"
-			  "\"tid\":%d,\"comm\":", spe_sample_name(&sc->it, s->kind), s->time,
-			  s->cpu, s->pid, s->tid);
-	json_str(o, comm);
-	spe_output_printf(o, ",\"ip\":\"0x%" PRIx64 "\",\"cpumode\":\"%s\",\"sym\":", s->ip,
-			  cpumode_name(s->cpumode));
-	json_str(o, sym->name);
-	spe_output_write(o, ",\"dso\":", 7);
-	json_str(o, sym->dso);
-	spe_output_printf(o, ",\"addr\":\"0x%" PRIx64 "\",\"phys_addr\":\"0x%" PRIx64
-			  "\",\"data_src\":\"0x%" PRIx64 "\",\"weight\":%u,\"ins_lat\":%u,"
-			  "\"xlat_lat\":%u,\"period\":%" PRIu64 ",\"flags\":%u,\"brstack\":[",
-			  s->addr, s->phys_addr, s->data_src, s->weight, s->issue_lat,
-			  s->xlat_lat, s->period, s->flags);
-	for (uint32_t i = 0; i < s->nr_branches; i++)
-		spe_output_printf(o, "%s{\"from\":\"0x%" PRIx64 "\",\"to\":\"0x%" PRIx64
-				  "\",\"mispred\":%s}", i ? "," : "", s->branches[i].from,
-				  s->branches[i].to, s->branches[i].mispred ? "true" : "false");
-	spe_output_write(o, "]}\n", 3);
+	for (size_t i = 0; i < NR_STRUCT_FIELDS; i++) {
+		if (!struct_field_on(sc, struct_fields[i]))
+			continue;
+		spe_output_printf(sc->out, "%s\"%s\":", first ? "{" : ",",
+				  field_names[struct_fields[i]]);
+		put_field(sc, struct_fields[i], s, comm, sym, json_str);
+		first = false;
+	}
+	spe_output_write(sc->out, first ? "{}\n" : "}\n", first ? 3 : 2);
 }
 
 static int on_sample(void *ctx, const struct spe_sample *s)
@@ -497,6 +652,10 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 	bool same = s->qr->seq == sc->last_seq;
 
 	if (sc->event_filter >= 0 && (int)s->kind != sc->event_filter)
+		return 0;
+	if (!spe_filter_sample(&sc->filter, s))
+		return 0;
+	if (same && sc->record_out)
 		return 0;
 	if (!same) {
 		/* A new record (the qrecord lives until its samples are done). */
@@ -519,6 +678,11 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 			sc->last_tid = s->tid;
 		}
 		spe_symbols_lookup(sc->syms, s->pid, s->ip, s->cpumode, &sc->sym);
+		sc->record_out = spe_filter_needs_names(&sc->filter) &&
+			!spe_filter_names(&sc->filter, spe_symbols_comm(sc->syms, s->tid),
+					  sc->sym.dso);
+		if (sc->record_out)
+			return 0;
 	}
 	if (sc->fmt == FMT_CSV)
 		print_csv(sc, s, sc->comm, &sc->sym);
@@ -557,6 +721,7 @@ static int run(int argc, char **argv)
 		{ "event", required_argument, NULL, 'e' },
 		SPE_CLI_SYMBOL_OPTIONS,
 		SPE_CLI_JOBS_OPTION,
+		SPE_CLI_FILTER_OPTIONS,
 		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -567,12 +732,18 @@ static int run(int argc, char **argv)
 				     .on_event = on_event, .ctx = &sc };
 	const char *path = NULL;
 	bool branch_miss = false;
-	char err[256] = "";
+	char err[256] = "", kallsyms[4096];
 	int c, status;
 
 	spe_itrace_default(&sc.it);
-	parse_fields(&sc, "comm,tid,cpu,time,period,event,ip,sym,dso");
-	while ((c = getopt_long(argc, argv, "F:e:i:j:h", opts, NULL)) != -1) {
+	parse_fields(&sc, "comm,tid,cpu,time,period,event,ip,sym,symoff,dso");
+	while ((c = getopt_long(argc, argv, "F:e:i:j:C:h", opts, NULL)) != -1) {
+		int k = spe_filter_option(&sc.filter, "script", c, optarg);
+
+		if (k < 0)
+			return 2;
+		if (k)
+			continue;
 		switch (c) {
 		case 'I':
 			if (spe_samples_parse_itrace("script", optarg, &sc.it))
@@ -581,16 +752,20 @@ static int run(int argc, char **argv)
 		case 'F':
 			if (parse_fields(&sc, optarg))
 				return 2;
-			break;
-		case 'J':
-			sc.fmt = FMT_JSON;
+			sc.fields_given = true;
 			break;
 		case 'j':
 			if (spe_cli_jobs("script", optarg, &r.threads))
 				return 2;
 			break;
+		case 'J':
 		case 'c':
-			sc.fmt = FMT_CSV;
+			if (sc.fmt != FMT_PERF && sc.fmt != (c == 'J' ? FMT_JSON : FMT_CSV)) {
+				fprintf(stderr, "spe-decode script: --json and --csv "
+					"exclude each other\n");
+				return 2;
+			}
+			sc.fmt = c == 'J' ? FMT_JSON : FMT_CSV;
 			break;
 		case 'n':
 			sc.ns = true;
@@ -630,6 +805,9 @@ static int run(int argc, char **argv)
 		sc.evname_len[k] = (size_t)snprintf(sc.evname[k], sizeof(sc.evname[k]), "%*s: ",
 						    sc.name_width,
 						    spe_sample_name(&sc.it, (enum spe_sample_kind)k));
+	/* Without --kallsyms: perf's build-id cache, or this machine's. */
+	if (!symcfg.kallsyms)
+		symcfg.kallsyms = spe_default_kallsyms(path, kallsyms, sizeof(kallsyms));
 	if (spe_symbols_new(&sc.syms, &symcfg, err, sizeof(err))) {
 		fprintf(stderr, "spe-decode script: %s\n", err[0] ? err : "out of memory");
 		spe_symbols_free(sc.syms);
@@ -645,10 +823,12 @@ static int run(int argc, char **argv)
 	}
 	spe_output_init(sc.out, STDOUT_FILENO);
 	if (sc.fmt == FMT_CSV)
-		spe_output_write(sc.out, csv_header, sizeof(csv_header) - 1);
+		csv_header(&sc);
 	r.path = path;
 	r.itrace = sc.it;
-	status = spe_samples_execute(&r);
+	status = spe_filter_prepare(&sc.filter, "script", path, &sc.it);
+	if (!status)
+		status = spe_samples_execute(&r);
 	obuf_flush(&sc);
 	if (spe_output_flush(sc.out, "script") && !status)
 		status = 1;

@@ -21,6 +21,8 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "input.h"
+#include "output_file.h"
 #include "spe_perf_data.h"
 
 #define WRAP_MAX_INPUTS		64
@@ -28,6 +30,8 @@
 #define WRAP_SPE_ID_BASE	100	/* ids of the arm_spe event, + cpu */
 #define WRAP_DUMMY_ID_BASE	200	/* ids of the tracking dummy, + cpu */
 #define WRAP_MAX_MMAPS		16
+/* An error already reported with the input's name. */
+#define WRAP_ERR_REPORTED	(-10000)
 
 struct wrap_input {
 	const char *path;
@@ -60,6 +64,7 @@ struct wrap_opts {
 	bool per_thread;
 	int pid, tid;
 	const char *comm;
+	const char *features_from;
 	struct spe_time_conv tc;
 	struct wrap_input in[WRAP_MAX_INPUTS];
 	int nr_in;
@@ -74,7 +79,7 @@ static void wrap_usage(FILE *out)
 	fprintf(out,
 "usage: spe-decode wrap [options] raw.bin[@CPU] ...\n"
 "Write a perf.data holding raw SPE buffers as arm_spe AUX data.\n"
-"  -o FILE              output (default perf.data)\n"
+"  -o FILE              output (default perf.data; - for stdout, pipe format)\n"
 "  --cpu N              CPU of inputs without @CPU (default 0)\n"
 "  --midr 0xX           MIDR_EL1 of every CPU (default 0x413fd0c1, Neoverse N1)\n"
 "  --version 1|2        AUXTRACE_INFO layout (default 1)\n"
@@ -91,7 +96,10 @@ static void wrap_usage(FILE *out)
 "                       with CYCLES:MASK the long form with cap_user_time_short\n"
 "  --short-time-conv    write TIME_CONV in the old short form\n"
 "  --switch CPU:TIME:PID:TID  a context switch on CPU at perf TIME to PID/TID\n"
-"                       (SWITCH_CPU_WIDE out; repeatable)\n");
+"                       (SWITCH_CPU_WIDE out; repeatable)\n"
+"  --features-from FILE copy FILE's feature sections (NRCPUS, topology, build\n"
+"                       ids, cmdline ...) but ARCH, CPUID, PMU_MAPPINGS and\n"
+"                       SAMPLE_TIME\n");
 }
 
 static int parse_u64(const char *s, uint64_t *v)
@@ -138,7 +146,7 @@ static int parse_mmap(const char *s, struct wrap_mmap *m)
 enum {
 	OPT_CPU = 256, OPT_MIDR, OPT_VERSION, OPT_PMU_TYPE, OPT_CONFIG, OPT_PERIOD,
 	OPT_CHUNK, OPT_AUX_FLAGS, OPT_PER_THREAD, OPT_PID, OPT_TID, OPT_COMM,
-	OPT_MMAP, OPT_TIME_CONV, OPT_SHORT_TC, OPT_SWITCH,
+	OPT_MMAP, OPT_TIME_CONV, OPT_SHORT_TC, OPT_SWITCH, OPT_FEATURES_FROM,
 };
 
 static int wrap_parse(int argc, char **argv, struct wrap_opts *o)
@@ -161,6 +169,7 @@ static int wrap_parse(int argc, char **argv, struct wrap_opts *o)
 		{ "time-conv", required_argument, NULL, OPT_TIME_CONV },
 		{ "short-time-conv", no_argument, NULL, OPT_SHORT_TC },
 		{ "switch", required_argument, NULL, OPT_SWITCH },
+		{ "features-from", required_argument, NULL, OPT_FEATURES_FROM },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -224,6 +233,9 @@ static int wrap_parse(int argc, char **argv, struct wrap_opts *o)
 			break;
 		case OPT_COMM:
 			o->comm = optarg;
+			break;
+		case OPT_FEATURES_FROM:
+			o->features_from = optarg;
 			break;
 		case OPT_MMAP:
 			if (o->nr_mmaps == WRAP_MAX_MMAPS ||
@@ -359,17 +371,23 @@ static int wrap_copy_input(struct spe_pdw *w, const struct wrap_opts *o,
 		.cpu = o->per_thread ? 0 : (uint32_t)in->cpu,
 	};
 	uint64_t aux_off = 0, left, chunk = o->chunk ? o->chunk : UINT64_MAX;
-	int fd = open(in->path, O_RDONLY);
+	int fd = strcmp(in->path, "-") ? open(in->path, O_RDONLY) : STDIN_FILENO;
 	struct stat st;
 	int err = 0;
 
 	if (fd < 0) {
 		fprintf(stderr, "spe-decode wrap: %s: %s\n", in->path, strerror(errno));
-		return -errno;
+		return WRAP_ERR_REPORTED;
 	}
 	if (fstat(fd, &st)) {
 		err = -errno;
 		goto out;
+	}
+	/* stdin or a FIFO: its size is needed first, so a seekable copy. */
+	if (!S_ISREG(st.st_mode)) {
+		fd = spe_spool_stream("wrap", strcmp(in->path, "-") ? in->path : "stdin", fd);
+		if (fd < 0 || fstat(fd, &st))
+			return WRAP_ERR_REPORTED;
 	}
 	left = (uint64_t)st.st_size;
 	err = spe_pdw_itrace_start(w, (uint32_t)o->pid, (uint32_t)o->tid, &sid);
@@ -401,8 +419,40 @@ static int wrap_copy_input(struct spe_pdw *w, const struct wrap_opts *o,
 	}
 out:
 	close(fd);
-	if (err)
+	if (err) {
 		fprintf(stderr, "spe-decode wrap: %s: %s\n", in->path, strerror(-err));
+		err = WRAP_ERR_REPORTED;
+	}
+	return err;
+}
+
+/*
+ * The arm64 machine and its SPE PMU are this tool's to describe, and the
+ * sample times are the data's; the rest (topology, caches, memory, build
+ * ids, command line) comes from @path.  NRCPUS too: the topology sections
+ * are laid out by it.
+ */
+static int wrap_features_from(struct spe_pdw *w, const char *path)
+{
+	const uint64_t own = 1ULL << SPE_FEAT_ARCH | 1ULL << SPE_FEAT_CPUID |
+			     1ULL << SPE_FEAT_PMU_MAPPINGS | 1ULL << SPE_FEAT_SAMPLE_TIME;
+	struct spe_pdr *r;
+	int fd = open(path, O_RDONLY), err;
+
+	if (fd < 0) {
+		fprintf(stderr, "spe-decode wrap: %s: %s\n", path, strerror(errno));
+		return WRAP_ERR_REPORTED;
+	}
+	err = spe_pdr_open(&r, fd);
+	if (err) {
+		fprintf(stderr, "spe-decode wrap: %s: %s\n", path,
+			r ? spe_pdr_errmsg(r) : strerror(-err));
+		err = WRAP_ERR_REPORTED;
+	} else {
+		err = spe_pdw_copy_features(w, r, own);
+	}
+	spe_pdr_close(r);
+	close(fd);
 	return err;
 }
 
@@ -470,7 +520,9 @@ static int cmd_wrap(int argc, char **argv)
 	struct spe_pdw *w;
 	char cpuid[32];
 	const char *pmu_name = "arm_spe_0";
-	int fd, err, nr_cpus;
+	const char *inputs[WRAP_MAX_INPUTS + 1];
+	struct spe_out_file of;
+	int err, nr_cpus;
 
 	if (wrap_parse(argc, argv, &o))
 		return 2;
@@ -487,27 +539,33 @@ static int cmd_wrap(int argc, char **argv)
 		.nr_pmus = 1, .pmu_types = &o.pmu_type, .pmu_names = &pmu_name,
 	};
 
-	fd = open(o.out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0) {
-		fprintf(stderr, "spe-decode wrap: %s: %s\n", o.out, strerror(errno));
+	inputs[0] = o.features_from;
+	for (int i = 0; i < o.nr_in; i++)
+		inputs[i + 1] = o.in[i].path;
+	if (spe_out_file_open(&of, "wrap", o.out, inputs, o.nr_in + 1))
 		return 1;
-	}
-	err = spe_pdw_create(&w, fd, &info);
+	err = of.is_stdout ? spe_pdw_create_pipe(&w, of.fd, &info) :
+			     spe_pdw_create(&w, of.fd, &info);
 	if (!err) {
-		err = wrap_attrs(w, &o, nr_cpus);
+		if (o.features_from)
+			err = wrap_features_from(w, o.features_from);
+		if (!err)
+			err = wrap_attrs(w, &o, nr_cpus);
 		if (!err)
 			err = wrap_write(w, &o, nr_cpus);
 		if (!err)
 			err = spe_pdw_finish(w);
 		spe_pdw_free(w);
 	}
-	if (close(fd) && !err)
-		err = -errno;
+	/* An input's error was reported with its name; nothing is kept. */
 	if (err) {
-		fprintf(stderr, "spe-decode wrap: writing %s: %s\n", o.out, strerror(-err));
+		if (err != WRAP_ERR_REPORTED)
+			fprintf(stderr, "spe-decode wrap: writing %s: %s\n", o.out,
+				strerror(-err));
+		spe_out_file_abort(&of);
 		return 1;
 	}
-	return 0;
+	return spe_out_file_commit(&of, "wrap") ? 1 : 0;
 }
 
 const struct spe_cli_command spe_cmd_wrap = {

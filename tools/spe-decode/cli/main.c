@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* spe-decode: dispatch to a subcommand. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+
+#ifndef SPE_DECODE_VERSION
+#define SPE_DECODE_VERSION "unknown"
+#endif
 
 static const struct spe_cli_command *const commands[] = {
 	&spe_cmd_dump,
@@ -22,7 +27,9 @@ static const struct spe_cli_command *const commands[] = {
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: spe-decode <command> [options] FILE\n\ncommands:\n");
+	fprintf(out, "usage: spe-decode <command> [options] [-i] [FILE]\n"
+		"       spe-decode --version\n\n"
+		"FILE defaults to perf.data; - is stdin.\n\ncommands:\n");
 	for (size_t i = 0; i < N_COMMANDS; i++)
 		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
 	fprintf(out, "\n'spe-decode <command> --help' describes a command.\n");
@@ -38,9 +45,20 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	for (size_t i = 0; i < N_COMMANDS; i++)
-		if (!strcmp(argv[1], commands[i]->name))
-			return commands[i]->run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-v")) {
+		printf("spe-decode %s\n", SPE_DECODE_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < N_COMMANDS; i++) {
+		char *name;
+
+		if (strcmp(argv[1], commands[i]->name))
+			continue;
+		/* getopt names argv[0] in its messages: "spe-decode script: ..." */
+		if (asprintf(&name, "spe-decode %s", commands[i]->name) >= 0)
+			argv[1] = name;
+		return commands[i]->run(argc - 1, argv + 1);
+	}
 	fprintf(stderr, "spe-decode: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);
 	return 2;

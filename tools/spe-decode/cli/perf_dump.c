@@ -24,22 +24,30 @@ struct pdump {
 	uint64_t bad, truncated;
 	int first_error;
 	uint64_t first_error_off;
+	const struct spe_filter *filter;
+	uint64_t skipped_per_cpu;	/* buffers --pid/--tid cannot select */
 };
 
-bool spe_is_perf_data(const char *path)
+/* Whether the AUX buffer of this CPU / thread is wanted. */
+static bool buffer_wanted(struct pdump *d, uint32_t cpu, uint32_t tid)
 {
-	uint64_t magic = 0;
-	int fd;
-	bool yes;
+	const struct spe_filter *f = d->filter;
+	bool by_thread = f && (f->nr_pids || f->nr_tids);
+	bool in = !by_thread;
 
-	if (!strcmp(path, "-"))
+	if (!f)
 		return true;
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
+	if (f->cpu_set && (cpu >= SPE_FILTER_CPUS || !f->cpus[cpu]))
 		return false;
-	yes = read(fd, &magic, 8) == 8 && magic == SPE_PERF_MAGIC2;
-	close(fd);
-	return yes;
+	if (by_thread && tid == UINT32_MAX) {
+		d->skipped_per_cpu++;
+		return false;
+	}
+	for (int i = 0; i < f->nr_tids && !in; i++)
+		in = (uint32_t)f->tids[i] == tid;
+	for (int i = 0; i < f->nr_pids && !in; i++)
+		in = (uint32_t)f->pids[i] == tid;	/* a process's first thread */
+	return in;
 }
 
 #define DUMP_PIECE	(4u << 20)
@@ -87,6 +95,8 @@ static int on_auxtrace(void *ctx, const struct spe_pdr_event *ev, const uint8_t 
 	const struct spe_perf_auxtrace_event *a = (const void *)ev->header;
 	struct spe_dump_stats st;
 
+	if (!buffer_wanted(d, a->cpu, a->tid))
+		return 0;
 	spe_output_printf(d->out,
 			  "\n%#" PRIx64 " [%#x]: PERF_RECORD_AUXTRACE size: %#" PRIx64
 			  "  offset: %#" PRIx64 "  ref: %#" PRIx64 "  idx: %u  tid: %d  cpu: %d\n",
@@ -144,7 +154,9 @@ static int on_event(void *ctx, const struct spe_pdr_event *ev)
 					  m.cpu, m.midr, (int64_t)m.pmu_type, m.min_interval,
 					  m.event_filter);
 		}
-	} else if (h->type == PERF_RECORD_AUX && h->size >= 32) {
+	} else if (h->type == PERF_RECORD_AUX && h->size >= 32 &&
+		   (!d->filter || !d->filter->cpu_set || !ev->sid.has_cpu ||
+		    (ev->sid.cpu < SPE_FILTER_CPUS && d->filter->cpus[ev->sid.cpu]))) {
 		const uint64_t *p = (const uint64_t *)(h + 1);
 
 		spe_output_printf(d->out,
@@ -159,33 +171,30 @@ static int on_event(void *ctx, const struct spe_pdr_event *ev)
 	return d->out->err ? 1 : 0;
 }
 
-int spe_perf_dump(const char *path, enum spe_desc_style style, bool strict)
+int spe_perf_dump(struct spe_source *src, enum spe_desc_style style, bool strict,
+		  const struct spe_filter *filter)
 {
-	struct pdump d = { 0 };
+	const char *path = src->name;
+	struct pdump d = { .filter = filter };
 	struct spe_session_config cfg = {
 		.on_event = on_event, .on_auxtrace = on_auxtrace, .ctx = &d, .no_decode = true,
 	};
 	struct spe_dump_config dc = SPE_DUMP_CONFIG_INIT;
 	struct spe_session *s;
-	int fd, err, status = 0;
+	int err, status = 0;
 
-	fd = strcmp(path, "-") ? open(path, O_RDONLY) : STDIN_FILENO;
-	if (fd < 0) {
-		fprintf(stderr, "spe-decode dump: %s: %s\n", path, strerror(errno));
-		return 1;
-	}
+	cfg.head = src->head;
+	cfg.head_len = src->head_len;
 	d.out = malloc(sizeof(*d.out));
-	if (!d.out) {
-		close(fd);
+	if (!d.out)
 		return 1;
-	}
 	spe_output_init(d.out, STDOUT_FILENO);
 	dc.style = style;
 	dc.flags = strict ? SPE_DUMP_STRICT : 0;
 	dc.write = spe_output_sink;
 	dc.ctx = d.out;
 	d.cfg = dc;
-	err = spe_session_open(&s, fd, &cfg);
+	err = spe_session_open(&s, src->fd, &cfg);
 	if (!err)
 		err = spe_session_run(s);
 	if (spe_output_flush(d.out, "dump"))
@@ -202,9 +211,15 @@ int spe_perf_dump(const char *path, enum spe_desc_style style, bool strict)
 			d.first_error_off, spe_strerror(d.first_error));
 		status = 1;
 	}
+	if (d.skipped_per_cpu)
+		fprintf(stderr, "spe-decode dump: --pid/--tid select the buffers of per-thread "
+			"recordings; %" PRIu64 " per-CPU buffers left out (script --pid/--tid "
+			"selects samples)\n", d.skipped_per_cpu);
+	if (!err && s && !spe_session_stats(s)->aux_bytes) {
+		fprintf(stderr, "spe-decode dump: no arm_spe AUX data in %s\n", path);
+		status = 1;
+	}
 	spe_session_close(s);
 	free(d.out);
-	if (fd != STDIN_FILENO)
-		close(fd);
 	return status;
 }

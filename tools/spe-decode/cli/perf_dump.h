@@ -5,15 +5,17 @@
 
 #include <stdbool.h>
 
+#include "filter.h"
+#include "input.h"
 #include "spe_decode.h"
-
-/* True when path ("-" = stdin, which is then assumed to be perf's pipe
- * format) starts with the perf.data magic. */
-bool spe_is_perf_data(const char *path);
 
 /* Dump the AUXTRACE_INFO, AUXTRACE and AUX records and every SPE packet.
  * Returns the exit status (0, or 1 after a data error, whose file offset
- * is reported; all data before it is dumped). */
-int spe_perf_dump(const char *path, enum spe_desc_style style, bool strict);
+ * is reported; all data before it is dumped; 1 with "no arm_spe AUX data
+ * in FILE" when there is none). */
+/* @filter (may be NULL) selects AUX buffers: -C by their CPU, --pid/--tid
+ * by their thread (per-thread recordings). */
+int spe_perf_dump(struct spe_source *src, enum spe_desc_style style, bool strict,
+		  const struct spe_filter *filter);
 
 #endif /* SPE_DECODE_CLI_PERF_DUMP_H */

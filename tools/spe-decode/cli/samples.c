@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "input.h"
 #include "samples.h"
 
 struct run_ctx {
@@ -75,16 +76,17 @@ int spe_samples_execute(struct spe_samples_run *run)
 		.on_record = on_record, .on_event = on_event, .ctx = &c,
 	};
 	struct spe_session *s;
-	int fd, err, status = 0;
+	struct spe_source src;
+	int err, status = 0;
 
-	fd = strcmp(run->path, "-") ? open(run->path, O_RDONLY) : STDIN_FILENO;
-	if (fd < 0) {
-		fprintf(stderr, "spe-decode %s: %s: %s\n", run->cmd, run->path, strerror(errno));
+	if (spe_source_open(run->cmd, run->path, &src))
 		return 1;
-	}
+	/* Not a perf.data: the reader says so, with the offset and magic. */
+	cfg.head = src.head;
+	cfg.head_len = src.head_len;
 	cfg.threads = run->threads ? run->threads : spe_cli_default_threads();
 	spe_synth_init(&c.synth, &run->itrace);
-	err = spe_session_open(&s, fd, &cfg);
+	err = spe_session_open(&s, src.fd, &cfg);
 	if (!err)
 		err = spe_session_run(s);
 	if (s) {
@@ -93,18 +95,25 @@ int spe_samples_execute(struct spe_samples_run *run)
 		run->midr = spe_session_midr(s, 0);
 	}
 	if (err) {
-		fprintf(stderr, "spe-decode %s: %s: %s\n", run->cmd, run->path,
+		fprintf(stderr, "spe-decode %s: %s: %s\n", run->cmd, src.name,
 			s ? spe_session_errmsg(s) : strerror(-err));
 		status = 1;
 	} else if (s && !run->info.version && run->stats.auxtrace_records) {
 		fprintf(stderr, "spe-decode %s: %s: AUXTRACE data without ARM SPE AUXTRACE_INFO\n",
-			run->cmd, run->path);
+			run->cmd, src.name);
+		run->no_spe = true;
+		status = 1;
+	} else if (s && !run->stats.aux_bytes) {
+		/* perf would print nothing; say why there is nothing. */
+		fprintf(stderr, "spe-decode %s: no arm_spe AUX data in %s\n", run->cmd,
+			src.name);
+		run->no_spe = true;
+		status = 1;
 	}
 	if (!run->quiet)
 		summary(run);
 	spe_session_close(s);
 	spe_synth_free(&c.synth);
-	if (fd != STDIN_FILENO)
-		close(fd);
+	spe_source_close(&src);
 	return status;
 }

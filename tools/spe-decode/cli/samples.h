@@ -25,10 +25,12 @@ struct spe_samples_run {
 	struct spe_auxtrace_info info;
 	uint64_t midr;			/* of CPU 0 (or the CPUID feature) */
 	uint64_t nr_samples;
+	bool no_spe;			/* a perf.data without arm_spe AUX data */
 };
 
 /* Returns the exit status: 0, 1 on a data error (after delivering all that
- * decoded before it), 2 on usage errors. */
+ * decoded before it) or when the file holds no arm_spe AUX data ("no
+ * arm_spe AUX data in FILE", no_spe set), 2 on usage errors. */
 int spe_samples_execute(struct spe_samples_run *run);
 
 /* "--itrace=..." / "--itrace ..." parsing shared by the commands; returns

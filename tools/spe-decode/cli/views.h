@@ -32,21 +32,4 @@ struct spe_view_run {
 int spe_view_run_execute(struct spe_view_run *vr);
 void spe_view_run_free(struct spe_view_run *vr);
 
-/*
- * The file an output is written to: a temporary file beside it, renamed
- * over it on success, so a failed run never destroys what was there.
- * Refuses an output that is the input (same file, by device and inode).
- */
-struct spe_out_file {
-	char *path, *tmp;
-	int fd;
-};
-
-/* Returns 0, or prints "spe-decode CMD: ..." and returns 1 (2 for the
- * output == input usage error). */
-int spe_out_file_open(struct spe_out_file *of, const char *cmd, const char *path,
-		      const char *input);
-/* ok: rename into place; else remove the temporary.  Returns 0 or 1. */
-int spe_out_file_close(struct spe_out_file *of, const char *cmd, bool ok);
-
 #endif /* SPE_DECODE_CLI_VIEWS_H */

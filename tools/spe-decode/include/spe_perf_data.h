@@ -64,6 +64,19 @@ enum spe_perf_feature {
 	SPE_FEAT_PMU_MAPPINGS = 16,
 	SPE_FEAT_GROUP_DESC = 17,
 	SPE_FEAT_AUXTRACE = 18,
+	SPE_FEAT_STAT = 19,
+	SPE_FEAT_CACHE = 20,
+	SPE_FEAT_SAMPLE_TIME = 21,
+	SPE_FEAT_MEM_TOPOLOGY = 22,
+	SPE_FEAT_CLOCKID = 23,
+	SPE_FEAT_DIR_FORMAT = 24,
+	SPE_FEAT_BPF_PROG_INFO = 25,
+	SPE_FEAT_BPF_BTF = 26,
+	SPE_FEAT_COMPRESSED = 27,
+	SPE_FEAT_CPU_PMU_CAPS = 28,
+	SPE_FEAT_CLOCK_DATA = 29,
+	SPE_FEAT_HYBRID_TOPOLOGY = 30,
+	SPE_FEAT_PMU_CAPS = 31,
 	SPE_FEAT_BITS = 256,
 };
 
@@ -208,6 +221,23 @@ struct spe_pdw_sample {
 };
 
 int spe_pdw_create(struct spe_pdw **out, int fd, const struct spe_pdw_info *info);
+/* The same in perf's pipe format (perf record -o -), for a pipe or any fd
+ * that is only written sequentially. */
+int spe_pdw_create_pipe(struct spe_pdw **out, int fd, const struct spe_pdw_info *info);
+bool spe_pdw_is_pipe(const struct spe_pdw *w);
+/*
+ * Writes feature section @feat (enum spe_perf_feature) with these bytes,
+ * as read from another perf.data, instead of what spe_pdw_info gives.
+ * Features describing the file's own layout (EVENT_DESC, AUXTRACE,
+ * GROUP_DESC, DIR_FORMAT, COMPRESSED) are refused with -EINVAL.  Call
+ * before the first record.
+ */
+int spe_pdw_copy_feature(struct spe_pdw *w, int feat, const void *data, size_t len);
+struct spe_pdr;
+/* Every feature section of the file @r reads (file mode) through
+ * spe_pdw_copy_feature(), but those whose bit is set in @skip (bits < 64)
+ * and the writer's own.  Returns 0 or a negative errno. */
+int spe_pdw_copy_features(struct spe_pdw *w, struct spe_pdr *r, uint64_t skip);
 /* Frees the writer; does not close fd.  Call spe_pdw_finish() first. */
 void spe_pdw_free(struct spe_pdw *w);
 
@@ -339,6 +369,9 @@ struct spe_pdr_info {
 };
 
 int spe_pdr_open(struct spe_pdr **out, int fd);
+/* The same for a stream whose first @head_len (at most 16) bytes the
+ * caller already read (to tell perf.data from raw SPE bytes): @head. */
+int spe_pdr_open_stream(struct spe_pdr **out, int fd, const void *head, size_t head_len);
 /* On a failed open *out is still set (for spe_pdr_errmsg), or NULL without
  * memory; spe_pdr_close() frees it and does not close fd. */
 void spe_pdr_close(struct spe_pdr *r);
@@ -353,6 +386,10 @@ const struct spe_pdr_info *spe_pdr_info(const struct spe_pdr *r);
 uint32_t spe_pdr_nr_attrs(const struct spe_pdr *r);
 const struct spe_pdr_attr *spe_pdr_attr(const struct spe_pdr *r, uint32_t i);
 const struct spe_pdr_attr *spe_pdr_attr_by_id(const struct spe_pdr *r, uint64_t id);
+/* File mode: the file offset and size of feature section @feat (an
+ * enum spe_perf_feature bit); -ENOENT when the file has none. */
+int spe_pdr_feature_section(const struct spe_pdr *r, int feat, uint64_t *off,
+			    uint64_t *size);
 
 /* Reads the current AUXTRACE record's data sequentially; returns bytes read
  * (0 when all consumed) or a negative error.  Works in both modes. */

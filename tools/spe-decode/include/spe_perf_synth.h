@@ -45,6 +45,12 @@ struct spe_ds_input {
  * refill, TLB access and walk, remote) otherwise.
  */
 uint64_t spe_perf_data_src(enum spe_ds_table t, const struct spe_ds_input *in);
+/*
+ * A perf_mem_data_src as perf script 6.1 prints it after the value:
+ * "|OP LOAD|LVL L1 or L1 hit|SNP None|TLB Walker hit|LCK No|BLK  N/A".
+ * Returns the length written (truncated to size - 1).
+ */
+size_t spe_data_src_describe(uint64_t data_src, char *buf, size_t size);
 
 
 /* ---- Decode queues and time order (lib/aux_queue.c) ----------------------- */
@@ -94,6 +100,9 @@ struct spe_session_config {
 	/* Decoding threads (a file with an AUXTRACE index only): 0 or 1
 	 * decode in the caller's thread.  The records come out the same. */
 	unsigned threads;
+	/* A stream's first bytes, already read by the caller (at most 16). */
+	const void *head;
+	size_t head_len;
 };
 
 /* Opens the perf.data on fd (a file or perf's pipe format on a stream). */

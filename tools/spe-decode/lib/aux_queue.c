@@ -601,6 +601,18 @@ static int s_event(struct spe_session *s, const struct spe_pdr_event *ev)
 	switch (h->type) {
 	case SPE_PERF_RECORD_AUXTRACE_INFO:
 		return s_auxtrace_info(s, ev);
+	case SPE_PERF_RECORD_HEADER_FEATURE: {
+		/* Pipe format: CPUID arrives as a record (the reader parsed it),
+		 * and picks the data-source table of version-1 recordings. */
+		const struct spe_pdr_info *info = spe_pdr_info(s->r);
+		uint64_t midr = info->has_cpuid ? strtoull(info->cpuid, NULL, 16) : 0;
+
+		if (midr != s->cpuid_midr) {
+			s->cpuid_midr = midr;
+			s->meta_gen++;
+		}
+		return 0;
+	}
 	case SPE_PERF_RECORD_TIME_CONV:
 		if (!spe_parse_time_conv(h, &s->tc))
 			s->have_tc = true;
@@ -679,7 +691,7 @@ int spe_session_open(struct spe_session **out, int fd, const struct spe_session_
 		return -ENOMEM;
 	for (int i = 0; i < Q_MAX_CPUS; i++)
 		s->cpu_tid[i] = -1;
-	err = spe_pdr_open(&s->r, fd);
+	err = spe_pdr_open_stream(&s->r, fd, cfg->head, cfg->head_len);
 	if (err) {
 		snprintf(s->msg, sizeof(s->msg), "%s", spe_pdr_errmsg(s->r));
 		return err;

@@ -4,6 +4,9 @@
  * CPU's MIDR_EL1 picks the table.  The mapping to perf_mem_data_src is the
  * one perf uses, so that samples agree with perf script and perf mem.
  */
+#include <stdarg.h>
+#include <stdio.h>
+
 #include <linux/perf_event.h>
 
 #include "spe/packet.h"
@@ -156,4 +159,133 @@ uint64_t spe_perf_data_src(enum spe_ds_table t, const struct spe_ds_input *in)
 		     ((in->events & SPE_EV_TLB_WALK) ? PERF_MEM_S(TLB, MISS) :
 						      PERF_MEM_S(TLB, HIT));
 	return v;
+}
+
+/* ---- perf script's text for a data_src --------------------------------- */
+
+struct ds_text {
+	char *b;
+	size_t size, n;
+};
+
+static void ds_put(struct ds_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void ds_put(struct ds_text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (t->n + 1 >= t->size)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(t->b + t->n, t->size - t->n, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		t->n += (size_t)k < t->size - t->n ? (size_t)k : t->size - t->n - 1;
+}
+
+/* The names of the set bits of @bits, " or " between them; how many. */
+static int ds_bits(struct ds_text *t, uint64_t bits, const char *const *names, size_t nr,
+		   int printed)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (bits & (1ULL << i) && names[i])
+			ds_put(t, "%s%s", printed++ ? " or " : "", names[i]);
+	return printed;
+}
+
+size_t spe_data_src_describe(uint64_t v, char *buf, size_t size)
+{
+	/* perf's names, by bit (PERF_MEM_LVL_*, _SNOOP_*, _TLB_*, _BLK_*). */
+	static const char *const lvl[] = {
+		"N/A", NULL, NULL, "L1", "LFB", "L2", "L3", "Local RAM", "Remote RAM (1 hop)",
+		"Remote RAM (2 hops)", "Remote Cache (1 hop)", "Remote Cache (2 hops)",
+		"I/O", "Uncached",
+	};
+	static const char *const lvlnum[16] = {
+		[PERF_MEM_LVLNUM_ANY_CACHE] = "Any cache", [PERF_MEM_LVLNUM_LFB] = "LFB",
+		[PERF_MEM_LVLNUM_RAM] = "RAM", [PERF_MEM_LVLNUM_PMEM] = "PMEM",
+		[PERF_MEM_LVLNUM_NA] = "N/A",
+	};
+	static const char *const hops[] = {
+		"N/A", "core, same node", "node, same socket", "socket, same board", "board",
+	};
+	static const char *const snoop[] = { "N/A", "None", "Hit", "Miss", "HitM" };
+	static const char *const snoopx[] = { "Fwd", "Peer" };
+	static const char *const tlb[] = { "N/A", NULL, NULL, "L1", "L2", "Walker", "Fault" };
+	static const char *const blk[] = { "N/A", "Data", "Addr" };
+	union perf_mem_data_src d = { .val = v };
+	struct ds_text t = { .b = buf, .size = size };
+	int printed;
+
+	if (!size)
+		return 0;
+	buf[0] = '\0';
+	ds_put(&t, "|OP ");
+	if (d.mem_op & PERF_MEM_OP_NA)
+		ds_put(&t, "N/A");
+	else if (d.mem_op & PERF_MEM_OP_LOAD)
+		ds_put(&t, "LOAD");
+	else if (d.mem_op & PERF_MEM_OP_STORE)
+		ds_put(&t, "STORE");
+	else if (d.mem_op & PERF_MEM_OP_PFETCH)
+		ds_put(&t, "PFETCH");
+	else if (d.mem_op & PERF_MEM_OP_EXEC)
+		ds_put(&t, "EXEC");
+	else
+		ds_put(&t, "No");
+
+	ds_put(&t, "|LVL ");
+	{
+		size_t start = t.n;
+
+		if (d.mem_remote)
+			ds_put(&t, "Remote ");
+		/* The hop count replaces the level bits when it is there. */
+		if (d.mem_hops && d.mem_hops < sizeof(hops) / sizeof(hops[0])) {
+			ds_put(&t, "%s ", hops[d.mem_hops]);
+			printed = 0;
+		} else {
+			printed = ds_bits(&t, d.mem_lvl, lvl, sizeof(lvl) / sizeof(lvl[0]), 0);
+		}
+		if (d.mem_lvl_num) {
+			ds_put(&t, "%s", printed++ ? " or " : "");
+			if (lvlnum[d.mem_lvl_num])
+				ds_put(&t, "%s", lvlnum[d.mem_lvl_num]);
+			else
+				ds_put(&t, "L%u", d.mem_lvl_num);
+		}
+		if (t.n == start)
+			ds_put(&t, "N/A");
+		if (d.mem_lvl & PERF_MEM_LVL_HIT)
+			ds_put(&t, " hit");
+		if (d.mem_lvl & PERF_MEM_LVL_MISS)
+			ds_put(&t, " miss");
+	}
+
+	ds_put(&t, "|SNP ");
+	printed = ds_bits(&t, d.mem_snoop, snoop, sizeof(snoop) / sizeof(snoop[0]), 0);
+	printed = ds_bits(&t, d.mem_snoopx, snoopx, sizeof(snoopx) / sizeof(snoopx[0]), printed);
+	if (!printed)
+		ds_put(&t, "N/A");
+
+	ds_put(&t, "|TLB ");
+	printed = ds_bits(&t, d.mem_dtlb, tlb, sizeof(tlb) / sizeof(tlb[0]), 0);
+	if (!printed)
+		ds_put(&t, "N/A");
+	if (d.mem_dtlb & PERF_MEM_TLB_HIT)
+		ds_put(&t, " hit");
+	if (d.mem_dtlb & PERF_MEM_TLB_MISS)
+		ds_put(&t, " miss");
+
+	ds_put(&t, "|LCK ");
+	ds_put(&t, "%s", (d.mem_lock & PERF_MEM_LOCK_NA) ? "N/A" :
+			 (d.mem_lock & PERF_MEM_LOCK_LOCKED) ? "Yes" : "No");
+
+	ds_put(&t, "|BLK ");
+	if (!d.mem_blk)
+		ds_put(&t, " N/A");
+	for (size_t i = 0; i < sizeof(blk) / sizeof(blk[0]); i++)
+		if (d.mem_blk & (1u << i))
+			ds_put(&t, " %s", blk[i]);
+	return t.n;
 }

@@ -47,6 +47,12 @@ struct spe_pdr {
 	struct spe_pdr_attr attrs[PDR_MAX_ATTRS];
 	uint32_t nr_attrs;
 	struct spe_pdr_info info;
+	/* File mode: every feature section the header lists (size 0: none). */
+	struct spe_perf_file_section feat_sec[SPE_FEAT_BITS];
+
+	/* An AUXTRACE record cut by the end of the file: its record offset
+	 * and full size, reported after its data is delivered. */
+	uint64_t cut_at, cut_size;
 
 	int err;
 	uint64_t err_off;
@@ -411,13 +417,17 @@ static int pdr_read_features(struct spe_pdr *r, const struct spe_perf_file_heade
 		size_t n;
 		int err;
 
+		uint64_t at = index + (uint64_t)nth * sizeof(sec);
+
 		if (!(h->features[f / 64] & (1ULL << (f % 64))))
 			continue;
 		for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++)
 			want |= wanted[i] == f;
+		/* Where every other section is, for spe_pdr_feature_section(). */
+		if (!want && !spe_pdr_pread(r, &sec, sizeof(sec), at) &&
+		    sec.offset <= r->file_size && sec.size <= r->file_size - sec.offset)
+			r->feat_sec[f] = sec;
 		if (want) {
-			uint64_t at = index + (uint64_t)nth * sizeof(sec);
-
 			err = spe_pdr_pread(r, &sec, sizeof(sec), at);
 			if (err)
 				return pdr_error(r, -EPROTO, at,
@@ -433,9 +443,20 @@ static int pdr_read_features(struct spe_pdr *r, const struct spe_perf_file_heade
 				return err;
 			pdr_feature(r, f, small, n);
 			pdr_feature_at(r, f, sec.offset, sec.size);
+			r->feat_sec[f] = sec;
 		}
 		nth++;
 	}
+	return 0;
+}
+
+int spe_pdr_feature_section(const struct spe_pdr *r, int feat, uint64_t *off,
+			    uint64_t *size)
+{
+	if (feat < 0 || feat >= SPE_FEAT_BITS || !r->feat_sec[feat].size)
+		return -ENOENT;
+	*off = r->feat_sec[feat].offset;
+	*size = r->feat_sec[feat].size;
 	return 0;
 }
 
@@ -485,6 +506,11 @@ static int pdr_open_file(struct spe_pdr *r)
 
 int spe_pdr_open(struct spe_pdr **out, int fd)
 {
+	return spe_pdr_open_stream(out, fd, NULL, 0);
+}
+
+int spe_pdr_open_stream(struct spe_pdr **out, int fd, const void *head, size_t head_len)
+{
 	struct spe_pdr *r = calloc(1, sizeof(*r));
 	struct stat st;
 	uint64_t magic_size[2];
@@ -502,7 +528,9 @@ int spe_pdr_open(struct spe_pdr **out, int fd)
 		return pdr_error(r, -errno, 0, "stat: %s", strerror(errno));
 	r->file_size = (uint64_t)st.st_size;
 	/* A regular file is read with pread; anything else as a stream. */
-	r->pipe = !S_ISREG(st.st_mode);
+	r->pipe = !S_ISREG(st.st_mode) || head_len;
+	if (head_len > 16)
+		return pdr_error(r, -EINVAL, 0, "more than 16 bytes read ahead");
 	if (!r->pipe) {
 		if (r->file_size < 16)
 			return pdr_error(r, -EPROTO, 0, "not a perf.data file: only %llu bytes",
@@ -511,6 +539,8 @@ int spe_pdr_open(struct spe_pdr **out, int fd)
 			return pdr_error(r, -EIO, 0, "cannot read the file header");
 	} else {
 		r->data_end = UINT64_MAX;
+		memcpy(r->buf, head, head_len);	/* what the caller read ahead */
+		r->blen = head_len;
 		avail = pdr_fill(r, 16);
 		if (avail < 0)
 			return (int)avail;
@@ -725,6 +755,11 @@ int spe_pdr_next(struct spe_pdr *r, struct spe_pdr_event *ev)
 
 	if (r->err)
 		return r->err;
+	if (r->cut_size)
+		return pdr_error(r, -EPROTO, r->cut_at,
+				 "AUXTRACE data of %llu bytes cut by the end of the file (%#llx); "
+				 "the part before it was read",
+				 (unsigned long long)r->cut_size, (unsigned long long)r->data_end);
 	/* Whatever the caller left of the previous AUXTRACE data. */
 	if (r->aux_left) {
 		if (r->pipe) {
@@ -789,6 +824,18 @@ int spe_pdr_next(struct spe_pdr *r, struct spe_pdr_event *ev)
 		trailing = a.size;
 		ev->aux_data_offset = r->pos + h.size;
 		ev->aux_data_size = a.size;
+		/*
+		 * Cut by the end of the file (a recording that was not
+		 * finished): deliver the bytes that are there, as perf does,
+		 * and report the cut at the next call.
+		 */
+		if (!r->pipe && trailing > r->data_end - ev->aux_data_offset &&
+		    r->data_end == r->file_size && ev->aux_data_offset <= r->data_end) {
+			r->cut_at = r->pos;
+			r->cut_size = a.size;
+			trailing = r->data_end - ev->aux_data_offset;
+			ev->aux_data_size = trailing;
+		}
 		if (!r->pipe && (trailing > r->data_end - ev->aux_data_offset))
 			return pdr_error(r, -EPROTO, r->pos,
 					 "AUXTRACE data of %llu bytes runs past the end of the %s (%#llx)",

@@ -8,6 +8,10 @@
  *   header | ids of every attr | attr entries | data ... | feature index | features
  * The attribute section is written when the first record arrives, so all
  * attributes must be added before any record.  The header is rewritten last.
+ *
+ * Pipe mode (spe_pdw_create_pipe(), what perf writes for -o -): a 16-byte
+ * header, then the attributes as HEADER_ATTR records and the features as
+ * HEADER_FEATURE records before the first data record; nothing is rewritten.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,6 +24,7 @@
 #define PDW_BUF_SIZE	(64u * 1024)
 #define PDW_MAX_ATTRS	64
 #define PDW_MAX_STR	4096
+#define PDW_MAX_FEATURE	(64u << 20)	/* larger copied sections are dropped */
 
 /* Sample bits this writer can lay out in PERF_RECORD_SAMPLE. */
 #define PDW_SAMPLE_SUPPORTED						\
@@ -48,6 +53,12 @@ struct spe_pdw {
 	uint32_t nr_attrs;
 	bool in_data;
 	bool finished;
+	bool pipe;			/* perf's pipe format: write() only */
+	bool counting;			/* pdw_put only counts (pdw_feature_size) */
+	uint64_t counted;
+	/* Feature sections copied from another perf.data (feat_len 0: none). */
+	unsigned char *feat_raw[SPE_FEAT_BITS];
+	size_t feat_len[SPE_FEAT_BITS];
 	uint64_t aux_left;		/* AUXTRACE data still to come */
 	/* HEADER_AUXTRACE index: file offset of each AUXTRACE record. */
 	uint64_t *aux_index;
@@ -75,7 +86,8 @@ static int pdw_flush(struct spe_pdw *w)
 	size_t done = 0;
 
 	while (done < w->len) {
-		ssize_t n = pwrite(w->fd, w->buf + done, w->len - done,
+		ssize_t n = w->pipe ? write(w->fd, w->buf + done, w->len - done) :
+			    pwrite(w->fd, w->buf + done, w->len - done,
 				   (off_t)(w->pos + done));
 		if (n < 0) {
 			if (errno == EINTR)
@@ -97,6 +109,10 @@ static int pdw_put(struct spe_pdw *w, const void *p, size_t n)
 
 	if (w->err)
 		return w->err;
+	if (w->counting) {
+		w->counted += n;
+		return 0;
+	}
 	while (n) {
 		size_t room = PDW_BUF_SIZE - w->len;
 		size_t c = n < room ? n : room;
@@ -140,7 +156,8 @@ static char *pdw_strdup(const char *s)
 	return s ? strndup(s, PDW_MAX_STR) : NULL;
 }
 
-int spe_pdw_create(struct spe_pdw **out, int fd, const struct spe_pdw_info *info)
+static int pdw_create(struct spe_pdw **out, int fd, const struct spe_pdw_info *info,
+		      bool pipe)
 {
 	struct spe_pdw *w;
 
@@ -149,6 +166,7 @@ int spe_pdw_create(struct spe_pdw **out, int fd, const struct spe_pdw_info *info
 	if (!w)
 		return -ENOMEM;
 	w->fd = fd;
+	w->pipe = pipe;
 	w->buf = malloc(PDW_BUF_SIZE);
 	if (!w->buf)
 		goto nomem;
@@ -174,9 +192,17 @@ int spe_pdw_create(struct spe_pdw **out, int fd, const struct spe_pdw_info *info
 			}
 		}
 	}
-	/* The header is rewritten by spe_pdw_finish(); reserve its place. */
-	if (pdw_put_zero(w, sizeof(struct spe_perf_file_header)))
+	if (pipe) {
+		struct spe_perf_pipe_file_header ph = {
+			.magic = SPE_PERF_MAGIC2, .size = sizeof(ph),
+		};
+
+		if (pdw_put(w, &ph, sizeof(ph)))
+			goto fail;
+	} else if (pdw_put_zero(w, sizeof(struct spe_perf_file_header))) {
+		/* The header is rewritten by spe_pdw_finish(); reserve its place. */
 		goto fail;
+	}
 	*out = w;
 	return 0;
 nomem:
@@ -190,10 +216,27 @@ fail:
 	}
 }
 
+int spe_pdw_create(struct spe_pdw **out, int fd, const struct spe_pdw_info *info)
+{
+	return pdw_create(out, fd, info, false);
+}
+
+int spe_pdw_create_pipe(struct spe_pdw **out, int fd, const struct spe_pdw_info *info)
+{
+	return pdw_create(out, fd, info, true);
+}
+
+bool spe_pdw_is_pipe(const struct spe_pdw *w)
+{
+	return w->pipe;
+}
+
 void spe_pdw_free(struct spe_pdw *w)
 {
 	if (!w)
 		return;
+	for (int f = 0; f < SPE_FEAT_BITS; f++)
+		free(w->feat_raw[f]);
 	for (uint32_t i = 0; i < w->nr_attrs; i++)
 		free(w->attrs[i].ids);
 	for (uint32_t i = 0; i < w->nr_pmus; i++)
@@ -240,6 +283,8 @@ int spe_pdw_add_attr(struct spe_pdw *w, const struct perf_event_attr *attr,
 	return 0;
 }
 
+static int pdw_begin_pipe_data(struct spe_pdw *w);
+
 /* ids of every attribute, then the attribute entries; then data begins. */
 static int pdw_begin_data(struct spe_pdw *w)
 {
@@ -253,6 +298,8 @@ static int pdw_begin_data(struct spe_pdw *w)
 	}
 	if (!w->nr_attrs)
 		return pdw_fail(w, -EINVAL);
+	if (w->pipe)
+		return pdw_begin_pipe_data(w);
 	for (uint32_t i = 0; i < w->nr_attrs; i++) {
 		ids_off[i] = spe_pdw_offset(w);
 		pdw_put(w, w->attrs[i].ids, w->attrs[i].nr_ids * sizeof(uint64_t));
@@ -780,8 +827,18 @@ static void pdw_put_pmu_mappings(struct spe_pdw *w)
 	}
 }
 
+/* Features that describe this file's own contents, never copied. */
+static bool pdw_feature_is_own(int feat)
+{
+	return feat == SPE_FEAT_EVENT_DESC || feat == SPE_FEAT_AUXTRACE ||
+	       feat == SPE_FEAT_GROUP_DESC || feat == SPE_FEAT_DIR_FORMAT ||
+	       feat == SPE_FEAT_COMPRESSED;
+}
+
 static bool pdw_has_feature(const struct spe_pdw *w, int feat)
 {
+	if (w->feat_len[feat])
+		return true;
 	switch (feat) {
 	case SPE_FEAT_HOSTNAME:		return w->hostname;
 	case SPE_FEAT_OSRELEASE:	return w->os_release;
@@ -791,13 +848,60 @@ static bool pdw_has_feature(const struct spe_pdw *w, int feat)
 	case SPE_FEAT_CPUID:		return w->cpuid;
 	case SPE_FEAT_EVENT_DESC:	return true;
 	case SPE_FEAT_PMU_MAPPINGS:	return w->nr_pmus;
-	case SPE_FEAT_AUXTRACE:		return w->nr_aux_index;
+	case SPE_FEAT_AUXTRACE:		return w->nr_aux_index && !w->pipe;
 	default:			return false;
 	}
 }
 
+int spe_pdw_copy_feature(struct spe_pdw *w, int feat, const void *data, size_t len)
+{
+	unsigned char *copy;
+
+	if (w->err)
+		return w->err;
+	if (feat <= 0 || feat >= SPE_FEAT_BITS || pdw_feature_is_own(feat) || !len ||
+	    w->in_data)
+		return -EINVAL;
+	copy = malloc(len);
+	if (!copy)
+		return pdw_fail(w, -ENOMEM);
+	memcpy(copy, data, len);
+	free(w->feat_raw[feat]);
+	w->feat_raw[feat] = copy;
+	w->feat_len[feat] = len;
+	return 0;
+}
+
+int spe_pdw_copy_features(struct spe_pdw *w, struct spe_pdr *r, uint64_t skip)
+{
+	int err = 0;
+
+	for (int f = 1; !err && f < SPE_FEAT_BITS; f++) {
+		uint64_t off, size;
+		void *buf;
+
+		if ((f < 64 && (skip & (1ULL << f))) || pdw_feature_is_own(f) ||
+		    spe_pdr_feature_section(r, f, &off, &size))
+			continue;
+		if (size > PDW_MAX_FEATURE)
+			continue;
+		buf = malloc(size);
+		if (!buf)
+			return pdw_fail(w, -ENOMEM);
+		err = spe_pdr_pread(r, buf, size, off);
+		if (!err)
+			err = spe_pdw_copy_feature(w, f, buf, size);
+		free(buf);
+	}
+	return err;
+}
+
 static void pdw_put_feature(struct spe_pdw *w, int feat)
 {
+	if (w->feat_len[feat]) {
+		pdw_put(w, w->feat_raw[feat], w->feat_len[feat]);
+		return;
+	}
 	switch (feat) {
 	case SPE_FEAT_HOSTNAME:
 		pdw_put_feat_str(w, w->hostname);
@@ -835,16 +939,67 @@ static void pdw_put_feature(struct spe_pdw *w, int feat)
 	}
 }
 
-static const int pdw_features[] = {
-	SPE_FEAT_HOSTNAME, SPE_FEAT_OSRELEASE, SPE_FEAT_VERSION, SPE_FEAT_ARCH,
-	SPE_FEAT_NRCPUS, SPE_FEAT_CPUID, SPE_FEAT_EVENT_DESC, SPE_FEAT_PMU_MAPPINGS,
-	SPE_FEAT_AUXTRACE,
-};
-#define PDW_NR_FEATURES (sizeof(pdw_features) / sizeof(pdw_features[0]))
+/*
+ * Pipe mode: each attribute as HEADER_ATTR (attr, then its ids) and each
+ * feature as HEADER_FEATURE (u64 feature bit, then the section's bytes,
+ * padded to 8), before the first data record as perf writes them.  A
+ * feature too large for one record (64 KiB) is left out, and so are those
+ * perf itself leaves out of a pipe.
+ */
+static uint64_t pdw_feature_size(struct spe_pdw *w, int feat)
+{
+	w->counting = true;
+	w->counted = 0;
+	pdw_put_feature(w, feat);
+	w->counting = false;
+	return w->counted;
+}
+
+static int pdw_begin_pipe_data(struct spe_pdw *w)
+{
+	for (uint32_t i = 0; i < w->nr_attrs; i++) {
+		const struct pdw_attr *a = &w->attrs[i];
+		size_t size = sizeof(struct perf_event_header) + sizeof(a->attr) +
+			      a->nr_ids * sizeof(uint64_t);
+		struct perf_event_header h = { .type = SPE_PERF_RECORD_HEADER_ATTR };
+
+		if (size > UINT16_MAX)
+			return pdw_fail(w, -E2BIG);
+		h.size = (uint16_t)size;
+		pdw_put(w, &h, sizeof(h));
+		pdw_put(w, &a->attr, sizeof(a->attr));
+		pdw_put(w, a->ids, a->nr_ids * sizeof(uint64_t));
+	}
+	w->in_data = true;	/* the features' contents need the attrs final */
+	for (int f = 1; f < SPE_FEAT_BITS; f++) {
+		struct perf_event_header h = { .type = SPE_PERF_RECORD_HEADER_FEATURE };
+		uint64_t start, len, pad;
+
+		/* perf reads these from the file, not the record, so never
+		 * writes them in a pipe (a reader would lose its place). */
+		if (!pdw_has_feature(w, f) || f == SPE_FEAT_AUXTRACE ||
+		    f == SPE_FEAT_TRACING_DATA || f == SPE_FEAT_BUILD_ID || f == SPE_FEAT_STAT)
+			continue;
+		len = pdw_feature_size(w, f);
+		pad = (8 - (len & 7)) & 7;
+		if (sizeof(h) + 8 + len + pad > UINT16_MAX)
+			continue;
+		h.size = (uint16_t)(sizeof(h) + 8 + len + pad);
+		start = spe_pdw_offset(w);
+		pdw_put(w, &h, sizeof(h));
+		pdw_put_u64(w, (uint64_t)f);
+		pdw_put_feature(w, f);
+		pdw_put_zero(w, (size_t)pad);
+		if (!w->err && spe_pdw_offset(w) - start != h.size)
+			return pdw_fail(w, -EPROTO);
+	}
+	w->data_offset = spe_pdw_offset(w);
+	return w->err;
+}
 
 int spe_pdw_finish(struct spe_pdw *w)
 {
-	struct spe_perf_file_section sec[PDW_NR_FEATURES];
+	struct spe_perf_file_section sec[SPE_FEAT_BITS];
 	struct spe_perf_file_header hdr = {
 		.magic = SPE_PERF_MAGIC2,
 		.size = sizeof(hdr),
@@ -858,6 +1013,12 @@ int spe_pdw_finish(struct spe_pdw *w)
 		return pdw_fail(w, -EINVAL);
 	if (pdw_begin_data(w))
 		return w->err;
+	if (w->pipe) {
+		if (pdw_flush(w))
+			return w->err;
+		w->finished = true;
+		return 0;
+	}
 	data_end = spe_pdw_offset(w);
 
 	/*
@@ -865,14 +1026,12 @@ int spe_pdw_finish(struct spe_pdw *w)
 	 * after the data; the contents follow it.  Write the contents after a
 	 * placeholder index, then patch the index in place.
 	 */
-	for (size_t i = 0; i < PDW_NR_FEATURES; i++)
-		nr += pdw_has_feature(w, pdw_features[i]);
+	for (int f = 1; f < SPE_FEAT_BITS; f++)
+		nr += pdw_has_feature(w, f);
 	index_off = data_end;
 	pdw_put_zero(w, nr * sizeof(struct spe_perf_file_section));
 	nr = 0;
-	for (size_t i = 0; i < PDW_NR_FEATURES; i++) {
-		int f = pdw_features[i];
-
+	for (int f = 1; f < SPE_FEAT_BITS; f++) {
 		if (!pdw_has_feature(w, f))
 			continue;
 		sec[nr].offset = spe_pdw_offset(w);

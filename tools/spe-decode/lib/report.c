@@ -23,15 +23,19 @@
 #define LAT_BUCKETS	65536
 #define NR_COUNTERS	3
 
-/* Where a load was served from, by perf_mem_data_src. */
-enum rep_level {
-	LV_L1, LV_L2, LV_L3, LV_PEER, LV_REMOTE, LV_RAM, LV_NA, LV_NR
-};
+/*
+ * Where a load or store was served from, labelled as perf mem labels it
+ * ("Memory access": level, then hit or miss, "Remote " first), so the
+ * counts can be read beside perf mem report's.  perf 6.1 also prints the
+ * older level bits before the level number ("L1 or L1 hit"); the level
+ * number alone is what newer perf prints and what is kept here.
+ */
+#define LABEL_LEN	48
+#define MAX_LABELS	24
 
-static const char *const level_names[LV_NR] = {
-	[LV_L1] = "L1D hit", [LV_L2] = "L2 hit", [LV_L3] = "L3 / system cache hit",
-	[LV_PEER] = "peer core / cluster (cache-to-cache)", [LV_REMOTE] = "remote socket",
-	[LV_RAM] = "DRAM", [LV_NA] = "not available",
+struct lvl_count {
+	char label[LABEL_LEN];
+	uint64_t n;
 };
 
 static const char *const op_names[SPE_REP_NR_OPS] = {
@@ -48,7 +52,9 @@ struct spe_report {
 	uint32_t *lat[SPE_REP_NR_OPS][NR_COUNTERS];	/* histograms */
 	uint64_t n[SPE_REP_NR_OPS];
 	uint64_t with_lat[SPE_REP_NR_OPS][NR_COUNTERS];
-	uint64_t level[2][LV_NR];	/* [load/store][level] */
+	struct lvl_count level[2][MAX_LABELS];	/* [load/store][label] */
+	unsigned nr_levels[2];
+	uint64_t peer[2];		/* snooped from a peer cache */
 	uint64_t l1d_access[2], l1d_miss[2], llc_access[2], llc_miss[2];
 	uint64_t tlb_access[2], tlb_walk[2], remote[2];
 	uint64_t mispred, not_taken;
@@ -121,34 +127,76 @@ static void sym_add(struct spe_report *r, const char *dso, const char *name)
 	r->syms[h].count++;
 }
 
-static enum rep_level level_of(uint64_t v)
+/* perf_mem_data_src level -> perf mem's "Memory access" label. */
+static void level_label(uint64_t v, char *out, size_t size)
 {
+	static const char *const lvlnum[16] = {
+		[PERF_MEM_LVLNUM_L1] = "L1", [PERF_MEM_LVLNUM_L2] = "L2",
+		[PERF_MEM_LVLNUM_L3] = "L3", [PERF_MEM_LVLNUM_L4] = "L4",
+		[0x9] = "CXL", [0xa] = "I/O",
+		[PERF_MEM_LVLNUM_ANY_CACHE] = "Any cache", [PERF_MEM_LVLNUM_LFB] = "LFB/MAB",
+		[PERF_MEM_LVLNUM_RAM] = "RAM", [PERF_MEM_LVLNUM_PMEM] = "PMEM",
+	};
+	/* mem_lvl bits from PERF_MEM_LVL_L1 (bit 3) up */
+	static const char *const lvl[] = {
+		"L1", "LFB/MAB", "L2", "L3", "Local RAM", "Remote RAM (1 hop)",
+		"Remote RAM (2 hops)", "Remote Cache (1 hop)", "Remote Cache (2 hops)",
+		"I/O", "Uncached",
+	};
 	union perf_mem_data_src d = { .val = v };
+	size_t n = 0;
 
+	out[0] = '\0';
 	if (d.mem_remote)
-		return LV_REMOTE;
-	if (d.mem_snoopx & PERF_MEM_SNOOPX_PEER)
-		return LV_PEER;
-	switch (d.mem_lvl_num) {
-	case PERF_MEM_LVLNUM_L1:
-		return LV_L1;
-	case PERF_MEM_LVLNUM_L2:
-		return LV_L2;
-	case PERF_MEM_LVLNUM_L3:
-		return LV_L3;
-	case PERF_MEM_LVLNUM_RAM:
-		return LV_RAM;
+		n += (size_t)snprintf(out + n, size - n, "Remote ");
+	if (d.mem_lvl_num && d.mem_lvl_num != PERF_MEM_LVLNUM_NA) {
+		if (lvlnum[d.mem_lvl_num])
+			n += (size_t)snprintf(out + n, size - n, "%s", lvlnum[d.mem_lvl_num]);
+		else
+			n += (size_t)snprintf(out + n, size - n, "L%u", d.mem_lvl_num);
+	} else {
+		uint64_t bits = d.mem_lvl >> 3;
+		bool any = false;
+
+		for (size_t i = 0; bits && i < sizeof(lvl) / sizeof(lvl[0]) && n < size;
+		     i++, bits >>= 1) {
+			if (!(bits & 1))
+				continue;
+			n += (size_t)snprintf(out + n, size - n, "%s%s", any ? " or " : "", lvl[i]);
+			any = true;
+		}
+		if (!any)
+			n += (size_t)snprintf(out + n, size - n, "N/A");
 	}
-	/* No level number: the older level bits. */
-	if (d.mem_lvl & PERF_MEM_LVL_L1)
-		return LV_L1;
-	if (d.mem_lvl & PERF_MEM_LVL_L2)
-		return LV_L2;
-	if (d.mem_lvl & PERF_MEM_LVL_L3)
-		return LV_L3;
-	if (d.mem_lvl & (PERF_MEM_LVL_LOC_RAM | PERF_MEM_LVL_REM_RAM1 | PERF_MEM_LVL_REM_RAM2))
-		return LV_RAM;
-	return LV_NA;
+	if (n < size && (d.mem_lvl & PERF_MEM_LVL_HIT))
+		n += (size_t)snprintf(out + n, size - n, " hit");
+	if (n < size && (d.mem_lvl & PERF_MEM_LVL_MISS))
+		snprintf(out + n, size - n, " miss");
+}
+
+static void level_add(struct spe_report *r, int k, uint64_t data_src)
+{
+	char label[LABEL_LEN];
+	unsigned i;
+
+	level_label(data_src, label, sizeof(label));
+	for (i = 0; i < r->nr_levels[k]; i++)
+		if (!strcmp(r->level[k][i].label, label))
+			break;
+	if (i == r->nr_levels[k]) {
+		if (i < MAX_LABELS - 1) {
+			memcpy(r->level[k][i].label, label, sizeof(label));
+			r->nr_levels[k]++;
+		} else {
+			/* More kinds than perf defines: the last slot counts the rest. */
+			i = MAX_LABELS - 1;
+			if (r->nr_levels[k] == i) {
+				snprintf(r->level[k][i].label, LABEL_LEN, "other");
+				r->nr_levels[k]++;
+			}
+		}
+	}
+	r->level[k][i].n++;
 }
 
 void spe_report_add(struct spe_report *r, const struct spe_sample *s, const struct spe_sym *sym)
@@ -176,7 +224,10 @@ void spe_report_add(struct spe_report *r, const struct spe_sample *s, const stru
 	if (op == SPE_REP_LOAD || op == SPE_REP_STORE) {
 		int k = op == SPE_REP_STORE;
 
-		r->level[k][level_of(s->data_src)]++;
+		union perf_mem_data_src d = { .val = s->data_src };
+
+		level_add(r, k, s->data_src);
+		r->peer[k] += !!(d.mem_snoopx & PERF_MEM_SNOOPX_PEER);
 		r->l1d_access[k] += !!(ev & SPE_EV_L1D_ACCESS);
 		r->l1d_miss[k] += !!(ev & SPE_EV_L1D_REFILL);
 		r->llc_access[k] += !!(ev & SPE_EV_LLC_ACCESS);
@@ -251,11 +302,21 @@ static int cmp_count(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+static int cmp_level(const void *a, const void *b)
+{
+	const struct lvl_count *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n < y->n ? 1 : -1;
+	return strcmp(x->label, y->label);
+}
+
 void spe_report_print(const struct spe_report *r, const struct spe_session_stats *st,
 		      unsigned top, int (*write)(void *ctx, const char *text, size_t len),
 		      void *ctx)
 {
 	struct out o = { write, ctx };
+	struct lvl_count lv[MAX_LABELS];
 	struct sym_count *sorted;
 	size_t n = 0;
 
@@ -297,11 +358,16 @@ void spe_report_print(const struct spe_report *r, const struct spe_session_stats
 
 		if (!nn)
 			continue;
-		pr(&o, "\n## %s: data source\n", k ? "Stores" : "Loads");
-		for (int l = 0; l < LV_NR; l++)
-			if (r->level[k][l])
-				pr(&o, "%9" PRIu64 " %6.2f%%  %s\n", r->level[k][l],
-				   pctof(r->level[k][l], nn), level_names[l]);
+		pr(&o, "\n## %s: data source (perf mem's \"Memory access\")\n",
+		   k ? "Stores" : "Loads");
+		memcpy(lv, r->level[k], r->nr_levels[k] * sizeof(lv[0]));
+		qsort(lv, r->nr_levels[k], sizeof(lv[0]), cmp_level);
+		for (unsigned l = 0; l < r->nr_levels[k]; l++)
+			pr(&o, "%9" PRIu64 " %6.2f%%  %s\n", lv[l].n, pctof(lv[l].n, nn),
+			   lv[l].label);
+		if (r->peer[k])
+			pr(&o, "%9" PRIu64 " %6.2f%%  of them from a peer cache (snoop Peer)\n",
+			   r->peer[k], pctof(r->peer[k], nn));
 		pr(&o, "## %s: cache and TLB\n", k ? "Stores" : "Loads");
 		pr(&o, "  L1D miss  %6.2f%% of L1D accesses (%" PRIu64 "/%" PRIu64 ")\n",
 		   pctof(r->l1d_miss[k], r->l1d_access[k]), r->l1d_miss[k], r->l1d_access[k]);

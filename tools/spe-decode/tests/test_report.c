@@ -64,12 +64,53 @@ int main(void)
 	CHECK_EQ(spe_report_percentile(r, SPE_REP_LOAD, 1, 50), 0,
 		 "issue latency absent from every record: no percentile");
 	spe_report_print(r, NULL, 5, sink, NULL);
-	CHECK(strstr(text, "90  90.00%  L1D hit") && strstr(text, "10  10.00%  DRAM"),
-	      "loads by data source: 90% L1D, 10% DRAM");
+	CHECK(strstr(text, "90  90.00%  L1 hit\n") && strstr(text, "10  10.00%  RAM hit\n"),
+	      "loads by data source, labelled as perf mem: 90% L1 hit, 10% RAM hit");
 	CHECK(strstr(text, "L1D miss   10.00% of L1D accesses (10/100)"), "L1D miss rate of loads");
 	CHECK(strstr(text, "mispredicted  30.00% (3/10)"), "branch mispredict rate");
 	CHECK(strstr(text, "hot_loop") < strstr(text, "cold_path") &&
 	      strstr(text, "      85  77.27%  hot_loop"), "top symbols sorted by records with shares");
+	spe_report_free(r);
+
+	/*
+	 * A CPU outside the data-source tables (QEMU's, Cortex-A53): the level
+	 * comes from the events, and a refill is a miss, never a hit.
+	 */
+	if (spe_report_new(&r))
+		return 1;
+	qr.ds_table = SPE_DS_TABLE_NONE;
+	for (int i = 0; i < 100; i++) {
+		struct spe_ds_input ev = { .is_load = true };
+
+		rec.present = SPE_REC_OP_TYPE | SPE_REC_EVENTS;
+		rec.op_class = SPE_OP_CLASS_LDST;
+		rec.op_subclass = 0;
+		ev.events = rec.events = SPE_EV_L1D_ACCESS | (i < 9 ? SPE_EV_L1D_REFILL : 0) |
+			(i == 99 ? SPE_EV_LLC_ACCESS | SPE_EV_LLC_MISS | SPE_EV_REMOTE_ACCESS : 0);
+		s.data_src = spe_perf_data_src(SPE_DS_TABLE_NONE, &ev);
+		spe_report_add(r, &s, &hot);
+	}
+	text_len = 0;
+	spe_report_print(r, NULL, 5, sink, NULL);
+	CHECK(strstr(text, "      90  90.00%  L1 hit\n") &&
+	      strstr(text, "       9   9.00%  L1 miss\n") &&
+	      strstr(text, "       1   1.00%  Remote L3 miss\n"),
+	      "no data-source table: 90 L1 hit, 9 L1 miss, 1 Remote L3 miss");
+	CHECK(strstr(text, "L1D miss    9.00% of L1D accesses (9/100)"),
+	      "no data-source table: the miss rate agrees with the labels");
+	spe_report_free(r);
+
+	/* Stores on the common table: perf mem says N/A. */
+	if (spe_report_new(&r))
+		return 1;
+	qr.ds_table = SPE_DS_TABLE_COMMON;
+	rec.op_subclass = SPE_OP_LDST_ST;
+	dsi = (struct spe_ds_input){ .is_store = true };
+	s.data_src = spe_perf_data_src(SPE_DS_TABLE_COMMON, &dsi);
+	spe_report_add(r, &s, &hot);
+	text_len = 0;
+	spe_report_print(r, NULL, 5, sink, NULL);
+	CHECK(strstr(text, "       1 100.00%  N/A\n"), "a store on the common table: N/A");
 	spe_report_free(r);
 	return tap_done();
 }

@@ -10,8 +10,9 @@ packets, ending with a Timestamp (or an End packet with --end).  Packet
 encodings: seed 000 §5, spec-notes §2.
 
 usage: gen_mixed.py N [--seed S] [--ts0 T] [--tids a,b,...] [--no-context]
-                      [--pad] [--pcs A,B,...] > out.bin
+                      [--pad] [--pcs A,B,...] [--kpcs A,B,...] > out.bin
   --pcs   user-space PCs are drawn from this list (hex)
+  --kpcs  kernel PCs (EL1) are drawn from this list (hex)
   --pad   pad every record to 64 bytes (records then never straddle a
           64-byte multiple, so --chunk 4096 keeps records whole)
 """
@@ -44,12 +45,14 @@ def main():
     context = '--no-context' not in a
     pad = '--pad' in a
     pcs = [int(x, 16) for x in opt('--pcs', '').split(',') if x]
+    kpcs = [int(x, 16) for x in opt('--kpcs', '').split(',') if x]
     out = bytearray()
     for i in range(n):
         kind = rnd.choice(['ld', 'ld', 'st', 'br', 'other'])
         kernel = rnd.random() < 0.2
         if kernel:
-            pc = 0xffff800008000000 + rnd.randrange(0, 0x100000) * 4
+            pc = rnd.choice(kpcs) if kpcs else \
+                0xffff800008000000 + rnd.randrange(0, 0x100000) * 4
             pcv = (pc & 0x00ffffffffffffff) | (1 << 63) | (1 << 61)  # EL1 ns
         else:
             pc = rnd.choice(pcs) if pcs else 0x400000 + rnd.randrange(0, 0x4000) * 4

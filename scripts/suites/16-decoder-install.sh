@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# The decoder installs like a tool: make install with PREFIX and DESTDIR
+# puts spe-decode and spe-gen, libspe-decode (static, and shared with a
+# versioned soname), its headers, spe-decode.pc, man pages and bash
+# completion in place; a program builds against it with pkg-config, static
+# and shared; make uninstall removes it all.  The decoder also builds alone
+# from its directory with user CFLAGS (which can turn -Werror off).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/lib/tap.sh
+. "$top/scripts/lib/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+dest=$tmp/dest
+prefix=/opt/spe
+
+# Built into scratch directories, so the tree's own build is not touched.
+if make -s -j2 O="$tmp/bo" -C "$top/tools/spe-decode" DESTDIR="$dest" PREFIX=$prefix install \
+	>"$tmp/install.log" 2>&1 &&
+   make -s -j2 O="$tmp/mo" -C "$top/tools/spu-model" DESTDIR="$dest" PREFIX=$prefix install \
+	>>"$tmp/install.log" 2>&1; then
+	tap_ok "make install with DESTDIR and PREFIX"
+else
+	tap_fail "make install with DESTDIR and PREFIX" "$(tail -5 "$tmp/install.log")"
+	tap_done
+	exit 1
+fi
+root=$dest$prefix
+missing=
+for f in bin/spe-decode bin/spe-gen lib/libspe-decode.a lib/libspe-decode.so \
+	 lib/libspe-decode.so.0 include/spe-decode/spe_decode.h \
+	 include/spe-decode/spe_perf_data.h include/spe-decode/spe_perf_synth.h \
+	 lib/pkgconfig/spe-decode.pc share/man/man1/spe-decode.1 \
+	 share/man/man1/spe-decode-script.1 share/man/man1/spe-decode-report.1 \
+	 share/bash-completion/completions/spe-decode; do
+	[ -e "$root/$f" ] || missing="$missing $f"
+done
+[ -z "$missing" ] && tap_ok "every file is installed" || tap_fail "installed files" "missing:$missing"
+soname=$(readelf -d "$root/lib/libspe-decode.so" 2>/dev/null | grep -oP 'SONAME.*\[\K[^]]+')
+[ "$soname" = libspe-decode.so.0 ] && [ -f "$(readlink -f "$root/lib/libspe-decode.so")" ] &&
+	tap_ok "shared library with a versioned soname ($soname -> $(readlink "$root/lib/libspe-decode.so.0"))" ||
+	tap_fail "shared library soname (got '$soname')"
+"$root/bin/spe-decode" --version | grep -q '^spe-decode [0-9]' &&
+	tap_ok "the installed spe-decode runs" || tap_fail "the installed spe-decode runs"
+
+# man: the pages render, and spe-decode-script leads to the perf.data page.
+if command -v man >/dev/null; then
+	MANPATH=$root/share/man man spe-decode 2>/dev/null | grep -q 'decode Arm Statistical Profiling' &&
+	MANPATH=$root/share/man man spe-decode-script 2>/dev/null | grep -q 'spe-decode script' &&
+		tap_ok "man spe-decode, man spe-decode-script" ||
+		tap_fail "man spe-decode, man spe-decode-script"
+else
+	tap_skip "man pages render" "man not installed"
+fi
+
+# bash completion: commands, and a command's options from its --help.
+comp=$(PATH=$root/bin:$PATH bash -c '
+	. "$1"
+	COMP_WORDS=(spe-decode scr); COMP_CWORD=1; _spe_decode; echo "${COMPREPLY[*]}"
+	COMP_WORDS=(spe-decode script --it); COMP_CWORD=2; _spe_decode; echo "${COMPREPLY[*]}"
+' _ "$root/share/bash-completion/completions/spe-decode")
+[ "$comp" = $'script\n--itrace' ] && tap_ok "bash completion of commands and options" ||
+	tap_fail "bash completion" "$comp"
+
+# A program built against the installation through pkg-config.
+cat >"$tmp/hello.c" <<'EOF'
+#include <stdio.h>
+#include <spe_decode.h>
+
+int main(void)
+{
+	/* One packet: an End packet (0x01) decodes to one record. */
+	static const unsigned char end[] = { 0x01 };
+	struct spe_decoder dec;
+	struct spe_record rec;
+
+	if (spe_decoder_init(&dec, NULL, end, sizeof(end), 0))
+		return 1;
+	printf("%d\n", spe_decoder_next(&dec, &rec));
+	return 0;
+}
+EOF
+export PKG_CONFIG_PATH=$root/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$dest
+flags=$(pkg-config --cflags --libs spe-decode 2>&1)
+if [ $? -eq 0 ] && cc -std=c11 -o "$tmp/hello" "$tmp/hello.c" $flags 2>"$tmp/cc.log" &&
+   out=$(LD_LIBRARY_PATH=$root/lib "$tmp/hello") && [ "$out" = 1 ] &&
+   LD_LIBRARY_PATH=$root/lib ldd "$tmp/hello" | grep -q "libspe-decode.so.0 => $root/lib"; then
+	tap_ok "a program builds and runs against the shared library (pkg-config --cflags --libs spe-decode)"
+else
+	tap_fail "a program builds against pkg-config spe-decode" "$flags" "$(cat "$tmp/cc.log" 2>/dev/null)"
+fi
+if cc -std=c11 -o "$tmp/hello-static" "$tmp/hello.c" $(pkg-config --cflags spe-decode) \
+	"$root/lib/libspe-decode.a" $(pkg-config --static --libs-only-l spe-decode | sed 's/-lspe-decode//') \
+	2>"$tmp/cc.log" && [ "$("$tmp/hello-static")" = 1 ] &&
+   ! ldd "$tmp/hello-static" | grep -q libspe-decode; then
+	tap_ok "a program links the static library (pkg-config --static for its dependencies)"
+else
+	tap_fail "a program links the static library" "$(cat "$tmp/cc.log")"
+fi
+
+make -s -C "$top/tools/spe-decode" O="$tmp/bo" DESTDIR="$dest" PREFIX=$prefix uninstall >/dev/null 2>&1
+make -s -C "$top/tools/spu-model" O="$tmp/mo" DESTDIR="$dest" PREFIX=$prefix uninstall >/dev/null 2>&1
+left=$(find "$dest" -type f -o -type l)
+[ -z "$left" ] && tap_ok "make uninstall removes every file" || tap_fail "make uninstall" "$left"
+
+# User CFLAGS come last: a warning made an error by -Werror is turned back.
+if make -s -C "$top/tools/spe-decode" O="$tmp/w1" CFLAGS="-O1 -Wshadow=global -Wno-error" \
+	>"$tmp/w.log" 2>&1 && [ -x "$tmp/w1/spe-decode" ]; then
+	tap_ok "user CFLAGS are applied after the project's (-Wno-error overrides -Werror)"
+else
+	tap_fail "user CFLAGS override -Werror" "$(tail -3 "$tmp/w.log")"
+fi
+grep -q 'decoder alone' "$top/README.md" && grep -q 'make -C tools/spe-decode' "$top/README.md" &&
+	tap_ok "README documents building the decoder alone" || tap_fail "README: building the decoder alone"
+# Its deps are the decoder's list only: no QEMU, no cross compiler.
+if grep -q 'deps.sh decoder' "$top/tools/spe-decode/Makefile" &&
+   ! grep -qE 'qemu|aarch64|clang' "$top/scripts/deps/decoder.list"; then
+	tap_ok "make -C tools/spe-decode deps installs the decoder's packages only"
+else
+	tap_fail "make -C tools/spe-decode deps installs the decoder's packages only"
+fi
+tap_done

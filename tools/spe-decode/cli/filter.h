@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * perf's sample filters for script and report (and dump, per AUX buffer):
+ * --pid, --tid, -C/--cpu, --comm, --dso, --time, in perf's syntax.
+ *
+ *   --pid/--tid/--comm/--dso   comma-separated lists
+ *   -C, --cpu                  CPU list: 0,2-3
+ *   --time                     start,stop in seconds (sec.nsec; either may be
+ *                              empty), or percentages of the recording:
+ *                              10%/2 (the second tenth), 0%-10%, several
+ *                              separated by commas
+ */
+#ifndef SPE_DECODE_CLI_FILTER_H
+#define SPE_DECODE_CLI_FILTER_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "spe_perf_synth.h"
+
+#define SPE_FILTER_MAX		64	/* entries per list */
+#define SPE_FILTER_CPUS		4096
+
+struct spe_time_range {
+	double from, to;		/* percent ranges, until resolved */
+	uint64_t start, stop;		/* ns, stop 0 = open */
+};
+
+struct spe_filter {
+	int nr_pids, nr_tids, nr_comms, nr_dsos, nr_times;
+	int32_t pids[SPE_FILTER_MAX], tids[SPE_FILTER_MAX];
+	const char *comms[SPE_FILTER_MAX], *dsos[SPE_FILTER_MAX];
+	bool cpu_set;
+	bool cpus[SPE_FILTER_CPUS];
+	bool time_percent;		/* ranges wait for spe_filter_resolve_time */
+	struct spe_time_range times[SPE_FILTER_MAX];
+};
+
+/* getopt_long() entries; the codes are FILTER_OPT_* (and 'C'). */
+enum {
+	FILTER_OPT_PID = 0x1000, FILTER_OPT_TID, FILTER_OPT_COMM, FILTER_OPT_DSO,
+	FILTER_OPT_TIME,
+};
+#define SPE_CLI_FILTER_OPTIONS						\
+	{ "pid", required_argument, NULL, FILTER_OPT_PID },		\
+	{ "tid", required_argument, NULL, FILTER_OPT_TID },		\
+	{ "cpu", required_argument, NULL, 'C' },			\
+	{ "comm", required_argument, NULL, FILTER_OPT_COMM },		\
+	{ "comms", required_argument, NULL, FILTER_OPT_COMM },		\
+	{ "dso", required_argument, NULL, FILTER_OPT_DSO },		\
+	{ "dsos", required_argument, NULL, FILTER_OPT_DSO },		\
+	{ "time", required_argument, NULL, FILTER_OPT_TIME }
+
+/* Help text lines of the options above (a printf format: % doubled). */
+#define SPE_CLI_FILTER_HELP						\
+"  --pid=PID[,..] --tid=TID[,..] -C, --cpu=LIST (0,2-3)\n"		\
+"  --comm=NAME[,..] --dso=DSO[,..]   only these samples, as perf's\n"	\
+"  --time=START,STOP  seconds (either may be empty), or percentages:\n"	\
+"                     10%%/2 (the second tenth), 0%%-10%%[,..]\n"
+
+/*
+ * Handles getopt code @c with @arg: 1 when it was a filter option, 0 when
+ * not, -1 after "spe-decode CMD: ..." for a bad value.
+ */
+int spe_filter_option(struct spe_filter *f, const char *cmd, int c, const char *arg);
+
+bool spe_filter_active(const struct spe_filter *f);
+/* Filters that need a symbol lookup (comm, dso). */
+bool spe_filter_needs_names(const struct spe_filter *f);
+
+/* Percentages into times, given the first and last sample time. */
+void spe_filter_resolve_time(struct spe_filter *f, uint64_t first, uint64_t last);
+/*
+ * For --time percentages: a first pass over @path (a file, not a stream)
+ * for the first and last sample time, then spe_filter_resolve_time().
+ * Returns 0, or 1 after a message.
+ */
+int spe_filter_prepare(struct spe_filter *f, const char *cmd, const char *path,
+		       const struct spe_itrace *it);
+
+/* pid, tid, cpu and time only (cheap). */
+bool spe_filter_sample(const struct spe_filter *f, const struct spe_sample *s);
+/* comm and dso, once the sample's comm (may be NULL) and dso are known. */
+bool spe_filter_names(const struct spe_filter *f, const char *comm, const char *dso);
+
+#endif /* SPE_DECODE_CLI_FILTER_H */

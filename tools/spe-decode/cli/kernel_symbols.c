@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The default kernel symbols of a recording (kernel_symbols.h). */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "kernel_symbols.h"
+#include "perf_dir.h"
+#include "spe_perf_data.h"
+
+#define BUILD_ID_SIZE_FLAG	(1u << 15)	/* PERF_RECORD_MISC_BUILD_ID_SIZE */
+
+/* A feature section of @r, NUL-terminated, or NULL. */
+static char *feature(struct spe_pdr *r, int feat, size_t *len)
+{
+	uint64_t off, size;
+	char *buf;
+
+	if (spe_pdr_feature_section(r, feat, &off, &size) || size > (16u << 20))
+		return NULL;
+	buf = malloc(size + 1);
+	if (!buf)
+		return NULL;
+	if (spe_pdr_pread(r, buf, size, off)) {
+		free(buf);
+		return NULL;
+	}
+	buf[size] = '\0';
+	*len = size;
+	return buf;
+}
+
+/* perf's string feature: u32 length, then the string. */
+static const char *feature_string(const char *sec, size_t len)
+{
+	return sec && len > 4 ? sec + 4 : "";
+}
+
+/* The cached kallsyms of the kernel the BUILD_ID feature names. */
+static const char *from_build_id_cache(struct spe_pdr *r, char *buf, size_t bufsize)
+{
+	const char *home = getenv("HOME");
+	size_t len = 0, pos = 0;
+	char *sec = feature(r, SPE_FEAT_BUILD_ID, &len);
+	const char *found = NULL;
+
+	while (sec && home && !found && pos + 36 <= len) {
+		struct perf_event_header h;
+		const unsigned char *id = (const unsigned char *)sec + pos + 12;
+		unsigned idlen = 20;
+		char hex[2 * 20 + 1];
+
+		memcpy(&h, sec + pos, sizeof(h));
+		if (h.size < 36 || pos + h.size > len)
+			break;
+		if (h.misc & BUILD_ID_SIZE_FLAG)
+			idlen = id[20] <= 20 ? id[20] : 20;
+		if (!strncmp(sec + pos + 36, "[kernel.kallsyms]", h.size - 36)) {
+			for (unsigned i = 0; i < idlen; i++)
+				sprintf(hex + 2 * i, "%02x", id[i]);
+			hex[2 * idlen] = '\0';
+			snprintf(buf, bufsize, "%s/.debug/[kernel.kallsyms]/%s/kallsyms", home, hex);
+			if (!access(buf, R_OK))
+				found = buf;
+		}
+		pos += h.size;
+	}
+	free(sec);
+	return found;
+}
+
+/* /proc/kallsyms, if this recording is of this machine's running kernel
+ * and the addresses are shown (not all zero). */
+static const char *from_proc(struct spe_pdr *r)
+{
+	size_t hl = 0, rl = 0;
+	char *host = feature(r, SPE_FEAT_HOSTNAME, &hl), *rel = feature(r, SPE_FEAT_OSRELEASE, &rl);
+	struct utsname u;
+	const char *ret = NULL;
+
+	if (host && rel && !uname(&u) && !strcmp(feature_string(host, hl), u.nodename) &&
+	    !strcmp(feature_string(rel, rl), u.release)) {
+		FILE *f = fopen("/proc/kallsyms", "r");
+		unsigned long long a = 0;
+
+		if (f && fscanf(f, "%llx", &a) == 1 && a)
+			ret = "/proc/kallsyms";
+		if (f)
+			fclose(f);
+	}
+	free(host);
+	free(rel);
+	return ret;
+}
+
+const char *spe_default_kallsyms(const char *path, char *buf, size_t size)
+{
+	char *data = NULL;
+	struct spe_pdr *r = NULL;
+	const char *ret = NULL;
+	struct stat st;
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return NULL;
+	if (spe_perf_dir_is(path) && asprintf(&data, "%s/data", path) >= 0)
+		path = data;
+	/* Never a FIFO: reading it here would take the data from the decode. */
+	if (stat(path, &st) || !S_ISREG(st.st_mode)) {
+		free(data);
+		return NULL;
+	}
+	fd = open(path, O_RDONLY);
+	free(data);
+	if (fd < 0)
+		return NULL;
+	if (!spe_pdr_open(&r, fd) && !spe_pdr_is_pipe(r)) {
+		ret = from_build_id_cache(r, buf, size);
+		if (!ret)
+			ret = from_proc(r);
+	}
+	spe_pdr_close(r);
+	close(fd);
+	return ret;
+}
