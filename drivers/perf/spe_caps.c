@@ -15,7 +15,6 @@ u32 spe_dfr0_pmsver(u64 dfr0)
 	return (u32)SPE_FIELD_GET(SPE_ID_AA64DFR0_PMSVER_MASK, dfr0);
 }
 
-
 /*
  * The PMSEVFR_EL1 (and PMSNEVFR_EL1) bits a unit of version pmsver may
  * implement.  A RES0 bit may read back as written (DDI 0487, "RES0"), so
