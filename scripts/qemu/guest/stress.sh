@@ -108,9 +108,15 @@ run_perf() {
 	return 0
 }
 
+# hotplug_during DELAY CMD...: CPU 1 goes offline DELAY seconds into CMD
+# and comes back 0.3 s later.  perf record -a opens an event per online CPU
+# at its start and fails (ENODEV) on one going offline meanwhile, so its
+# DELAY leaves a slow guest time to start.
 cpu1=/sys/devices/system/cpu/cpu1/online
 hotplug_during() {
-	( sleep 0.3; echo 0 >"$cpu1"; sleep 0.3; echo 1 >"$cpu1" ) &
+	delay=$1
+	shift
+	( sleep "$delay"; echo 0 >"$cpu1"; sleep 0.3; echo 1 >"$cpu1" ) &
 	hp=$!
 	"$@"
 	rc=$?
@@ -124,14 +130,14 @@ mixed_step() {
 	0) run_selftest test_lifecycle ;;
 	1) run_selftest test_aux_flags ;;
 	2) run_perf "record per task" perf record -q -e arm_spe_0/ts_enable=1/ -o /tmp/p.data -- "$spin" 0.5 ;;
-	3) run_perf "record -a during hotplug" hotplug_during perf record -q -a -e arm_spe_0// -o /tmp/p.data -- sleep 1 ;;
+	3) run_perf "record -a during hotplug" hotplug_during 1.5 perf record -q -a -e arm_spe_0// -o /tmp/p.data -- sleep 3 ;;
 	4) run_selftest test_sim_faults ;;
 	5) if [ -e /sys/bus/event_source/devices/arm_spe_0/format/discard ]; then
 		run_perf "record discard" perf record -q -e arm_spe_0/discard=1/ -N -B -o /tmp/p.data -- "$spin" 0.3
 	   else	# SPEv1p2 and later (--profile v2, full)
 		run_perf "record snapshot" perf record -q -S -e arm_spe_0// -o /tmp/p.data -- "$spin" 0.3
 	   fi ;;
-	6) run_perf "record per task during hotplug" hotplug_during \
+	6) run_perf "record per task during hotplug" hotplug_during 0.3 \
 		perf record -q -e arm_spe_0// -m,8 -o /tmp/p.data -- taskset -c 1 "$spin" 1 ;;
 	7) run_selftest test_record ;;
 	esac
@@ -161,7 +167,7 @@ while [ "$i" -lt "$max" ]; do
 		;;
 	sw-sched-in)
 		# CPU 1 goes offline and back during the rounds.
-		hotplug_during "$FILES/sw_event_sched_in" 3 1.3 || ok=0
+		hotplug_during 0.3 "$FILES/sw_event_sched_in" 3 1.3 || ok=0
 		;;
 	esac
 	bad=$(kernel_log_bad)
