@@ -156,7 +156,7 @@ mv "$bin.tmp" "$bin"
 	echo "configure_seconds=$configure_seconds"
 	echo "build_seconds=$((t1 - t0))"
 	echo "patches:"
-	git_q log --format='  %s' base..HEAD
+	git_q log --reverse --format='  %s' base..HEAD
 } >"$qdir/bin/$key/info"
 echo "fetch-qemu.sh: built in $((t1 - t0)) s: $bin" >&2
 echo "$bin"
