@@ -15,7 +15,8 @@
 #   2. a git work tree work/ of that source: reset to the pristine commit,
 #      then `git am` of qemu/patches/*.patch (so every patch must apply as a
 #      commit, message and all); unchanged files keep their timestamps, so
-#      the build below is incremental when only a patch changed; the SPU
+#      the build below is incremental when only a patch changed (and the
+#      tree is not touched at all when only the model changed); the SPU
 #      model (drivers/perf/spe_spu_model.c, include/spe/*.h) is copied into
 #      target/arm/spe-model/, where the series' meson.build compiles it;
 #   3. configure for aarch64-softmmu only, with the "minimal" device set
@@ -115,11 +116,19 @@ if [ "$(cat "$work/.git/spe-base-version" 2>/dev/null)" != "$version" ]; then
 	git_q tag base
 	echo "$version" >"$work/.git/spe-base-version"
 fi
-git_q am --abort >/dev/null 2>&1 || true
-git_q checkout -q -f --detach base
-git_q clean -q -f -d -x -e /build
-git_q am -q --keep-cr "${patches[@]}" ||
-	{ git_q am --abort >/dev/null 2>&1 || true; spe_die "qemu/patches do not apply to qemu $version"; }
+# Re-apply only when the series changed: a change of the model alone must
+# not touch (and so recompile) the files the patches modify.
+series=$(cat "${patches[@]}" | sha256sum | cut -c1-16)
+if [ "$(cat "$work/.git/spe-series" 2>/dev/null)" != "$series" ] ||
+   [ -n "$(git_q status --porcelain --untracked-files=no)" ]; then
+	rm -f "$work/.git/spe-series"
+	git_q am --abort >/dev/null 2>&1 || true
+	git_q checkout -q -f --detach base
+	git_q clean -q -f -d -x -e /build
+	git_q am -q --keep-cr "${patches[@]}" ||
+		{ git_q am --abort >/dev/null 2>&1 || true; spe_die "qemu/patches do not apply to qemu $version"; }
+	echo "$series" >"$work/.git/spe-series"
+fi
 # The model's fourth build: the same sources as userspace and the kernel
 # module, copied unchanged (-p keeps their times: no rebuild when equal).
 mkdir -p "$work/target/arm/spe-model/spe"
