@@ -16,7 +16,8 @@
 #   - a test module (qemu/tests/spe-regs-kmod) reads PMSVer, PMSIDR_EL1,
 #     PMBIDR_EL1 and PMSEVFR_EL1's writable bits (the profile's), and on
 #     each CPU sets PMBSR_EL1.S: PMBIRQ is taken once, through the GIC, and
-#     clearing S in the handler deasserts it.
+#     clearing S in the handler deasserts it; in the VHE kernel, a write
+#     of PMSCR_EL12 reaches PMSCR_EL1 and of PMSCR_EL1 reaches PMSCR_EL2.
 # `58-qemu-spe.sh 6.12 n1 [el2]` runs one guest.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -247,6 +248,17 @@ run() {
 		tap_ok "$name: PMBSR_EL1.S raises PMBIRQ once on each CPU, clearing it deasserts"
 	else
 		tap_fail "$name: PMBSR_EL1.S raises PMBIRQ once on each CPU, clearing it deasserts" "$diffs"
+	fi
+	if [ "$el" = el2 ]; then
+		want="e2h pmscr_el12=0x18 pmscr_el2=0x20 pmscr_el1_at_el2=0x20"
+	else
+		want="e2h=el1"
+	fi
+	if grep -qx "$want" "$out/results/regs"; then
+		tap_ok "$name: PMSCR_EL1/EL12/EL2 as E2H redirects them ($want)"
+	else
+		tap_fail "$name: PMSCR_EL1/EL12/EL2 as E2H redirects them ($want)" \
+			"$(grep e2h "$out/results/regs" || echo 'no e2h line')"
 	fi
 	check_file "$name: spe_qemu_regs.ko unloads" regs-rmmod.rc 0
 

@@ -4,6 +4,8 @@
  * guest suite of the SPE QEMU (scripts/suites/58-qemu-spe.sh).
  *
  * On load, with no SPE driver loaded (this module takes the unit's PPI):
+ *   - in a VHE kernel (EL2, HCR_EL2.E2H == 1), checks the redirection:
+ *     PMSCR_EL1 reaches PMSCR_EL2 and PMSCR_EL12 reaches PMSCR_EL1;
  *   - prints ID_AA64DFR0_EL1.PMSVer, PMSIDR_EL1, PMBIDR_EL1 and which bits of
  *     PMSEVFR_EL1 are writable;
  *   - on every CPU sets PMBSR_EL1.S (a buffer management event, as the unit
@@ -22,6 +24,7 @@
 #include <linux/percpu.h>
 #include <linux/delay.h>
 #include <asm/sysreg.h>
+#include <asm/virt.h>
 
 /* DDI 0586A §4.3 encodings, spelled out: 6.1 and 6.12 name them differently. */
 #define QSPE_PMSEVFR_EL1	sys_reg(3, 0, 9, 9, 5)
@@ -29,6 +32,9 @@
 #define QSPE_PMBSR_EL1		sys_reg(3, 0, 9, 10, 3)
 #define QSPE_PMBIDR_EL1		sys_reg(3, 0, 9, 10, 7)
 #define QSPE_PMBSR_S		BIT(17)
+#define QSPE_PMSCR_EL1		sys_reg(3, 0, 9, 9, 0)
+#define QSPE_PMSCR_EL2		sys_reg(3, 4, 9, 9, 0)
+#define QSPE_PMSCR_EL12		sys_reg(3, 5, 9, 9, 0)
 
 struct qspe_cpu {
 	int taken;		/* PMBIRQ handler runs */
@@ -89,6 +95,32 @@ static void qspe_ids(void)
 	pr_info("spe_qemu_regs: pmsevfr_writable=0x%llx\n", evfr);
 }
 
+/* E2H redirection of PMSCR_EL1 (DDI 0586A §4.3.6); values restored. */
+static void qspe_e2h(void)
+{
+	u64 save1, save2, el12, el2, el1;
+
+	if (!((read_sysreg(id_aa64dfr0_el1) >> 32) & 0xf))
+		return;
+	if (!is_kernel_in_hyp_mode()) {
+		pr_info("spe_qemu_regs: e2h=el1\n");
+		return;
+	}
+	save1 = read_sysreg_s(QSPE_PMSCR_EL12);
+	save2 = read_sysreg_s(QSPE_PMSCR_EL2);
+	write_sysreg_s(0x18, QSPE_PMSCR_EL12);	/* CX | PA, into PMSCR_EL1 */
+	write_sysreg_s(0x20, QSPE_PMSCR_EL1);	/* TS, into PMSCR_EL2 */
+	isb();
+	el12 = read_sysreg_s(QSPE_PMSCR_EL12);
+	el2 = read_sysreg_s(QSPE_PMSCR_EL2);
+	el1 = read_sysreg_s(QSPE_PMSCR_EL1);
+	write_sysreg_s(save1, QSPE_PMSCR_EL12);
+	write_sysreg_s(save2, QSPE_PMSCR_EL2);
+	isb();
+	pr_info("spe_qemu_regs: e2h pmscr_el12=0x%llx pmscr_el2=0x%llx pmscr_el1_at_el2=0x%llx\n",
+		el12, el2, el1);
+}
+
 static int __init qspe_init(void)
 {
 	struct device_node *np;
@@ -96,6 +128,7 @@ static int __init qspe_init(void)
 
 	preempt_disable();
 	qspe_ids();
+	qspe_e2h();
 	preempt_enable();
 
 	np = of_find_compatible_node(NULL, NULL,
