@@ -11,6 +11,9 @@
 #   spe_apt_update            refreshes the package lists APT_OPTS points at
 #   spe_apt_ensure_arch ARCH  adds a foreign dpkg architecture once (needed to
 #                             see ARCH packages at all) and refreshes the lists
+#   spe_apt_src_opts          fills APT_OPTS with a private configuration whose
+#                             deb-src lines mirror the machine's own "main"
+#                             sources, for `apt-get source --download-only`
 #
 # Only the suites of the machine's own Debian release are expected: the
 # private sources use the same mirror as the machine's "<codename>/main".
@@ -97,4 +100,30 @@ spe_apt_ensure_arch() {
 	APT_OPTS=()
 	spe_apt_update
 	APT_OPTS=("${saved[@]}")
+}
+
+# Source packages: the machine's apt configuration has no deb-src lines (and
+# is never changed), so a private sources/lists directory under the cache
+# carries one deb-src line for each "<mirror> <suite>/main" the machine uses.
+spe_apt_src_opts() {
+	local dir=$spe_cache/apt/deb-src keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+	APT_OPTS=(-o "Dir::Etc::SourceList=$dir/sources.list"
+		  -o "Dir::Etc::SourceParts=$dir/sources.list.d"
+		  -o "Dir::State::Lists=$dir/lists"
+		  -o "Dir::Cache=$dir/cache")
+	if [ ! -s "$dir/sources.list" ]; then
+		local signed=''
+		[ -r "$keyring" ] && signed="[signed-by=$keyring] "
+		mkdir -p "$dir/sources.list.d" "$dir/lists/partial" "$dir/cache/archives/partial"
+		apt-cache policy 2>/dev/null |
+			awk -v s="$signed" '$NF == "Packages" && $3 ~ /\/main$/ {
+				sub(/\/main$/, "", $3); print "deb-src " s $2 " " $3 " main" }' |
+			sort -u >"$dir/sources.list.tmp"
+		[ -s "$dir/sources.list.tmp" ] ||
+			spe_die "no Debian 'main' apt source on this machine to derive deb-src lines from"
+		mv "$dir/sources.list.tmp" "$dir/sources.list"
+	fi
+	if ! ls "$dir"/lists/*_Sources* >/dev/null 2>&1; then
+		spe_apt_update
+	fi
 }

@@ -9,8 +9,24 @@
 #
 # SPE_QEMU_EL2=1 starts the kernel at EL2 (virtualization=on: a VHE host
 # kernel), where SPE's EL2 controls and CONTEXTIDR_EL2 apply.
+#
+# SPE_QEMU_PROFILE=v1-min|n1|v2|full selects the QEMU built with the emulated
+# Statistical Profiling Unit (scripts/fetch-qemu.sh, qemu/patches/; its path
+# in SPE_QEMU_BIN) and gives its CPUs SPE with that implementation profile:
+# -cpu max,spe=on,spe-profile=P.  Its virt board then describes the unit in
+# its own device tree (spe-pmu node, PMBIRQ = PPI 5).
 qemu_machine_args() {
 	local smp=$1 mem=$2
 	echo -M "virt,gic-version=3${SPE_QEMU_EL2:+,virtualization=on}" \
-		-cpu max,pauth=off -smp "$smp" -m "$mem"
+		-cpu "max,pauth=off${SPE_QEMU_PROFILE:+,spe=on,spe-profile=$SPE_QEMU_PROFILE}" \
+		-smp "$smp" -m "$mem"
+}
+
+# The qemu-system-aarch64 to run: the SPE build when a profile is asked for.
+qemu_binary() {
+	if [ -n "${SPE_QEMU_PROFILE:-}" ]; then
+		echo "${SPE_QEMU_BIN:?SPE_QEMU_PROFILE is set but SPE_QEMU_BIN is not (scripts/fetch-qemu.sh prints it)}"
+	else
+		echo qemu-system-aarch64
+	fi
 }

@@ -10,6 +10,8 @@
 # i.e. the binding of the in-tree driver: PPI 5 (INTID 21), level-high, the
 # interrupt parent being the root's (the GICv3).  QEMU's CPUs have no SPE,
 # so a driver bound to this node must find that out from ID_AA64DFR0_EL1.
+# With SPE_QEMU_PROFILE (machine.sh) the patched QEMU's board puts the same
+# node, for its emulated unit, in the dumped tree itself.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/qemu/machine.sh
@@ -30,8 +32,13 @@ out=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+if [ $spe -eq 1 ] && [ -n "${SPE_QEMU_PROFILE:-}" ]; then
+	echo "mkdtb.sh: --spe-node with SPE_QEMU_PROFILE: the SPE QEMU's board already describes its unit" >&2
+	exit 2
+fi
+qemu=$(qemu_binary)
 # shellcheck disable=SC2046
-qemu-system-aarch64 $(qemu_machine_args "$smp" "$mem") -nographic -nic none \
+"$qemu" $(qemu_machine_args "$smp" "$mem") -nographic -nic none \
 	-machine dumpdtb="$tmp/virt.dtb" >"$tmp/qemu.log" 2>&1 ||
 	{ cat "$tmp/qemu.log" >&2; exit 1; }
 # Always recompiled with dtc: QEMU 7.2 dumps its whole 1 MiB FDT buffer,

@@ -4,7 +4,7 @@
 # Usage: scripts/qemu/run-guest.sh --kernel 6.1|6.12 --script FILE --out DIR
 #            [--smp N] [--mem SIZE] [--spe-node|--no-spe-node] [--with-perf]
 #            [--load MOD]... [--module MOD]... [--selftests DIR] [--file FILE]...
-#            [--append ARGS] [--timeout SECONDS]
+#            [--append ARGS] [--timeout SECONDS] [--spe-qemu PROFILE]
 #
 #   --kernel        bookworm 6.1 or bookworm-backports 6.12 (scripts/fetch-kernels.sh)
 #   --smp, --mem    CPUs (default 2) and memory (default 1G)
@@ -13,6 +13,9 @@
 #   --load/--module/--selftests/--file   see mkinitramfs.sh
 #   --append        extra kernel command line
 #   --timeout       seconds before the guest is killed (default 120)
+#   --spe-qemu      boot the QEMU with the emulated SPU (scripts/fetch-qemu.sh
+#                   builds it once) with -cpu max,spe=on,spe-profile=PROFILE
+#                   (v1-min, n1, v2, full); same as SPE_QEMU_PROFILE=PROFILE
 #
 # The guest runs FILE with busybox sh (environment: see init.sh).  It boots
 # with oops=panic and ftrace_dump_on_oops: an oops stops it at once (panic=-1
@@ -46,12 +49,17 @@ while [ $# -gt 0 ]; do
 	--load | --module | --selftests | --file) pass+=("$1" "$2"); shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
+	--spe-qemu) export SPE_QEMU_PROFILE=$2; shift 2 ;;
 	*) spe_die "unknown option $1" ;;
 	esac
 done
 [ -n "$kernel" ] && [ -n "$script" ] && [ -n "$out" ] ||
 	spe_die "usage: run-guest.sh --kernel 6.1|6.12 --script FILE --out DIR [options]"
 spe_kernel "$kernel"
+if [ -n "${SPE_QEMU_PROFILE:-}" ] && [ -z "${SPE_QEMU_BIN:-}" ]; then
+	SPE_QEMU_BIN=$("$top/scripts/fetch-qemu.sh") || spe_die "the SPE QEMU did not build"
+	export SPE_QEMU_BIN
+fi
 
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -66,7 +74,7 @@ truncate -s 256M "$out/results.img"
 start=$(date +%s.%N)
 rc=0
 # shellcheck disable=SC2046
-timeout -k 5 "$timeout" qemu-system-aarch64 $(qemu_machine_args "$smp" "$mem") \
+timeout -k 5 "$timeout" "$(qemu_binary)" $(qemu_machine_args "$smp" "$mem") \
 	-nographic -no-reboot -nic none \
 	-kernel "$VMLINUZ" -initrd "$out/initramfs.cpio" -dtb "$out/virt.dtb" \
 	-append "console=ttyAMA0 panic=-1 oops=panic ftrace_dump_on_oops $append" \
@@ -84,6 +92,7 @@ cat >"$out/summary" <<EOT
 kernel=$KREL
 smp=$smp
 spe_node=$([ "$node" = --spe-node ] && echo yes || echo no)
+spe_qemu=${SPE_QEMU_PROFILE:-none}
 qemu_status=$rc
 wall_seconds=$wall
 init_seconds=${init_at:-none}

@@ -1,0 +1,293 @@
+#!/usr/bin/env bash
+# FEAT_SPE in QEMU (qemu/patches/, Documentation/qemu-spe.rst): the patched
+# QEMU built by scripts/fetch-qemu.sh, the series clean under QEMU's own
+# checkpatch.pl, and guests booted with -cpu max,spe=on on Debian's 6.1 and
+# 6.12 kernels, at EL1 and at EL2 (VHE, SPE_QEMU_EL2=1), where
+#   - at EL0 every PMS/PMB register is UNDEFINED (SIGILL) and PSB CSYNC
+#     is a NOP (qemu/tests/spe-el0-undef.c);
+#   - the virt board describes the unit (spe-pmu node, PPI 5, level-high);
+#   - Debian's in-tree arm_spe_pmu (from the kernel's own module tree)
+#     probes, binds and registers arm_spe_0 on every CPU;
+#   - the project's unmodified hardware module arm_spe.ko probes, binds and
+#     registers arm_spe_0 on every CPU with the caps of the profile (the
+#     expected values come from the SPU model's profile table, the same
+#     table the QEMU build compiles in: qemu/tests/spe-profile-caps.c);
+#   - both unload cleanly; no warning, BUG or oops; only O/E taints;
+#   - a test module (qemu/tests/spe-regs-kmod) reads PMSVer, PMSIDR_EL1,
+#     PMBIDR_EL1 and PMSEVFR_EL1's writable bits (the profile's), and on
+#     each CPU sets PMBSR_EL1.S: PMBIRQ is taken once, through the GIC, and
+#     clearing S in the handler deasserts it; in the VHE kernel, a write
+#     of PMSCR_EL12 reaches PMSCR_EL1 and of PMSCR_EL1 reaches PMSCR_EL2.
+# `58-qemu-spe.sh 6.12 n1 [el2]` runs one guest.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/lib/tap.sh
+. "$top/scripts/lib/tap.sh"
+# shellcheck source=scripts/lib/driver.sh
+. "$top/scripts/lib/driver.sh"
+runs=$top/build/qemu/runs/58-qemu-spe
+guest=$top/scripts/qemu/guest/qemu-spe.sh
+mkdir -p "$runs"
+
+# ---- the QEMU build --------------------------------------------------------
+start=$SECONDS
+if ! qemu=$("$top/scripts/fetch-qemu.sh" 2>"$runs/fetch-qemu.log"); then
+	tap_fail "the SPE QEMU builds (scripts/fetch-qemu.sh)" "$(tail -n 20 "$runs/fetch-qemu.log")"
+	tap_done
+	exit 0
+fi
+tap_ok "the SPE QEMU builds or is cached ($((SECONDS - start)) s)"
+export SPE_QEMU_BIN=$qemu
+
+# The series is clean under the checkpatch.pl of the QEMU source it applies
+# to: no error, and no warning but "does MAINTAINERS need updating?" for the
+# new target/arm/spe.[ch], which MAINTAINERS already covers ("F: target/arm/").
+src=$("$top/scripts/fetch-qemu.sh" --source 2>/dev/null)
+rc=0
+out=$(cd "$src" && perl scripts/checkpatch.pl --no-tree "$top"/qemu/patches/*.patch 2>&1) || rc=$?
+other=$(grep -E '^(ERROR|WARNING):' <<<"$out" | grep -v 'does MAINTAINERS need updating')
+if [ $rc -eq 0 ] && [ -z "$other" ] && grep -q '^total: 0 errors' <<<"$out" &&
+   [ "$(grep -c '^total:' <<<"$out")" -eq "$(ls "$top"/qemu/patches/*.patch | wc -l)" ]; then
+	tap_ok "qemu/patches pass QEMU's scripts/checkpatch.pl"
+else
+	tap_fail "qemu/patches pass QEMU's scripts/checkpatch.pl" "$out"
+fi
+
+# Each patch is a commit with a message body and a Signed-off-by.
+bad=''
+for p in "$top"/qemu/patches/*.patch; do
+	body=$(sed -n '/^Subject:/,/^---$/p' "$p" | sed '1d;$d' | grep -v '^Signed-off-by:' | grep -c '[a-z]')
+	grep -q '^Signed-off-by: ' "$p" || bad+="$(basename "$p"): no Signed-off-by; "
+	[ "$body" -ge 2 ] || bad+="$(basename "$p"): no commit message; "
+done
+if [ -z "$bad" ]; then
+	tap_ok "each patch has a commit message and a Signed-off-by"
+else
+	tap_fail "each patch has a commit message and a Signed-off-by" "$bad"
+fi
+
+# -cpu max without spe=on keeps PMSVer = 0 (the unmodified behaviour), and
+# an unknown profile is refused with a message naming the valid ones.
+if out=$("$qemu" -M virt -cpu max,spe=on,spe-profile=bogus -nographic -S 2>&1 </dev/null) ||
+   ! grep -q "v1-min, n1, v2, full" <<<"$out"; then
+	tap_fail "an unknown spe-profile is refused with the valid names" "$out"
+else
+	tap_ok "an unknown spe-profile is refused with the valid names"
+fi
+
+# The board describes the unit only when the CPUs have it.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for spe in on off; do
+	"$qemu" -M virt,gic-version=3 -cpu "max,spe=$spe" -nographic -nic none \
+		-machine dumpdtb="$tmp/$spe.dtb" >"$tmp/$spe.log" 2>&1 </dev/null
+done
+got_on=$(fdtget "$tmp/on.dtb" /spe-pmu compatible 2>&1)
+got_off=$(fdtget "$tmp/off.dtb" /spe-pmu compatible 2>&1)
+if [ "$got_on" = "arm,statistical-profiling-extension-v1" ] && [ "$(fdtget "$tmp/on.dtb" /spe-pmu interrupts)" = "1 5 4" ] &&
+   ! fdtget "$tmp/off.dtb" /spe-pmu compatible >/dev/null 2>&1; then
+	tap_ok "the virt board's DTB has the spe-pmu node (PPI 5) with spe=on and none without"
+else
+	tap_fail "the virt board's DTB has the spe-pmu node (PPI 5) with spe=on and none without" \
+		"spe=on: $got_on" "spe=off: $got_off" "$(cat "$tmp/on.log" "$tmp/off.log")"
+fi
+
+# ---- guests ----------------------------------------------------------------
+el0_tool=$top/build/qemu/spe-el0-undef
+mkdir -p "${el0_tool%/*}"
+if ! aarch64-linux-gnu-gcc -std=gnu11 -Wall -Wextra -Werror -O2 -static -o "$el0_tool" \
+	"$top/qemu/tests/spe-el0-undef.c" 2>"$runs/el0-tool.log"; then
+	tap_fail "the EL0 test program builds" "$(cat "$runs/el0-tool.log")"
+	tap_done
+	exit 0
+fi
+caps_tool=$top/build/qemu/spe-profile-caps
+mkdir -p "${caps_tool%/*}"
+if ! gcc -std=c11 -Wall -Wextra -Werror -I"$top/include" -o "$caps_tool" \
+	"$top/qemu/tests/spe-profile-caps.c" "$top/drivers/perf/spe_spu_model.c" 2>"$runs/caps-tool.log"; then
+	tap_fail "the profile caps tool builds" "$(cat "$runs/caps-tool.log")"
+	tap_done
+	exit 0
+fi
+
+# check_file NAME FILE EXPECTED: FILE in the results holds exactly EXPECTED.
+check_file() {
+	local got
+	got=$(cat "$out/results/$2" 2>/dev/null || echo "(missing)")
+	if [ "$got" = "$3" ]; then
+		tap_ok "$1"
+	else
+		tap_fail "$1" "$2: expected '$3', got '$got'"
+	fi
+}
+
+log_between() {
+	sed -n "/spe-test: $1\$/,/spe-test: $2\$/p" "$out/results/dmesg.txt"
+}
+
+# check_caps NAME TAG FILE...: caps-TAG/FILE equals the profile's value.
+check_caps() {
+	local name=$1 tag=$2 f got want diffs=''
+	shift 2
+	for f in "$@"; do
+		want=$(sed -n "s/^$f=//p" <<<"$expect")
+		got=$(cat "$out/results/caps-$tag/$f" 2>/dev/null || echo missing)
+		[ "$got" = "$want" ] || diffs+="$f: expected $want, got $got; "
+	done
+	if [ -z "$diffs" ]; then
+		tap_ok "$name"
+	else
+		tap_fail "$name" "$diffs"
+	fi
+}
+
+# run KERNEL PROFILE SMP EL
+run() {
+	local k=$1 profile=$2 smp=$3 el=$4 name ko regs_ko rc=0 expect_cpus
+	name="$k $profile smp=$smp $el"
+	out=$runs/$k-$profile-smp$smp-$el
+	if [ -z "${failed[$k]:-}" ] && ! ko=$(spe_driver_ko "$k" 2>"$runs/build-$k.log"); then
+		failed[$k]=1
+		tap_fail "$k: hardware driver builds" "$(tail -n 20 "$runs/build-$k.log")"
+	fi
+	if [ -n "${failed[$k]:-}" ]; then
+		tap_skip "$name: SPE QEMU tests" "the $k build failed"
+		return
+	fi
+	if ! regs_ko=$("$top/scripts/build-kmod.sh" --kernel "$k" "$top/qemu/tests/spe-regs-kmod" 2>"$runs/regs-$k.log"); then
+		tap_fail "$name: the register test module builds" "$(tail -n 20 "$runs/regs-$k.log")"
+		return
+	fi
+	expect=$("$caps_tool" "$profile")
+	(
+		[ "$el" = el2 ] && export SPE_QEMU_EL2=1
+		"$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp "$smp" --spe-qemu "$profile" \
+			--module arm_spe_pmu --module "$ko" --module "$regs_ko" --file "$el0_tool" --append "slub_debug=FZPU" \
+			--timeout 240 --script "$guest" --out "$out"
+	) 2>"$out.log" || rc=$?
+	if [ ! -s "$out/results/script.rc" ]; then
+		tap_fail "$name: guest boots and results come back" "$(tail -n 5 "$out.log")"
+		return
+	fi
+	# shellcheck disable=SC1091,SC2154
+	(. "$out/summary"; echo "# $name: ${wall_seconds}s wall")
+	expect_cpus="0-$((smp - 1))"
+	check_file "$name: the board's DT has the SPE node" dt-compatible "arm,statistical-profiling-extension-v1 "
+	check_file "$name: PMBIRQ is PPI 5, level-high" dt-interrupts " 00 00 00 01 00 00 00 05 00 00 00 04 "
+
+	if [ "$(grep -c '_EL1=sigill$' "$out/results/el0" 2>/dev/null)" -eq 11 ] &&
+	   [ "$(wc -l <"$out/results/el0")" -eq 12 ] && grep -qx 'psb=nop' "$out/results/el0"; then
+		tap_ok "$name: at EL0 all 11 PMS/PMB registers are UNDEFINED, PSB CSYNC is a NOP"
+	else
+		tap_fail "$name: at EL0 all 11 PMS/PMB registers are UNDEFINED, PSB CSYNC is a NOP" \
+			"$(cat "$out/results/el0" 2>&1)"
+	fi
+	check_file "$name: in-tree arm_spe_pmu loads" intree-insmod.rc 0
+	check_file "$name: in-tree arm_spe_pmu binds the device" bind-intree "spe-pmu=arm_spe_pmu"
+	if grep -qx arm_spe_0 "$out/results/pmus-intree" &&
+	   [ "$(cat "$out/results/cpumask-intree" 2>/dev/null)" = "$expect_cpus" ]; then
+		tap_ok "$name: in-tree driver registers arm_spe_0 on CPUs $expect_cpus"
+	else
+		tap_fail "$name: in-tree driver registers arm_spe_0 on CPUs $expect_cpus" \
+			"$(cat "$out/results/pmus-intree" "$out/results/cpumask-intree" 2>&1)" \
+			"$(log_between "insmod in-tree" "rmmod in-tree")"
+	fi
+	check_caps "$name: in-tree driver's caps match the profile" intree \
+		arch_inst ernd count_size min_interval
+	check_file "$name: in-tree arm_spe_pmu unloads" intree-rmmod.rc 0
+
+	check_file "$name: arm_spe.ko loads" hw-insmod.rc 0
+	# The platform driver is named KBUILD_MODNAME: "arm_spe", or
+	# "arm_spe:arm_spe_sim" when kbuild built the shared objects for both
+	# modules at once (scripts/lib/driver.sh does); never arm_spe_pmu.
+	if grep -qxE 'spe-pmu=arm_spe(:arm_spe_sim)?' "$out/results/bind-hw" &&
+	   grep -qx arm_spe_0 "$out/results/pmus-hw" &&
+	   [ "$(cat "$out/results/cpumask-hw" 2>/dev/null)" = "$expect_cpus" ]; then
+		tap_ok "$name: arm_spe.ko binds and registers arm_spe_0 on CPUs $expect_cpus"
+	else
+		tap_fail "$name: arm_spe.ko binds and registers arm_spe_0 on CPUs $expect_cpus" \
+			"$(cat "$out/results/bind-hw" "$out/results/pmus-hw" "$out/results/cpumask-hw" 2>&1)" \
+			"$(log_between "insmod hw" "rmmod hw")"
+	fi
+	local pmsver
+	pmsver=$(sed -n 's/^pmsver=//p' <<<"$expect")
+	if log_between "insmod hw" "rmmod hw" | grep -q "registered arm_spe_0 (hardware backend): CPUs $expect_cpus, PMSVer $pmsver,"; then
+		tap_ok "$name: arm_spe.ko reports the hardware backend and PMSVer $pmsver"
+	else
+		tap_fail "$name: arm_spe.ko reports the hardware backend and PMSVer $pmsver" \
+			"$(log_between "insmod hw" "rmmod hw")"
+	fi
+	check_caps "$name: arm_spe.ko's caps match the profile" hw \
+		arch_inst ernd count_size min_interval event_filter
+	check_file "$name: arm_spe.ko unloads" hw-rmmod.rc 0
+	check_file "$name: the device is unbound after both unloads" bind-end "spe-pmu=none"
+
+	# The register probe (qemu/tests/spe-regs-kmod): ID registers as the
+	# profile says, and PMBSR_EL1.S -> PMBIRQ -> handler on every CPU.
+	check_file "$name: spe_qemu_regs.ko loads" regs-insmod.rc 0
+	local key want got diffs='' cpu
+	for key in pmsver pmsidr pmbidr; do
+		want=$(sed -n "s/^$key=//p" <<<"$expect")
+		got=$(sed -n "s/^$key=//p" "$out/results/regs" 2>/dev/null)
+		[ "$got" = "$want" ] || diffs+="$key: expected $want, got ${got:-nothing}; "
+	done
+	want=$(sed -n 's/^event_filter=//p' <<<"$expect")
+	got=$(sed -n 's/^pmsevfr_writable=//p' "$out/results/regs" 2>/dev/null)
+	[ "$got" = "$want" ] || diffs+="PMSEVFR_EL1 writable bits: expected $want, got ${got:-nothing}; "
+	if [ -z "$diffs" ]; then
+		tap_ok "$name: PMSVer, PMSIDR_EL1, PMBIDR_EL1, PMSEVFR_EL1 as the profile says"
+	else
+		tap_fail "$name: PMSVer, PMSIDR_EL1, PMBIDR_EL1, PMSEVFR_EL1 as the profile says" "$diffs"
+	fi
+	diffs=''
+	for ((cpu = 0; cpu < smp; cpu++)); do
+		grep -qx "cpu$cpu taken=1 seen=0x20000 after=0x0" "$out/results/regs" ||
+			diffs+="$(grep "^cpu$cpu " "$out/results/regs" || echo "cpu$cpu: no line"); "
+	done
+	if [ -z "$diffs" ]; then
+		tap_ok "$name: PMBSR_EL1.S raises PMBIRQ once on each CPU, clearing it deasserts"
+	else
+		tap_fail "$name: PMBSR_EL1.S raises PMBIRQ once on each CPU, clearing it deasserts" "$diffs"
+	fi
+	if [ "$el" = el2 ]; then
+		want="e2h pmscr_el12=0x18 pmscr_el2=0x20 pmscr_el1_at_el2=0x20"
+	else
+		want="e2h=el1"
+	fi
+	if grep -qx "$want" "$out/results/regs"; then
+		tap_ok "$name: PMSCR_EL1/EL12/EL2 as E2H redirects them ($want)"
+	else
+		tap_fail "$name: PMSCR_EL1/EL12/EL2 as E2H redirects them ($want)" \
+			"$(grep e2h "$out/results/regs" || echo 'no e2h line')"
+	fi
+	check_file "$name: spe_qemu_regs.ko unloads" regs-rmmod.rc 0
+
+	local bad t
+	bad=$(grep -E 'WARNING:|BUG:|Oops|Internal error:|Call trace:|Unable to handle|corruption|refcount_t:|Objects remaining|Poison overwritten|Redzone|undefined instruction|Unknown exception' \
+		"$out/results/dmesg.txt")
+	if [ -z "$bad" ]; then
+		tap_ok "$name: kernel log has no warning, BUG, oops or undefined instruction"
+	else
+		tap_fail "$name: kernel log has no warning, BUG, oops or undefined instruction" "$bad"
+	fi
+	t=$(cat "$out/results/tainted")
+	if [[ $t =~ ^[0-9]+$ ]] && [ $((t & ~(4096 | 8192))) -eq 0 ]; then
+		tap_ok "$name: kernel taint only out-of-tree/unsigned ($t)"
+	else
+		tap_fail "$name: kernel taint only out-of-tree/unsigned" "tainted=$t"
+	fi
+	[ "$rc" -eq 0 ] || tap_fail "$name: guest script exit status" "run-guest.sh exited $rc"
+}
+
+declare -A failed	# kernels the driver does not build for
+start=$SECONDS
+if [ $# -ge 2 ]; then
+	run "$1" "$2" 2 "${3:-el1}"
+else
+	run 6.1 n1 2 el1
+	run 6.12 v2 4 el1
+	run 6.1 full 2 el2
+	run 6.12 v1-min 2 el2
+fi
+echo "# guests in $((SECONDS - start)) s"
+tap_done
