@@ -14,7 +14,7 @@
 #   spe_result_is NAME DIR FILE EXPECTED
 #                                one TAP test: the guest run in DIR left
 #                                results/FILE holding exactly EXPECTED
-spe_kernel_log_pattern='WARNING:|BUG:|Oops|Internal error:|Unable to handle|Call trace:|Kernel panic|lockdep|possible circular locking|possible recursive locking|inconsistent lock state|scheduling while atomic|refcount_t:|list_add corruption|list_del corruption|KASAN:|UBSAN:|blocked for more than|cannot create duplicate|Objects remaining|Poison overwritten|Redzone'
+spe_kernel_log_pattern='WARNING:|BUG:|Oops|Internal error:|Unable to handle|Call trace:|Kernel panic|lockdep|possible circular locking|possible recursive locking|inconsistent lock state|scheduling while atomic|refcount_t:|list_add corruption|list_del corruption|KASAN:|UBSAN:|blocked for more than|cannot create duplicate|Objects remaining|Poison overwritten|Redzone|undefined instruction|Unknown exception'
 
 spe_kernel_log_bad() {
 	grep -E "$spe_kernel_log_pattern" "$1" 2>/dev/null

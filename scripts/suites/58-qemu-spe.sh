@@ -23,6 +23,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
 . "$top/scripts/lib/tap.sh"
+# shellcheck source=scripts/lib/guest-results.sh
+. "$top/scripts/lib/guest-results.sh"
 # shellcheck source=scripts/lib/driver.sh
 . "$top/scripts/lib/driver.sh"
 runs=$top/build/qemu/runs/58-qemu-spe
@@ -112,13 +114,7 @@ fi
 
 # check_file NAME FILE EXPECTED: FILE in the results holds exactly EXPECTED.
 check_file() {
-	local got
-	got=$(cat "$out/results/$2" 2>/dev/null || echo "(missing)")
-	if [ "$got" = "$3" ]; then
-		tap_ok "$1"
-	else
-		tap_fail "$1" "$2: expected '$3', got '$got'"
-	fi
+	spe_result_is "$1" "$out" "$2" "$3"
 }
 
 log_between() {
@@ -262,14 +258,8 @@ run() {
 	fi
 	check_file "$name: spe_qemu_regs.ko unloads" regs-rmmod.rc 0
 
-	local bad t
-	bad=$(grep -E 'WARNING:|BUG:|Oops|Internal error:|Call trace:|Unable to handle|corruption|refcount_t:|Objects remaining|Poison overwritten|Redzone|undefined instruction|Unknown exception' \
-		"$out/results/dmesg.txt")
-	if [ -z "$bad" ]; then
-		tap_ok "$name: kernel log has no warning, BUG, oops or undefined instruction"
-	else
-		tap_fail "$name: kernel log has no warning, BUG, oops or undefined instruction" "$bad"
-	fi
+	local t
+	spe_kernel_log_tap "$name" "$out"
 	t=$(cat "$out/results/tainted")
 	if [[ $t =~ ^[0-9]+$ ]] && [ $((t & ~(4096 | 8192))) -eq 0 ]; then
 		tap_ok "$name: kernel taint only out-of-tree/unsigned ($t)"
