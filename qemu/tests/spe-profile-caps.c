@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "spe/spu_model.h"
+#include "spe_caps.h"	/* the driver's rule for which filter bits to offer */
 
 int main(int argc, char **argv)
 {
@@ -45,7 +46,12 @@ int main(int argc, char **argv)
 	printf("ernd=%d\n", !!(cfg->pmsidr & SPE_PMSIDR_ERND));
 	printf("count_size=%u\n", count_size);
 	printf("min_interval=%u\n", spe_pmsidr_min_interval(cfg->pmsidr));
-	printf("event_filter=0x%llx\n", (cfg->pmsidr & SPE_PMSIDR_FE) ?
+	/* The register keeps what it implements, RES0 bits it lets be set too. */
+	printf("pmsevfr_writable=0x%llx\n", (cfg->pmsidr & SPE_PMSIDR_FE) ?
 	       (unsigned long long)spe_spu_read_reg(&spu, SPE_REG_PMSEVFR_EL1) : 0ULL);
+	/* arm_spe's caps/event_filter: only the bits the PMSVer may implement. */
+	printf("event_filter=0x%llx\n", (cfg->pmsidr & SPE_PMSIDR_FE) ?
+	       (unsigned long long)(spe_spu_read_reg(&spu, SPE_REG_PMSEVFR_EL1) &
+				    spe_evfr_arch_mask((u32)cfg->pmsver)) : 0ULL);
 	return 0;
 }

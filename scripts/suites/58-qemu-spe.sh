@@ -105,8 +105,9 @@ if ! aarch64-linux-gnu-gcc -std=gnu11 -Wall -Wextra -Werror -O2 -static -o "$el0
 fi
 caps_tool=$top/build/qemu/spe-profile-caps
 mkdir -p "${caps_tool%/*}"
-if ! gcc -std=c11 -Wall -Wextra -Werror -I"$top/include" -o "$caps_tool" \
-	"$top/qemu/tests/spe-profile-caps.c" "$top/drivers/perf/spe_spu_model.c" 2>"$runs/caps-tool.log"; then
+if ! gcc -std=gnu11 -Wall -Wextra -Werror -I"$top/include" -I"$top/drivers/perf/tests/shim" \
+	-I"$top/drivers/perf" -o "$caps_tool" "$top/qemu/tests/spe-profile-caps.c" \
+	"$top/drivers/perf/spe_spu_model.c" "$top/drivers/perf/spe_caps.c" 2>"$runs/caps-tool.log"; then
 	tap_fail "the profile caps tool builds" "$(cat "$runs/caps-tool.log")"
 	tap_done
 	exit 0
@@ -227,7 +228,7 @@ run() {
 		got=$(sed -n "s/^$key=//p" "$out/results/regs" 2>/dev/null)
 		[ "$got" = "$want" ] || diffs+="$key: expected $want, got ${got:-nothing}; "
 	done
-	want=$(sed -n 's/^event_filter=//p' <<<"$expect")
+	want=$(sed -n 's/^pmsevfr_writable=//p' <<<"$expect")
 	got=$(sed -n 's/^pmsevfr_writable=//p' "$out/results/regs" 2>/dev/null)
 	[ "$got" = "$want" ] || diffs+="PMSEVFR_EL1 writable bits: expected $want, got ${got:-nothing}; "
 	if [ -z "$diffs" ]; then
