@@ -16,8 +16,10 @@
 #                                results/FILE holding exactly EXPECTED
 spe_kernel_log_pattern='WARNING:|BUG:|Oops|Internal error:|Unable to handle|Call trace:|Kernel panic|lockdep|possible circular locking|possible recursive locking|inconsistent lock state|scheduling while atomic|refcount_t:|list_add corruption|list_del corruption|KASAN:|UBSAN:|blocked for more than|cannot create duplicate|Objects remaining|Poison overwritten|Redzone|undefined instruction|Unknown exception'
 
+# Kernel lines only ("[ seconds] ..."): a console also carries the guest's
+# programs' output, and perf prints "WARNING: ..." of its own.
 spe_kernel_log_bad() {
-	grep -E "$spe_kernel_log_pattern" "$1" 2>/dev/null
+	grep -E '^\[ *[0-9]+\.[0-9]+\]' "$1" 2>/dev/null | grep -E "$spe_kernel_log_pattern"
 }
 
 spe_kernel_log_tap() {

@@ -109,9 +109,9 @@ run_perf() {
 }
 
 # hotplug_during DELAY CMD...: CPU 1 goes offline DELAY seconds into CMD
-# and comes back 0.3 s later.  perf record -a opens an event per online CPU
-# at its start and fails (ENODEV) on one going offline meanwhile, so its
-# DELAY leaves a slow guest time to start.
+# and comes back 0.3 s later.  (perf record -a opens an event per online
+# CPU when it starts and fails with ENODEV on one going offline meanwhile,
+# however slow the guest: its workload does the hotplug instead.)
 cpu1=/sys/devices/system/cpu/cpu1/online
 hotplug_during() {
 	delay=$1
@@ -130,7 +130,9 @@ mixed_step() {
 	0) run_selftest test_lifecycle ;;
 	1) run_selftest test_aux_flags ;;
 	2) run_perf "record per task" perf record -q -e arm_spe_0/ts_enable=1/ -o /tmp/p.data -- "$spin" 0.5 ;;
-	3) run_perf "record -a during hotplug" hotplug_during 1.5 perf record -q -a -e arm_spe_0// -o /tmp/p.data -- sleep 3 ;;
+	3) # The workload takes CPU 1 down and up: perf has opened its events by then.
+	   run_perf "record -a during hotplug" perf record -q -a -e arm_spe_0// -o /tmp/p.data -- \
+		sh -c "sleep 0.5; echo 0 >$cpu1; sleep 0.3; echo 1 >$cpu1; sleep 0.5" ;;
 	4) run_selftest test_sim_faults ;;
 	5) if [ -e /sys/bus/event_source/devices/arm_spe_0/format/discard ]; then
 		run_perf "record discard" perf record -q -e arm_spe_0/discard=1/ -N -B -o /tmp/p.data -- "$spin" 0.3
