@@ -21,6 +21,7 @@
 
 #include "spe_decode.h"
 #include "spe_views.h"
+#include "sink_printf.h"
 
 #define LINE_SHIFT	6
 
@@ -483,17 +484,11 @@ struct out {
 static void pr(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void pr(struct out *o, const char *fmt, ...)
 {
-	char buf[2048];
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	spe_sink_vprintf(o->write, o->ctx, fmt, ap);
 	va_end(ap);
-	if (n > (int)sizeof(buf) - 1)
-		n = sizeof(buf) - 1;
-	if (n > 0)
-		o->write(o->ctx, buf, (size_t)n);
 }
 
 /* "0,1,5" (a CPU above 62 shows as "63+"). */

@@ -26,6 +26,7 @@
 #include "spe/packet.h"
 #include "spe_decode.h"
 #include "spe_views.h"
+#include "sink_printf.h"
 
 static const char *const key_names[SPE_KEY_NR] = {
 	[SPE_KEY_SYM] = "sym", [SPE_KEY_DSO] = "dso", [SPE_KEY_SRCLINE] = "srcline",
@@ -629,17 +630,11 @@ struct out {
 static void pr(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void pr(struct out *o, const char *fmt, ...)
 {
-	char buf[2048];
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	spe_sink_vprintf(o->write, o->ctx, fmt, ap);
 	va_end(ap);
-	if (n > (int)sizeof(buf) - 1)
-		n = sizeof(buf) - 1;
-	if (n > 0)
-		o->write(o->ctx, buf, (size_t)n);
 }
 
 static double share(uint64_t a, uint64_t b)

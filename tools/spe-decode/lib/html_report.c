@@ -21,6 +21,7 @@
 
 #include "spe_decode.h"
 #include "spe_views.h"
+#include "sink_printf.h"
 
 #define NR_HIST		15	/* 0, [1,1], [2,3] ... [2048,4095], >4095, saturated */
 #define NR_BINS		256	/* timeline bins per CPU */
@@ -315,19 +316,20 @@ static void put(struct out *o, const char *s, size_t n)
 }
 
 static void pr(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int put_sink(void *ctx, const char *s, size_t n)
+{
+	put(ctx, s, n);
+	return 0;
+}
+
 static void pr(struct out *o, const char *fmt, ...)
 {
-	char buf[4096];
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (spe_sink_vprintf(put_sink, o, fmt, ap) < 0 && !o->err)
+		o->err = -ENOMEM;
 	va_end(ap);
-	if (n > (int)sizeof(buf) - 1)
-		n = sizeof(buf) - 1;
-	if (n > 0)
-		put(o, buf, (size_t)n);
 }
 
 /* Text into HTML (element content and quoted attributes). */

@@ -19,6 +19,7 @@
 #include "spe/packet.h"
 #include "spe_decode.h"
 #include "spe_perf_synth.h"
+#include "sink_printf.h"
 
 #define LAT_BUCKETS	65536
 #define NR_COUNTERS	3
@@ -275,17 +276,11 @@ struct out {
 static void pr(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void pr(struct out *o, const char *fmt, ...)
 {
-	char buf[512];
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	spe_sink_vprintf(o->write, o->ctx, fmt, ap);
 	va_end(ap);
-	if (n > (int)sizeof(buf) - 1)
-		n = sizeof(buf) - 1;
-	if (n > 0)
-		o->write(o->ctx, buf, (size_t)n);
 }
 
 static double pctof(uint64_t a, uint64_t b)

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * printf into a text sink (a write callback and its context), as the
+ * report, cost-table, c2c and HTML writers print.  Not a public header.
+ */
+#ifndef SPE_SINK_PRINTF_H
+#define SPE_SINK_PRINTF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+typedef int (*spe_sink_write_fn)(void *ctx, const char *text, size_t len);
+
+/*
+ * Formats and hands the whole text to @write, however long (a symbol name
+ * or path is never cut).  Returns what @write returned, 0 for empty text,
+ * or -1 when the text cannot be formatted or allocated.
+ */
+int spe_sink_vprintf(spe_sink_write_fn write, void *ctx, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+#endif /* SPE_SINK_PRINTF_H */
