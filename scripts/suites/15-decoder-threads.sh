@@ -5,15 +5,11 @@
 # threads than queues or cores.  Bad -j values are usage errors.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/lib/tap.sh
 . "$top/scripts/lib/tap.sh"
-bld="$top/build/spe-decode"
-spe="$bld/spe-decode"
-gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-make -s -C "$top/tools/spe-decode" -j2 >"$tmp/build.log" 2>&1 ||
-	{ cat "$tmp/build.log"; tap_fail "build"; tap_done; exit 1; }
+# shellcheck source=scripts/lib/views-fixture.sh
+. "$top/scripts/lib/views-fixture.sh"
+spe_views_setup
 python3 "$gen" 30000 --seed 41 >"$tmp/a.bin"
 python3 "$gen" 30000 --seed 42 --ts0 1000033 >"$tmp/b.bin"
 python3 "$gen" 20000 --seed 43 --ts0 999000 >"$tmp/c.bin"

@@ -5,21 +5,13 @@
 # output is written safely (never over the input, nothing left on failure).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/lib/tap.sh
 . "$top/scripts/lib/tap.sh"
-bld="$top/build/spe-decode"
-spe="$bld/spe-decode"
-gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-make -s -C "$top/tools/spe-decode" -j2 tests >"$tmp/build.log" 2>&1 ||
-	{ cat "$tmp/build.log"; tap_fail "build"; tap_done; exit 1; }
-elf="$tmp/prog"
-cp "$bld/tests/test_symbols" "$elf"
-pcs=$(nm "$elf" | python3 -c '
-import sys
-print(",".join("%x" % (int(l.split()[0], 16) + 0x10000000 + 4)
-               for l in sys.stdin if len(l.split()) == 3 and l.split()[1] in "tT"))')
+# shellcheck source=scripts/lib/views-fixture.sh
+. "$top/scripts/lib/views-fixture.sh"
+spe_views_setup tests
+spe_views_elf
+pcs=$(spe_views_pcs_all)
 python3 "$gen" 4000 --seed 9 --no-context --pcs "$pcs" >"$tmp/sy.bin"
 "$spe" wrap -o "$tmp/sy.data" --per-thread --pid 77 --tid 77 --comm prog \
 	--mmap "0x10000000:0x10000:0:$elf" "$tmp/sy.bin"

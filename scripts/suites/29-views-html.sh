@@ -6,24 +6,13 @@
 # is written safely.  A screenshot is kept in build/html-report.png.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/lib/tap.sh
 . "$top/scripts/lib/tap.sh"
-bld="$top/build/spe-decode"
-spe="$bld/spe-decode"
-views="$top/tools/spe-decode/tests/views"
-gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-make -s -C "$top/tools/spe-decode" -j2 tests >"$tmp/build.log" 2>&1 ||
-	{ cat "$tmp/build.log"; tap_fail "build"; tap_done; exit 1; }
-elf="$tmp/prog"
-cp "$bld/tests/test_symbols" "$elf"
-pcs=$(nm "$elf" | python3 -c '
-import sys
-want = ["spe_symbols_new", "spe_symbols_free", "spe_symbols_event", "spe_symbols_comm",
-        "spe_symbols_lookup", "feed"]
-syms = {l.split()[2]: int(l.split()[0], 16) for l in sys.stdin if len(l.split()) == 3}
-print(",".join("%x" % (syms[w] + 0x10000000 + 8) for w in want))')
+# shellcheck source=scripts/lib/views-fixture.sh
+. "$top/scripts/lib/views-fixture.sh"
+spe_views_setup tests
+spe_views_elf
+pcs=$(spe_views_pcs_named)
 python3 "$views/gen_c2c.py" "$tmp" 4 "$pcs"
 python3 "$gen" 3000 --seed 11 --pad >"$tmp/mixed.bin"
 # AUX records of 4 KiB, flagged truncated + collision: the timeline marks.

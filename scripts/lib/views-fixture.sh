@@ -1,0 +1,45 @@
+# shellcheck shell=bash
+# What the spe-decode suites of the views and threads (15, 26-29) share.
+# Sourced after tap.sh; expects $top.
+#
+#   spe_views_setup [tests]  sets bld, spe, gen, views and tmp (removed at
+#                            exit) and builds the decoder, with its unit
+#                            tests when given "tests"; a failed build is a
+#                            failed test and ends the suite
+#   spe_views_elf            copies the test_symbols unit test (symbols and
+#                            DWARF) to $elf, the program the records run in
+#   spe_views_pcs_all        prints a PC 4 bytes into each function of $elf
+#                            as mapped at 0x10000000 (comma-separated hex)
+#   spe_views_pcs_named      the same, 8 bytes into six named functions
+spe_views_setup() {
+	bld="$top/build/spe-decode"
+	spe="$bld/spe-decode"
+	gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
+	views="$top/tools/spe-decode/tests/views"
+	tmp=$(mktemp -d)
+	# shellcheck disable=SC2064
+	trap "rm -rf '$tmp'" EXIT
+	make -s -C "$top/tools/spe-decode" -j2 ${1:+"$1"} >"$tmp/build.log" 2>&1 ||
+		{ cat "$tmp/build.log"; tap_fail "build"; tap_done; exit 1; }
+}
+
+spe_views_elf() {
+	elf="$tmp/prog"
+	cp "$bld/tests/test_symbols" "$elf"
+}
+
+spe_views_pcs_all() {
+	nm "$elf" | python3 -c '
+import sys
+print(",".join("%x" % (int(l.split()[0], 16) + 0x10000000 + 4)
+               for l in sys.stdin if len(l.split()) == 3 and l.split()[1] in "tT"))'
+}
+
+spe_views_pcs_named() {
+	nm "$elf" | python3 -c '
+import sys
+want = ["spe_symbols_new", "spe_symbols_free", "spe_symbols_event", "spe_symbols_comm",
+        "spe_symbols_lookup", "feed"]
+syms = {l.split()[2]: int(l.split()[0], 16) for l in sys.stdin if len(l.split()) == 3}
+print(",".join("%x" % (syms[w] + 0x10000000 + 8) for w in want))'
+}
