@@ -175,7 +175,9 @@ same "pipe format: CPUID from its feature record picks the data-source table" fi
 ## Kernel symbols without --kallsyms: the build-id cache perf record fills
 ## (by the kernel build id in the recording), else /proc/kallsyms when the
 ## recording is of this machine.
-if [ $have_perf = 1 ] && perf record -q -o host.data -e cpu-clock -- true >/dev/null 2>&1 &&
+# --buildid-all: the kernel's build id is in the recording whether or not
+# its few samples of `true` hit the kernel (a busy host decides that).
+if [ $have_perf = 1 ] && perf record -q --buildid-all -o host.data -e cpu-clock -- true >/dev/null 2>&1 &&
    awk 'NR == 1 { exit !($1 != "0000000000000000") }' /proc/kallsyms; then
 	# Kernel PCs 4 bytes into this kernel's functions.
 	awk '$2 ~ /^[tT]$/ { print $1, $3 }' /proc/kallsyms | awk 'NR % 97 == 0' | head -40 >kfuncs
@@ -183,7 +185,7 @@ if [ $have_perf = 1 ] && perf record -q -o host.data -e cpu-clock -- true >/dev/
 	python3 "$gen" 400 --seed 9 --no-context --kpcs "$kpcs" >k.bin
 	"$spe" wrap -o k.data --features-from host.data --per-thread --pid 7 --tid 7 --comm p k.bin 2>/dev/null
 	# A cache of our own, with other names at the same addresses.
-	id=$(perf buildid-list -i host.data --with-hits 2>/dev/null | awk '$2 == "[kernel.kallsyms]" { print $1 }')
+	id=$(perf buildid-list -i host.data 2>/dev/null | awk '$2 == "[kernel.kallsyms]" { print $1 }')
 	mkdir -p "home/.debug/[kernel.kallsyms]/$id"
 	awk '{ print $1, "T", "cached_" $2 }' kfuncs >"home/.debug/[kernel.kallsyms]/$id/kallsyms"
 	# (user ips have no mappings here: [unknown]; kernel ips start ffff)

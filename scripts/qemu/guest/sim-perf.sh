@@ -72,6 +72,10 @@ perf record -q -a -o "$R/fault.data" -e arm_spe_0/ts_enable=1/u -- \
 	2>"$R/fault.log"
 echo $? >"$R/fault.rc"
 stats inject-after
+# The fault waits for its CPU's next buffer write: a CPU the workload did
+# not run on still holds it and would stop the collision run at its first
+# write (the stats then show it fired there, with no collision counted).
+for d in $DBG/cpu*; do echo none >"$d/inject"; done
 stats coll-before
 perf record -q -a -o "$R/coll.data" -e arm_spe_0/ts_enable=1/u -- \
 	sh -c "sleep 1; for d in $DBG/cpu*; do echo collision 3 >\$d/inject; done; $SPIN 1 >/dev/null" \
