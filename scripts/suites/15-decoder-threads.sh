@@ -92,7 +92,7 @@ else
 fi
 for v in 0 x 2000; do
 	"$spe" report -j "$v" "$tmp/m.data" >/dev/null 2>"$tmp/err"
-	[ $? -eq 2 ] && grep -q -- "-j $v" "$tmp/err" && tap_ok "-j $v is a usage error" ||
+	[ $? -eq 2 ] && grep -q -- "-j: '$v' is not a number from 1 to 1024" "$tmp/err" && tap_ok "-j $v is a usage error" ||
 		tap_fail "-j $v" "$(cat "$tmp/err")"
 done
 tap_done

@@ -94,4 +94,15 @@ fi
 "$spe" c2c --order nope "$tmp/c2c.data" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "nope" "$tmp/err" && tap_ok "an unknown --order is a usage error naming it" ||
 	tap_fail "unknown --order" "$(cat "$tmp/err")"
+# --top takes a whole number, in c2c as in html: "10x" or "-1" is refused,
+# never read as 10 or as "all rows".
+for cmd in c2c "html -o $tmp/top.html"; do
+	for v in 10x -1 0; do
+		# shellcheck disable=SC2086 # the command and its -o are two words
+		"$spe" $cmd --top "$v" "$tmp/c2c.data" >/dev/null 2>"$tmp/err"
+		[ $? -eq 2 ] && grep -q -- "--top: '$v' is not a number" "$tmp/err" &&
+			! [ -e "$tmp/top.html" ] && tap_ok "${cmd%% *} --top $v is a usage error" ||
+			tap_fail "${cmd%% *} --top $v" "$(cat "$tmp/err")"
+	done
+done
 tap_done

@@ -47,16 +47,35 @@ int spe_cli_input(int argc, char **argv, const char **path, spe_usage_fn usage)
 
 int spe_cli_jobs(const char *cmd, const char *arg, unsigned *threads)
 {
-	char *end;
-	unsigned long n = strtoul(arg, &end, 10);
+	uint64_t n;
 
-	if (!*arg || *end || n < 1 || n > 1024) {
-		fprintf(stderr, "spe-decode %s: -j %s: the number of threads is 1 to 1024\n",
-			cmd, arg);
+	if (spe_cli_number(cmd, "-j", arg, 1, 1024, &n))
 		return 2;
-	}
 	*threads = (unsigned)n;
 	return 0;
+}
+
+int spe_cli_top(const char *cmd, const char *arg, size_t *top)
+{
+	uint64_t n;
+
+	if (spe_cli_number(cmd, "--top", arg, 1, 1000000, &n))
+		return 2;
+	*top = (size_t)n;
+	return 0;
+}
+
+int spe_cli_common_option(const char *cmd, int c, const char **path, unsigned *threads,
+			  struct spe_sym_config *symcfg)
+{
+	switch (c) {
+	case 'i':
+		*path = optarg;
+		return 1;
+	case 'j':
+		return spe_cli_jobs(cmd, optarg, threads) ? -1 : 1;
+	}
+	return spe_cli_symbol_option(c, symcfg);
 }
 
 unsigned spe_cli_default_threads(void)

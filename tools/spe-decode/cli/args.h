@@ -8,6 +8,7 @@
 #define SPE_DECODE_CLI_ARGS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -43,6 +44,18 @@ int spe_cli_input(int argc, char **argv, const char **path, spe_usage_fn usage);
 /* Parses N of -j N (1..1024) into *threads; prints the reason and returns
  * 2 when it is not a number in range. */
 int spe_cli_jobs(const char *cmd, const char *arg, unsigned *threads);
+
+/* Parses N of --top N (1..1000000) into *top; 2 when it is not. */
+int spe_cli_top(const char *cmd, const char *arg, size_t *top);
+
+/*
+ * The options every decoding command takes the same way: -i FILE into
+ * *path, -j N into *threads, --kallsyms and --symfs into *symcfg.  Returns
+ * 1 when @c was one of them, 0 when it was not (the caller's own switch
+ * goes on), -1 when its argument was bad (the reason is printed).
+ */
+int spe_cli_common_option(const char *cmd, int c, const char **path, unsigned *threads,
+			  struct spe_sym_config *symcfg);
 /* One thread per online CPU. */
 unsigned spe_cli_default_threads(void);
 

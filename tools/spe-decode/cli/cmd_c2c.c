@@ -65,6 +65,12 @@ static int run(int argc, char **argv)
 	int ch, status;
 
 	while ((ch = getopt_long(argc, argv, "i:j:h", opts, NULL)) != -1) {
+		int k = spe_cli_common_option("c2c", ch, &path, &vr.threads, &vr.symcfg);
+
+		if (k < 0)
+			return 2;
+		if (k)
+			continue;
 		switch (ch) {
 		case 'O': {
 			size_t k;
@@ -80,21 +86,13 @@ static int run(int argc, char **argv)
 			break;
 		}
 		case 't':
-			top = strtoul(optarg, NULL, 0);
+			if (spe_cli_top("c2c", optarg, &top))
+				return 2;
 			break;
 		case 'V':
 			virt = true;
 			break;
-		case 'i':
-			path = optarg;
-			break;
-		case 'j':
-			if (spe_cli_jobs("c2c", optarg, &vr.threads))
-				return 2;
-			break;
 		default:
-			if (spe_cli_symbol_option(ch, &vr.symcfg))
-				break;
 			return spe_cli_help_or_bad(ch, usage);
 		}
 	}

@@ -50,20 +50,17 @@ static int run(int argc, char **argv)
 	int c, status;
 
 	while ((c = getopt_long(argc, argv, "o:i:j:h", opts, NULL)) != -1) {
+		int k = spe_cli_common_option("pprof", c, &path, &vr.threads, &vr.symcfg);
+
+		if (k < 0)
+			return 2;
+		if (k)
+			continue;
 		switch (c) {
 		case 'o':
 			output = optarg;
 			break;
-		case 'i':
-			path = optarg;
-			break;
-		case 'j':
-			if (spe_cli_jobs("pprof", optarg, &vr.threads))
-				return 2;
-			break;
 		default:
-			if (spe_cli_symbol_option(c, &vr.symcfg))
-				break;
 			return spe_cli_help_or_bad(c, usage);
 		}
 	}

@@ -96,6 +96,8 @@ static int run(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "i:j:C:h", opts, NULL)) != -1) {
 		int k = spe_filter_option(&rp.filter, "report", c, optarg);
 
+		if (!k)
+			k = spe_cli_common_option("report", c, &path, &r.threads, &symcfg);
 		if (k < 0)
 			return 2;
 		if (k)
@@ -106,11 +108,6 @@ static int run(int argc, char **argv)
 				return 2;
 			top = (unsigned)n;
 			top_given = true;
-			break;
-		case 'j':
-			if (spe_cli_jobs("report", optarg, &r.threads))
-				return 2;
-			cost.threads = r.threads;
 			break;
 		case 'S':
 			cost.sort = optarg;
@@ -127,12 +124,7 @@ static int run(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'i':
-			path = optarg;
-			break;
 		default:
-			if (spe_cli_symbol_option(c, &symcfg))
-				break;
 			return spe_cli_help_or_bad(c, usage);
 		}
 	}
@@ -147,6 +139,7 @@ static int run(int argc, char **argv)
 			return 2;
 		}
 		cost.path = path;
+		cost.threads = r.threads;
 		cost.symcfg = symcfg;
 		cost.top = top_given ? top : 0;
 		return spe_cli_cost_report(&cost);

@@ -740,6 +740,8 @@ static int run(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "F:e:i:j:C:h", opts, NULL)) != -1) {
 		int k = spe_filter_option(&sc.filter, "script", c, optarg);
 
+		if (!k)
+			k = spe_cli_common_option("script", c, &path, &r.threads, &symcfg);
 		if (k < 0)
 			return 2;
 		if (k)
@@ -753,10 +755,6 @@ static int run(int argc, char **argv)
 			if (parse_fields(&sc, optarg))
 				return 2;
 			sc.fields_given = true;
-			break;
-		case 'j':
-			if (spe_cli_jobs("script", optarg, &r.threads))
-				return 2;
 			break;
 		case 'J':
 		case 'c':
@@ -780,12 +778,7 @@ static int run(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'i':
-			path = optarg;
-			break;
 		default:
-			if (spe_cli_symbol_option(c, &symcfg))
-				break;
 			return spe_cli_help_or_bad(c, usage);
 		}
 	}
