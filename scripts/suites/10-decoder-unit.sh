@@ -28,7 +28,8 @@ tap() {	# status, name
 
 # Unit-test programs of the decoder layers (the perf.data layers have
 # their own suite): re-number their TAP lines into this suite.
-for prog in test_packet test_record test_packet_print test_dump test_vector test_error; do
+for prog in test_packet test_record test_packet_print test_dump test_vector test_error \
+	    test_sink_printf; do
 	t=$out/tests/$prog
 	"$t" >"$out/$prog.log" 2>&1
 	rc=$?
@@ -41,6 +42,16 @@ for prog in test_packet test_record test_packet_print test_dump test_vector test
 	done <"$out/$prog.log"
 	grep -q '^1\.\.' "$out/$prog.log" || tap 1 "$prog: ran to completion (exit $rc)"
 	[ $rc = 0 ] || grep -q '^not ok' "$out/$prog.log" || tap 1 "$prog: exits 0 (got $rc)"
+done
+
+# A unit-test program no suite runs would pass silently forever: every
+# tests/test_*.c must be named by a suite (this one runs the decoder's,
+# suite 20 the perf.data layers').
+for src in "$top"/tools/spe-decode/tests/test_*.c; do
+	prog=$(basename "$src" .c)
+	grep -qE "(^|[^a-z_])(test_)?${prog#test_}([^a-z_]|$)" \
+		"$top/scripts/suites/10-decoder-unit.sh" "$top/scripts/suites/20-perfdata-units-writer.sh"
+	tap $? "$prog is run by a suite"
 done
 
 # CLI behaviour.

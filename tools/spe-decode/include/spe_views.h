@@ -34,6 +34,14 @@ bool spe_view_latency(const struct spe_record *rec, int i, uint16_t *v);
  * "remote RAM hit", "N/A"), the data_src key's text. */
 void spe_view_data_src_text(uint64_t v, char *buf, size_t len);
 
+/* Where a load was served from, in the classes the views count (c2c's
+ * columns, the HTML report's chart); SPE_VIEW_DS_NA when unknown. */
+enum spe_view_ds {
+	SPE_VIEW_DS_L1, SPE_VIEW_DS_L2, SPE_VIEW_DS_LLC, SPE_VIEW_DS_PEER,
+	SPE_VIEW_DS_REMOTE, SPE_VIEW_DS_DRAM, SPE_VIEW_DS_NA, SPE_VIEW_DS_NR
+};
+enum spe_view_ds spe_view_ds_class(uint64_t data_src);
+
 /*
  * Latency counters saturate at their largest value (DDI 0487, PMSIDR_EL1
  * CountSize: 12 or 16 bits).  The width is not in perf.data, so it is

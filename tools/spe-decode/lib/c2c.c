@@ -257,31 +257,6 @@ int spe_c2c_select(struct spe_c2c *c)
 	return 0;
 }
 
-enum ds_class { DS_L1L2, DS_PEER, DS_LLC, DS_REMOTE, DS_DRAM, DS_NA };
-
-static enum ds_class ds_class_of(uint64_t v)
-{
-	union perf_mem_data_src d = { .val = v };
-
-	if (!v)
-		return DS_NA;
-	if (d.mem_remote)
-		return DS_REMOTE;
-	if (d.mem_snoopx & PERF_MEM_SNOOPX_PEER)
-		return DS_PEER;
-	switch (d.mem_lvl_num) {
-	case PERF_MEM_LVLNUM_L1:
-	case PERF_MEM_LVLNUM_L2:
-		return DS_L1L2;
-	case PERF_MEM_LVLNUM_L3:
-	case PERF_MEM_LVLNUM_L4:
-		return DS_LLC;
-	case PERF_MEM_LVLNUM_RAM:
-		return DS_DRAM;
-	}
-	return DS_NA;
-}
-
 static struct entry *entry_for(struct spe_c2c *c, struct shared *l, unsigned offset,
 			       const struct spe_view_sample *vs)
 {
@@ -341,19 +316,19 @@ int spe_c2c_detail(struct spe_c2c *c, const struct spe_view_sample *vs)
 		l->nstores++;
 		e->stores++;
 	} else {
-		enum ds_class k = ds_class_of(vs->s->data_src);
+		enum spe_view_ds k = spe_view_ds_class(vs->s->data_src);
 
 		l->loads++;
 		e->loads++;
-		l->peer += k == DS_PEER;
-		e->peer += k == DS_PEER;
-		c->shared_peer += k == DS_PEER;
-		l->remote += k == DS_REMOTE;
-		e->remote += k == DS_REMOTE;
-		l->llc += k == DS_LLC;
-		l->dram += k == DS_DRAM;
-		l->l1l2 += k == DS_L1L2;
-		l->na += k == DS_NA;
+		l->peer += k == SPE_VIEW_DS_PEER;
+		e->peer += k == SPE_VIEW_DS_PEER;
+		c->shared_peer += k == SPE_VIEW_DS_PEER;
+		l->remote += k == SPE_VIEW_DS_REMOTE;
+		e->remote += k == SPE_VIEW_DS_REMOTE;
+		l->llc += k == SPE_VIEW_DS_LLC;
+		l->dram += k == SPE_VIEW_DS_DRAM;
+		l->l1l2 += k == SPE_VIEW_DS_L1 || k == SPE_VIEW_DS_L2;
+		l->na += k == SPE_VIEW_DS_NA;
 	}
 	if (spe_view_latency(rec, 0, &lat)) {
 		l->cost += lat;

@@ -73,28 +73,6 @@ struct spe_cost_table {
 	bool wide;			/* a latency above 4095 was seen: 16-bit counters */
 };
 
-enum spe_rep_op spe_view_op(const struct spe_record *rec)
-{
-	if (!(rec->present & SPE_REC_OP_TYPE))
-		return SPE_REP_OTHER;
-	if (rec->op_class == SPE_OP_CLASS_LDST)
-		return (rec->op_subclass & SPE_OP_LDST_ST) ? SPE_REP_STORE : SPE_REP_LOAD;
-	if (rec->op_class == SPE_OP_CLASS_BRANCH)
-		return SPE_REP_BRANCH;
-	return SPE_REP_OTHER;
-}
-
-bool spe_view_latency(const struct spe_record *rec, int i, uint16_t *v)
-{
-	static const uint32_t bit[3] = { SPE_REC_LAT_TOTAL, SPE_REC_LAT_ISSUE, SPE_REC_LAT_XLAT };
-	const uint16_t val[3] = { rec->lat_total, rec->lat_issue, rec->lat_xlat };
-
-	if (!(rec->present & bit[i]))
-		return false;
-	*v = val[i];
-	return true;
-}
-
 int spe_cost_col_by_name(const char *name)
 {
 	for (int c = 0; c < SPE_COL_NR; c++)
@@ -171,27 +149,6 @@ unsigned spe_cost_nkeys(const struct spe_cost_table *t)
 const char *spe_cost_key_name(const struct spe_cost_table *t, unsigned i)
 {
 	return key_names[t->keys[i]];
-}
-
-void spe_view_data_src_text(uint64_t v, char *buf, size_t len)
-{
-	static const char *const lvl[16] = {
-		[PERF_MEM_LVLNUM_L1] = "L1", [PERF_MEM_LVLNUM_L2] = "L2",
-		[PERF_MEM_LVLNUM_L3] = "L3", [PERF_MEM_LVLNUM_L4] = "L4",
-		[PERF_MEM_LVLNUM_ANY_CACHE] = "any cache", [PERF_MEM_LVLNUM_LFB] = "LFB",
-		[PERF_MEM_LVLNUM_RAM] = "RAM", [PERF_MEM_LVLNUM_PMEM] = "PMEM",
-	};
-	union perf_mem_data_src d = { .val = v };
-	const char *name = d.mem_lvl_num < 16 ? lvl[d.mem_lvl_num] : NULL;
-
-	if (!v || (d.mem_lvl & PERF_MEM_LVL_NA && !name)) {
-		snprintf(buf, len, "N/A");
-		return;
-	}
-	snprintf(buf, len, "%s%s%s%s%s", d.mem_remote ? "remote " : "", name ? name : "level ?",
-		 (d.mem_lvl & PERF_MEM_LVL_HIT) ? " hit" : (d.mem_lvl & PERF_MEM_LVL_MISS) ? " miss" : "",
-		 (d.mem_snoopx & PERF_MEM_SNOOPX_PEER) ? " (peer)" : "",
-		 (d.mem_snoop & PERF_MEM_SNOOP_HITM) ? " (HITM)" : "");
 }
 
 /* Appends the text of key k to buf at *pos. */

@@ -26,21 +26,24 @@
 #define NR_HIST		15	/* 0, [1,1], [2,3] ... [2048,4095], >4095, saturated */
 #define NR_BINS		256	/* timeline bins per CPU */
 #define MAX_CPUS	256	/* CPUs drawn one per row; above: one "other" row */
-#define NR_DS		7
+#define NR_DS		SPE_VIEW_DS_NR
 
 static const char *const op_names[SPE_REP_NR_OPS] = {
 	[SPE_REP_LOAD] = "load", [SPE_REP_STORE] = "store",
 	[SPE_REP_BRANCH] = "branch", [SPE_REP_OTHER] = "other",
 };
 
-enum ds { DS_L1, DS_L2, DS_LLC, DS_PEER, DS_REMOTE, DS_DRAM, DS_NA };
-
 static const char *const ds_names[NR_DS] = {
-	"L1", "L2", "LLC / L3", "peer cache", "remote", "DRAM", "N/A",
+	[SPE_VIEW_DS_L1] = "L1", [SPE_VIEW_DS_L2] = "L2", [SPE_VIEW_DS_LLC] = "LLC / L3",
+	[SPE_VIEW_DS_PEER] = "peer cache", [SPE_VIEW_DS_REMOTE] = "remote",
+	[SPE_VIEW_DS_DRAM] = "DRAM", [SPE_VIEW_DS_NA] = "N/A",
 };
 
 static const char *const ds_colors[NR_DS] = {
-	"#4caf50", "#8bc34a", "#ffc107", "#ff5722", "#9c27b0", "#2196f3", "#bbbbbb",
+	[SPE_VIEW_DS_L1] = "#4caf50", [SPE_VIEW_DS_L2] = "#8bc34a",
+	[SPE_VIEW_DS_LLC] = "#ffc107", [SPE_VIEW_DS_PEER] = "#ff5722",
+	[SPE_VIEW_DS_REMOTE] = "#9c27b0", [SPE_VIEW_DS_DRAM] = "#2196f3",
+	[SPE_VIEW_DS_NA] = "#bbbbbb",
 };
 
 struct sym_ds {
@@ -109,30 +112,6 @@ void spe_html_free(struct spe_html *h)
 struct spe_c2c *spe_html_c2c(struct spe_html *h)
 {
 	return h->c2c;
-}
-
-static enum ds ds_of(uint64_t v)
-{
-	union perf_mem_data_src d = { .val = v };
-
-	if (!v)
-		return DS_NA;
-	if (d.mem_remote)
-		return DS_REMOTE;
-	if (d.mem_snoopx & PERF_MEM_SNOOPX_PEER)
-		return DS_PEER;
-	switch (d.mem_lvl_num) {
-	case PERF_MEM_LVLNUM_L1:
-		return DS_L1;
-	case PERF_MEM_LVLNUM_L2:
-		return DS_L2;
-	case PERF_MEM_LVLNUM_L3:
-	case PERF_MEM_LVLNUM_L4:
-		return DS_LLC;
-	case PERF_MEM_LVLNUM_RAM:
-		return DS_DRAM;
-	}
-	return DS_NA;
 }
 
 static uint64_t hash_str(const char *s)
@@ -248,7 +227,7 @@ int spe_html_add(struct spe_html *h, const struct spe_view_sample *vs)
 		if (!d)
 			return -ENOMEM;
 		d->loads++;
-		d->n[ds_of(s->data_src)]++;
+		d->n[spe_view_ds_class(s->data_src)]++;
 	}
 	b = bin_of(h, s->time);
 	h->bins[cpu_row(s->cpu)][b]++;

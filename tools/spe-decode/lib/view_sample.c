@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * What every analysis view reads off one record or sample the same way:
+ * its operation class, its latency counters, and where its data came from
+ * (perf_mem_data_src) as a phrase and as one of the classes the views
+ * count.  One place, so that report --sort, c2c, html and pprof never
+ * disagree on what a "peer" or a "DRAM" access is.
+ */
+#include <linux/perf_event.h>
+#include <stdio.h>
+
+#include "spe/packet.h"
+#include "spe_decode.h"
+#include "spe_views.h"
+
+enum spe_rep_op spe_view_op(const struct spe_record *rec)
+{
+	if (!(rec->present & SPE_REC_OP_TYPE))
+		return SPE_REP_OTHER;
+	if (rec->op_class == SPE_OP_CLASS_LDST)
+		return (rec->op_subclass & SPE_OP_LDST_ST) ? SPE_REP_STORE : SPE_REP_LOAD;
+	if (rec->op_class == SPE_OP_CLASS_BRANCH)
+		return SPE_REP_BRANCH;
+	return SPE_REP_OTHER;
+}
+
+bool spe_view_latency(const struct spe_record *rec, int i, uint16_t *v)
+{
+	static const uint32_t bit[3] = { SPE_REC_LAT_TOTAL, SPE_REC_LAT_ISSUE, SPE_REC_LAT_XLAT };
+	const uint16_t val[3] = { rec->lat_total, rec->lat_issue, rec->lat_xlat };
+
+	if (!(rec->present & bit[i]))
+		return false;
+	*v = val[i];
+	return true;
+}
+
+void spe_view_data_src_text(uint64_t v, char *buf, size_t len)
+{
+	static const char *const lvl[16] = {
+		[PERF_MEM_LVLNUM_L1] = "L1", [PERF_MEM_LVLNUM_L2] = "L2",
+		[PERF_MEM_LVLNUM_L3] = "L3", [PERF_MEM_LVLNUM_L4] = "L4",
+		[PERF_MEM_LVLNUM_ANY_CACHE] = "any cache", [PERF_MEM_LVLNUM_LFB] = "LFB",
+		[PERF_MEM_LVLNUM_RAM] = "RAM", [PERF_MEM_LVLNUM_PMEM] = "PMEM",
+	};
+	union perf_mem_data_src d = { .val = v };
+	const char *name = d.mem_lvl_num < 16 ? lvl[d.mem_lvl_num] : NULL;
+
+	if (!v || (d.mem_lvl & PERF_MEM_LVL_NA && !name)) {
+		snprintf(buf, len, "N/A");
+		return;
+	}
+	snprintf(buf, len, "%s%s%s%s%s", d.mem_remote ? "remote " : "", name ? name : "level ?",
+		 (d.mem_lvl & PERF_MEM_LVL_HIT) ? " hit" : (d.mem_lvl & PERF_MEM_LVL_MISS) ? " miss" : "",
+		 (d.mem_snoopx & PERF_MEM_SNOOPX_PEER) ? " (peer)" : "",
+		 (d.mem_snoop & PERF_MEM_SNOOP_HITM) ? " (HITM)" : "");
+}
+
+enum spe_view_ds spe_view_ds_class(uint64_t data_src)
+{
+	union perf_mem_data_src d = { .val = data_src };
+
+	if (!data_src)
+		return SPE_VIEW_DS_NA;
+	/* Remote first: a line from another socket's cache is remote, not
+	 * a peer, whatever level it came from there. */
+	if (d.mem_remote)
+		return SPE_VIEW_DS_REMOTE;
+	if (d.mem_snoopx & PERF_MEM_SNOOPX_PEER)
+		return SPE_VIEW_DS_PEER;
+	switch (d.mem_lvl_num) {
+	case PERF_MEM_LVLNUM_L1:
+		return SPE_VIEW_DS_L1;
+	case PERF_MEM_LVLNUM_L2:
+		return SPE_VIEW_DS_L2;
+	case PERF_MEM_LVLNUM_L3:
+	case PERF_MEM_LVLNUM_L4:
+		return SPE_VIEW_DS_LLC;
+	case PERF_MEM_LVLNUM_RAM:
+		return SPE_VIEW_DS_DRAM;
+	}
+	return SPE_VIEW_DS_NA;
+}
