@@ -159,7 +159,7 @@ int spe_aux_begin(struct perf_output_handle *handle, struct perf_event *event)
 				perf_aux_output_skip(handle, step.len);
 			continue;
 		case SPE_AUX_LIMIT:
-			spe_write(SPE_PMBPTR, (u64)buf->base +
+			spe_write(SPE_REG_PMBPTR_EL1, (u64)buf->base +
 					      spe_aux_off(&geom, pos.head));
 			/* FM = 0b00: stop and interrupt when full. */
 			limit = ((u64)buf->base + step.limit) | SPE_PMBLIMITR_E;
@@ -182,7 +182,7 @@ int spe_aux_begin(struct perf_output_handle *handle, struct perf_event *event)
 	ret = -ENOSPC;
 
 out_write_limit:
-	spe_write(SPE_PMBLIMITR, limit);
+	spe_write(SPE_REG_PMBLIMITR_EL1, limit);
 	return ret;
 }
 
@@ -196,7 +196,7 @@ u64 spe_aux_end(struct perf_output_handle *handle)
 	struct spe_aux_buf *buf = perf_get_aux(handle);
 	u64 base = (u64)buf->base;
 	u64 head = handle->head % buf->size;
-	u64 ptr = spe_read(SPE_PMBPTR);
+	u64 ptr = spe_read(SPE_REG_PMBPTR_EL1);
 	u64 offset, size = 0, flags;
 
 	/*

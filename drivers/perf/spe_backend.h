@@ -13,25 +13,15 @@
 
 #include <linux/types.h>
 
+#include "spe/regs.h"
+
 struct device;
 
-/* The SPE system registers (seed 000 §4.1; spec-notes §1). */
-enum spe_sysreg {
-	SPE_PMSCR,
-	SPE_PMSNEVFR,
-	SPE_PMSICR,
-	SPE_PMSIRR,
-	SPE_PMSFCR,
-	SPE_PMSEVFR,
-	SPE_PMSLATFR,
-	SPE_PMSIDR,
-	SPE_PMBLIMITR,
-	SPE_PMBPTR,
-	SPE_PMBSR,
-	SPE_PMSDSFR,
-	SPE_PMBIDR,
-	SPE_NR_SYSREGS
-};
+/*
+ * The registers are enum spe_sysreg of spe/regs.h: the driver reads and
+ * writes those of kind RW and RO there; naming any other is a bug the
+ * backends warn about.
+ */
 
 /* Name of the backend, for log messages ("hardware", "simulated"). */
 const char *spe_backend_name(void);

@@ -29,11 +29,11 @@
  */
 void spe_disable_and_drain_local(void)
 {
-	spe_write(SPE_PMSCR, 0);
+	spe_write(SPE_REG_PMSCR_EL1, 0);
 	spe_isb();
 	spe_psb_csync();
 	spe_dsb_nsh();
-	spe_write(SPE_PMBLIMITR, 0);
+	spe_write(SPE_REG_PMBLIMITR_EL1, 0);
 	spe_isb();
 }
 
@@ -118,26 +118,26 @@ static int spe_event_start(struct perf_event *event)
 	spe_event_req_fill(event, &req);
 	spe_event_to_regs(&spe->caps, &req, &regs);
 
-	spe_write(SPE_PMSFCR, regs.pmsfcr);
-	spe_write(SPE_PMSEVFR, regs.pmsevfr);
+	spe_write(SPE_REG_PMSFCR_EL1, regs.pmsfcr);
+	spe_write(SPE_REG_PMSEVFR_EL1, regs.pmsevfr);
 	/* PMSNEVFR and PMSDSFR are UNDEFINED without their features. */
 	if (spe->caps.features & SPE_FEAT_INV_FILT_EVT)
-		spe_write(SPE_PMSNEVFR, regs.pmsnevfr);
+		spe_write(SPE_REG_PMSNEVFR_EL1, regs.pmsnevfr);
 	if (spe->caps.features & SPE_FEAT_FDS)
-		spe_write(SPE_PMSDSFR, regs.pmsdsfr);
-	spe_write(SPE_PMSLATFR, regs.pmslatfr);
-	spe_write(SPE_PMSIRR, regs.pmsirr);
+		spe_write(SPE_REG_PMSDSFR_EL1, regs.pmsdsfr);
+	spe_write(SPE_REG_PMSLATFR_EL1, regs.pmslatfr);
+	spe_write(SPE_REG_PMSIRR_EL1, regs.pmsirr);
 	spe_isb();
 
 	/*
 	 * Carry on counting down where stop() left the interval counter so
 	 * a task switched out and in is not sampled more often than asked.
 	 */
-	spe_write(SPE_PMSICR, local64_read(&hwc->period_left));
+	spe_write(SPE_REG_PMSICR_EL1, local64_read(&hwc->period_left));
 	spe_isb();
 
 	/* Everything above must be in effect before sampling begins. */
-	spe_write(SPE_PMSCR, hwc->config);
+	spe_write(SPE_REG_PMSCR_EL1, hwc->config);
 	return 0;
 }
 
@@ -166,7 +166,7 @@ static void spe_pmu_stop(struct perf_event *event, int flags)
 		spe_service_event(spe, handle, false);
 
 		/* ECOUNT rides along; period_left is ours (no freq mode). */
-		local64_set(&hwc->period_left, spe_read(SPE_PMSICR));
+		local64_set(&hwc->period_left, spe_read(SPE_REG_PMSICR_EL1));
 		hwc->state |= PERF_HES_UPTODATE;
 	}
 

@@ -19,8 +19,8 @@
 static void spe_dump_fault(struct spe_pmu *spe, u64 pmbsr,
 			   const struct spe_pmbsr_info *info)
 {
-	u64 ptr = spe_read(SPE_PMBPTR);
-	u64 lim = spe_read(SPE_PMBLIMITR);
+	u64 ptr = spe_read(SPE_REG_PMBPTR_EL1);
+	u64 lim = spe_read(SPE_REG_PMBLIMITR_EL1);
 
 	if (info->has_level)
 		dev_err_ratelimited(&spe->pdev->dev,
@@ -57,7 +57,7 @@ bool spe_service_event(struct spe_pmu *spe, struct perf_output_handle *handle,
 	spe_dsb_nsh();
 	spe_isb();
 
-	pmbsr = spe_read(SPE_PMBSR);
+	pmbsr = spe_read(SPE_REG_PMBSR_EL1);
 	spe_pmbsr_decode(pmbsr, &info);
 
 	if (!perf_get_aux(handle)) {
@@ -67,7 +67,7 @@ bool spe_service_event(struct spe_pmu *spe, struct perf_output_handle *handle,
 		 */
 		if (info.action != SPE_PMBSR_SPURIOUS) {
 			spe_disable_and_drain_local();
-			spe_write(SPE_PMBSR, 0);
+			spe_write(SPE_REG_PMBSR_EL1, 0);
 			spe_isb();
 		}
 		return info.action != SPE_PMBSR_SPURIOUS;
@@ -83,7 +83,7 @@ bool spe_service_event(struct spe_pmu *spe, struct perf_output_handle *handle,
 		 */
 		if (info.aux_flags) {
 			perf_aux_output_flag(handle, info.aux_flags);
-			spe_write(SPE_PMBSR, 0);
+			spe_write(SPE_REG_PMBSR_EL1, 0);
 			spe_isb();
 		}
 		spe_aux_end(handle);
@@ -117,7 +117,7 @@ bool spe_service_event(struct spe_pmu *spe, struct perf_output_handle *handle,
 	}
 
 	/* Pointers are sane: release PMBIRQ and, if programmed, the buffer. */
-	spe_write(SPE_PMBSR, 0);
+	spe_write(SPE_REG_PMBSR_EL1, 0);
 	spe_isb();
 	return true;
 }
@@ -133,10 +133,10 @@ irqreturn_t spe_irq_handler(int irq, void *dev)
 		spe_psb_csync();
 		spe_dsb_nsh();
 		spe_isb();
-		if (!(spe_read(SPE_PMBSR) & SPE_PMBSR_S))
+		if (!(spe_read(SPE_REG_PMBSR_EL1) & SPE_PMBSR_S))
 			return IRQ_NONE;
 		spe_disable_and_drain_local();
-		spe_write(SPE_PMBSR, 0);
+		spe_write(SPE_REG_PMBSR_EL1, 0);
 		spe_isb();
 		return IRQ_HANDLED;
 	}

@@ -46,7 +46,7 @@ struct spe_cpu_probe {
 static void spe_reset_local(void)
 {
 	spe_disable_and_drain_local();
-	spe_write(SPE_PMBSR, 0);
+	spe_write(SPE_REG_PMBSR_EL1, 0);
 	spe_isb();
 }
 
@@ -68,12 +68,12 @@ static void spe_probe_local(void *info)
 	}
 
 	/* seed 000 §4.3.1: P = 1, a higher EL owns the buffer; hands off. */
-	r->pmbidr = spe_read(SPE_PMBIDR);
+	r->pmbidr = spe_read(SPE_REG_PMBIDR_EL1);
 	if (r->pmbidr & SPE_PMBIDR_P) {
 		p->err = SPE_CAPS_BUF_PROHIBITED;
 		return;
 	}
-	r->pmsidr = spe_read(SPE_PMSIDR);
+	r->pmsidr = spe_read(SPE_REG_PMSIDR_EL1);
 	spe_reset_local();
 
 	/*
@@ -81,17 +81,17 @@ static void spe_probe_local(void *info)
 	 * (spec-notes §1), which is the only way to learn them.
 	 */
 	if (r->pmsidr & SPE_PMSIDR_FE) {
-		spe_write(SPE_PMSEVFR, ~0ULL);
+		spe_write(SPE_REG_PMSEVFR_EL1, ~0ULL);
 		spe_isb();
-		r->evfr_impl = spe_read(SPE_PMSEVFR);
-		spe_write(SPE_PMSEVFR, 0);
+		r->evfr_impl = spe_read(SPE_REG_PMSEVFR_EL1);
+		spe_write(SPE_REG_PMSEVFR_EL1, 0);
 	}
 	if (spe_dfr0_pmsver(r->dfr0) >= SPE_PMSVER_V1P2 &&
 	    (r->pmsidr & SPE_PMSIDR_FNE)) {
-		spe_write(SPE_PMSNEVFR, ~0ULL);
+		spe_write(SPE_REG_PMSNEVFR_EL1, ~0ULL);
 		spe_isb();
-		r->nevfr_impl = spe_read(SPE_PMSNEVFR);
-		spe_write(SPE_PMSNEVFR, 0);
+		r->nevfr_impl = spe_read(SPE_REG_PMSNEVFR_EL1);
+		spe_write(SPE_REG_PMSNEVFR_EL1, 0);
 	}
 	spe_isb();
 	p->err = spe_caps_from_regs(r, &p->caps);

@@ -392,29 +392,24 @@ const char *spe_backend_name(void)
 	return "simulated";
 }
 
-static enum spe_spu_reg spe_sim_reg(enum spe_sysreg reg)
+/*
+ * The driver names the model's registers directly (both take enum
+ * spe_sysreg of spe/regs.h).  Only the EL1 encoding of PMSCR is
+ * redirected, as HCR_EL2.E2H does on a VHE host; the registers that are
+ * not the driver's to name become SPE_REG_NR, which the model refuses.
+ */
+static enum spe_sysreg spe_sim_reg(enum spe_sysreg reg)
 {
 	switch (reg) {
-	/* With HCR_EL2.E2H the EL1 name reaches PMSCR_EL2 (VHE host). */
-	case SPE_PMSCR:
-		return is_kernel_in_hyp_mode() ? SPE_REG_PMSCR_EL2 :
-						 SPE_REG_PMSCR_EL1;
-	case SPE_PMSNEVFR:	return SPE_REG_PMSNEVFR_EL1;
-	case SPE_PMSICR:	return SPE_REG_PMSICR_EL1;
-	case SPE_PMSIRR:	return SPE_REG_PMSIRR_EL1;
-	case SPE_PMSFCR:	return SPE_REG_PMSFCR_EL1;
-	case SPE_PMSEVFR:	return SPE_REG_PMSEVFR_EL1;
-	case SPE_PMSLATFR:	return SPE_REG_PMSLATFR_EL1;
-	case SPE_PMSIDR:	return SPE_REG_PMSIDR_EL1;
-	case SPE_PMBLIMITR:	return SPE_REG_PMBLIMITR_EL1;
-	case SPE_PMBPTR:	return SPE_REG_PMBPTR_EL1;
-	case SPE_PMBSR:		return SPE_REG_PMBSR_EL1;
-	case SPE_PMSDSFR:	return SPE_REG_PMSDSFR_EL1;
-	case SPE_PMBIDR:	return SPE_REG_PMBIDR_EL1;
-	case SPE_NR_SYSREGS:
-		break;
+	case SPE_REG_PMSCR_EL1:
+		return is_kernel_in_hyp_mode() ? SPE_REG_PMSCR_EL2 : reg;
+	case SPE_REG_PMSCR_EL2:
+	case SPE_REG_ID_AA64DFR0_EL1:
+	case SPE_REG_NR:
+		return SPE_REG_NR;
+	default:
+		return reg;
 	}
-	return SPE_REG_NR;
 }
 
 u64 spe_read(enum spe_sysreg reg)
@@ -427,6 +422,9 @@ u64 spe_read(enum spe_sysreg reg)
 	sim = this_cpu_ptr(&spe_sim_cpus);
 	val = spe_spu_read_reg(&sim->spu, spe_sim_reg(reg));
 	local_irq_restore(flags);
+	/* As the hardware backend: the driver never names these. */
+	WARN_ONCE(spe_sim_reg(reg) == SPE_REG_NR,
+		  "arm_spe_sim: read of unknown register %d\n", reg);
 	return val;
 }
 
@@ -440,15 +438,15 @@ void spe_write(enum spe_sysreg reg, u64 val)
 	sim = this_cpu_ptr(&spe_sim_cpus);
 	ret = spe_spu_write_reg(&sim->spu, spe_sim_reg(reg), val);
 	switch (reg) {
-	case SPE_PMBPTR:
+	case SPE_REG_PMBPTR_EL1:
 		sim->win_lo = val;
 		sim->page_ok = 0;
 		break;
-	case SPE_PMBLIMITR:
+	case SPE_REG_PMBLIMITR_EL1:
 		sim->win_hi = val & SPE_PMBLIMITR_LIMIT_MASK;
 		sim->page_ok = 0;
 		break;
-	case SPE_PMBSR:
+	case SPE_REG_PMBSR_EL1:
 		if (!(val & SPE_PMBSR_S))
 			sim->irq_raised = false;
 		break;

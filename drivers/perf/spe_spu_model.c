@@ -252,10 +252,12 @@ static uint64_t spu_pmscr_mask(void)
 	       SPE_PMSCR_TS | SPE_PMSCR_PCT_MASK;
 }
 
-int spe_spu_write_reg(struct spe_spu *spu, enum spe_spu_reg reg, uint64_t val)
+int spe_spu_write_reg(struct spe_spu *spu, enum spe_sysreg reg, uint64_t val)
 {
 	uint64_t idr = spu->cfg.pmsidr;
 
+	if (reg < SPE_REG_NR && !spe_sysreg_writable(reg))
+		return SPE_SPU_EROFS;
 	switch (reg) {
 	case SPE_REG_PMSCR_EL1:
 		val &= spu_pmscr_mask();
@@ -325,10 +327,6 @@ int spe_spu_write_reg(struct spe_spu *spu, enum spe_spu_reg reg, uint64_t val)
 	case SPE_REG_PMBSR_EL1:
 		spu->pmbsr = val & ~SPE_PMBSR_RES0;
 		break;
-	case SPE_REG_PMSIDR_EL1:
-	case SPE_REG_PMBIDR_EL1:
-	case SPE_REG_ID_AA64DFR0_EL1:
-		return SPE_SPU_EROFS;
 	default:
 		return SPE_SPU_EINVAL;
 	}
@@ -336,7 +334,7 @@ int spe_spu_write_reg(struct spe_spu *spu, enum spe_spu_reg reg, uint64_t val)
 	return 0;
 }
 
-uint64_t spe_spu_read_reg(const struct spe_spu *spu, enum spe_spu_reg reg)
+uint64_t spe_spu_read_reg(const struct spe_spu *spu, enum spe_sysreg reg)
 {
 	switch (reg) {
 	case SPE_REG_PMSCR_EL1:		return spu->pmscr_el1;

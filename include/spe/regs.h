@@ -29,6 +29,62 @@
 #define SPE_SYS_PMBSR_EL1		3, 0, 9, 10, 3
 #define SPE_SYS_PMSDSFR_EL1		3, 0, 9, 10, 4	/* FEAT_SPE_FDS */
 #define SPE_SYS_PMBIDR_EL1		3, 0, 9, 10, 7
+#define SPE_SYS_ID_AA64DFR0_EL1		3, 0, 0, 5, 0
+
+/*
+ * The registers, once: X(NAME, KIND) for each, in the order of enum
+ * spe_sysreg, which is generated from this list as SPE_REG_<NAME>.  KIND
+ * says who accesses it:
+ *   RW   the driver reads and writes it at EL1 (at EL2 under VHE, where
+ *        the EL1 encoding of PMSCR reaches PMSCR_EL2);
+ *   RO   an ID register the driver reads;
+ *   EL2  only a hypervisor's; the model implements it, the driver never
+ *        names it;
+ *   ID   the CPU's feature register, which the driver reads through
+ *        spe_read_dfr0() and the model reports.
+ * The model's write refuses RO and ID registers (spe_sysreg_writable()).
+ */
+#define SPE_SYSREGS(X)						\
+	X(PMSCR_EL1, RW)					\
+	X(PMSCR_EL2, EL2)					\
+	X(PMSNEVFR_EL1, RW)					\
+	X(PMSICR_EL1, RW)					\
+	X(PMSIRR_EL1, RW)					\
+	X(PMSFCR_EL1, RW)					\
+	X(PMSEVFR_EL1, RW)					\
+	X(PMSLATFR_EL1, RW)					\
+	X(PMSIDR_EL1, RO)					\
+	X(PMBLIMITR_EL1, RW)					\
+	X(PMBPTR_EL1, RW)					\
+	X(PMBSR_EL1, RW)					\
+	X(PMSDSFR_EL1, RW)					\
+	X(PMBIDR_EL1, RO)					\
+	X(ID_AA64DFR0_EL1, ID)
+
+/* Registers as software names them: SPE_REG_PMSCR_EL1 ... */
+enum spe_sysreg {
+#define SPE_SYSREG_ENUM(name, kind)	SPE_REG_##name,
+	SPE_SYSREGS(SPE_SYSREG_ENUM)
+#undef SPE_SYSREG_ENUM
+	SPE_REG_NR
+};
+
+#define SPE_SYSREG_WRITABLE_RW	1
+#define SPE_SYSREG_WRITABLE_EL2	1
+#define SPE_SYSREG_WRITABLE_RO	0
+#define SPE_SYSREG_WRITABLE_ID	0
+
+/* Whether software can write @reg (RO and ID registers it cannot). */
+static inline int spe_sysreg_writable(enum spe_sysreg reg)
+{
+	static const unsigned char writable[SPE_REG_NR] = {
+#define SPE_SYSREG_WRITABLE(name, kind)	SPE_SYSREG_WRITABLE_##kind,
+		SPE_SYSREGS(SPE_SYSREG_WRITABLE)
+#undef SPE_SYSREG_WRITABLE
+	};
+
+	return (unsigned int)reg < SPE_REG_NR && writable[reg];
+}
 
 /* ---- ID_AA64DFR0_EL1.PMSVer ------------------------------------------- */
 #define SPE_ID_AA64DFR0_PMSVER_MASK	SPE_GENMASK(35, 32)

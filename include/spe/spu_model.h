@@ -35,26 +35,6 @@
 #include "regs.h"
 #include "packet.h"
 
-/* Registers as software names them (seed 000 §4.1, spec-notes §1). */
-enum spe_spu_reg {
-	SPE_REG_PMSCR_EL1,
-	SPE_REG_PMSCR_EL2,
-	SPE_REG_PMSNEVFR_EL1,
-	SPE_REG_PMSICR_EL1,
-	SPE_REG_PMSIRR_EL1,
-	SPE_REG_PMSFCR_EL1,
-	SPE_REG_PMSEVFR_EL1,
-	SPE_REG_PMSLATFR_EL1,
-	SPE_REG_PMSIDR_EL1,
-	SPE_REG_PMBLIMITR_EL1,
-	SPE_REG_PMBPTR_EL1,
-	SPE_REG_PMBSR_EL1,
-	SPE_REG_PMSDSFR_EL1,
-	SPE_REG_PMBIDR_EL1,
-	SPE_REG_ID_AA64DFR0_EL1,
-	SPE_REG_NR
-};
-
 /* Errors returned by the register interface. */
 #define SPE_SPU_EINVAL		(-22)	/* no such register */
 #define SPE_SPU_EROFS		(-30)	/* write to a read-only ID register */
@@ -274,8 +254,8 @@ struct spe_spu {
 int spe_spu_init(struct spe_spu *spu, const struct spe_spu_config *cfg,
 		 spe_spu_translate_fn translate, void *mem_ctx);
 
-int spe_spu_write_reg(struct spe_spu *spu, enum spe_spu_reg reg, uint64_t val);
-uint64_t spe_spu_read_reg(const struct spe_spu *spu, enum spe_spu_reg reg);
+int spe_spu_write_reg(struct spe_spu *spu, enum spe_sysreg reg, uint64_t val);
+uint64_t spe_spu_read_reg(const struct spe_spu *spu, enum spe_sysreg reg);
 
 /* PSB CSYNC (seed 000 §3.6): write out every sampled operation in flight. */
 void spe_spu_psb_csync(struct spe_spu *spu);

@@ -21,7 +21,7 @@ struct ent { enum op op; enum spe_sysreg reg; u64 val; };
 
 static struct ent tr[512];
 static unsigned int ntr;
-static u64 regs[SPE_NR_SYSREGS];
+static u64 regs[SPE_REG_NR];
 static unsigned int warnings, errors;
 
 static void rec(enum op op, enum spe_sysreg reg, u64 val)
@@ -236,9 +236,9 @@ static void test_disable_sequence(void)
 
 	setup(0);
 	spe_disable_and_drain_local();
-	i = find(0, OP_W, SPE_PMSCR, 1, 0);
+	i = find(0, OP_W, SPE_REG_PMSCR_EL1, 1, 0);
 	CHECK(i == 0 && tr[1].op == OP_ISB && tr[2].op == OP_PSB &&
-	      tr[3].op == OP_DSB && tr[4].op == OP_W && tr[4].reg == SPE_PMBLIMITR &&
+	      tr[3].op == OP_DSB && tr[4].op == OP_W && tr[4].reg == SPE_REG_PMBLIMITR_EL1 &&
 	      tr[4].val == 0 && tr[5].op == OP_ISB && ntr == 6,
 	      "§3.6 disable: PMSCR=0, ISB, PSB CSYNC, DSB, PMBLIMITR=0, ISB");
 }
@@ -254,19 +254,19 @@ static void test_start(void)
 	CHECK_EQ(spe.pmu.event_init(&ev), 0, "ts+load filter+event filter accepted");
 	reset_trace();
 	CHECK_EQ(spe.pmu.add(&ev, PERF_EF_START), 0, "add with START succeeds");
-	ptr = find(0, OP_W, SPE_PMBPTR, 0, 0);
-	lim = find(0, OP_W, SPE_PMBLIMITR, 0, 0);
-	fcr = find(0, OP_W, SPE_PMSFCR, 0, 0);
-	icr = find(0, OP_W, SPE_PMSICR, 0, 0);
-	scr = find(0, OP_W, SPE_PMSCR, 0, 0);
+	ptr = find(0, OP_W, SPE_REG_PMBPTR_EL1, 0, 0);
+	lim = find(0, OP_W, SPE_REG_PMBLIMITR_EL1, 0, 0);
+	fcr = find(0, OP_W, SPE_REG_PMSFCR_EL1, 0, 0);
+	icr = find(0, OP_W, SPE_REG_PMSICR_EL1, 0, 0);
+	scr = find(0, OP_W, SPE_REG_PMSCR_EL1, 0, 0);
 	CHECK(ptr >= 0 && tr[ptr].val == base() + 3 * PAGE_SIZE + 100,
 	      "PMBPTR is the buffer address of perf's head");
 	CHECK(lim >= 0 && tr[lim].val == ((base() + 7 * PAGE_SIZE) | SPE_PMBLIMITR_E),
 	      "PMBLIMITR is the page below the tail, enabled, fill mode");
 	CHECK(fcr >= 0 && tr[fcr].val == (SPE_PMSFCR_LD | SPE_PMSFCR_FT | SPE_PMSFCR_FE),
 	      "PMSFCR gets the load type filter and the event filter");
-	CHECK(find(0, OP_W, SPE_PMSEVFR, 1, 0x2) >= 0, "PMSEVFR gets event_filter");
-	CHECK(find(0, OP_W, SPE_PMSIRR, 1, 4096) >= 0, "PMSIRR gets the interval");
+	CHECK(find(0, OP_W, SPE_REG_PMSEVFR_EL1, 1, 0x2) >= 0, "PMSEVFR gets event_filter");
+	CHECK(find(0, OP_W, SPE_REG_PMSIRR_EL1, 1, 4096) >= 0, "PMSIRR gets the interval");
 	CHECK(scr == last_write() && scr > icr && icr > fcr && fcr > lim && lim > ptr,
 	      "order: PMBPTR, PMBLIMITR, filters, PMSICR, and PMSCR last");
 	CHECK(find((unsigned int)icr, OP_ISB, -1, 0, 0) >= 0 &&
@@ -284,20 +284,20 @@ static void test_irq_buffer_full(void)
 	setup(0);
 	spe.pmu.event_init(&ev);
 	spe.pmu.add(&ev, PERF_EF_START);
-	regs[SPE_PMBPTR] = base() + 16 * PAGE_SIZE - 40;
-	regs[SPE_PMBSR] = SPE_PMBSR_S | SPE_PMBSR_BSC_FULL;
+	regs[SPE_REG_PMBPTR_EL1] = base() + 16 * PAGE_SIZE - 40;
+	regs[SPE_REG_PMBSR_EL1] = SPE_PMBSR_S | SPE_PMBSR_BSC_FULL;
 	reset_trace();
 	CHECK_EQ(spe_irq_handler(0, &handle), IRQ_HANDLED, "buffer full is handled");
-	rd_sr = find(0, OP_R, SPE_PMBSR, 0, 0);
+	rd_sr = find(0, OP_R, SPE_REG_PMBSR_EL1, 0, 0);
 	CHECK(rd_sr == 3 && tr[0].op == OP_PSB && tr[1].op == OP_DSB && tr[2].op == OP_ISB,
 	      "§3.6: PSB CSYNC, DSB, ISB before reading PMBSR");
-	rd_ptr = find(0, OP_R, SPE_PMBPTR, 0, 0);
+	rd_ptr = find(0, OP_R, SPE_REG_PMBPTR_EL1, 0, 0);
 	CHECK(rd_ptr > rd_sr, "PMBPTR read after synchronising");
 	CHECK(ring.ends == 1 && ring.end_size == 16 * PAGE_SIZE - 40 && ring.end_flags == 0,
 	      "the AUX record ends at PMBPTR, unflagged");
-	w_ptr = find((unsigned int)rd_ptr, OP_W, SPE_PMBPTR, 0, 0);
-	w_lim = find((unsigned int)rd_ptr, OP_W, SPE_PMBLIMITR, 0, 0);
-	clr = find(0, OP_W, SPE_PMBSR, 1, 0);
+	w_ptr = find((unsigned int)rd_ptr, OP_W, SPE_REG_PMBPTR_EL1, 0, 0);
+	w_lim = find((unsigned int)rd_ptr, OP_W, SPE_REG_PMBLIMITR_EL1, 0, 0);
+	clr = find(0, OP_W, SPE_REG_PMBSR_EL1, 1, 0);
 	CHECK(w_ptr > 0 && w_lim > w_ptr && clr > w_lim && clr == last_write(),
 	      "§3.5: the next window is programmed before PMBSR is cleared");
 	CHECK(w_ptr > 0 && tr[w_ptr].val == base(),
@@ -314,8 +314,8 @@ static void test_irq_fault(void)
 	setup(0);
 	spe.pmu.event_init(&ev);
 	spe.pmu.add(&ev, PERF_EF_START);
-	regs[SPE_PMBPTR] = base() + 512;
-	regs[SPE_PMBSR] = SPE_PMBSR_S |
+	regs[SPE_REG_PMBPTR_EL1] = base() + 512;
+	regs[SPE_REG_PMBSR_EL1] = SPE_PMBSR_S |
 		SPE_FIELD_PREP(SPE_PMBSR_EC_MASK, SPE_PMBSR_EC_FAULT_S1) |
 		SPE_FSC_TRANSLATION(3);
 	errors = 0;
@@ -324,10 +324,10 @@ static void test_irq_fault(void)
 	CHECK(ring.ends == 1 && (ring.end_flags & PERF_AUX_FLAG_TRUNCATED) &&
 	      ring.end_size == 512,
 	      "the AUX record ends TRUNCATED with the data before the fault");
-	dis = find(0, OP_W, SPE_PMBLIMITR, 1, 0);
-	clr = find(0, OP_W, SPE_PMBSR, 1, 0);
+	dis = find(0, OP_W, SPE_REG_PMBLIMITR_EL1, 1, 0);
+	clr = find(0, OP_W, SPE_REG_PMBSR_EL1, 1, 0);
 	CHECK(dis >= 0 && clr > dis, "the buffer is disabled before PMBSR is cleared");
-	CHECK(find(0, OP_W, SPE_PMSCR, 1, 0) >= 0, "sampling is switched off");
+	CHECK(find(0, OP_W, SPE_REG_PMSCR_EL1, 1, 0) >= 0, "sampling is switched off");
 	CHECK(ev.hw.state & PERF_HES_STOPPED, "the event is stopped");
 	CHECK(!ev.pending_disable && !ev.pending_irq.queued,
 	      "perf core's disable state is left alone: the TRUNCATED end is the request");
@@ -339,20 +339,20 @@ static void test_irq_flags(void)
 	setup(0);
 	spe.pmu.event_init(&ev);
 	spe.pmu.add(&ev, PERF_EF_START);
-	regs[SPE_PMBPTR] = base() + 1000;
-	regs[SPE_PMBSR] = SPE_PMBSR_S | SPE_PMBSR_DL | SPE_PMBSR_COLL |
+	regs[SPE_REG_PMBPTR_EL1] = base() + 1000;
+	regs[SPE_REG_PMBSR_EL1] = SPE_PMBSR_S | SPE_PMBSR_DL | SPE_PMBSR_COLL |
 			  SPE_PMBSR_BSC_FULL;
 	reset_trace();
 	spe_irq_handler(0, &handle);
 	CHECK_EQ(ring.end_flags, PERF_AUX_FLAG_TRUNCATED | PERF_AUX_FLAG_PARTIAL |
 				 PERF_AUX_FLAG_COLLISION,
 		 "DL and COLL become TRUNCATED|PARTIAL|COLLISION on the record");
-	CHECK(find(0, OP_W, SPE_PMBPTR, 0, 0) < 0,
+	CHECK(find(0, OP_W, SPE_REG_PMBPTR_EL1, 0, 0) < 0,
 	      "after a truncation no new window is opened (perf disables the event)");
-	CHECK(find(0, OP_W, SPE_PMSCR, 1, 0) >= 0 &&
-	      find(0, OP_W, SPE_PMBLIMITR, 1, 0) >= 0 &&
-	      find(0, OP_W, SPE_PMBLIMITR, 1, 0) < find(0, OP_W, SPE_PMBSR, 1, 0) &&
-	      find(0, OP_W, SPE_PMBSR, 1, 0) == last_write(),
+	CHECK(find(0, OP_W, SPE_REG_PMSCR_EL1, 1, 0) >= 0 &&
+	      find(0, OP_W, SPE_REG_PMBLIMITR_EL1, 1, 0) >= 0 &&
+	      find(0, OP_W, SPE_REG_PMBLIMITR_EL1, 1, 0) < find(0, OP_W, SPE_REG_PMBSR_EL1, 1, 0) &&
+	      find(0, OP_W, SPE_REG_PMBSR_EL1, 1, 0) == last_write(),
 	      "DL: sampling and the buffer are off before PMBSR is cleared, so the "
 	      "unit cannot resume into the closed session");
 	CHECK(ev.hw.state & PERF_HES_STOPPED, "DL: the event is stopped");
@@ -364,17 +364,17 @@ static void test_irq_truncated_by_aux_end(void)
 	setup(0);
 	spe.pmu.event_init(&ev);
 	spe.pmu.add(&ev, PERF_EF_START);
-	regs[SPE_PMBPTR] = base() + 64 * PAGE_SIZE;	/* past the buffer */
-	regs[SPE_PMBSR] = SPE_PMBSR_S | SPE_PMBSR_BSC_FULL;
+	regs[SPE_REG_PMBPTR_EL1] = base() + 64 * PAGE_SIZE;	/* past the buffer */
+	regs[SPE_REG_PMBSR_EL1] = SPE_PMBSR_S | SPE_PMBSR_BSC_FULL;
 	reset_trace();
 	CHECK_EQ(spe_irq_handler(0, &handle), IRQ_HANDLED, "buffer full, PMBPTR outside: handled");
 	CHECK(ring.ends == 1 && ring.end_size == 0 &&
 	      ring.end_flags == PERF_AUX_FLAG_TRUNCATED,
 	      "the AUX record ends empty and TRUNCATED");
-	CHECK(find(0, OP_W, SPE_PMBPTR, 0, 0) < 0 && ring.ends == 1,
+	CHECK(find(0, OP_W, SPE_REG_PMBPTR_EL1, 0, 0) < 0 && ring.ends == 1,
 	      "a truncation found while ending the session opens no new one");
-	CHECK(regs[SPE_PMBLIMITR] == 0 && regs[SPE_PMSCR] == 0 &&
-	      find(0, OP_W, SPE_PMBLIMITR, 1, 0) < find(0, OP_W, SPE_PMBSR, 1, 0),
+	CHECK(regs[SPE_REG_PMBLIMITR_EL1] == 0 && regs[SPE_REG_PMSCR_EL1] == 0 &&
+	      find(0, OP_W, SPE_REG_PMBLIMITR_EL1, 1, 0) < find(0, OP_W, SPE_REG_PMBSR_EL1, 1, 0),
 	      "the unit is off before PMBSR is cleared");
 	CHECK(ev.hw.state & PERF_HES_STOPPED, "the event is stopped");
 }
@@ -384,16 +384,16 @@ static void test_irq_spurious_and_stray(void)
 	setup(0);
 	spe.pmu.event_init(&ev);
 	spe.pmu.add(&ev, PERF_EF_START);
-	regs[SPE_PMBSR] = 0;
+	regs[SPE_REG_PMBSR_EL1] = 0;
 	reset_trace();
 	CHECK_EQ(spe_irq_handler(0, &handle), IRQ_NONE, "PMBSR.S = 0: IRQ_NONE");
 	CHECK(last_write() < 0 && ring.ends == 0, "a spurious interrupt changes nothing");
 
 	setup(0);
-	regs[SPE_PMBSR] = SPE_PMBSR_S;
+	regs[SPE_REG_PMBSR_EL1] = SPE_PMBSR_S;
 	CHECK_EQ(spe_irq_handler(0, &handle), IRQ_HANDLED,
 		 "PMBIRQ without a session is handled");
-	CHECK(regs[SPE_PMBSR] == 0 && regs[SPE_PMBLIMITR] == 0,
+	CHECK(regs[SPE_REG_PMBSR_EL1] == 0 && regs[SPE_REG_PMBLIMITR_EL1] == 0,
 	      "a stray PMBIRQ is released with the buffer off");
 }
 
@@ -402,17 +402,17 @@ static void test_stop_with_pending_event(void)
 	setup(0);
 	spe.pmu.event_init(&ev);
 	spe.pmu.add(&ev, PERF_EF_START);
-	regs[SPE_PMBPTR] = base() + 2048;
-	regs[SPE_PMBSR] = SPE_PMBSR_S | SPE_PMBSR_BSC_FULL | SPE_PMBSR_COLL;
-	regs[SPE_PMSICR] = 77;
+	regs[SPE_REG_PMBPTR_EL1] = base() + 2048;
+	regs[SPE_REG_PMBSR_EL1] = SPE_PMBSR_S | SPE_PMBSR_BSC_FULL | SPE_PMBSR_COLL;
+	regs[SPE_REG_PMSICR_EL1] = 77;
 	reset_trace();
 	spe.pmu.del(&ev, 0);
 	CHECK(ring.ends == 1 && ring.end_size == 2048 &&
 	      ring.end_flags == PERF_AUX_FLAG_COLLISION,
 	      "stop ends the AUX record at PMBPTR with the pending event's flags");
-	CHECK_EQ(regs[SPE_PMBSR], 0, "stop clears the pending management event");
+	CHECK_EQ(regs[SPE_REG_PMBSR_EL1], 0, "stop clears the pending management event");
 	CHECK_EQ(ev.hw.period_left.counter, 77, "stop keeps PMSICR for the next start");
-	CHECK(find(0, OP_W, SPE_PMSCR, 1, 0) == 0, "stop begins by switching sampling off");
+	CHECK(find(0, OP_W, SPE_REG_PMSCR_EL1, 1, 0) == 0, "stop begins by switching sampling off");
 }
 
 static void test_stop_with_collision_only(void)
@@ -420,23 +420,23 @@ static void test_stop_with_collision_only(void)
 	setup(0);
 	spe.pmu.event_init(&ev);
 	spe.pmu.add(&ev, PERF_EF_START);
-	regs[SPE_PMBPTR] = base() + 512;
-	regs[SPE_PMBSR] = SPE_PMBSR_COLL;	/* §3.1.4: no management event */
+	regs[SPE_REG_PMBPTR_EL1] = base() + 512;
+	regs[SPE_REG_PMBSR_EL1] = SPE_PMBSR_COLL;	/* §3.1.4: no management event */
 	reset_trace();
 	spe.pmu.del(&ev, 0);
 	CHECK(ring.ends == 1 && ring.end_size == 512 &&
 	      ring.end_flags == PERF_AUX_FLAG_COLLISION,
 	      "stop reports a collision the unit noted without a management event");
-	CHECK_EQ(regs[SPE_PMBSR], 0, "stop clears COLL for the next session");
+	CHECK_EQ(regs[SPE_REG_PMBSR_EL1], 0, "stop clears COLL for the next session");
 
 	setup(0);
 	spe.pmu.event_init(&ev);
 	spe.pmu.add(&ev, PERF_EF_START);
-	regs[SPE_PMBSR] = SPE_PMBSR_COLL;
+	regs[SPE_REG_PMBSR_EL1] = SPE_PMBSR_COLL;
 	reset_trace();
 	CHECK_EQ(spe_irq_handler(0, &handle), IRQ_NONE,
 		 "COLL alone raises no PMBIRQ: the handler does not claim one");
-	CHECK(ring.ends == 0 && regs[SPE_PMBSR] == SPE_PMBSR_COLL,
+	CHECK(ring.ends == 0 && regs[SPE_REG_PMBSR_EL1] == SPE_PMBSR_COLL,
 	      "the interrupt path leaves COLL for the stop path to report");
 }
 
@@ -452,7 +452,7 @@ static void test_no_room(void)
 	CHECK(ring.ends == 1 && ring.end_size == 0 &&
 	      ring.end_flags == PERF_AUX_FLAG_TRUNCATED,
 	      "the session ends empty and TRUNCATED");
-	CHECK(find(0, OP_W, SPE_PMSCR, 0, 0) < 0 && regs[SPE_PMBLIMITR] == 0 &&
+	CHECK(find(0, OP_W, SPE_REG_PMSCR_EL1, 0, 0) < 0 && regs[SPE_REG_PMBLIMITR_EL1] == 0 &&
 	      (ev.hw.state & PERF_HES_STOPPED),
 	      "neither sampling nor the buffer is enabled");
 	CHECK(!ev.pending_disable && !ev.pending_irq.queued,
@@ -462,7 +462,7 @@ static void test_no_room(void)
 	spe.pmu.event_init(&ev);
 	ring.no_buffer = true;
 	CHECK(spe.pmu.add(&ev, PERF_EF_START) != 0, "no AUX buffer mapped: add fails");
-	CHECK(!ev.pending_irq.queued && ring.ends == 0 && regs[SPE_PMBLIMITR] == 0,
+	CHECK(!ev.pending_irq.queued && ring.ends == 0 && regs[SPE_REG_PMBLIMITR_EL1] == 0,
 	      "no AUX buffer: no session, the buffer off, nothing queued");
 
 	/* Not one free byte: perf core noted its own request (a CPU number). */
@@ -480,14 +480,14 @@ static void test_discard(void)
 	setup(SPE_BIT(35));
 	CHECK_EQ(spe.pmu.event_init(&ev), 0, "discard accepted on SPEv1p2");
 	CHECK_EQ(spe.pmu.add(&ev, PERF_EF_START), 0, "discard starts without AUX space");
-	CHECK_EQ(regs[SPE_PMBLIMITR],
+	CHECK_EQ(regs[SPE_REG_PMBLIMITR_EL1],
 		 SPE_FIELD_PREP(SPE_PMBLIMITR_FM_MASK, SPE_PMBLIMITR_FM_DISCARD) |
 		 SPE_PMBLIMITR_E,
 		 "discard: PMBLIMITR = FM discard | E, no window");
-	CHECK(find(0, OP_W, SPE_PMBPTR, 0, 0) < 0 && ring.ends == 0,
+	CHECK(find(0, OP_W, SPE_REG_PMBPTR_EL1, 0, 0) < 0 && ring.ends == 0,
 	      "discard opens no AUX session");
 	spe.pmu.del(&ev, 0);
-	CHECK(ring.ends == 0 && regs[SPE_PMBLIMITR] == 0,
+	CHECK(ring.ends == 0 && regs[SPE_REG_PMBLIMITR_EL1] == 0,
 	      "stopping a discard event ends no session");
 }
 
@@ -504,17 +504,17 @@ static void test_snapshot(void)
 	spe.pmu.event_init(&ev);
 	reset_trace();
 	CHECK_EQ(spe.pmu.add(&ev, PERF_EF_START), 0, "snapshot event starts");
-	CHECK_EQ(regs[SPE_PMBLIMITR], (base() + NR_PAGES / 2 * PAGE_SIZE) | SPE_PMBLIMITR_E,
+	CHECK_EQ(regs[SPE_REG_PMBLIMITR_EL1], (base() + NR_PAGES / 2 * PAGE_SIZE) | SPE_PMBLIMITR_E,
 		 "snapshot: the first window is the first half");
 
 	/* The unit filled the first half up to 30 bytes before its end. */
-	regs[SPE_PMBPTR] = base() + NR_PAGES / 2 * PAGE_SIZE - 30;
-	regs[SPE_PMBSR] = SPE_PMBSR_S | SPE_PMBSR_BSC_FULL;
+	regs[SPE_REG_PMBPTR_EL1] = base() + NR_PAGES / 2 * PAGE_SIZE - 30;
+	regs[SPE_REG_PMBSR_EL1] = SPE_PMBSR_S | SPE_PMBSR_BSC_FULL;
 	reset_trace();
 	spe_irq_handler(0, &handle);
-	w = find(0, OP_W, SPE_PMBPTR, 0, 0);
+	w = find(0, OP_W, SPE_REG_PMBPTR_EL1, 0, 0);
 	CHECK(w >= 0 && tr[w].val == base() + NR_PAGES / 2 * PAGE_SIZE &&
-	      regs[SPE_PMBLIMITR] == ((base() + NR_PAGES * PAGE_SIZE) | SPE_PMBLIMITR_E),
+	      regs[SPE_REG_PMBLIMITR_EL1] == ((base() + NR_PAGES * PAGE_SIZE) | SPE_PMBLIMITR_E),
 	      "snapshot: the tail of the half is padded and the second half follows");
 	CHECK(!memcmp((char *)buf->base + NR_PAGES / 2 * PAGE_SIZE - 30,
 		      "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 30),

@@ -11,7 +11,7 @@
 
 #define RD(u, r)	spe_spu_read_reg(&(u)->spu, r)
 
-static uint64_t write_ones(struct t_unit *u, enum spe_spu_reg r)
+static uint64_t write_ones(struct t_unit *u, enum spe_sysreg r)
 {
 	spe_spu_write_reg(&u->spu, r, ~0ULL);
 	return RD(u, r);
@@ -85,7 +85,7 @@ static void test_res0(void)
 
 static void test_id_regs(void)
 {
-	static const enum spe_spu_reg ro[] = {
+	static const enum spe_sysreg ro[] = {
 		SPE_REG_PMSIDR_EL1, SPE_REG_PMBIDR_EL1, SPE_REG_ID_AA64DFR0_EL1,
 	};
 	unsigned int p, i;
