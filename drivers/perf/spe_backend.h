@@ -11,10 +11,12 @@
 #ifndef SPE_BACKEND_H
 #define SPE_BACKEND_H
 
+#include <linux/interrupt.h>
 #include <linux/types.h>
 
 #include "spe/regs.h"
 
+struct cpumask;
 struct device;
 
 /*
@@ -39,14 +41,27 @@ void spe_dsb_nsh(void);		/* complete buffer writes, non-shareable */
 u64 spe_read_dfr0(void);
 
 /*
+ * What a backend learns of a PMU instance: everything it needs, so that no
+ * backend reaches into the driver's own state (spe_pmu.h).
+ */
+struct spe_backend_pmu {
+	struct device *dev;		/* for log messages */
+	const struct cpumask *cpus;	/* the CPUs the instance serves */
+	int irq;			/* PMBIRQ, a per-CPU interrupt */
+	irq_handler_t handler;		/* the driver's PMBIRQ handler */
+	void __percpu *dev_id;		/* and its per-CPU argument */
+};
+
+/*
  * Called when a PMU instance probes, once its PMBIRQ is known: check that
  * the profiling buffer can work under this kernel's memory setup (logging
  * the reason and returning an errno when it cannot), and learn the
- * interrupt (a simulated unit raises it itself).  Undone by
- * spe_backend_remove().
+ * interrupt (a simulated unit raises it itself, calling @handler as the
+ * interrupt controller would).  @pmu stays valid until
+ * spe_backend_remove(@pmu) undoes this.
  */
-int spe_backend_probe(struct device *dev, int irq);
-void spe_backend_remove(struct device *dev);
+int spe_backend_probe(const struct spe_backend_pmu *pmu);
+void spe_backend_remove(const struct spe_backend_pmu *pmu);
 
 /* Module-wide setup and teardown of the backend. */
 int spe_backend_init(void);

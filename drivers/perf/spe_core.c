@@ -16,26 +16,7 @@
 #include "spe_backend.h"
 #include "spe_compat.h"
 #include "spe_pmu.h"
-
-/*
- * Stop sampling and wait for everything already sampled to be in memory,
- * then switch the buffer off:
- *  - PMSCR = 0 then ISB: later operations see profiling disabled (§3.6,
- *    a direct write is seen by profiling after a context sync event);
- *  - PSB CSYNC: synchronise the profiling operations of earlier
- *    instructions; DSB NSH: wait for their record writes to complete;
- *  - PMBLIMITR = 0 then ISB: the buffer is disabled before anything
- *    reads PMBPTR or reuses the memory.
- */
-void spe_disable_and_drain_local(void)
-{
-	spe_write(SPE_REG_PMSCR_EL1, 0);
-	spe_isb();
-	spe_psb_csync();
-	spe_dsb_nsh();
-	spe_write(SPE_REG_PMBLIMITR_EL1, 0);
-	spe_isb();
-}
+#include "spe_unit.h"
 
 static void spe_event_req_fill(struct perf_event *event,
 			       struct spe_event_req *req)
@@ -118,26 +99,13 @@ static int spe_event_start(struct perf_event *event)
 	spe_event_req_fill(event, &req);
 	spe_event_to_regs(&spe->caps, &req, &regs);
 
-	spe_write(SPE_REG_PMSFCR_EL1, regs.pmsfcr);
-	spe_write(SPE_REG_PMSEVFR_EL1, regs.pmsevfr);
-	/* PMSNEVFR and PMSDSFR are UNDEFINED without their features. */
-	if (spe->caps.features & SPE_FEAT_INV_FILT_EVT)
-		spe_write(SPE_REG_PMSNEVFR_EL1, regs.pmsnevfr);
-	if (spe->caps.features & SPE_FEAT_FDS)
-		spe_write(SPE_REG_PMSDSFR_EL1, regs.pmsdsfr);
-	spe_write(SPE_REG_PMSLATFR_EL1, regs.pmslatfr);
-	spe_write(SPE_REG_PMSIRR_EL1, regs.pmsirr);
-	spe_isb();
-
 	/*
 	 * Carry on counting down where stop() left the interval counter so
 	 * a task switched out and in is not sampled more often than asked.
 	 */
-	spe_write(SPE_REG_PMSICR_EL1, local64_read(&hwc->period_left));
-	spe_isb();
-
-	/* Everything above must be in effect before sampling begins. */
-	spe_write(SPE_REG_PMSCR_EL1, hwc->config);
+	spe_unit_start(&regs, hwc->config, local64_read(&hwc->period_left),
+		       spe->caps.features & SPE_FEAT_INV_FILT_EVT,
+		       spe->caps.features & SPE_FEAT_FDS);
 	return 0;
 }
 
@@ -155,7 +123,7 @@ static void spe_pmu_stop(struct perf_event *event, int flags)
 	if (hwc->state & PERF_HES_STOPPED)
 		return;
 
-	spe_disable_and_drain_local();
+	spe_unit_disable_and_drain();
 
 	if (flags & PERF_EF_UPDATE) {
 		/*
@@ -166,7 +134,7 @@ static void spe_pmu_stop(struct perf_event *event, int flags)
 		spe_service_event(spe, handle, false);
 
 		/* ECOUNT rides along; period_left is ours (no freq mode). */
-		local64_set(&hwc->period_left, spe_read(SPE_REG_PMSICR_EL1));
+		local64_set(&hwc->period_left, spe_unit_read_icount());
 		hwc->state |= PERF_HES_UPTODATE;
 	}
 

@@ -139,10 +139,10 @@ u64 spe_read_dfr0(void)
  * buffer (a kernel mapping) cannot be written when a user-space operation
  * is sampled: every EL0 sample would end in a translation fault.
  */
-int spe_backend_probe(struct device *dev, int irq)
+int spe_backend_probe(const struct spe_backend_pmu *pmu)
 {
 	if (arm64_kernel_unmapped_at_el0()) {
-		dev_err(dev,
+		dev_err(pmu->dev,
 			"profiling buffer inaccessible: the kernel is unmapped at EL0 (KPTI); boot with \"kpti=off\" to use SPE\n");
 		return -EPERM;
 	}
@@ -150,7 +150,7 @@ int spe_backend_probe(struct device *dev, int irq)
 }
 
 /* The real unit raises PMBIRQ itself. */
-void spe_backend_remove(struct device *dev)
+void spe_backend_remove(const struct spe_backend_pmu *pmu)
 {
 }
 

@@ -15,6 +15,7 @@
 #include "spe_backend.h"
 #include "spe_pmbsr.h"
 #include "spe_pmu.h"
+#include "spe_unit.h"
 
 static void spe_dump_fault(struct spe_pmu *spe, u64 pmbsr,
 			   const struct spe_pmbsr_info *info)
@@ -47,15 +48,8 @@ bool spe_service_event(struct spe_pmu *spe, struct perf_output_handle *handle,
 	struct spe_pmbsr_info info;
 	u64 pmbsr, flags;
 
-	/*
-	 * seed 000 §3.6: PSB CSYNC synchronises the profiling operations,
-	 * DSB waits for their writes to memory (and resolves any external
-	 * abort they caused), ISB makes the unit's indirect writes to
-	 * PMBPTR/PMBSR visible to the direct reads below.
-	 */
-	spe_psb_csync();
-	spe_dsb_nsh();
-	spe_isb();
+	/* The unit's writes to memory, PMBPTR and PMBSR, before reading. */
+	spe_unit_sync();
 
 	pmbsr = spe_read(SPE_REG_PMBSR_EL1);
 	spe_pmbsr_decode(pmbsr, &info);
@@ -65,11 +59,8 @@ bool spe_service_event(struct spe_pmu *spe, struct perf_output_handle *handle,
 		 * Discard mode, or a session that already ended: nothing to
 		 * report to, but an asserted PMBIRQ must still be released.
 		 */
-		if (info.action != SPE_PMBSR_SPURIOUS) {
-			spe_disable_and_drain_local();
-			spe_write(SPE_REG_PMBSR_EL1, 0);
-			spe_isb();
-		}
+		if (info.action != SPE_PMBSR_SPURIOUS)
+			spe_unit_reset();
 		return info.action != SPE_PMBSR_SPURIOUS;
 	}
 
@@ -83,8 +74,7 @@ bool spe_service_event(struct spe_pmu *spe, struct perf_output_handle *handle,
 		 */
 		if (info.aux_flags) {
 			perf_aux_output_flag(handle, info.aux_flags);
-			spe_write(SPE_REG_PMBSR_EL1, 0);
-			spe_isb();
+			spe_unit_clear_status();
 		}
 		spe_aux_end(handle);
 		return false;
@@ -105,20 +95,19 @@ bool spe_service_event(struct spe_pmu *spe, struct perf_output_handle *handle,
 		 * window whose AUX record is closed; perf core starts the
 		 * event again when it next adds it.
 		 */
-		spe_disable_and_drain_local();
+		spe_unit_disable_and_drain();
 		event->hw.state |= PERF_HES_STOPPED;
 	} else if (restart) {
 		/* Buffer full: carry on in the next window. */
 		spe_aux_begin(handle, event);
 		/* No room for a new window: do not sample into nothing. */
 		if (event->hw.state & PERF_HES_STOPPED)
-			spe_disable_and_drain_local();
+			spe_unit_disable_and_drain();
 		spe_isb();
 	}
 
 	/* Pointers are sane: release PMBIRQ and, if programmed, the buffer. */
-	spe_write(SPE_REG_PMBSR_EL1, 0);
-	spe_isb();
+	spe_unit_clear_status();
 	return true;
 }
 
@@ -130,14 +119,10 @@ irqreturn_t spe_irq_handler(int irq, void *dev)
 
 	if (!event) {
 		/* No session on this CPU: release a stray PMBIRQ. */
-		spe_psb_csync();
-		spe_dsb_nsh();
-		spe_isb();
+		spe_unit_sync();
 		if (!(spe_read(SPE_REG_PMBSR_EL1) & SPE_PMBSR_S))
 			return IRQ_NONE;
-		spe_disable_and_drain_local();
-		spe_write(SPE_REG_PMBSR_EL1, 0);
-		spe_isb();
+		spe_unit_reset();
 		return IRQ_HANDLED;
 	}
 

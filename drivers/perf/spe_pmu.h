@@ -8,6 +8,7 @@
  *   spe_core.c    perf callbacks: event_init, add/del/start/stop/read
  *   spe_aux.c     the perf AUX buffer as the Profiling Buffer
  *   spe_irq.c     the PMBIRQ handler
+ *   spe_unit.c    register sequences of one CPU's unit (spe_unit.h)
  *   spe_hw.c      hardware backend (spe_backend.h)
  * plus the portable logic shared with the host tests: spe_caps.c,
  * spe_format.c, spe_auxcalc.c, spe_pmbsr.c.
@@ -20,6 +21,7 @@
 #include <linux/perf_event.h>
 #include <linux/platform_device.h>
 
+#include "spe_backend.h"
 #include "spe_caps.h"
 #include "spe_format.h"
 
@@ -49,6 +51,7 @@ struct spe_pmu {
 	int id;				/* the <n> of arm_spe_<n> */
 	struct spe_caps caps;		/* intersection over probed_cpus */
 	struct perf_output_handle __percpu *handle;
+	struct spe_backend_pmu backend;	/* what the backend was told */
 };
 
 static inline struct spe_pmu *to_spe_pmu(struct pmu *pmu)
@@ -70,7 +73,6 @@ void spe_sysfs_init(void);
 
 /* spe_core.c */
 void spe_pmu_init_callbacks(struct spe_pmu *spe);
-void spe_disable_and_drain_local(void);
 
 /* spe_aux.c */
 void *spe_setup_aux(struct perf_event *event, void **pages, int nr_pages,

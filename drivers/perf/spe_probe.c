@@ -30,6 +30,7 @@
 #include "spe_backend.h"
 #include "spe_compat.h"
 #include "spe_pmu.h"
+#include "spe_unit.h"
 
 static DEFINE_IDA(spe_ida);
 static enum cpuhp_state spe_hp_state;
@@ -41,14 +42,6 @@ struct spe_cpu_probe {
 	struct spe_caps caps;
 	enum spe_caps_err err;
 };
-
-/* Put the unit of this CPU in a known, quiet state. */
-static void spe_reset_local(void)
-{
-	spe_disable_and_drain_local();
-	spe_write(SPE_REG_PMBSR_EL1, 0);
-	spe_isb();
-}
 
 /*
  * Read this CPU's ID registers.  Runs on the CPU in question.  Only
@@ -74,7 +67,7 @@ static void spe_probe_local(void *info)
 		return;
 	}
 	r->pmsidr = spe_read(SPE_REG_PMSIDR_EL1);
-	spe_reset_local();
+	spe_unit_reset();
 
 	/*
 	 * Unimplemented filter bits are RES0 and read back as zero
@@ -221,7 +214,7 @@ static int spe_cpu_startup(unsigned int cpu, struct hlist_node *node)
 	    !spe_check_late_cpu(spe, cpu))
 		return 0;
 
-	spe_reset_local();
+	spe_unit_reset();
 	enable_percpu_irq(spe->irq, IRQ_TYPE_NONE);
 	cpumask_set_cpu(cpu, &spe->ready_cpus);
 	return 0;
@@ -243,7 +236,7 @@ static int spe_cpu_teardown(unsigned int cpu, struct hlist_node *node)
 	 * its AUX record ends where the data ends, with the right flags.
 	 */
 	disable_percpu_irq(spe->irq);
-	spe_disable_and_drain_local();
+	spe_unit_disable_and_drain();
 	return 0;
 }
 
@@ -347,7 +340,14 @@ static int spe_device_probe(struct platform_device *pdev)
 	if (ret)
 		goto out_free_handle;
 
-	ret = spe_backend_probe(dev, spe->irq);
+	spe->backend = (struct spe_backend_pmu) {
+		.dev = dev,
+		.cpus = &spe->supported_cpus,
+		.irq = spe->irq,
+		.handler = spe_irq_handler,
+		.dev_id = spe->handle,
+	};
+	ret = spe_backend_probe(&spe->backend);
 	if (ret)
 		goto out_free_handle;
 
@@ -373,7 +373,7 @@ out_remove_instance:
 out_free_irq:
 	free_percpu_irq(spe->irq, spe->handle);
 out_backend:
-	spe_backend_remove(dev);
+	spe_backend_remove(&spe->backend);
 out_free_handle:
 	free_percpu(spe->handle);
 	return ret;
@@ -386,7 +386,7 @@ static void spe_device_remove(struct platform_device *pdev)
 	perf_pmu_unregister(&spe->pmu);
 	cpuhp_state_remove_instance(spe_hp_state, &spe->hotplug_node);
 	free_percpu_irq(spe->irq, spe->handle);
-	spe_backend_remove(&pdev->dev);
+	spe_backend_remove(&spe->backend);
 	free_percpu(spe->handle);
 	ida_free(&spe_ida, spe->id);
 }

@@ -59,7 +59,6 @@
 #include <asm/virt.h>
 
 #include "spe_backend.h"
-#include "spe_pmu.h"
 #include "spe/spu_model.h"
 #include "spe/spu_opgen.h"
 
@@ -115,6 +114,7 @@ struct spe_sim_cpu {
 
 	/* PMBIRQ as the driver requested it (spe_backend_probe). */
 	int irq;
+	irq_handler_t irq_handler;
 	void __percpu *irq_dev;
 
 	/* Buffer range the driver programmed and the last page seen mapped. */
@@ -196,7 +196,7 @@ static void spe_sim_raise_irq(struct spe_sim_cpu *sim)
 		return;
 	}
 	sim->irq_direct++;
-	spe_irq_handler(sim->irq, this_cpu_ptr(sim->irq_dev));
+	sim->irq_handler(sim->irq, this_cpu_ptr(sim->irq_dev));
 }
 
 /* The sampled operation: the interrupted context plus generated details. */
@@ -496,16 +496,16 @@ u64 spe_read_dfr0(void)
 	return dfr0 | SPE_FIELD_PREP(SPE_ID_AA64DFR0_PMSVER_MASK, spe_sim_pmsver);
 }
 
-static void spe_sim_set_irq(const struct cpumask *cpus, int irq,
-			    void __percpu *dev_id)
+static void spe_sim_set_irq(const struct spe_backend_pmu *pmu, bool probed)
 {
 	int cpu;
 
-	for_each_cpu(cpu, cpus) {
+	for_each_cpu(cpu, pmu->cpus) {
 		struct spe_sim_cpu *sim = per_cpu_ptr(&spe_sim_cpus, cpu);
 
-		WRITE_ONCE(sim->irq_dev, dev_id);
-		WRITE_ONCE(sim->irq, irq);
+		WRITE_ONCE(sim->irq_handler, probed ? pmu->handler : NULL);
+		WRITE_ONCE(sim->irq_dev, probed ? pmu->dev_id : NULL);
+		WRITE_ONCE(sim->irq, probed ? pmu->irq : -1);
 	}
 }
 
@@ -514,27 +514,23 @@ static void spe_sim_set_irq(const struct cpumask *cpus, int irq,
  * not stop it; but it stands for hardware that KPTI does stop, and
  * pretending otherwise would make the simulation lie about what works.
  *
- * The PPI the driver is about to request is the one to raise; its handler
- * gets the driver's per-CPU handle, which the fallback path passes too.
+ * The PPI the driver is about to request is the one to raise; the
+ * fallback path calls the driver's handler with its per-CPU argument.
  */
-int spe_backend_probe(struct device *dev, int irq)
+int spe_backend_probe(const struct spe_backend_pmu *pmu)
 {
-	struct spe_pmu *spe = dev_get_drvdata(dev);
-
 	if (arm64_kernel_unmapped_at_el0()) {
-		dev_err(dev,
+		dev_err(pmu->dev,
 			"profiling buffer inaccessible: the kernel is unmapped at EL0 (KPTI); boot with \"kpti=off\" to use SPE\n");
 		return -EPERM;
 	}
-	spe_sim_set_irq(&spe->supported_cpus, irq, spe->handle);
+	spe_sim_set_irq(pmu, true);
 	return 0;
 }
 
-void spe_backend_remove(struct device *dev)
+void spe_backend_remove(const struct spe_backend_pmu *pmu)
 {
-	struct spe_pmu *spe = dev_get_drvdata(dev);
-
-	spe_sim_set_irq(&spe->supported_cpus, -1, NULL);
+	spe_sim_set_irq(pmu, false);
 }
 
 /* ---- debugfs ------------------------------------------------------------- */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The driver's perf glue (spe_core.c, spe_aux.c, spe_irq.c), compiled
+ * The driver's perf glue (spe_core.c, spe_aux.c, spe_irq.c, spe_unit.c), compiled
  * unchanged against host stand-ins of the kernel APIs (kshim/) and run
  * against a fake backend that records every register access and barrier,
  * and a fake perf AUX handle.  This checks the register sequences of
@@ -11,6 +11,7 @@
 
 #include "spe_pmu.h"	/* first: brings in kshim.h (__percpu) */
 #include "spe_backend.h"
+#include "spe_unit.h"
 #include "spe/regs.h"
 #include "tap.h"
 
@@ -235,7 +236,7 @@ static void test_disable_sequence(void)
 	int i;
 
 	setup(0);
-	spe_disable_and_drain_local();
+	spe_unit_disable_and_drain();
 	i = find(0, OP_W, SPE_REG_PMSCR_EL1, 1, 0);
 	CHECK(i == 0 && tr[1].op == OP_ISB && tr[2].op == OP_PSB &&
 	      tr[3].op == OP_DSB && tr[4].op == OP_W && tr[4].reg == SPE_REG_PMBLIMITR_EL1 &&

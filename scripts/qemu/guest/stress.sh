@@ -65,7 +65,7 @@ if [ -d "$T" ]; then
 	else
 		for f in spe_pmu_add spe_pmu_del spe_pmu_start spe_pmu_stop \
 			 spe_irq_handler spe_service_event spe_aux_begin spe_aux_end \
-			 spe_aux_output_end spe_disable_and_drain_local; do
+			 spe_aux_output_end spe_unit_disable_and_drain; do
 			echo "$f:mod:arm_spe_sim" >>"$T/set_ftrace_filter" 2>/dev/null ||
 				echo "stress: cannot trace $f"
 		done

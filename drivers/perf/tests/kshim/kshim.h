@@ -67,6 +67,7 @@ bool perfmon_capable(void);
 
 /* Interrupts */
 typedef enum { IRQ_NONE = 0, IRQ_HANDLED = 1 } irqreturn_t;
+typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
 
 /* perf */
 typedef struct { long long counter; } local64_t;
