@@ -9,16 +9,11 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cache="${SPE_CACHE_DIR:-$top/.cache}/bench-views"
-gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
-spe="$top/build/spe-decode/spe-decode"
-mkdir -p "$cache"
-make -s -C "$top/tools/spe-decode" -j2 >/dev/null
+# shellcheck source=scripts/lib/bench-inputs.sh
+. "$top/scripts/lib/bench-inputs.sh"
 
 # The inputs of the perf.data benchmark: 4 queues (~38 MB), then 7 x 154 MB.
-[ -s "$cache/a.bin" ] || python3 "$gen" 200000 --seed 21 >"$cache/a.bin"
-[ -s "$cache/b.bin" ] || python3 "$gen" 200000 --seed 22 --ts0 1000077 >"$cache/b.bin"
-"$spe" wrap -o "$cache/b32.data" --pid 100 --tid 100 --comm bench \
-	"$cache/a.bin@0" "$cache/b.bin@1" "$cache/a.bin@2" "$cache/b.bin@3"
+bench_perfdata_inputs "$cache"
 if [ ! -s "$cache/big.bin" ]; then
 	for _ in 1 2 3 4 5 6 7 8; do cat "$cache/a.bin" "$cache/b.bin"; done >"$cache/big.bin"
 fi
