@@ -86,6 +86,8 @@ stress_one() {
 	{
 		echo "STRESS_LOOP=$loop STRESS_SECONDS=$seconds STRESS_PROFILE=$profile STRESS_TRACE=$trace"
 		[ -z "$iterations" ] || echo "STRESS_ITERATIONS=$iterations"
+		# The guest stops at the first line the host would fail it for.
+		echo "KERNEL_LOG_PATTERN='$spe_kernel_log_pattern'"
 		cat "$top/scripts/qemu/guest/stress.sh"
 	} >"$dir/guest.sh"
 	SPE_QEMU_EL2=$([ "$el" = el2 ] && echo 1) \

@@ -17,6 +17,8 @@
 #   STRESS_SECONDS, STRESS_ITERATIONS, STRESS_PROFILE
 #   STRESS_TRACE       all (every function of the module) or entry (its perf
 #                      callbacks and IRQ handler only)
+#   KERNEL_LOG_PATTERN what fails a run in the kernel log (the host's
+#                      spe_kernel_log_pattern, scripts/lib/guest-results.sh)
 #
 # The guest boots with panic_on_warn=1, oops=panic and ftrace_dump_on_oops:
 # the first warning stops it and the console gets the trace (the host keeps
@@ -81,7 +83,7 @@ else
 fi
 
 kernel_log_bad() {
-	dmesg | grep -E 'WARNING:|BUG:|Oops|Internal error:|Unable to handle|Call trace:|lockdep|possible circular locking|scheduling while atomic|refcount_t:|blocked for more than'
+	dmesg | grep -E "$KERNEL_LOG_PATTERN"
 }
 
 # run_selftest NAME: runs one selftest, stops the loop when it fails.
