@@ -15,7 +15,7 @@
 
 struct device;
 
-/* The SPE system registers (seed 000 §4.1; spec-notes §1). */
+/* The SPE system registers (DDI 0586A §4.1; DDI 0487). */
 enum spe_sysreg {
 	SPE_PMSCR,
 	SPE_PMSNEVFR,
@@ -40,7 +40,7 @@ const char *spe_backend_name(void);
 u64 spe_read(enum spe_sysreg reg);
 void spe_write(enum spe_sysreg reg, u64 val);
 
-/* Barriers the programming sequences need (seed 000 §3.6). */
+/* Barriers the programming sequences need (DDI 0586A §3.6). */
 void spe_psb_csync(void);	/* PSB CSYNC: drain profiling operations */
 void spe_isb(void);		/* context synchronisation */
 void spe_dsb_nsh(void);		/* complete buffer writes, non-shareable */

@@ -3,7 +3,7 @@
  * Profiling Buffer management events: the PMBIRQ handler, and the same
  * servicing done when an event stops with an event pending.
  *
- * PMBIRQ is a level interrupt driven by PMBSR_EL1.S (seed 000 §3.5): the
+ * PMBIRQ is a level interrupt driven by PMBSR_EL1.S (DDI 0586A §3.5): the
  * buffer stays disabled and the line asserted until PMBSR is written, so
  * the buffer pointers are made sane (a new window, or the buffer disabled)
  * before S is cleared, never after.
@@ -48,7 +48,7 @@ bool spe_service_event(struct spe_pmu *spe, struct perf_output_handle *handle,
 	u64 pmbsr, flags;
 
 	/*
-	 * seed 000 §3.6: PSB CSYNC synchronises the profiling operations,
+	 * DDI 0586A §3.6: PSB CSYNC synchronises the profiling operations,
 	 * DSB waits for their writes to memory (and resolves any external
 	 * abort they caused), ISB makes the unit's indirect writes to
 	 * PMBPTR/PMBSR visible to the direct reads below.

@@ -67,7 +67,7 @@ static void spe_probe_local(void *info)
 		return;
 	}
 
-	/* seed 000 §4.3.1: P = 1, a higher EL owns the buffer; hands off. */
+	/* DDI 0586A §4.3.1: P = 1, a higher EL owns the buffer; hands off. */
 	r->pmbidr = spe_read(SPE_PMBIDR);
 	if (r->pmbidr & SPE_PMBIDR_P) {
 		p->err = SPE_CAPS_BUF_PROHIBITED;
@@ -78,7 +78,7 @@ static void spe_probe_local(void *info)
 
 	/*
 	 * Unimplemented filter bits are RES0 and read back as zero
-	 * (spec-notes §1), which is the only way to learn them.
+	 * (DDI 0487 PMSEVFR_EL1), which is the only way to learn them.
 	 */
 	if (r->pmsidr & SPE_PMSIDR_FE) {
 		spe_write(SPE_PMSEVFR, ~0ULL);
@@ -257,7 +257,7 @@ static int spe_irq_probe(struct spe_pmu *spe)
 	if (irq < 0)
 		return irq;	/* platform_get_irq() said why */
 
-	/* seed 000 §3.5: PMBIRQ must be a PPI in a multiprocessor system. */
+	/* DDI 0586A §3.5: PMBIRQ must be a PPI in a multiprocessor system. */
 	if (!irq_is_percpu(irq)) {
 		dev_err(&pdev->dev,
 			"interrupt %d is an SPI, but PMBIRQ must be a PPI (firmware describes the SPE interrupt wrongly)\n",

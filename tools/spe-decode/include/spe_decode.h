@@ -20,12 +20,13 @@
  *
  * Byte offsets are "stream offsets": the position of a byte in the SPE
  * profiling buffer stream, i.e. the caller's base offset plus the index in
- * the buffer handed to the library.  The Alignment command (seed 000
+ * the buffer handed to the library.  The Alignment command (DDI 0586A
  * §5.3.2) is defined relative to the stream, so the offset matters for
  * decoding, not only for reporting.
  *
- * Specification: seed 000 (SPE supplement 2017) §5, seed 003 (Arm ARM
- * D18.1, record format version 0), spec-notes §2 (SPEv1p1..v1p5 fields).
+ * Specification: DDI 0586A (SPE supplement 2017) §5, DDI 0487 (Arm ARM
+ * D18.1, record format version 0, and the D18 packets for the SPEv1p1..v1p5
+ * fields); Documentation/references.rst lists them.
  * Packet encodings live in include/spe/packet.h.
  */
 #ifndef SPE_DECODE_H
@@ -52,7 +53,7 @@ enum spe_error {
 	/*
 	 * A header whose payload size cannot be determined: an extended
 	 * header prefix (0x20-0x3f) followed by another prefix byte.  Every
-	 * other header byte is decodable or skippable (seed 003 D18.1.3).
+	 * other header byte is decodable or skippable (DDI 0487 D18.1.3).
 	 */
 	SPE_ERR_BAD_HEADER	= -3,
 	/*
@@ -269,7 +270,7 @@ struct spe_impdef_value {
 };
 
 /*
- * One sample record (seed 003 D18.1.2): every packet between two record
+ * One sample record (DDI 0487 D18.1.2): every packet between two record
  * boundaries, by field.  A field is meaningful only when its bit is set in
  * @present.  When a packet kind repeats inside one record the last one wins.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * perf.data: the on-disk layout perf uses (spec-notes §4) and this library's
- * writer for it.
+ * perf.data: the on-disk layout perf uses (perf.data-file-format.txt) and
+ * this library's writer for it.
  *
  * The kernel's UAPI header <linux/perf_event.h> already defines
  * perf_event_attr, the kernel record types (PERF_RECORD_*) and the AUX flags;
@@ -134,7 +134,7 @@ struct spe_perf_auxtrace_info_event {
 /* ARM SPE AUXTRACE_INFO version 1: priv[] = {pmu_type, per_cpu_mmaps}. */
 #define SPE_AUXINFO_V1_NR_PRIV		2
 
-/* Version 2: a header, then one block per CPU (spec-notes §4). */
+/* Version 2: a header, then one block per CPU (perf arm-spe.h). */
 #define SPE_AUXINFO_V2			2
 #define SPE_AUXINFO_V2_HDR_SIZE		4	/* u64s in the header */
 #define SPE_AUXINFO_V2_CPU_MAGIC	0x1010101010101010ULL
@@ -262,7 +262,7 @@ int spe_pdw_auxtrace_info_v2(struct spe_pdw *w, uint32_t pmu_type,
 			     const struct spe_pdw_cpu_meta *cpus, uint32_t nr_cpus,
 			     uint32_t nr_params);
 
-/* Time conversion parameters (spec-notes §4), shared with the reader. */
+/* Time conversion parameters (perf_event.h), shared with the reader. */
 struct spe_time_conv {
 	uint64_t time_shift;
 	uint64_t time_mult;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Decode queues: one per AUX buffer index (per CPU, or per thread), fed by
- * the AUXTRACE records of a perf.data, merged in timestamp order (spec-notes
- * §4, §5).  The algorithm is perf's: before a timed perf.data record is
+ * the AUXTRACE records of a perf.data, merged in timestamp order
+ * (perf.data-file-format.txt, perf arm-spe.c).  The algorithm is perf's: before a timed perf.data record is
  * handled, every queued SPE record older than it is delivered, so context
  * switches and mappings apply to the records they should.
  *

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * perf.data reader (spec-notes §4): the file header, the attributes of any
- * size from 64 bytes up, the feature sections SPE decoding needs, and the
+ * perf.data reader (perf.data-file-format.txt): the file header, the
+ * attributes of any size from 64 bytes up, the feature sections SPE decoding needs, and the
  * records of the data section one by one through a fixed buffer.  Also
  * perf's pipe format, where attributes and features arrive as records.
  *

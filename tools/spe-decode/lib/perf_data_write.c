@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * perf.data writer (spec-notes §4): file header, attributes with their ids,
- * the data section written record by record through a fixed buffer, and the
+ * perf.data writer (perf.data-file-format.txt): file header, attributes
+ * with their ids, the data section written record by record through a fixed buffer, and the
  * feature sections perf reads to know the machine (ARCH, NRCPUS, CPUID ...).
  *
  * File layout produced:

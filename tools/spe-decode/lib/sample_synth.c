@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Sample synthesis: the samples perf makes of an SPE record (spec-notes §5),
+ * Sample synthesis: the samples perf makes of an SPE record (perf arm-spe.c),
  * group by group in perf's order, with the fields perf fills (time, cpu,
  * pid/tid, ip, cpumode, addr, phys_addr, data_src, weight) plus the issue
  * and translation latencies perf drops.

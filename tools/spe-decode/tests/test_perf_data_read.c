@@ -2,7 +2,7 @@
 /*
  * perf.data reader: files written by the writer read back record by record,
  * perf's pipe format from a real pipe, every attribute size, and corrupt
- * files that must fail with the right offset (spec-notes §4).
+ * files that must fail with the right offset (perf.data-file-format.txt).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * perf.data writer: the layout perf reads (spec-notes §4), checked byte by
- * byte on a file written to a temporary descriptor.
+ * perf.data writer: the layout perf reads (perf.data-file-format.txt),
+ * checked byte by byte on a file written to a temporary descriptor.
  */
 #include <errno.h>
 #include <stdio.h>

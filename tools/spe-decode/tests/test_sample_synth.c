@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Sample synthesis: perf's groups, fields and order (spec-notes §5). */
+/* Sample synthesis: perf's groups, fields and order (perf arm-spe.c). */
 #include <string.h>
 
 #include <linux/perf_event.h>
