@@ -18,6 +18,8 @@
 
 #include <linux/perf_event.h>
 
+#include "spe_decode.h"
+
 /* ---- File layout ------------------------------------------------------- */
 
 #define SPE_PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" */
@@ -166,7 +168,9 @@ struct spe_perf_time_conv_event {
  * fixes the attribute section), then spe_pdw_finish() which appends the
  * feature sections and rewrites the file header.  Output is buffered; memory
  * does not depend on how much is written.  Every function returns 0 or a
- * negative errno; after an error every later call returns the same error.
+ * negative SPE_ERR_* code; after an error every later call returns the same
+ * error, and spe_pdw_errmsg() says what it was (for SPE_ERR_IO with the
+ * system's reason, e.g. "write: No space left on device").
  */
 struct spe_pdw;
 
@@ -229,17 +233,19 @@ bool spe_pdw_is_pipe(const struct spe_pdw *w);
  * Writes feature section @feat (enum spe_perf_feature) with these bytes,
  * as read from another perf.data, instead of what spe_pdw_info gives.
  * Features describing the file's own layout (EVENT_DESC, AUXTRACE,
- * GROUP_DESC, DIR_FORMAT, COMPRESSED) are refused with -EINVAL.  Call
+ * GROUP_DESC, DIR_FORMAT, COMPRESSED) are refused with SPE_ERR_INVAL.  Call
  * before the first record.
  */
 int spe_pdw_copy_feature(struct spe_pdw *w, int feat, const void *data, size_t len);
 struct spe_pdr;
 /* Every feature section of the file @r reads (file mode) through
  * spe_pdw_copy_feature(), but those whose bit is set in @skip (bits < 64)
- * and the writer's own.  Returns 0 or a negative errno. */
+ * and the writer's own.  Returns 0 or a negative SPE_ERR_* code. */
 int spe_pdw_copy_features(struct spe_pdw *w, struct spe_pdr *r, uint64_t skip);
 /* Frees the writer; does not close fd.  Call spe_pdw_finish() first. */
 void spe_pdw_free(struct spe_pdw *w);
+/* The writer's first error in words, or NULL when it has had none. */
+const char *spe_pdw_errmsg(const struct spe_pdw *w);
 
 /* attr->size is set to the size this library was built with when zero. */
 int spe_pdw_add_attr(struct spe_pdw *w, const struct perf_event_attr *attr,
@@ -325,7 +331,8 @@ uint64_t spe_pdw_offset(const struct spe_pdw *w);
  * consume it with spe_pdr_aux_read() before the next spe_pdr_next(), which
  * otherwise skips it.
  *
- * Errors are negative errno values; spe_pdr_errmsg() then says what was
+ * Errors are negative SPE_ERR_* codes (SPE_ERR_BAD_FILE for a malformed
+ * file, SPE_ERR_IO for a failed read); spe_pdr_errmsg() then says what was
  * wrong and at which file offset (spe_pdr_error_offset()).
  */
 struct spe_pdr;
@@ -387,7 +394,7 @@ uint32_t spe_pdr_nr_attrs(const struct spe_pdr *r);
 const struct spe_pdr_attr *spe_pdr_attr(const struct spe_pdr *r, uint32_t i);
 const struct spe_pdr_attr *spe_pdr_attr_by_id(const struct spe_pdr *r, uint64_t id);
 /* File mode: the file offset and size of feature section @feat (an
- * enum spe_perf_feature bit); -ENOENT when the file has none. */
+ * enum spe_perf_feature bit); SPE_ERR_NOT_FOUND when the file has none. */
 int spe_pdr_feature_section(const struct spe_pdr *r, int feat, uint64_t *off,
 			    uint64_t *size);
 
@@ -411,8 +418,8 @@ struct spe_auxtrace_info {
 	uint32_t nr_cpus;		/* version 2: per-CPU entries */
 };
 
-/* Parses the fixed part; *info.  Returns 0 or -EINVAL / -EPROTO with a
- * reason in *why. */
+/* Parses the fixed part; *info.  Returns 0, or SPE_ERR_BAD_FILE /
+ * SPE_ERR_UNSUPPORTED (not ARM SPE) with a reason in *why. */
 int spe_parse_auxtrace_info(const struct perf_event_header *h,
 			    struct spe_auxtrace_info *info, const char **why);
 /* Version 2: the metadata of per-CPU entry i (0 <= i < nr_cpus). */

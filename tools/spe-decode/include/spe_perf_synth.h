@@ -151,7 +151,7 @@ struct spe_itrace {
  * time units, which SPE cannot use). */
 void spe_itrace_default(struct spe_itrace *o);
 /* Parses perf's --itrace letters (i b f m t a M l, plus e/d/p... accepted
- * and ignored) and an optional period "<n>[i]".  Returns 0 or -EINVAL with
+ * and ignored) and an optional period "<n>[i]".  Returns 0 or SPE_ERR_INVAL with
  * a reason in *why. */
 int spe_itrace_parse(const char *s, struct spe_itrace *o, const char **why);
 /* The event name perf gives a group. */
