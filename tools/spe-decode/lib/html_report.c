@@ -308,10 +308,16 @@ struct out {
 	int err;
 };
 
+/* The first failure of the sink is kept as it returned it (e.g. -errno). */
 static void put(struct out *o, const char *s, size_t n)
 {
-	if (!o->err && n && o->write(o->ctx, s, n))
-		o->err = SPE_ERR_IO;
+	int err;
+
+	if (o->err || !n)
+		return;
+	err = o->write(o->ctx, s, n);
+	if (err)
+		o->err = err < 0 ? err : SPE_ERR_IO;
 }
 
 static void pr(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
