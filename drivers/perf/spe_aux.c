@@ -4,7 +4,7 @@
  *
  * perf hands over the AUX area as an array of pages that need not be
  * physically contiguous, while the Profiling Buffer is one virtual range
- * (PMBPTR_EL1 up to PMBLIMITR_EL1, seed 000 §3.4), so setup_aux maps the
+ * (PMBPTR_EL1 up to PMBLIMITR_EL1, DDI 0586A §3.4), so setup_aux maps the
  * pages contiguously with vmap().  Where in that range the unit may write
  * is decided by the portable spe_aux_next() (spe_auxcalc.c); this file
  * carries out its answers on the perf handle and the registers.

@@ -7,7 +7,7 @@
  * both treat zero as padding) and consumes them, then asks again; LIMIT
  * gives the window to program; FULL means no room for even one record.
  *
- * Rules (seed 000 §3.4.1, §3.5.2):
+ * Rules (DDI 0586A §3.4.1, §3.5.2):
  *  - PMBPTR must be aligned to 2^PMBIDR.Align when the buffer is first
  *    configured, and at least one maximum-size record below the limit;
  *  - PMBLIMITR.LIMIT has page granularity and is one past the last byte;

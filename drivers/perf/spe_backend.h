@@ -32,7 +32,7 @@ const char *spe_backend_name(void);
 u64 spe_read(enum spe_sysreg reg);
 void spe_write(enum spe_sysreg reg, u64 val);
 
-/* Barriers the programming sequences need (seed 000 §3.6). */
+/* Barriers the programming sequences need (DDI 0586A §3.6). */
 void spe_psb_csync(void);	/* PSB CSYNC: drain profiling operations */
 void spe_isb(void);		/* context synchronisation */
 void spe_dsb_nsh(void);		/* complete buffer writes, non-shareable */

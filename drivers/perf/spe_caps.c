@@ -57,7 +57,7 @@ enum spe_caps_err spe_caps_from_regs(const struct spe_cpu_regs *regs,
 	if (caps->pmsver == SPE_PMSVER_NI)
 		return SPE_CAPS_NO_SPE;
 
-	/* seed 000 §4.3.1: P = 1 means a higher EL owns the buffer. */
+	/* DDI 0586A §4.3.1: P = 1 means a higher EL owns the buffer. */
 	if (regs->pmbidr & SPE_PMBIDR_P)
 		return SPE_CAPS_BUF_PROHIBITED;
 

@@ -16,7 +16,7 @@
 
 #include "spe/regs.h"
 
-/* Features the perf ABI can switch on (spec-notes §3). */
+/* Features the perf ABI can switch on (Linux perf-arm-spe.txt). */
 #define SPE_FEAT_FILT_EVT	BIT(0)	/* PMSIDR.FE: event filter */
 #define SPE_FEAT_FILT_TYP	BIT(1)	/* PMSIDR.FT: type filter */
 #define SPE_FEAT_FILT_LAT	BIT(2)	/* PMSIDR.FL: latency filter */

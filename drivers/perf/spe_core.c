@@ -6,7 +6,7 @@
  * PERF_PMU_CAP_EXCLUSIVE).  start() programs the buffer window first, the
  * filters and the interval next, and PMSCR_EL1 last, because PMSCR is what
  * lets operations be selected for sampling; stop() undoes it in the reverse
- * order with the drain sequence of seed 000 §3.6.
+ * order with the drain sequence of DDI 0586A §3.6.
  */
 #include <linux/capability.h>
 #include <linux/kernel.h>

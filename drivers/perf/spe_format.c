@@ -53,7 +53,7 @@ bool spe_fmt_supported(const struct spe_caps *caps, unsigned int nr_cfg_words,
 }
 
 /*
- * PMSIRR_EL1.INTERVAL holds bits 31:8 of the interval (seed 000 §4.3.12):
+ * PMSIRR_EL1.INTERVAL holds bits 31:8 of the interval (DDI 0586A §4.3.12):
  * round the period down to a multiple of 256 and keep it within
  * [PMSIDR.Interval minimum, 2^32 - 256].
  */
@@ -81,7 +81,7 @@ static u64 spe_cfg_known_bits(unsigned int word)
 }
 
 /*
- * The checks of spec-notes §3, in the order that gives the most useful
+ * The checks of the Linux SPE PMU ABI, in the order that gives the most useful
  * error: ABI misuse (-EINVAL), then what the hardware lacks
  * (-EOPNOTSUPP), then permission (-EACCES).  *why names the reason.
  */
@@ -170,7 +170,7 @@ void spe_event_to_regs(const struct spe_caps *caps,
 	u64 lat = spe_fmt_get(cfg, SPE_FMT_min_latency);
 	u64 fcr = 0;
 
-	/* seed 000 §4.3.5 */
+	/* DDI 0586A §4.3.5 */
 	regs->pmscr = spe_bit_if(SPE_PMSCR_TS, spe_fmt_get(cfg, SPE_FMT_ts_enable)) |
 		      spe_bit_if(SPE_PMSCR_PA, spe_fmt_get(cfg, SPE_FMT_pa_enable)) |
 		      spe_bit_if(SPE_PMSCR_E0SPE, !req->exclude_user) |
@@ -180,11 +180,11 @@ void spe_event_to_regs(const struct spe_caps *caps,
 		regs->pmscr |= SPE_FIELD_PREP(SPE_PMSCR_PCT_MASK,
 					      SPE_PMSCR_PCT_PHYS);
 
-	/* seed 000 §4.3.12 */
+	/* DDI 0586A §4.3.12 */
 	regs->pmsirr = spe_period_to_interval(caps, req->period) |
 		       spe_bit_if(SPE_PMSIRR_RND, spe_fmt_get(cfg, SPE_FMT_jitter));
 
-	/* seed 000 §4.3.9; spec-notes §1 for FnE, FDS and the EFT fields */
+	/* DDI 0586A §4.3.9; DDI 0487 for FnE, FDS and the EFT fields */
 	fcr |= spe_bit_if(SPE_PMSFCR_B, spe_fmt_get(cfg, SPE_FMT_branch_filter));
 	fcr |= spe_bit_if(SPE_PMSFCR_LD, spe_fmt_get(cfg, SPE_FMT_load_filter));
 	fcr |= spe_bit_if(SPE_PMSFCR_ST, spe_fmt_get(cfg, SPE_FMT_store_filter));

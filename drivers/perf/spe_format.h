@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The user ABI of the SPE PMU (spec-notes §3): one table of format
+ * The user ABI of the SPE PMU (Linux perf-arm-spe.txt): one table of format
  * attributes (spe_format_table.h), from which the enum, the sysfs format/
  * files, the config-bit extraction and the feature each attribute needs
  * are all generated, and the conversion of a validated event into

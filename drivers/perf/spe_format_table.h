@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The SPE PMU's format attributes: the perf ABI of spec-notes §3.
+ * The SPE PMU's format attributes: the perf ABI of Linux perf-arm-spe.txt.
  * Never renumber; a name and its bits are what perf tools rely on.
  *
  * Included with SPE_FMT(name, config word, lo bit, hi bit, feature)

@@ -3,7 +3,7 @@
  * Profiling Buffer management events: the PMBIRQ handler, and the same
  * servicing done when an event stops with an event pending.
  *
- * PMBIRQ is a level interrupt driven by PMBSR_EL1.S (seed 000 §3.5): the
+ * PMBIRQ is a level interrupt driven by PMBSR_EL1.S (DDI 0586A §3.5): the
  * buffer stays disabled and the line asserted until PMBSR is written, so
  * the buffer pointers are made sane (a new window, or the buffer disabled)
  * before S is cleared, never after.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PMBSR_EL1 decoding (seed 000 §3.5, §4.3.4; spec-notes §1 for the GPC
+ * PMBSR_EL1 decoding (DDI 0586A §3.5, §4.3.4; DDI 0487 PMBSR_EL1 for the GPC
  * and IMPLEMENTATION DEFINED classes).
  *
  * Policy:
@@ -10,7 +10,7 @@
  *    RESTART (the buffer itself is sound), but the interrupt path opens
  *    no new session after a truncation: perf disables such an event.
  *  - COLL marks the record COLLISION (samples were dropped, data is fine).
- *    The unit sets COLL without raising a management event (seed 000
+ *    The unit sets COLL without raising a management event (DDI 0586A
  *    §3.1.4), so it is decoded even when S = 0: the stop path must report
  *    it, or a collision is only seen if the buffer happens to fill.
  *  - A full buffer restarts in the next free window (§3.5.2).
@@ -77,7 +77,7 @@ void spe_pmbsr_decode(u64 pmbsr, struct spe_pmbsr_info *info)
 		info->aux_flags |= SPE_AUX_FLAG_TRUNCATED | SPE_AUX_FLAG_PARTIAL;
 
 	/*
-	 * seed 000 §3.5.4: an external abort reported to SPE sets EA; if it
+	 * DDI 0586A §3.5.4: an external abort reported to SPE sets EA; if it
 	 * was asynchronous nothing in the buffer can be trusted.
 	 */
 	if (pmbsr & SPE_PMBSR_EA) {

@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-/* Values of the perf ABI's PERF_AUX_FLAG_* (spec-notes §3). */
+/* Values of the perf ABI's PERF_AUX_FLAG_* (uapi/linux/perf_event.h). */
 #define SPE_AUX_FLAG_TRUNCATED	0x01u
 #define SPE_AUX_FLAG_PARTIAL	0x04u
 #define SPE_AUX_FLAG_COLLISION	0x08u

@@ -60,7 +60,7 @@ static void spe_probe_local(void *info)
 		return;
 	}
 
-	/* seed 000 §4.3.1: P = 1, a higher EL owns the buffer; hands off. */
+	/* DDI 0586A §4.3.1: P = 1, a higher EL owns the buffer; hands off. */
 	r->pmbidr = spe_read(SPE_REG_PMBIDR_EL1);
 	if (r->pmbidr & SPE_PMBIDR_P) {
 		p->err = SPE_CAPS_BUF_PROHIBITED;
@@ -71,7 +71,7 @@ static void spe_probe_local(void *info)
 
 	/*
 	 * Unimplemented filter bits are RES0 and read back as zero
-	 * (spec-notes §1), which is the only way to learn them.
+	 * (DDI 0487 PMSEVFR_EL1), which is the only way to learn them.
 	 */
 	if (r->pmsidr & SPE_PMSIDR_FE) {
 		spe_write(SPE_REG_PMSEVFR_EL1, ~0ULL);
@@ -250,7 +250,7 @@ static int spe_irq_probe(struct spe_pmu *spe)
 	if (irq < 0)
 		return irq;	/* platform_get_irq() said why */
 
-	/* seed 000 §3.5: PMBIRQ must be a PPI in a multiprocessor system. */
+	/* DDI 0586A §3.5: PMBIRQ must be a PPI in a multiprocessor system. */
 	if (!irq_is_percpu(irq)) {
 		dev_err(&pdev->dev,
 			"interrupt %d is an SPI, but PMBIRQ must be a PPI (firmware describes the SPE interrupt wrongly)\n",

@@ -180,7 +180,7 @@ static void spe_sim_kick(struct spe_sim_cpu *sim)
 }
 
 /*
- * PMBIRQ is a level interrupt that follows PMBSR.S (seed 000 §3.5).  The
+ * PMBIRQ is a level interrupt that follows PMBSR.S (DDI 0586A §3.5).  The
  * PPI is made pending once per assertion; the driver's handler clears S.
  * Only if the interrupt controller cannot do that is the handler called
  * here, which is still hard-IRQ context on this CPU.
@@ -224,7 +224,7 @@ static void spe_sim_make_op(struct spe_sim_cpu *sim, struct pt_regs *regs,
 
 /*
  * Force a collision (debugfs "collisions"): select operations back to back
- * (PMSICR.COUNT = 0 selects the next one, seed 000 §3.1.2) until one finds
+ * (PMSICR.COUNT = 0 selects the next one, DDI 0586A §3.1.2) until one finds
  * every in-flight slot taken.  The interval counter reloads afterwards as
  * after any selection.
  */

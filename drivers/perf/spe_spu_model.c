@@ -2,8 +2,9 @@
 /*
  * Software model of the Statistical Profiling Unit.
  *
- * Each rule is implemented where it is cited: seed 000 is the SPE supplement
- * (2017), seed 004 the Arm ARM chapter D17.1, spec-notes the newer fields.
+ * Each rule is implemented where it is cited: DDI 0586A is the SPE supplement
+ * (2017), DDI 0487 the Arm ARM (D17.1, and the register descriptions of
+ * the fields SPEv1p1 and later added).
  * Where the architecture leaves a choice IMPLEMENTATION DEFINED or
  * CONSTRAINED UNPREDICTABLE, the comment says which choice the model makes.
  *
@@ -23,15 +24,15 @@
 	 SPE_FIELD_PREP(SPE_PMSIDR_MAXSIZE_MASK, maxsz) |			\
 	 SPE_FIELD_PREP(SPE_PMSIDR_COUNTSIZE_MASK, cntsz))
 
-/* The events every SPEv1 unit may filter on (seed 000 §4.3.8). */
+/* The events every SPEv1 unit may filter on (DDI 0586A §4.3.8). */
 #define EVFR_V1	(SPE_EV_RETIRED | SPE_EV_L1D_REFILL | SPE_EV_TLB_WALK | \
 		 SPE_EV_MISPRED)
-/* Events 0..10 of seed 000 §5.3.7. */
+/* Events 0..10 of DDI 0586A §5.3.7. */
 #define EV_V1	SPE_GENMASK(10, 0)
 
 static const struct spe_spu_config spe_spu_profiles[SPE_SPU_PROFILE_NR] = {
 	[SPE_SPU_PROFILE_V1_MIN] = {
-		/* Only what seed 000 requires: 12-bit counters, byte alignment. */
+		/* Only what DDI 0586A requires: 12-bit counters, byte alignment. */
 		.name = "v1-min",
 		.pmsidr = PMSIDR(1, 1, 0, 0, 0, 0, 0x4, 6, 2, 0),
 		.pmbidr = 0,
@@ -122,7 +123,7 @@ const struct spe_spu_config *spe_spu_profile_find(const char *name)
 	return NULL;
 }
 
-/* ---- Random numbers (seed 000 §2.2.2: IMPLEMENTATION DEFINED) ----------- */
+/* ---- Random numbers (DDI 0586A §2.2.2: IMPLEMENTATION DEFINED) ---------- */
 
 /* xorshift64*: reset into a usable state from any seed, including 0. */
 static uint32_t spu_random8(struct spe_spu *spu)
@@ -163,14 +164,14 @@ int spe_spu_flat_translate(void *ctx, uint64_t va, struct spe_spu_xlat *out)
 	return 0;
 }
 
-/* ---- Registers (seed 000 §4.3, spec-notes §1) ------------------------------- */
+/* ---- Registers (DDI 0586A §4.3, DDI 0487) ------------------------------- */
 
 static int spu_el2_owned(const struct spe_spu *spu)
 {
 	return spu->cfg.owner_el2 && spu->cfg.have_el2;
 }
 
-/* PMBLIMITR.FM == DISCARD exists from SPEv1p2 (spec-notes §1). */
+/* PMBLIMITR.FM == DISCARD exists from SPEv1p2 (DDI 0487 PMBLIMITR_EL1). */
 static int spu_discard(const struct spe_spu *spu)
 {
 	return spu->cfg.pmsver >= SPE_PMSVER_V1P2 &&
@@ -180,7 +181,7 @@ static int spu_discard(const struct spe_spu *spu)
 
 static int spu_buffer_enabled(const struct spe_spu *spu)
 {
-	/* seed 000 §3.4.6 ProfilingBufferEnabled() */
+	/* DDI 0586A §3.4.6 ProfilingBufferEnabled() */
 	return (spu->pmblimitr & SPE_PMBLIMITR_E) && !(spu->pmbsr & SPE_PMBSR_S);
 }
 
@@ -197,7 +198,7 @@ static void spu_discard_inflight(struct spe_spu *spu)
 }
 
 /*
- * seed 000 §3.2.1 Table 3 and §3.2.3 StatisticalProfilingEnabled(), for a
+ * DDI 0586A §3.2.1 Table 3 and §3.2.3 StatisticalProfilingEnabled(), for a
  * Non-secure owner: EL1 owns the buffer (MDCR_EL2.E2PB = 0b1x) or EL2 does
  * with HCR_EL2.TGE = 1 (a VHE host, E2PB = 0b00).  EL3 is never enabled.
  */
@@ -219,7 +220,7 @@ static void spu_update(struct spe_spu *spu)
 		}
 	}
 	spu->el_enabled = en;
-	/* seed 000 §3.5: while S is 1 buffered records are discarded. */
+	/* DDI 0586A §3.5: while S is 1 buffered records are discarded. */
 	if (spu->pmbsr & SPE_PMBSR_S)
 		spu_discard_inflight(spu);
 	/* PMBIRQ follows PMBSR.S. */
@@ -247,7 +248,7 @@ static uint64_t spu_pmsfcr_mask(const struct spe_spu *spu)
 
 static uint64_t spu_pmscr_mask(void)
 {
-	/* PCT is bit 6 in seed 000 §4.3.5, 7:6 from spec-notes §1. */
+	/* PCT is bit 6 in DDI 0586A §4.3.5, 7:6 in DDI 0487 PMSCR_EL1. */
 	return SPE_PMSCR_E0SPE | SPE_PMSCR_E1SPE | SPE_PMSCR_CX | SPE_PMSCR_PA |
 	       SPE_PMSCR_TS | SPE_PMSCR_PCT_MASK;
 }
@@ -261,14 +262,14 @@ int spe_spu_write_reg(struct spe_spu *spu, enum spe_sysreg reg, uint64_t val)
 	switch (reg) {
 	case SPE_REG_PMSCR_EL1:
 		val &= spu_pmscr_mask();
-		/* seed 000 §4.3.5: PCT is RES1 if EL2 is not implemented. */
+		/* DDI 0586A §4.3.5: PCT is RES1 if EL2 is not implemented. */
 		if (!spu->cfg.have_el2)
 			val |= SPE_FIELD_PREP(SPE_PMSCR_PCT_MASK, SPE_PMSCR_PCT_PHYS);
 		spu->pmscr_el1 = val;
 		break;
 	case SPE_REG_PMSCR_EL2:
 		/*
-		 * seed 000 §4.3.7: RES0 at EL3 if EL2 is not implemented;
+		 * DDI 0586A §4.3.7: RES0 at EL3 if EL2 is not implemented;
 		 * E2SPE and E0HSPE are RES0 unless EL2 owns the buffer.
 		 */
 		val &= spu_pmscr_mask();
@@ -283,7 +284,7 @@ int spe_spu_write_reg(struct spe_spu *spu, enum spe_sysreg reg, uint64_t val)
 		break;
 	case SPE_REG_PMSICR_EL1:
 		spu->count = (uint32_t)SPE_FIELD_GET(SPE_PMSICR_COUNT_MASK, val);
-		/* ECOUNT is RES0 when PMSIDR.ERnd == 0 (seed 000 §4.3.10). */
+		/* ECOUNT is RES0 when PMSIDR.ERnd == 0 (DDI 0586A §4.3.10). */
 		spu->ecount = (idr & SPE_PMSIDR_ERND) ?
 			(uint8_t)SPE_FIELD_GET(SPE_PMSICR_ECOUNT_MASK, val) : 0;
 		/*
@@ -300,11 +301,11 @@ int spe_spu_write_reg(struct spe_spu *spu, enum spe_sysreg reg, uint64_t val)
 		spu->pmsfcr = val & spu_pmsfcr_mask(spu);
 		break;
 	case SPE_REG_PMSEVFR_EL1:
-		/* Unimplemented event bits are RES0 (seed 000 §4.3.8). */
+		/* Unimplemented event bits are RES0 (DDI 0586A §4.3.8). */
 		spu->pmsevfr = val & spu->pmsevfr_mask;
 		break;
 	case SPE_REG_PMSLATFR_EL1:
-		/* MINLAT is as wide as the counters (seed 000 §4.3.13). */
+		/* MINLAT is as wide as the counters (DDI 0586A §4.3.13). */
 		spu->pmslatfr = val & spu->cnt_max;
 		break;
 	case SPE_REG_PMSDSFR_EL1:
@@ -313,14 +314,14 @@ int spe_spu_write_reg(struct spe_spu *spu, enum spe_sysreg reg, uint64_t val)
 		spu->pmsdsfr = val;
 		break;
 	case SPE_REG_PMBLIMITR_EL1:
-		/* Reserved FM values read back as written (seed 000 §4.3.2). */
+		/* Reserved FM values read back as written (DDI 0586A §4.3.2). */
 		spu->pmblimitr = val & (SPE_PMBLIMITR_LIMIT_MASK |
 					SPE_PMBLIMITR_FM_MASK | SPE_PMBLIMITR_E);
 		break;
 	case SPE_REG_PMBPTR_EL1:
 		/*
 		 * Bits below PMBIDR.Align are kept: they may hold part of a
-		 * synchronous external abort address (seed 000 §4.3.3).
+		 * synchronous external abort address (DDI 0586A §4.3.3).
 		 */
 		spu->pmbptr = val;
 		break;
@@ -360,7 +361,7 @@ uint64_t spe_spu_read_reg(const struct spe_spu *spu, enum spe_sysreg reg)
 	}
 }
 
-/* ---- Records (seed 000 §5, seed 003 D18.1) ------------------------------ */
+/* ---- Records (DDI 0586A §5, DDI 0487 D18.1) ----------------------------- */
 
 /* Worst case: PC, two contexts, op, events, three counters, VA, PA, DS, TS. */
 static uint32_t spu_worst_record(const struct spe_spu_config *cfg, uint32_t evb)
@@ -396,7 +397,7 @@ static uint8_t *put_le(uint8_t *p, uint64_t v, uint32_t n)
 	return p;
 }
 
-/* Short-format Address packet, index < 8 (seed 000 §5.3.1). */
+/* Short-format Address packet, index < 8 (DDI 0586A §5.3.1). */
 static uint8_t *put_addr(uint8_t *p, uint32_t index, uint64_t payload)
 {
 	*p++ = (uint8_t)(SPE_ADDR_HDR | index);
@@ -418,7 +419,7 @@ static uint64_t insn_addr(uint64_t va, uint32_t el, int ns)
 }
 
 /*
- * seed 000 §5.3.1: the data VA's byte 7 is the top-byte tag when the
+ * DDI 0586A §5.3.1: the data VA's byte 7 is the top-byte tag when the
  * applicable TBI bit (TBI0 below, TBI1 above bit 55) is set, else zero.
  */
 static uint64_t spu_data_va(const struct spe_spu *spu, uint64_t va)
@@ -432,7 +433,7 @@ struct spu_collect {
 	uint8_t cx1, cx2, ts, pct, pa;
 };
 
-/* seed 000 §3.3.1: CollectContextIDR1/2, CollectTimeStamp, CollectPhysicalAddress. */
+/* DDI 0586A §3.3.1: CollectContextIDR1/2, CollectTimeStamp, CollectPhysicalAddress. */
 static void spu_collect(const struct spe_spu *spu, uint32_t el,
 			struct spu_collect *c)
 {
@@ -465,7 +466,7 @@ static int op_is_load(const struct spe_op *op)
 	return op->cls == SPE_OP_CLASS_LDST && !(op->subclass & SPE_OP_LDST_ST);
 }
 
-/* seed 000 §3.2.2: ST includes all atomics, LD the ones returning data. */
+/* DDI 0586A §3.2.2: ST includes all atomics, LD the ones returning data. */
 static int op_is_store(const struct spe_op *op)
 {
 	return op->cls == SPE_OP_CLASS_LDST &&
@@ -499,9 +500,9 @@ static int spu_has_ds(const struct spe_spu *spu, const struct spe_op *op)
 }
 
 /*
- * seed 000 §3.2.3 CollectRecord(), extended by the inverted event filter
+ * DDI 0586A §3.2.3 CollectRecord(), extended by the inverted event filter
  * (SPEv1p2), the data-source filter (FEAT_SPE_FDS) and the SIMD/FP and mask
- * bits of FEAT_SPE_EFT (spec-notes §1, §3).
+ * bits of FEAT_SPE_EFT (DDI 0487 PMSFCR_EL1).
  */
 static int spu_collect_record(const struct spe_spu *spu, const struct spe_op *op)
 {
@@ -552,7 +553,7 @@ static int spu_collect_record(const struct spe_spu *spu, const struct spe_op *op
 	return 1;
 }
 
-/* Encode one record; returns its length (seed 000 §2.3, §5.3). */
+/* Encode one record; returns its length (DDI 0586A §2.3, §5.3). */
 static uint32_t spu_encode(const struct spe_spu *spu,
 			   const struct spe_spu_inflight *s, uint8_t *buf)
 {
@@ -626,7 +627,7 @@ static uint32_t spu_encode(const struct spe_spu *spu,
 	return (uint32_t)(p - buf);
 }
 
-/* ---- Profiling Buffer management events (seed 000 §3.5) ------------------ */
+/* ---- Profiling Buffer management events (DDI 0586A §3.5) ---------------- */
 
 static void spu_mgmt_event(struct spe_spu *spu, uint32_t ec, uint32_t mss,
 			   int dl, int ea)
@@ -670,7 +671,7 @@ static void spu_write_fault(struct spe_spu *spu, const struct spe_spu_xlat *x,
 
 /*
  * Write len record bytes and pad zero bytes at PMBPTR, in increasing
- * address order (seed 004 D17.1).  Returns 0, or -1 after a fault.
+ * address order (DDI 0487 D17.1).  Returns 0, or -1 after a fault.
  */
 static int spu_write_bytes(struct spe_spu *spu, const uint8_t *rec,
 			   uint32_t len, uint32_t pad)
@@ -811,7 +812,7 @@ void spe_spu_advance(struct spe_spu *spu, uint64_t cycles)
 	spu_retire_ready(spu);
 }
 
-/* ---- Sampling (seed 000 §2.2, §3.1) --------------------------------------- */
+/* ---- Sampling (DDI 0586A §2.2, §3.1) ------------------------------------ */
 
 static uint32_t spu_reload(const struct spe_spu *spu)
 {

@@ -114,7 +114,7 @@ static void gen_memory(struct spe_opgen *g, struct spe_op *op, int load)
 	}
 }
 
-/* The ldst subclass of the instruction at pc (seed 000 §5.3.8). */
+/* The ldst subclass of the instruction at pc (DDI 0586A §5.3.8). */
 static uint8_t gen_ldst_subclass(uint64_t h)
 {
 	switch ((h >> 8) & 7) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sysfs ABI of the SPE PMU (spec-notes §3): format/, caps/ and cpumask.
+ * sysfs ABI of the SPE PMU (perf-arm-spe.txt): format/, caps/ and cpumask.
  *
  * The format/ files come from SPE_FORMAT_TABLE, the same table that
  * extracts the bits in spe_format.c, so names and bit positions cannot

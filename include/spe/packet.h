@@ -3,18 +3,18 @@
  * SPE sample record packet encodings, written once for the decoder (which
  * parses them) and the SPU model (which emits them).
  *
- * Sources: seed 000 (SPE supplement, 2017) §5.1-§5.3, seed 003 (Arm ARM
- * D18.1, record format version 0) and spec-notes.md §2 for fields added by
- * SPEv1p1..v1p5, FEAT_SPE_PBT, FEAT_RME, SME and GCS.
+ * Sources: DDI 0586A (the SPE supplement, 2017) §5.1-§5.3, DDI 0487 (Arm ARM
+ * D18.1, record format version 0) and the packets of DDI 0487 D18 for the
+ * fields added by SPEv1p1..v1p5, FEAT_SPE_PBT, FEAT_RME, SME and GCS.
  *
- * All multi-byte payloads are little-endian (seed 003 D18.1.2).
+ * All multi-byte payloads are little-endian (DDI 0487 D18.1.2).
  */
 #ifndef SPE_PACKET_H
 #define SPE_PACKET_H
 
 #include "types.h"
 
-/* ---- Header byte classes (seed 003 D18.1.1) ---------------------------- */
+/* ---- Header byte classes (DDI 0487 D18.1.1) ----------------------------- */
 
 /*
  * Payload size in bytes encoded by an 8-bit header byte that is not one of
@@ -32,13 +32,13 @@
 #define SPE_HDR_SZ_4			0x20u
 #define SPE_HDR_SZ_8			0x30u
 
-/* ---- Framing packets (seed 000 §5.3.6, §5.3.9, §5.3.10) --------------- */
+/* ---- Framing packets (DDI 0586A §5.3.6, §5.3.9, §5.3.10) ---------------- */
 
 #define SPE_HDR_PADDING			0x00u
 #define SPE_HDR_END			0x01u
 #define SPE_HDR_TIMESTAMP		0x71u	/* 64-bit payload */
 
-/* ---- Alignment command (seed 000 §5.3.2; SPEv1 only) ------------------ */
+/* ---- Alignment command (DDI 0586A §5.3.2; SPEv1 only) ------------------- */
 /*
  * Byte 0 = 0b0010 SIZE, byte 1 = 0x00.  The next protocol byte is at the
  * next multiple of 2^(SIZE + 1) bytes in the buffer (SIZE 0b0001 = 4 bytes ..
@@ -50,7 +50,7 @@
 #define SPE_ALIGN_SIZE_MASK		0x0fu
 #define SPE_ALIGN_BYTES(b0)		(1u << (((b0) & SPE_ALIGN_SIZE_MASK) + 1))
 
-/* ---- Events packet (seed 000 §5.3.7; spec-notes §2) ------------------- */
+/* ---- Events packet (DDI 0586A §5.3.7; DDI 0487 D18) --------------------- */
 /* 0b01 SZ 0010: payload 1, 2, 4 or 8 bytes (0x42, 0x52, 0x62, 0x72). */
 #define SPE_EVENTS_HDR_MASK		0xcfu
 #define SPE_EVENTS_HDR			0x42u
@@ -82,7 +82,7 @@
 #define SPE_EV_IMPDEF_26_31		SPE_GENMASK(31, 26)
 #define SPE_EV_IMPDEF_48_63		SPE_GENMASK(63, 48)
 
-/* ---- Data Source packet (seed 000 §5.3.5) ----------------------------- */
+/* ---- Data Source packet (DDI 0586A §5.3.5) ------------------------------ */
 /* 0b01 SZ 0011: payload 1 or 2 bytes (0x43, 0x53); the value is IMPDEF. */
 #define SPE_DATA_SOURCE_HDR_MASK	0xcfu
 #define SPE_DATA_SOURCE_HDR		0x43u
@@ -105,7 +105,7 @@
 #define SPE_DS_AMPERE_L1D		0x8u
 #define SPE_DS_AMPERE_L2		0x9u
 
-/* ---- Context packet (seed 000 §5.3.3) --------------------------------- */
+/* ---- Context packet (DDI 0586A §5.3.3) ---------------------------------- */
 /* 0b0110 01 INDEX, 32-bit payload (0x64, 0x65). */
 #define SPE_CONTEXT_HDR_MASK		0xfcu
 #define SPE_CONTEXT_HDR			0x64u
@@ -113,7 +113,7 @@
 #define SPE_CONTEXT_EL1			0u	/* CONTEXTIDR_EL1 */
 #define SPE_CONTEXT_EL2			1u	/* CONTEXTIDR_EL2 */
 
-/* ---- Operation Type packet (seed 000 §5.3.8; spec-notes §2) ----------- */
+/* ---- Operation Type packet (DDI 0586A §5.3.8; DDI 0487 D18) ------------- */
 /* 0b0100 10 CLASS, 8-bit payload (0x48..0x4b). */
 #define SPE_OP_HDR_MASK			0xfcu
 #define SPE_OP_HDR			0x48u
@@ -166,7 +166,7 @@
 #define SPE_OP_BR_HINT_RET		2u
 #define SPE_OP_BR_HINT_NONLINK_RET	3u
 
-/* ---- Address packet (seed 000 §5.3.1; spec-notes §2) ------------------ */
+/* ---- Address packet (DDI 0586A §5.3.1; DDI 0487 D18) -------------------- */
 /*
  * Short: 0b10110 INDEX[2:0], 64-bit payload (0xb0..0xb7).
  * Extended: 0b001000 INDEX[4:3], then 0b10110 INDEX[2:0].
@@ -204,7 +204,7 @@ static inline uint64_t spe_addr_sign_extend(uint64_t payload)
 	return (v & SPE_BIT(55)) ? (v | ~SPE_ADDR_VALUE_MASK) : v;
 }
 
-/* ---- Counter packet (seed 000 §5.3.4) --------------------------------- */
+/* ---- Counter packet (DDI 0586A §5.3.4) ---------------------------------- */
 /*
  * Short: 0b10011 INDEX[2:0], 16-bit payload (0x98..0x9f).
  * Extended: 0b001000 INDEX[4:3], then 0b10011 INDEX[2:0].

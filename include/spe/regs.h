@@ -3,7 +3,8 @@
  * SPE system registers: encodings and fields, written once for the driver
  * (which programs them) and the SPU model (which implements them).
  *
- * Sources: seed 000 (SPE supplement, 2017) §4.3, and spec-notes.md §1 for
+ * Sources: DDI 0586A (the SPE supplement, 2017) §4.3, and the register
+ * descriptions of DDI 0487 (the Arm ARM) for
  * fields added by SPEv1p1..v1p5 (marked with the version).  The kernel's own
  * sysreg headers differ between 6.1 (SYS_PMSCR_EL1_*_SHIFT) and 6.12
  * (generated PMSCR_EL1_*), so the module uses these names on every version.
@@ -96,7 +97,7 @@ static inline int spe_sysreg_writable(enum spe_sysreg reg)
 #define SPE_PMSVER_V1P4			5u	/* Armv8.8 */
 #define SPE_PMSVER_V1P5			6u
 
-/* ---- PMSCR_EL1 (seed 000 §4.3.5) ----------------------------------------- */
+/* ---- PMSCR_EL1 (DDI 0586A §4.3.5) --------------------------------------- */
 #define SPE_PMSCR_E0SPE			SPE_BIT(0)
 #define SPE_PMSCR_E1SPE			SPE_BIT(1)
 #define SPE_PMSCR_CX			SPE_BIT(3)
@@ -106,20 +107,20 @@ static inline int spe_sysreg_writable(enum spe_sysreg reg)
 #define SPE_PMSCR_PCT_VIRT		0u
 #define SPE_PMSCR_PCT_PHYS		1u
 #define SPE_PMSCR_RES0			(~(SPE_GENMASK(7, 3) | SPE_GENMASK(1, 0)))
-/* PMSCR_EL2 (seed 000 §4.3.7): same layout, bits 1:0 enable EL2 and host EL0. */
+/* PMSCR_EL2 (DDI 0586A §4.3.7): same layout, bits 1:0 enable EL2 and host EL0. */
 #define SPE_PMSCR_E0HSPE		SPE_BIT(0)
 #define SPE_PMSCR_E2SPE			SPE_BIT(1)
 
-/* ---- PMSICR_EL1 (seed 000 §4.3.10) --------------------------------------- */
+/* ---- PMSICR_EL1 (DDI 0586A §4.3.10) ------------------------------------- */
 #define SPE_PMSICR_COUNT_MASK		SPE_GENMASK(31, 0)
 #define SPE_PMSICR_ECOUNT_MASK		SPE_GENMASK(63, 56)
 
-/* ---- PMSIRR_EL1 (seed 000 §4.3.12) --------------------------------------- */
+/* ---- PMSIRR_EL1 (DDI 0586A §4.3.12) ------------------------------------- */
 #define SPE_PMSIRR_RND			SPE_BIT(0)
 #define SPE_PMSIRR_INTERVAL_MASK	SPE_GENMASK(31, 8)
 #define SPE_PMSIRR_RES0			(~(SPE_PMSIRR_INTERVAL_MASK | SPE_PMSIRR_RND))
 
-/* ---- PMSFCR_EL1 (seed 000 §4.3.9) ---------------------------------------- */
+/* ---- PMSFCR_EL1 (DDI 0586A §4.3.9) -------------------------------------- */
 #define SPE_PMSFCR_FE			SPE_BIT(0)	/* event filter */
 #define SPE_PMSFCR_FT			SPE_BIT(1)	/* type filter */
 #define SPE_PMSFCR_FL			SPE_BIT(2)	/* latency filter */
@@ -139,12 +140,12 @@ static inline int spe_sysreg_writable(enum spe_sysreg reg)
 #define SPE_PMSFCR_EFT_MASK		(SPE_GENMASK(52, 48) | SPE_GENMASK(20, 19))
 
 /* ---- PMSEVFR_EL1 / PMSNEVFR_EL1: bits as in the Events packet ------------ */
-/* (see SPE_EV_* in packet.h; seed 000 §4.3.8) */
+/* (see SPE_EV_* in packet.h; DDI 0586A §4.3.8) */
 
-/* ---- PMSLATFR_EL1 (seed 000 §4.3.13) ------------------------------------- */
+/* ---- PMSLATFR_EL1 (DDI 0586A §4.3.13) ----------------------------------- */
 #define SPE_PMSLATFR_MINLAT_MASK	SPE_GENMASK(15, 0)
 
-/* ---- PMSIDR_EL1 (seed 000 §4.3.11; spec-notes §1) ------------------------ */
+/* ---- PMSIDR_EL1 (DDI 0586A §4.3.11; DDI 0487) --------------------------- */
 #define SPE_PMSIDR_FE			SPE_BIT(0)
 #define SPE_PMSIDR_FT			SPE_BIT(1)
 #define SPE_PMSIDR_FL			SPE_BIT(2)
@@ -168,7 +169,8 @@ static inline int spe_sysreg_writable(enum spe_sysreg reg)
 
 /*
  * PMSIDR_EL1.INTERVAL -> minimum recommended sampling interval
- * (spec-notes §1).  Values the table does not define read as 4096.
+ * (DDI 0487 PMSIDR_EL1.Interval).  Values the table does not define read
+ * as 4096.
  */
 static inline uint32_t spe_pmsidr_min_interval(uint64_t pmsidr)
 {
@@ -184,7 +186,7 @@ static inline uint32_t spe_pmsidr_min_interval(uint64_t pmsidr)
 	}
 }
 
-/* ---- PMBLIMITR_EL1 (seed 000 §4.3.2; spec-notes §1) ---------------------- */
+/* ---- PMBLIMITR_EL1 (DDI 0586A §4.3.2; DDI 0487) ------------------------- */
 #define SPE_PMBLIMITR_E			SPE_BIT(0)
 #define SPE_PMBLIMITR_FM_MASK		SPE_GENMASK(2, 1)
 #define SPE_PMBLIMITR_FM_FILL		0u
@@ -193,10 +195,10 @@ static inline uint32_t spe_pmsidr_min_interval(uint64_t pmsidr)
 #define SPE_PMBLIMITR_LIMIT_MASK	SPE_GENMASK(63, 12)
 #define SPE_PMBLIMITR_LIMIT_SHIFT	12
 
-/* ---- PMBPTR_EL1 (seed 000 §4.3.3) ---------------------------------------- */
+/* ---- PMBPTR_EL1 (DDI 0586A §4.3.3) -------------------------------------- */
 #define SPE_PMBPTR_PTR_MASK		SPE_GENMASK(63, 0)
 
-/* ---- PMBSR_EL1 (seed 000 §4.3.4; spec-notes §1) -------------------------- */
+/* ---- PMBSR_EL1 (DDI 0586A §4.3.4; DDI 0487) ----------------------------- */
 #define SPE_PMBSR_MSS_MASK		SPE_GENMASK(15, 0)
 #define SPE_PMBSR_COLL			SPE_BIT(16)
 #define SPE_PMBSR_S			SPE_BIT(17)
@@ -216,7 +218,7 @@ static inline uint32_t spe_pmsidr_min_interval(uint64_t pmsidr)
 #define SPE_PMBSR_BSC_NOT_FULL		0x0u
 #define SPE_PMBSR_BSC_FULL		0x1u
 
-/* MSS when EC is a data abort: fault status code (seed 000 §4.3.4). */
+/* MSS when EC is a data abort: fault status code (DDI 0586A §4.3.4). */
 #define SPE_PMBSR_FSC_MASK		SPE_GENMASK(5, 0)
 #define SPE_FSC_ADDR_SIZE(lvl)		(0x00u | ((lvl) & 3u))
 #define SPE_FSC_TRANSLATION(lvl)	(0x04u | ((lvl) & 3u))
@@ -229,13 +231,13 @@ static inline uint32_t spe_pmsidr_min_interval(uint64_t pmsidr)
 #define SPE_FSC_TLB_CONFLICT		0x30u
 #define SPE_FSC_UNSUPPORTED_ACCESS	0x35u
 
-/* ---- PMBIDR_EL1 (seed 000 §4.3.1; spec-notes §1) ------------------------- */
+/* ---- PMBIDR_EL1 (DDI 0586A §4.3.1; DDI 0487) ---------------------------- */
 #define SPE_PMBIDR_ALIGN_MASK		SPE_GENMASK(3, 0)	/* 2^ALIGN bytes */
 #define SPE_PMBIDR_P			SPE_BIT(4)	/* programming prohibited */
 #define SPE_PMBIDR_F			SPE_BIT(5)	/* flag updates */
 #define SPE_PMBIDR_EA_MASK		SPE_GENMASK(11, 8)
 
-/* ---- PMU events of the SPU (seed 000 §2.6) ----------------------------- */
+/* ---- PMU events of the SPU (DDI 0586A §2.6) ----------------------------- */
 #define SPE_PMU_EVT_SAMPLE_POP		0x4000u
 #define SPE_PMU_EVT_SAMPLE_FEED		0x4001u
 #define SPE_PMU_EVT_SAMPLE_FILTRATE	0x4002u

@@ -2,8 +2,8 @@
 /*
  * A software model of the Statistical Profiling Unit (SPU).
  *
- * The model follows seed 000 (SPE supplement, 2017) and seed 004 (Arm ARM
- * D17.1) rule by rule, plus the newer fields of spec-notes.md §1.  It is the
+ * The model follows DDI 0586A (the SPE supplement, 2017) and DDI 0487 (Arm ARM
+ * D17.1) rule by rule, plus the newer fields of DDI 0487.  It is the
  * ground truth for the decoder's round-trip tests, the generator of
  * benchmark traces, and the simulated hardware under the kernel driver.
  *
@@ -63,7 +63,7 @@ struct spe_spu_config {
 
 /* Ready-made implementations. */
 enum spe_spu_profile_id {
-	SPE_SPU_PROFILE_V1_MIN,		/* SPEv1 minimal: seed 000 only */
+	SPE_SPU_PROFILE_V1_MIN,		/* SPEv1 minimal: DDI 0586A only */
 	SPE_SPU_PROFILE_N1,		/* Neoverse-N1-like (SPEv1p1) */
 	SPE_SPU_PROFILE_V2,		/* Neoverse-V2-like (SPEv1p2, FnE, ERnd) */
 	SPE_SPU_PROFILE_FULL,		/* every optional feature (FDS, EFT, ...) */
@@ -153,7 +153,7 @@ typedef int (*spe_spu_translate_fn)(void *ctx, uint64_t va,
 /*
  * A ready translator: one flat mapping [base, base + size) -> host, plus up
  * to four injected faults on address ranges.  Anything outside the mapping
- * is a stage 1 level 3 translation fault (seed 000 §3.5.3, Table 6).
+ * is a stage 1 level 3 translation fault (DDI 0586A §3.5.3, Table 6).
  */
 struct spe_spu_flat_fault {
 	uint64_t va, len;
@@ -185,13 +185,13 @@ typedef void (*spe_spu_hook_fn)(void *ctx, const struct spe_op *op,
 				uint32_t len);
 
 /*
- * PMBIRQ changed level (seed 000 §3.5: a level interrupt driven by
+ * PMBIRQ changed level (DDI 0586A §3.5: a level interrupt driven by
  * PMBSR_EL1.S).  Called from a management event inside step/advance/
  * psb_csync, and from spe_spu_write_reg() when software changes S.
  */
 typedef void (*spe_spu_irq_fn)(void *ctx, int level);
 
-/* The SPU PMU events of seed 000 §2.6, Table 1. */
+/* The SPU PMU events of DDI 0586A §2.6, Table 1. */
 enum spe_spu_pmu_event {
 	SPE_SPU_SAMPLE_POP,
 	SPE_SPU_SAMPLE_FEED,
@@ -247,7 +247,7 @@ struct spe_spu {
 };
 
 /*
- * Reset to the power-on state of cfg (seed 000 §4.2: PMBLIMITR_EL1.E = 0,
+ * Reset to the power-on state of cfg (DDI 0586A §4.2: PMBLIMITR_EL1.E = 0,
  * everything else zero).  Returns 0, or SPE_SPU_EINVAL if cfg is not usable
  * (e.g. the largest record does not fit 2^MaxSize bytes).
  */
@@ -257,10 +257,10 @@ int spe_spu_init(struct spe_spu *spu, const struct spe_spu_config *cfg,
 int spe_spu_write_reg(struct spe_spu *spu, enum spe_sysreg reg, uint64_t val);
 uint64_t spe_spu_read_reg(const struct spe_spu *spu, enum spe_sysreg reg);
 
-/* PSB CSYNC (seed 000 §3.6): write out every sampled operation in flight. */
+/* PSB CSYNC (DDI 0586A §3.6): write out every sampled operation in flight. */
 void spe_spu_psb_csync(struct spe_spu *spu);
 
-/* PMBIRQ, a level interrupt driven by PMBSR_EL1.S (seed 000 §3.5). */
+/* PMBIRQ, a level interrupt driven by PMBSR_EL1.S (DDI 0586A §3.5). */
 static inline int spe_spu_irq(const struct spe_spu *spu)
 {
 	return !!(spu->pmbsr & SPE_PMBSR_S);

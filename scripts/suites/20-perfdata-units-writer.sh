@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # perf.data layers: their unit tests, then host perf reads what
-# `spe-decode wrap` writes as an ARM SPE recording (spec-notes §4, §5).
+# `spe-decode wrap` writes as an ARM SPE recording (perf.data-file-format.txt,
+# perf arm-spe.c).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bld="$top/build/spe-decode"

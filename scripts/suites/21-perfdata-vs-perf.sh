@@ -2,7 +2,8 @@
 # Differential tests: for the same perf.data, spe-decode and host perf (the
 # reference decoder) print the same samples (event, time, cpu, pid/tid, ip,
 # addr, phys_addr, data_src, weight), the same SPE packet lines, and perf
-# reads what 'spe-decode inject' writes (spec-notes §4, §5).
+# reads what 'spe-decode inject' writes (perf.data-file-format.txt,
+# perf arm-spe.c).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bld="$top/build/spe-decode"

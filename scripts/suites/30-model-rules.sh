@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SPU model rule tests (seed 000 §2-§5): one TAP line per rule, from every
+# SPU model rule tests (DDI 0586A §2-§5): one TAP line per rule, from every
 # tools/spu-model/tests/test_*.c program, then the same programs built with
 # ASan+UBSan as one more test point.
 set -uo pipefail

@@ -6,7 +6,7 @@
 # the Profiling Buffer window in the AUX buffer, PMBSR decoding.  The perf
 # glue (spe_core.c, spe_aux.c, spe_irq.c) against host stand-ins of the
 # kernel APIs and a backend that records every register access and
-# barrier: the register sequences of seed 000 §3.5/§3.6, event_init errors,
+# barrier: the register sequences of DDI 0586A §3.5/§3.6, event_init errors,
 # the AUX bookkeeping of start/stop/interrupt.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)

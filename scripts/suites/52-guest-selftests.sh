@@ -27,7 +27,7 @@ else
 	exit 1
 fi
 
-# fake_pmu DIR: an arm_spe_0 as the perf ABI describes it (spec-notes §3).
+# fake_pmu DIR: an arm_spe_0 as the perf ABI describes it (perf-arm-spe.txt).
 fake_pmu() {
 	local p=$1/arm_spe_0
 	rm -rf "$1"

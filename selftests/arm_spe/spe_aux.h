@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the AUX-buffer selftests share: the PERF_RECORD_AUX records of a
- * session's ring (spec-notes §3: offset, size, flags), and the AUX bytes
- * decoded with the project's record layer (records, errors, timestamps).
+ * session's ring (perf_event.h PERF_RECORD_AUX: offset, size, flags), and
+ * the AUX bytes decoded with the project's record layer (records, errors, timestamps).
  *
  * Header-only, after spe_selftest.h; the program links the decoder.
  */

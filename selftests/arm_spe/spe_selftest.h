@@ -2,7 +2,7 @@
 /*
  * What the arm_spe selftests share: finding the arm_spe_0 PMU and the
  * simulated profile, opening events, a user-space workload, and a session
- * with the perf ring and AUX buffers mmap'ed (spec-notes §3).
+ * with the perf ring and AUX buffers mmap'ed (include/uapi/linux/perf_event.h).
  *
  * Header-only (static functions): every test is one static program.
  */
@@ -28,7 +28,7 @@
 #define SPE_PMU_DIR		"/sys/bus/event_source/devices/arm_spe_0"
 #define SPE_SIM_PROFILE		"/sys/module/arm_spe_sim/parameters/profile"
 
-/* perf ABI config bits (spec-notes §3, drivers/perf/spe_format_table.h). */
+/* perf ABI config bits (perf-arm-spe.txt, drivers/perf/spe_format_table.h). */
 #define CFG_TS_ENABLE		(1ULL << 0)
 #define CFG_PA_ENABLE		(1ULL << 1)
 #define CFG_PCT_ENABLE		(1ULL << 2)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The AUX buffer's flow control (spec-notes §3: PERF_RECORD_AUX flags,
+ * The AUX buffer's flow control (perf_event.h: PERF_RECORD_AUX flags,
  * snapshot mode in halves, zero padding):
  *   - a 2-page AUX buffer nobody reads fills up: a PERF_RECORD_AUX with
  *     TRUNCATED follows, what was written decodes cleanly, and once the

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perf_event_open() on every arm_spe PMU enforces the rules of the SPE
- * perf ABI (spec-notes §3):
+ * perf ABI (Linux perf-arm-spe.txt):
  *   - exclude_idle is refused with EOPNOTSUPP;
  *   - event_filter bits outside caps/event_filter are refused (EOPNOTSUPP);
  *   - a format attribute the PMU hides (feature missing) is refused

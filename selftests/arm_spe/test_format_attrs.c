@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The perf ABI of arm_spe_0 (spec-notes §3), through perf_event_open()
+ * The perf ABI of arm_spe_0 (Linux perf-arm-spe.txt), through perf_event_open()
  * with the PMU's dynamic type, as root:
  *   - every format attribute is shown with its bits when the unit has the
  *     feature, hidden otherwise, and an event setting it opens, or fails

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The life of arm_spe_0 events:
- *   - the PMU is exclusive (spec-notes §3): a second event on a CPU that
+ *   - the PMU is exclusive (Linux arm_spe_pmu.c): a second event on a CPU that
  *     has one is refused with EBUSY, and opens once the first is closed;
  *     perf core keeps per-task and per-CPU events of an exclusive PMU
  *     apart, so a per-task event is refused while a per-CPU one exists;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Discovery of SPE PMUs by the perf tool's rules (spec-notes §3): every PMU
+ * Discovery of SPE PMUs by the perf tool's rules (perf-arm-spe.txt): every PMU
  * named arm_spe_<n> under /sys/bus/event_source/devices must give perf
  * what it reads before opening an event — a dynamic type, a cpumask, the
  * minimum sampling interval in caps/ and the format/ attributes with
@@ -110,7 +110,7 @@ static bool cpumask_first(const char *list, long ncpus, int *first)
 	return *first >= 0;
 }
 
-/* Is v a minimum interval PMSIDR_EL1.INTERVAL can encode? (seed 000 §4.3.11) */
+/* Is v a minimum interval PMSIDR_EL1.INTERVAL can encode? (DDI 0586A §4.3.11) */
 static bool is_min_interval(uint64_t v)
 {
 	uint64_t code;
@@ -210,7 +210,7 @@ static void check_pmu(const char *pmu, long ncpus)
 	if (fd >= 0)
 		close(fd);
 
-	/* spec-notes §3: SPE samples by count only. */
+	/* perf-arm-spe.txt: SPE samples by count only. */
 	attr.freq = 1;
 	attr.sample_freq = 1000;
 	fd = open_event(&attr, cpu);

@@ -7,7 +7,7 @@
  *   - exclude_kernel: every PC is at EL0 and inside this program's text
  *     (or the vDSO it calls for the time), most inside the spin loop;
  *   - exclude_user: every PC is a kernel address at EL1/EL2;
- *   - load_filter: every record is a load (seed 000 §3.4.3 PMSFCR.LD);
+ *   - load_filter: every record is a load (DDI 0586A §4.3.9 PMSFCR_EL1.LD);
  *   - min_latency=N: every record's total latency is at least N;
  *   - timestamps never go back; CONTEXT (CONTEXTIDR_EL1, or _EL2 under
  *     VHE) is this task's PID (CONFIG_PID_IN_CONTEXTIDR, CX is set for a

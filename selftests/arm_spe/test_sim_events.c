@@ -4,12 +4,12 @@
  * space through perf_event_open() alone:
  *   - caps/ are those of the simulated profile;
  *   - event attributes are accepted or refused with the errno of the perf
- *     ABI (spec-notes §3): frequency mode and both excludes -EINVAL,
+ *     ABI (Linux arm_spe_pmu.c): frequency mode and both excludes -EINVAL,
  *     exclude_idle and unimplemented filters -EOPNOTSUPP;
  *   - a per-task event with an mmap'ed ring and AUX buffer yields records
  *     while this process loops: with exclude_kernel every PC is at EL0,
  *     with load_filter every record is a load.
- * The records are walked with the header size rules of seed 003 D18.1.1
+ * The records are walked with the header size rules of DDI 0487 D18.1.1
  * only, so this test does not depend on the decoder it could check.
  *
  * Skips when arm_spe_sim is not loaded: on real hardware the profile
@@ -90,7 +90,7 @@ struct walk {
 };
 
 /*
- * Walk SPE records (seed 003 D18.1.1): 0x00 padding, 0x01 End, a
+ * Walk SPE records (DDI 0487 D18.1.1): 0x00 padding, 0x01 End, a
  * Timestamp (0x71) also ends a record; an extended header (0b001000xx)
  * prefixes the real header; otherwise the payload is 2^SZ bytes, SZ =
  * header bits 5:4.  PC: address header 0xb0; Operation Type: 0x48 | class

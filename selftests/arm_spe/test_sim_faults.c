@@ -4,7 +4,7 @@
  * debugfs "inject" file, Documentation/arm-spe-sim.rst), seen from user
  * space through a per-CPU event on CPU 0, where this process spins:
  *   - stage 1 and stage 2 translation faults, synchronous and asynchronous
- *     external aborts (seed 000 §3.5.3, §3.5.4): the AUX record is
+ *     external aborts (DDI 0586A §3.5.3, §3.5.4): the AUX record is
  *     TRUNCATED, the driver logs "profiling stopped" with the cause and
  *     PMBSR_EL1's EC, the event stops (no data while still enabled), and
  *     enabling it again records clean data.  A per-CPU event, because

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * arm_spe_0 for an unprivileged user (spec-notes §3: pa_enable and
+ * arm_spe_0 for an unprivileged user (perf-arm-spe.txt: pa_enable and
  * pct_enable need permission to profile the kernel, CONTEXTIDR only for a
  * privileged owner), run as root which sets kernel.perf_event_paranoid and
  * drops to nobody (65534) in a child:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Profiling Buffer window inside the perf AUX buffer (seed 000 §3.4.1,
+ * Profiling Buffer window inside the perf AUX buffer (DDI 0586A §3.4.1,
  * §3.5.2), from the driver's spe_auxcalc.c, driven the way spe_aux.c
  * drives it: PAD answers are carried out with perf_aux_output_skip()
  * semantics until a LIMIT or FULL answer.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Capabilities from ID registers and their intersection over CPUs
- * (seed 000 §4.3.1, §4.3.11; spec-notes §1), from the driver's spe_caps.c.
+ * (DDI 0586A §4.3.1, §4.3.11; DDI 0487 PMSIDR_EL1), from spe_caps.c.
  */
 #include <string.h>
 

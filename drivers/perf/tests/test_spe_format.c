@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The SPE PMU's user ABI (spec-notes §3): the format table, event
+ * The SPE PMU's user ABI (Linux perf-arm-spe.txt): the format table, event
  * validation and the config -> register conversion, compiled from the
  * driver's own spe_format.c.
  */
@@ -11,7 +11,7 @@
 #include "spe_format.h"
 #include "tap.h"
 
-/* spec-notes §3 format table: name, config word, lo, hi. */
+/* perf-arm-spe.txt format table: name, config word, lo, hi. */
 static const struct {
 	const char *name;
 	unsigned int word, lo, hi;
@@ -69,7 +69,7 @@ static void test_table_is_the_abi(void)
 	unsigned int i, ok = 1;
 
 	CHECK_EQ(SPE_NR_FMT, sizeof(abi) / sizeof(abi[0]),
-		 "format table has every attribute of spec-notes §3");
+		 "format table has every attribute of perf-arm-spe.txt");
 	for (i = 0; i < SPE_NR_FMT && i < sizeof(abi) / sizeof(abi[0]); i++) {
 		const struct spe_format_field *f = &spe_format_fields[i];
 
@@ -79,7 +79,7 @@ static void test_table_is_the_abi(void)
 			ok = 0;
 		}
 	}
-	CHECK(ok, "format names and bits match spec-notes §3 exactly");
+	CHECK(ok, "format names and bits match perf-arm-spe.txt exactly");
 	CHECK(!strcmp(spe_cfg_word_name(0), "config") &&
 	      !strcmp(spe_cfg_word_name(4), "config4"),
 	      "config word names are perf's sysfs names");

@@ -4,7 +4,7 @@
  * unchanged against host stand-ins of the kernel APIs (kshim/) and run
  * against a fake backend that records every register access and barrier,
  * and a fake perf AUX handle.  This checks the register sequences of
- * seed 000 §3.5 and §3.6 and the AUX bookkeeping, which no machine here can
+ * DDI 0586A §3.5 and §3.6 and the AUX bookkeeping, which no machine here can
  * check on hardware.
  */
 #include <stdarg.h>

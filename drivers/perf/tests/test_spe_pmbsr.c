@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Profiling Buffer management events (seed 000 §3.5, §4.3.4) decoded by the
+ * Profiling Buffer management events (DDI 0586A §3.5, §4.3.4) decoded by the
  * driver's spe_pmbsr.c into actions and PERF_AUX_FLAG_* values.
  */
 #include <string.h>

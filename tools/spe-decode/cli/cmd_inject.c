@@ -265,7 +265,8 @@ static int run(int argc, char **argv)
 	if (!err)
 		err = add_attrs(&in, true);
 	if (err) {
-		fprintf(stderr, "spe-decode inject: %s: %s\n", out, strerror(-err));
+		fprintf(stderr, "spe-decode inject: %s: %s\n", out,
+			spe_pdw_errmsg(in.w) ? spe_pdw_errmsg(in.w) : spe_strerror(err));
 		spe_pdw_free(in.w);
 		spe_out_file_abort(&of);
 		return 1;
@@ -278,7 +279,8 @@ static int run(int argc, char **argv)
 	if (!err)
 		err = spe_pdw_finish(in.w);
 	if (err) {
-		fprintf(stderr, "spe-decode inject: writing %s: %s\n", out, strerror(-err));
+		fprintf(stderr, "spe-decode inject: writing %s: %s\n", out,
+			spe_pdw_errmsg(in.w) ? spe_pdw_errmsg(in.w) : spe_strerror(err));
 		status = 1;
 	}
 	spe_pdw_free(in.w);

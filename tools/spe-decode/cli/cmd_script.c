@@ -706,7 +706,7 @@ static int on_event(void *ctx, const struct spe_pdr_event *ev)
 	if (ev->header->type == PERF_RECORD_MMAP || ev->header->type == PERF_RECORD_MMAP2 ||
 	    ev->header->type == PERF_RECORD_FORK)
 		memset(sc->ips, 0, NR_IP_SLOTS * sizeof(*sc->ips));
-	return spe_symbols_event(sc->syms, ev) == -ENOMEM;
+	return spe_symbols_event(sc->syms, ev) == SPE_ERR_NOMEM;
 }
 
 static int run(int argc, char **argv)

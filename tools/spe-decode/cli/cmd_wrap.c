@@ -373,6 +373,7 @@ static int wrap_copy_input(struct spe_pdw *w, const struct wrap_opts *o,
 	uint64_t aux_off = 0, left, chunk = o->chunk ? o->chunk : UINT64_MAX;
 	int fd = strcmp(in->path, "-") ? open(in->path, O_RDONLY) : STDIN_FILENO;
 	struct stat st;
+	const char *in_why = NULL;	/* the input failed, not the writer */
 	int err = 0;
 
 	if (fd < 0) {
@@ -380,7 +381,8 @@ static int wrap_copy_input(struct spe_pdw *w, const struct wrap_opts *o,
 		return WRAP_ERR_REPORTED;
 	}
 	if (fstat(fd, &st)) {
-		err = -errno;
+		in_why = strerror(errno);
+		err = WRAP_ERR_REPORTED;
 		goto out;
 	}
 	/* stdin or a FIFO: its size is needed first, so a seekable copy. */
@@ -404,7 +406,8 @@ static int wrap_copy_input(struct spe_pdw *w, const struct wrap_opts *o,
 			ssize_t r = read(fd, buf, n);
 
 			if (r <= 0) {
-				err = r < 0 ? -errno : -EIO;	/* shrank under us */
+				in_why = r < 0 ? strerror(errno) : "file shrank while reading";
+				err = WRAP_ERR_REPORTED;
 				break;
 			}
 			err = spe_pdw_auxtrace_data(w, buf, (uint64_t)r);
@@ -419,11 +422,12 @@ static int wrap_copy_input(struct spe_pdw *w, const struct wrap_opts *o,
 	}
 out:
 	close(fd);
-	if (err) {
-		fprintf(stderr, "spe-decode wrap: %s: %s\n", in->path, strerror(-err));
-		err = WRAP_ERR_REPORTED;
-	}
-	return err;
+	if (in_why)
+		fprintf(stderr, "spe-decode wrap: %s: %s\n", in->path, in_why);
+	else if (err)
+		fprintf(stderr, "spe-decode wrap: %s: writing %s: %s\n", in->path, o->out,
+			spe_pdw_errmsg(w) ? spe_pdw_errmsg(w) : spe_strerror(err));
+	return err ? WRAP_ERR_REPORTED : 0;
 }
 
 /*
@@ -446,7 +450,7 @@ static int wrap_features_from(struct spe_pdw *w, const char *path)
 	err = spe_pdr_open(&r, fd);
 	if (err) {
 		fprintf(stderr, "spe-decode wrap: %s: %s\n", path,
-			r ? spe_pdr_errmsg(r) : strerror(-err));
+			r ? spe_pdr_errmsg(r) : spe_strerror(err));
 		err = WRAP_ERR_REPORTED;
 	} else {
 		err = spe_pdw_copy_features(w, r, own);
@@ -507,7 +511,7 @@ static int wrap_write(struct spe_pdw *w, const struct wrap_opts *o, int nr_cpus)
 
 	buf = malloc(WRAP_IO_CHUNK);
 	if (!buf)
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	for (int i = 0; !err && i < o->nr_in; i++)
 		err = wrap_copy_input(w, o, &o->in[i], buf);
 	free(buf);
@@ -555,13 +559,13 @@ static int cmd_wrap(int argc, char **argv)
 			err = wrap_write(w, &o, nr_cpus);
 		if (!err)
 			err = spe_pdw_finish(w);
-		spe_pdw_free(w);
 	}
 	/* An input's error was reported with its name; nothing is kept. */
+	if (err && err != WRAP_ERR_REPORTED)
+		fprintf(stderr, "spe-decode wrap: writing %s: %s\n", o.out,
+			spe_pdw_errmsg(w) ? spe_pdw_errmsg(w) : spe_strerror(err));
+	spe_pdw_free(w);
 	if (err) {
-		if (err != WRAP_ERR_REPORTED)
-			fprintf(stderr, "spe-decode wrap: writing %s: %s\n", o.out,
-				strerror(-err));
 		spe_out_file_abort(&of);
 		return 1;
 	}

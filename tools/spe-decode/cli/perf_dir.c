@@ -74,7 +74,7 @@ static int copy_main(struct spe_pdr *r, struct spe_pdw *w, const char **why)
 			long n;
 
 			if (!buf && !(buf = malloc(1 << 16))) {
-				err = -ENOMEM;
+				err = SPE_ERR_NOMEM;
 				break;
 			}
 			err = spe_pdw_auxtrace_begin(w, ev.aux_data_size, a->offset, a->reference,
@@ -119,7 +119,7 @@ static int copy_thread_file(const char *path, struct spe_pdw *w, const char **wh
 		end = pos + h.size;
 		if (h.size < sizeof(h) || (h.size & 7) || end > (uint64_t)st.st_size) {
 			*why = "a record cut or malformed (the thread file ends there)";
-			err = -EPROTO;
+			err = SPE_ERR_BAD_FILE;
 			break;
 		}
 		if (h.type == SPE_PERF_RECORD_AUXTRACE && h.size >= sizeof(struct spe_perf_auxtrace_event)) {
@@ -192,7 +192,7 @@ int spe_perf_dir_join(const char *cmd, const char *path)
 		free(file);
 		file = NULL;
 		if (asprintf(&file, "%s/%s", path, files[i]->d_name) < 0) {
-			err = -ENOMEM;
+			err = SPE_ERR_NOMEM;
 			break;
 		}
 		where = files[i]->d_name;
@@ -202,7 +202,7 @@ int spe_perf_dir_join(const char *cmd, const char *path)
 		err = spe_pdw_finish(w);
 	if (err)
 		fprintf(stderr, "spe-decode %s: %s/%s: %s\n", cmd, path, where,
-			why ? why : strerror(-err));
+			why ? why : spe_strerror(err));
 	for (int i = 0; i < nr; i++)
 		free(files[i]);
 	free(files);

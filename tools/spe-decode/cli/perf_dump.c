@@ -201,7 +201,7 @@ int spe_perf_dump(struct spe_source *src, enum spe_desc_style style, bool strict
 		status = 1;
 	if (err) {
 		fprintf(stderr, "spe-decode dump: %s: %s\n", path,
-			s ? spe_session_errmsg(s) : strerror(-err));
+			s ? spe_session_errmsg(s) : spe_strerror(err));
 		status = 1;
 	}
 	if (d.first_error) {

@@ -96,7 +96,7 @@ int spe_samples_execute(struct spe_samples_run *run)
 	}
 	if (err) {
 		fprintf(stderr, "spe-decode %s: %s: %s\n", run->cmd, src.name,
-			s ? spe_session_errmsg(s) : strerror(-err));
+			s ? spe_session_errmsg(s) : spe_strerror(err));
 		status = 1;
 	} else if (s && !run->info.version && run->stats.auxtrace_records) {
 		fprintf(stderr, "spe-decode %s: %s: AUXTRACE data without ARM SPE AUXTRACE_INFO\n",

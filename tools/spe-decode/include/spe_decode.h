@@ -11,7 +11,8 @@
  *
  * Conventions (libipt style):
  *  - every function that can fail returns a negative SPE_ERR_* code, and a
- *    non-negative count or flag otherwise; spe_strerror() names the code;
+ *    non-negative count or flag otherwise; spe_strerror() names the code
+ *    (see "Errors" below: one error space for every layer);
  *  - the library allocates nothing and keeps no global mutable state: all
  *    state lives in caller-allocated structures;
  *  - input is never read past the length the caller gives;
@@ -20,12 +21,13 @@
  *
  * Byte offsets are "stream offsets": the position of a byte in the SPE
  * profiling buffer stream, i.e. the caller's base offset plus the index in
- * the buffer handed to the library.  The Alignment command (seed 000
+ * the buffer handed to the library.  The Alignment command (DDI 0586A
  * §5.3.2) is defined relative to the stream, so the offset matters for
  * decoding, not only for reporting.
  *
- * Specification: seed 000 (SPE supplement 2017) §5, seed 003 (Arm ARM
- * D18.1, record format version 0), spec-notes §2 (SPEv1p1..v1p5 fields).
+ * Specification: DDI 0586A (SPE supplement 2017) §5, DDI 0487 (Arm ARM
+ * D18.1, record format version 0, and the D18 packets for the SPEv1p1..v1p5
+ * fields); Documentation/references.rst lists them.
  * Packet encodings live in include/spe/packet.h.
  */
 #ifndef SPE_DECODE_H
@@ -43,33 +45,74 @@ extern "C" {
  * Errors
  * ------------------------------------------------------------------------ */
 
+/*
+ * One error space for the whole library: the decoder, the perf.data reader
+ * and writer, the session and the views all return a negative enum
+ * spe_error, and spe_strerror() names every code.  A code says what went
+ * wrong in the library's terms; the detail (the offset of a bad field, the
+ * system's reason behind SPE_ERR_IO) is in the message of the object that
+ * failed: spe_pdr_errmsg(), spe_pdw_errmsg(), spe_session_errmsg().
+ *
+ * The codes lie below -SPE_ERR_BASE, outside -1..-4095 where Linux keeps
+ * -errno values (MAX_ERRNO): a caller's callback (an spe_write_fn, a
+ * session's on_record) may fail with its own negative value, typically
+ * -errno, which the library hands back unchanged.  The two kinds cannot be
+ * confused, and spe_strerror() names an -errno value too, by strerror().
+ */
+#define SPE_ERR_BASE		4096
+
 enum spe_error {
 	SPE_OK			= 0,
 	/* An argument is invalid (NULL pointer, config->size too small). */
-	SPE_ERR_INVAL		= -1,
-	/* A packet or record continues past the end of the input. */
-	SPE_ERR_TRUNCATED	= -2,
+	SPE_ERR_INVAL		= -(SPE_ERR_BASE + 1),
+	/* The input ends inside a packet, a record or a perf.data record. */
+	SPE_ERR_TRUNCATED	= -(SPE_ERR_BASE + 2),
 	/*
 	 * A header whose payload size cannot be determined: an extended
 	 * header prefix (0x20-0x3f) followed by another prefix byte.  Every
-	 * other header byte is decodable or skippable (seed 003 D18.1.3).
+	 * other header byte is decodable or skippable (DDI 0487 D18.1.3).
 	 */
-	SPE_ERR_BAD_HEADER	= -3,
+	SPE_ERR_BAD_HEADER	= -(SPE_ERR_BASE + 3),
 	/*
 	 * A record breaks the framing rules: it grows past the largest record
 	 * a unit can write (SPE_RECORD_MAX_BYTES, 2^PMSIDR_EL1.MaxSize) without
 	 * an End or Timestamp packet.
 	 */
-	SPE_ERR_BAD_RECORD	= -4,
+	SPE_ERR_BAD_RECORD	= -(SPE_ERR_BASE + 4),
 	/* The decoder stopped at an earlier error (strict mode). */
-	SPE_ERR_STOPPED		= -5,
+	SPE_ERR_STOPPED		= -(SPE_ERR_BASE + 5),
 	/* A golden-vector line does not parse (lib/vector.c). */
-	SPE_ERR_SYNTAX		= -6,
+	SPE_ERR_SYNTAX		= -(SPE_ERR_BASE + 6),
 	/* The output buffer is too small. */
-	SPE_ERR_NOSPACE		= -7,
+	SPE_ERR_NOSPACE		= -(SPE_ERR_BASE + 7),
+	/* Memory ran out; the object is left as it was before the call. */
+	SPE_ERR_NOMEM		= -(SPE_ERR_BASE + 8),
+	/*
+	 * Reading or writing a file failed (or it changed size under us);
+	 * the object's message holds the system's reason.
+	 */
+	SPE_ERR_IO		= -(SPE_ERR_BASE + 9),
+	/*
+	 * A perf.data file or stream breaks its format: a size, offset or
+	 * count that does not fit what encloses it.
+	 */
+	SPE_ERR_BAD_FILE	= -(SPE_ERR_BASE + 10),
+	/*
+	 * Valid input the library does not handle: another AUXTRACE type,
+	 * a compressed or big-endian perf.data, random access to a pipe.
+	 */
+	SPE_ERR_UNSUPPORTED	= -(SPE_ERR_BASE + 11),
+	/* The asked-for item (feature section, sample id) does not exist. */
+	SPE_ERR_NOT_FOUND	= -(SPE_ERR_BASE + 12),
+	/* One past the last code; new codes go before it. */
+	SPE_ERR_END		= -(SPE_ERR_BASE + 13),
 };
 
-/* A static English description of @err; never NULL. */
+/*
+ * A static English description of @err; never NULL.  Knows every
+ * enum spe_error, names -errno values by strerror(), and says so when
+ * @err is neither.
+ */
 const char *spe_strerror(int err);
 
 /* ------------------------------------------------------------------------
@@ -269,7 +312,7 @@ struct spe_impdef_value {
 };
 
 /*
- * One sample record (seed 003 D18.1.2): every packet between two record
+ * One sample record (DDI 0487 D18.1.2): every packet between two record
  * boundaries, by field.  A field is meaningful only when its bit is set in
  * @present.  When a packet kind repeats inside one record the last one wins.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * perf.data: the on-disk layout perf uses (spec-notes §4) and this library's
- * writer for it.
+ * perf.data: the on-disk layout perf uses (perf.data-file-format.txt) and
+ * this library's writer for it.
  *
  * The kernel's UAPI header <linux/perf_event.h> already defines
  * perf_event_attr, the kernel record types (PERF_RECORD_*) and the AUX flags;
@@ -17,6 +17,8 @@
 #include <stdint.h>
 
 #include <linux/perf_event.h>
+
+#include "spe_decode.h"
 
 /* ---- File layout ------------------------------------------------------- */
 
@@ -134,7 +136,7 @@ struct spe_perf_auxtrace_info_event {
 /* ARM SPE AUXTRACE_INFO version 1: priv[] = {pmu_type, per_cpu_mmaps}. */
 #define SPE_AUXINFO_V1_NR_PRIV		2
 
-/* Version 2: a header, then one block per CPU (spec-notes §4). */
+/* Version 2: a header, then one block per CPU (perf arm-spe.h). */
 #define SPE_AUXINFO_V2			2
 #define SPE_AUXINFO_V2_HDR_SIZE		4	/* u64s in the header */
 #define SPE_AUXINFO_V2_CPU_MAGIC	0x1010101010101010ULL
@@ -166,7 +168,9 @@ struct spe_perf_time_conv_event {
  * fixes the attribute section), then spe_pdw_finish() which appends the
  * feature sections and rewrites the file header.  Output is buffered; memory
  * does not depend on how much is written.  Every function returns 0 or a
- * negative errno; after an error every later call returns the same error.
+ * negative SPE_ERR_* code; after an error every later call returns the same
+ * error, and spe_pdw_errmsg() says what it was (for SPE_ERR_IO with the
+ * system's reason, e.g. "write: No space left on device").
  */
 struct spe_pdw;
 
@@ -229,17 +233,19 @@ bool spe_pdw_is_pipe(const struct spe_pdw *w);
  * Writes feature section @feat (enum spe_perf_feature) with these bytes,
  * as read from another perf.data, instead of what spe_pdw_info gives.
  * Features describing the file's own layout (EVENT_DESC, AUXTRACE,
- * GROUP_DESC, DIR_FORMAT, COMPRESSED) are refused with -EINVAL.  Call
+ * GROUP_DESC, DIR_FORMAT, COMPRESSED) are refused with SPE_ERR_INVAL.  Call
  * before the first record.
  */
 int spe_pdw_copy_feature(struct spe_pdw *w, int feat, const void *data, size_t len);
 struct spe_pdr;
 /* Every feature section of the file @r reads (file mode) through
  * spe_pdw_copy_feature(), but those whose bit is set in @skip (bits < 64)
- * and the writer's own.  Returns 0 or a negative errno. */
+ * and the writer's own.  Returns 0 or a negative SPE_ERR_* code. */
 int spe_pdw_copy_features(struct spe_pdw *w, struct spe_pdr *r, uint64_t skip);
 /* Frees the writer; does not close fd.  Call spe_pdw_finish() first. */
 void spe_pdw_free(struct spe_pdw *w);
+/* The writer's first error in words, or NULL when it has had none. */
+const char *spe_pdw_errmsg(const struct spe_pdw *w);
 
 /* attr->size is set to the size this library was built with when zero. */
 int spe_pdw_add_attr(struct spe_pdw *w, const struct perf_event_attr *attr,
@@ -262,7 +268,7 @@ int spe_pdw_auxtrace_info_v2(struct spe_pdw *w, uint32_t pmu_type,
 			     const struct spe_pdw_cpu_meta *cpus, uint32_t nr_cpus,
 			     uint32_t nr_params);
 
-/* Time conversion parameters (spec-notes §4), shared with the reader. */
+/* Time conversion parameters (perf_event.h), shared with the reader. */
 struct spe_time_conv {
 	uint64_t time_shift;
 	uint64_t time_mult;
@@ -325,7 +331,8 @@ uint64_t spe_pdw_offset(const struct spe_pdw *w);
  * consume it with spe_pdr_aux_read() before the next spe_pdr_next(), which
  * otherwise skips it.
  *
- * Errors are negative errno values; spe_pdr_errmsg() then says what was
+ * Errors are negative SPE_ERR_* codes (SPE_ERR_BAD_FILE for a malformed
+ * file, SPE_ERR_IO for a failed read); spe_pdr_errmsg() then says what was
  * wrong and at which file offset (spe_pdr_error_offset()).
  */
 struct spe_pdr;
@@ -387,7 +394,7 @@ uint32_t spe_pdr_nr_attrs(const struct spe_pdr *r);
 const struct spe_pdr_attr *spe_pdr_attr(const struct spe_pdr *r, uint32_t i);
 const struct spe_pdr_attr *spe_pdr_attr_by_id(const struct spe_pdr *r, uint64_t id);
 /* File mode: the file offset and size of feature section @feat (an
- * enum spe_perf_feature bit); -ENOENT when the file has none. */
+ * enum spe_perf_feature bit); SPE_ERR_NOT_FOUND when the file has none. */
 int spe_pdr_feature_section(const struct spe_pdr *r, int feat, uint64_t *off,
 			    uint64_t *size);
 
@@ -411,8 +418,8 @@ struct spe_auxtrace_info {
 	uint32_t nr_cpus;		/* version 2: per-CPU entries */
 };
 
-/* Parses the fixed part; *info.  Returns 0 or -EINVAL / -EPROTO with a
- * reason in *why. */
+/* Parses the fixed part; *info.  Returns 0, or SPE_ERR_BAD_FILE /
+ * SPE_ERR_UNSUPPORTED (not ARM SPE) with a reason in *why. */
 int spe_parse_auxtrace_info(const struct perf_event_header *h,
 			    struct spe_auxtrace_info *info, const char **why);
 /* Version 2: the metadata of per-CPU entry i (0 <= i < nr_cpus). */

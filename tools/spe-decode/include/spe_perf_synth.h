@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * From SPE records to perf samples: time conversion, data-source tables,
- * decode queues and sample synthesis (spec-notes §4, §5).
+ * decode queues and sample synthesis (perf.data-file-format.txt,
+ * perf arm-spe.c).
  */
 #ifndef SPE_PERF_SYNTH_H
 #define SPE_PERF_SYNTH_H
@@ -13,7 +14,7 @@
 
 /* ---- Time conversion (lib/perf_time.c) ------------------------------------ */
 
-/* SPE timestamp (generic-timer cycles) -> perf time in ns (spec-notes §4). */
+/* SPE timestamp (generic-timer cycles) -> perf time in ns (perf_event.h). */
 uint64_t spe_time_to_perf(const struct spe_time_conv *tc, uint64_t cyc);
 /* perf time -> SPE timestamp, the inverse used to compare with sideband. */
 uint64_t spe_perf_to_time(const struct spe_time_conv *tc, uint64_t ns);
@@ -150,7 +151,7 @@ struct spe_itrace {
  * time units, which SPE cannot use). */
 void spe_itrace_default(struct spe_itrace *o);
 /* Parses perf's --itrace letters (i b f m t a M l, plus e/d/p... accepted
- * and ignored) and an optional period "<n>[i]".  Returns 0 or -EINVAL with
+ * and ignored) and an optional period "<n>[i]".  Returns 0 or SPE_ERR_INVAL with
  * a reason in *why. */
 int spe_itrace_parse(const char *s, struct spe_itrace *o, const char **why);
 /* The event name perf gives a group. */

@@ -80,14 +80,14 @@ struct spe_cost_table;
 
 /*
  * A table grouped by a comma-separated list of keys ("sym,srcline").
- * Returns 0, or -EINVAL with the offending word in why[].
+ * Returns 0, or SPE_ERR_INVAL with the offending word in why[].
  */
 int spe_cost_new(struct spe_cost_table **out, const char *keys, char *why, size_t whylen);
 void spe_cost_free(struct spe_cost_table *t);
 /* Whether a key is used (the caller resolves srcline / data symbols only
  * then: they cost). */
 bool spe_cost_uses(const struct spe_cost_table *t, enum spe_cost_key k);
-/* Adds a record; -ENOMEM leaves the table as it was. */
+/* Adds a record; SPE_ERR_NOMEM leaves the table as it was. */
 int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs);
 
 /* Column by name ("samples", "latency", "mean", "p50", "p90", "p99",
@@ -116,7 +116,7 @@ struct spe_cost_totals {
  * The rows, ordered by a column (descending, ties by key), those under
  * percent_limit % of the column's total left out (for columns that add up;
  * the others by their share of samples), at most top (0: all).  Returns
- * the number of rows written to *rows (malloc'ed, free() it), or -ENOMEM.
+ * the number of rows written to *rows (malloc'ed, free() it), or SPE_ERR_NOMEM.
  */
 long spe_cost_rows(const struct spe_cost_table *t, enum spe_cost_col order,
 		   double percent_limit, size_t top, struct spe_cost_row_view **rows);
@@ -124,7 +124,7 @@ void spe_cost_totals(const struct spe_cost_table *t, struct spe_cost_totals *tot
 unsigned spe_cost_nkeys(const struct spe_cost_table *t);
 const char *spe_cost_key_name(const struct spe_cost_table *t, unsigned i);
 
-/* The table as text; returns 0 or -ENOMEM. */
+/* The table as text; returns 0 or SPE_ERR_NOMEM. */
 int spe_cost_print(const struct spe_cost_table *t, enum spe_cost_col order,
 		   double percent_limit, size_t top,
 		   int (*write)(void *ctx, const char *text, size_t len), void *ctx);
@@ -150,7 +150,7 @@ int spe_c2c_new(struct spe_c2c **out, bool virt);
 void spe_c2c_free(struct spe_c2c *c);
 /* Pass 1: every record. */
 int spe_c2c_scan(struct spe_c2c *c, const struct spe_view_sample *vs);
-/* Between the passes: picks the shared lines (0 or -ENOMEM). */
+/* Between the passes: picks the shared lines (0 or SPE_ERR_NOMEM). */
 int spe_c2c_select(struct spe_c2c *c);
 /* Pass 2: every record again, in the same order. */
 int spe_c2c_detail(struct spe_c2c *c, const struct spe_view_sample *vs);
@@ -186,7 +186,7 @@ struct spe_c2c_summary {
 void spe_c2c_summary(const struct spe_c2c *c, struct spe_c2c_summary *s);
 /* The shared lines by order (descending) and their entries (by offset,
  * then by accesses); malloc'ed arrays the caller frees.  Returns the
- * number of lines or -ENOMEM. */
+ * number of lines or SPE_ERR_NOMEM. */
 long spe_c2c_lines(const struct spe_c2c *c, enum spe_c2c_order order,
 		   struct spe_c2c_line_view **lines, struct spe_c2c_entry_view **entries);
 /* The report as text; at most top lines (0: all). */
@@ -214,7 +214,7 @@ int spe_html_add(struct spe_html *h, const struct spe_view_sample *vs);
 /* AUX flags and LOST records for the timeline. */
 int spe_html_event(struct spe_html *h, const struct spe_pdr_event *ev);
 struct spe_c2c *spe_html_c2c(struct spe_html *h);
-/* The page; returns 0 or the first error of write (or -ENOMEM). */
+/* The page; returns 0 or the first error of write (or SPE_ERR_NOMEM). */
 int spe_html_write(const struct spe_html *h, const struct spe_html_meta *m,
 		   int (*write)(void *ctx, const char *text, size_t len), void *ctx);
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Decode queues: one per AUX buffer index (per CPU, or per thread), fed by
- * the AUXTRACE records of a perf.data, merged in timestamp order (spec-notes
- * §4, §5).  The algorithm is perf's: before a timed perf.data record is
+ * the AUXTRACE records of a perf.data, merged in timestamp order
+ * (perf.data-file-format.txt, perf arm-spe.c).  The algorithm is perf's: before a timed perf.data record is
  * handled, every queued SPE record older than it is delivered, so context
  * switches and mappings apply to the records they should.
  *
@@ -146,7 +146,7 @@ static int tm_set(struct tid_map *m, uint32_t tid, int32_t pid)
 		if (!n.tid || !n.pid) {
 			free(n.tid);
 			free(n.pid);
-			return -ENOMEM;
+			return SPE_ERR_NOMEM;
 		}
 		for (uint32_t i = 0; i < m->cap; i++)
 			if (m->tid[i]) {
@@ -445,13 +445,13 @@ static int q_add(struct spe_session *s, const struct spe_pdr_event *ev, uint8_t 
 	if (idx >= Q_MAX_QUEUES) {
 		snprintf(s->msg, sizeof(s->msg), "offset %#llx: AUXTRACE idx %u out of range",
 			 (unsigned long long)ev->offset, idx);
-		return -ERANGE;
+		return SPE_ERR_UNSUPPORTED;
 	}
 	q = s->q[idx];
 	if (!q) {
 		q = calloc(1, sizeof(*q));
 		if (!q)
-			return -ENOMEM;
+			return SPE_ERR_NOMEM;
 		q->ctx_tid = -1;
 		q->index = idx;
 		s->q[idx] = q;
@@ -468,7 +468,7 @@ static int q_add(struct spe_session *s, const struct spe_pdr_event *ev, uint8_t 
 		struct q_buffer *nb = malloc(ncap * sizeof(*nb));
 
 		if (!nb)
-			return -ENOMEM;
+			return SPE_ERR_NOMEM;
 		for (uint32_t i = 0; i < q->count; i++)
 			nb[i] = q->bufs[(q->head + i) % q->cap];
 		free(q->bufs);
@@ -506,7 +506,7 @@ static int pipe_buffer(struct spe_session *s, const struct spe_pdr_event *ev)
 	}
 	mem = malloc(size ? (size_t)size : 1);
 	if (!mem)
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	got = size ? spe_pdr_aux_read(s->r, mem, (size_t)size) : 0;
 	if (got < 0) {
 		free(mem);
@@ -680,7 +680,7 @@ int spe_session_open(struct spe_session **out, int fd, const struct spe_session_
 
 	*out = s;
 	if (!s)
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	s->cfg = *cfg;
 	s->fd = fd;
 	s->page = sysconf(_SC_PAGESIZE);
@@ -688,7 +688,7 @@ int spe_session_open(struct spe_session **out, int fd, const struct spe_session_
 	s->cpu_tid = malloc(Q_MAX_CPUS * sizeof(*s->cpu_tid));
 	s->meta_gen = 1;
 	if (!s->cpu_midr || !s->cpu_tid)
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	for (int i = 0; i < Q_MAX_CPUS; i++)
 		s->cpu_tid[i] = -1;
 	err = spe_pdr_open_stream(&s->r, fd, cfg->head, cfg->head_len);
@@ -704,7 +704,7 @@ int spe_session_open(struct spe_session **out, int fd, const struct spe_session_
 
 		if (m == MAP_FAILED) {
 			snprintf(s->msg, sizeof(s->msg), "mmap: %s", strerror(errno));
-			return -errno;
+			return SPE_ERR_IO;
 		}
 		s->map = m;
 		s->map_len = (size_t)spe_pdr_file_size(s->r);
@@ -770,14 +770,14 @@ static int hold(struct spe_session *s, const struct spe_pdr_event *ev)
 		struct held_event *nh = realloc(s->held, ncap * sizeof(*nh));
 
 		if (!nh)
-			return -ENOMEM;
+			return SPE_ERR_NOMEM;
 		s->held = nh;
 		s->cap_held = ncap;
 	}
 	h = &s->held[s->nr_held];
 	h->bytes = malloc(ev->header->size);
 	if (!h->bytes)
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	memcpy(h->bytes, ev->header, ev->header->size);
 	h->ev = *ev;
 	h->ev.header = (const void *)h->bytes;
@@ -918,7 +918,7 @@ int spe_session_run(struct spe_session *s)
 		q_process(s, UINT64_MAX);
 	}
 	if (err && !s->msg[0])
-		snprintf(s->msg, sizeof(s->msg), "%s", strerror(-err));
+		snprintf(s->msg, sizeof(s->msg), "%s", spe_strerror(err));
 	return err;
 }
 

@@ -11,7 +11,6 @@
  * a cache-to-cache transfer, which is what contention costs.  The cost of
  * a line is the total latency of all its loads and stores, in cycles.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -69,11 +68,11 @@ int spe_c2c_new(struct spe_c2c **out, bool virt)
 
 	*out = c;
 	if (!c)
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	c->virt = virt;
 	c->cap = 1024;
 	c->lines = calloc(c->cap, sizeof(*c->lines));
-	return c->lines ? 0 : -ENOMEM;
+	return c->lines ? 0 : SPE_ERR_NOMEM;
 }
 
 static void free_entries(struct shared *l)
@@ -183,7 +182,7 @@ static int grow(struct spe_c2c *c)
 	struct line *n = calloc(ncap, sizeof(*n));
 
 	if (!n)
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	for (size_t i = 0; i < c->cap; i++)
 		if (c->lines[i].used) {
 			const struct line *l = &c->lines[i];
@@ -217,7 +216,7 @@ int spe_c2c_scan(struct spe_c2c *c, const struct spe_view_sample *vs)
 	c->accesses++;
 	agent = agent_of(c, vs->s);
 	if ((c->used + 1) * 3 > c->cap * 2 && grow(c))
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	i = slot(c->lines, c->cap, line, pid, phys);
 	l = &c->lines[i];
 	if (!l->used) {
@@ -244,7 +243,7 @@ int spe_c2c_select(struct spe_c2c *c)
 	}
 	c->sh = calloc(n ? n : 1, sizeof(*c->sh));
 	if (!c->sh)
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	for (size_t i = 0; i < c->cap; i++) {
 		struct line *l = &c->lines[i];
 
@@ -310,7 +309,7 @@ int spe_c2c_detail(struct spe_c2c *c, const struct spe_view_sample *vs)
 	agent = vs->s->cpu >= 0 ? vs->s->cpu : vs->s->tid;
 	e = entry_for(c, l, (unsigned)(addr & ((1u << LINE_SHIFT) - 1)), vs);
 	if (!e)
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	c->shared_accesses++;
 	if (store) {
 		l->nstores++;
@@ -407,7 +406,7 @@ long spe_c2c_lines(const struct spe_c2c *c, enum spe_c2c_order order,
 	size_t n = 0, ne = 0, k = 0;
 
 	if (!sel)
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	for (size_t i = 0; i < c->shared; i++) {
 		sel[n++] = &c->sh[i];
 		ne += c->sh[i].nr_entries;
@@ -420,7 +419,7 @@ long spe_c2c_lines(const struct spe_c2c *c, enum spe_c2c_order order,
 		free(sel);
 		free(lv);
 		free(ev);
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct shared *l = sel[i];

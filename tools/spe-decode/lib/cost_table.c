@@ -15,7 +15,6 @@
  * 65535, see spe_views.h) are counted apart and left out of sums and
  * means; a percentile that falls on one is reported as saturated.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -93,7 +92,7 @@ int spe_cost_new(struct spe_cost_table **out, const char *keys, char *why, size_
 
 	*out = t;
 	if (!t)
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	while (*p) {
 		size_t len = strcspn(p, ",");
 		int k;
@@ -105,7 +104,7 @@ int spe_cost_new(struct spe_cost_table **out, const char *keys, char *why, size_
 			snprintf(why, whylen, "%s sort key '%.*s' (keys: sym, dso, srcline, "
 				 "symbol_daddr, data_src, op, cpu, pid, comm)",
 				 k == SPE_KEY_NR ? "unknown" : "repeated", (int)len, p);
-			return -EINVAL;
+			return SPE_ERR_INVAL;
 		}
 		t->keys[t->nkeys++] = k;
 		t->uses[k] = true;
@@ -115,11 +114,11 @@ int spe_cost_new(struct spe_cost_table **out, const char *keys, char *why, size_
 	}
 	if (!t->nkeys) {
 		snprintf(why, whylen, "no sort key");
-		return -EINVAL;
+		return SPE_ERR_INVAL;
 	}
 	t->cap = 256;
 	t->index = calloc(t->cap, sizeof(*t->index));
-	return t->index ? 0 : -ENOMEM;
+	return t->index ? 0 : SPE_ERR_NOMEM;
 }
 
 void spe_cost_free(struct spe_cost_table *t)
@@ -236,7 +235,7 @@ static int grow(struct spe_cost_table *t)
 	uint32_t *n = calloc(ncap, sizeof(*n));
 
 	if (!n)
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	for (size_t r = 0; r < t->used; r++)
 		n[slot(t, n, ncap, t->rows[r].hash, t->rows[r].key)] = (uint32_t)r + 1;
 	free(t->index);
@@ -255,7 +254,7 @@ static int hist_add(struct row *r, uint16_t v)
 			nlen *= 2;
 		n = realloc(r->hist, nlen * sizeof(*n));
 		if (!n)
-			return -ENOMEM;
+			return SPE_ERR_NOMEM;
 		memset(n + r->hist_len, 0, (nlen - r->hist_len) * sizeof(*n));
 		r->hist = n;
 		r->hist_len = nlen;
@@ -279,7 +278,7 @@ static int lat_add(struct row *r, uint16_t v)
 		if (ncap > LIST_MAX) {
 			for (uint32_t i = 0; i < r->nvals; i++)
 				if (hist_add(r, r->vals[i]))
-					return -ENOMEM;	/* hist_add keeps it consistent */
+					return SPE_ERR_NOMEM;	/* hist_add keeps it consistent */
 			free(r->vals);
 			r->vals = NULL;
 			r->nvals = r->cap_vals = 0;
@@ -287,7 +286,7 @@ static int lat_add(struct row *r, uint16_t v)
 		}
 		n = realloc(r->vals, ncap * sizeof(*n));
 		if (!n)
-			return -ENOMEM;
+			return SPE_ERR_NOMEM;
 		r->vals = n;
 		r->cap_vals = ncap;
 	}
@@ -311,30 +310,30 @@ int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
 		key_text(t->keys[k], vs, key, sizeof(key), &pos);
 	h = hash_str(key);
 	if ((t->used + 1) * 2 > t->cap && grow(t))
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	i = slot(t, t->index, t->cap, h, key);
 	if (!t->index[i]) {
 		char *k;
 
 		if (t->used == UINT32_MAX - 1)
-			return -ENOMEM;
+			return SPE_ERR_NOMEM;
 		if (t->used == t->rows_cap) {
 			size_t ncap = t->rows_cap ? t->rows_cap * 2 : 64;
 			struct row *n = realloc(t->rows, ncap * sizeof(*n));
 
 			if (!n)
-				return -ENOMEM;
+				return SPE_ERR_NOMEM;
 			t->rows = n;
 			t->rows_cap = ncap;
 		}
 		if (!(k = strdup(key)))
-			return -ENOMEM;
+			return SPE_ERR_NOMEM;
 		t->rows[t->used] = (struct row){ .key = k, .hash = h };
 		t->index[i] = (uint32_t)++t->used;
 	}
 	r = &t->rows[t->index[i] - 1];
 	if (spe_view_latency(rec, 0, &v) && lat_add(r, v))
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	r->samples++;
 	for (int c = 0; c < 3; c++) {
 		if (!spe_view_latency(rec, c, &v))
@@ -542,7 +541,7 @@ long spe_cost_rows(const struct spe_cost_table *t, enum spe_cost_col order,
 	if (!items || !scratch) {
 		free(items);
 		free(scratch);
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	}
 	for (size_t i = 0; i < t->used; i++) {
 		strcpy(scratch, t->rows[i].key);
@@ -565,7 +564,7 @@ long spe_cost_rows(const struct spe_cost_table *t, enum spe_cost_col order,
 	if (!out) {
 		free(items);
 		free(scratch);
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	}
 	kp = (char *)(out + nout);
 	for (size_t i = 0; i < keep; i++) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Data Source packet values are IMPLEMENTATION DEFINED (spec-notes §2): the
- * CPU's MIDR_EL1 picks the table.  The mapping to perf_mem_data_src is the
- * one perf uses, so that samples agree with perf script and perf mem.
+ * Data Source packet values are IMPLEMENTATION DEFINED (DDI 0487 D18); the
+ * cores' Technical Reference Manuals define them, and the CPU's MIDR_EL1
+ * picks the table, as perf's arm-spe.c does.  The mapping to
+ * perf_mem_data_src is the one perf uses, so that samples agree with perf script and perf mem.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -66,7 +67,7 @@ const char *spe_ds_table_name(enum spe_ds_table t)
 #define SNOOP(x)	PERF_MEM_S(SNOOP, x)
 #define SNOOPX(x)	PERF_MEM_S(SNOOPX, x)
 
-/* Common encoding (spec-notes §2) -> level, snoop, remote bits. */
+/* Common encoding (Neoverse TRMs, perf arm-spe.c) -> level, snoop, remote. */
 static uint64_t ds_common(uint16_t source)
 {
 	switch (source) {

@@ -15,7 +15,6 @@
  * large enough that it is taken rarely.  Memory: NR_SLOTS * BATCH items
  * per queue, whatever the size of the file.
  */
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,7 +256,7 @@ int spe_dw_start(struct spe_dw **out, unsigned nthreads, uint32_t nq,
 
 	*out = NULL;
 	if (!dw)
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	pthread_mutex_init(&dw->lock, NULL);
 	pthread_cond_init(&dw->work, NULL);
 	pthread_cond_init(&dw->ready, NULL);
@@ -299,5 +298,5 @@ int spe_dw_start(struct spe_dw **out, unsigned nthreads, uint32_t nq,
 	return 0;
 fail:
 	spe_dw_stop(dw);
-	return -ENOMEM;
+	return SPE_ERR_NOMEM;
 }

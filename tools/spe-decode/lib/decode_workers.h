@@ -35,7 +35,7 @@ struct spe_dw;
  * Starts nthreads workers over nq queues; bufs[i] (nbufs[i] entries) is
  * queue i's buffer list, copied.  map is the whole file; page its page
  * size (decoded pages are given back as in sequential decoding).
- * Returns 0 or a negative errno (the caller then decodes sequentially).
+ * Returns 0 or SPE_ERR_NOMEM (the caller then decodes sequentially).
  */
 int spe_dw_start(struct spe_dw **out, unsigned nthreads, uint32_t nq,
 		 const struct spe_dw_buf *const *bufs, const uint32_t *nbufs,

@@ -11,7 +11,6 @@
  * numbers `report`, `report --sort sym` and `c2c` print.  Tables are
  * rendered here, not by script, so the page reads the same without it.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -85,13 +84,13 @@ int spe_html_new(struct spe_html **out, bool virt)
 	*out = h;
 	if (!h || spe_report_new(&h->rep) || spe_cost_new(&h->cost, "sym", why, sizeof(why)) ||
 	    spe_c2c_new(&h->c2c, virt))
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	h->cap = 256;
 	h->syms = calloc(h->cap, sizeof(*h->syms));
 	h->bins = calloc(MAX_CPUS + 1, sizeof(*h->bins));
 	h->max_cpu = -1;
 	h->bin_ns = 1000;
-	return h->syms && h->bins ? 0 : -ENOMEM;
+	return h->syms && h->bins ? 0 : SPE_ERR_NOMEM;
 }
 
 void spe_html_free(struct spe_html *h)
@@ -196,7 +195,7 @@ int spe_html_add(struct spe_html *h, const struct spe_view_sample *vs)
 
 	spe_report_add(h->rep, s, vs->sym);
 	if (spe_cost_add(h->cost, vs) || spe_c2c_scan(h->c2c, vs))
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	for (int c = 1; c < 3; c++)
 		h->with_lat[op][c] += spe_view_latency(rec, c, &lat);
 	if (spe_view_latency(rec, 0, &lat)) {
@@ -225,7 +224,7 @@ int spe_html_add(struct spe_html *h, const struct spe_view_sample *vs)
 			snprintf(key, sizeof(key), "0x%" PRIx64 "\x1f%s", s->ip, vs->sym->dso);
 		d = sym_get(h, key);
 		if (!d)
-			return -ENOMEM;
+			return SPE_ERR_NOMEM;
 		d->loads++;
 		d->n[spe_view_ds_class(s->data_src)]++;
 	}
@@ -288,10 +287,16 @@ struct out {
 	int err;
 };
 
+/* The first failure of the sink is kept as it returned it (e.g. -errno). */
 static void put(struct out *o, const char *s, size_t n)
 {
-	if (!o->err && n && o->write(o->ctx, s, n))
-		o->err = -EIO;
+	int err;
+
+	if (o->err || !n)
+		return;
+	err = o->write(o->ctx, s, n);
+	if (err)
+		o->err = err < 0 ? err : SPE_ERR_IO;
 }
 
 static void pr(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -307,7 +312,7 @@ static void pr(struct out *o, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	if (spe_sink_vprintf(put_sink, o, fmt, ap) < 0 && !o->err)
-		o->err = -ENOMEM;
+		o->err = SPE_ERR_NOMEM;
 	va_end(ap);
 }
 
@@ -512,7 +517,7 @@ static void write_ds(struct out *o, const struct spe_html *h, size_t top)
 	   "<p class=note>Loads only, by their data source (perf_mem_data_src); "
 	   "'peer cache' is a load served from another core's or cluster's cache.</p>\n");
 	if (!v) {
-		o->err = -ENOMEM;
+		o->err = SPE_ERR_NOMEM;
 		return;
 	}
 	for (size_t i = 0; i < h->cap; i++)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Packet layer: one SPE packet from bytes (seed 000 §5, seed 003 D18.1).
+ * Packet layer: one SPE packet from bytes (DDI 0586A §5, DDI 0487 D18.1).
  *
  * Classification of the first header byte is a compile-time table so the
  * hot path has no chain of mask-and-compare branches; the 16-bit headers
@@ -9,7 +9,7 @@
  */
 #include "packet_internal.h"
 
-/* What an 8-bit header byte is (seed 000 §5.2.1, seed 003 Table D18-1). */
+/* What an 8-bit header byte is (DDI 0586A §5.2.1, DDI 0487 Table D18-1). */
 #define HC_TYPE(b)							\
 	((b) == SPE_HDR_PADDING ? SPE_PKT_PAD :				\
 	 (b) == SPE_HDR_END ? SPE_PKT_END :				\

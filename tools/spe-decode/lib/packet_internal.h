@@ -5,10 +5,10 @@
  * inlines it into its loop so that a packet costs a table lookup, a load
  * and a switch).  Not a public header.
  *
- * Header classification follows seed 003 D18.1.1 / seed 000 §5.2: every
+ * Header classification follows DDI 0487 D18.1.1 / DDI 0586A §5.2: every
  * first byte either is a known header, an extended-header prefix, or an
  * unknown header whose bits 5:4 give the payload size, which software must
- * use to skip it (seed 003 D18.1.3).
+ * use to skip it (DDI 0487 D18.1.3).
  */
 #ifndef SPE_PACKET_INTERNAL_H
 #define SPE_PACKET_INTERNAL_H
@@ -91,7 +91,7 @@ static inline size_t spe_skip_padding(const uint8_t *buf, size_t pos,
 	return pos;
 }
 
-/* The 16-bit header path (seed 000 §5.2.2, §5.3.2). */
+/* The 16-bit header path (DDI 0586A §5.2.2, §5.3.2). */
 static inline int spe_pkt_decode_ext(const uint8_t *buf, size_t len,
 				     uint64_t stream_offset,
 				     struct spe_pkt *pkt)

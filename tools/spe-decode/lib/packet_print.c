@@ -87,7 +87,7 @@ struct ev_name {
 
 #define EV(bit, full, s)	[bit] = { s, sizeof(s) - 1, full }
 
-/* Event names by bit; perf 6.1 names bits 0-11, 17 and 18 (spec-notes §2). */
+/* Event names by bit; perf 6.1 names bits 0-11, 17 and 18 (DDI 0487 D18). */
 static const struct ev_name ev_names[64] = {
 	EV(0, 0, " EXCEPTION-GEN"),
 	EV(1, 0, " RETIRED"),
@@ -224,7 +224,8 @@ static char *desc_op_branch(char *p, uint64_t v, enum spe_desc_style style)
 		p = PUT_LIT(p, " COND");
 	/*
 	 * perf 6.1 calls a branch indirect only when no other bit but COND
-	 * is set; the architecture defines bit 1 alone (spec-notes §2).
+	 * is set; the architecture defines bit 1 alone (DDI 0487 D18,
+	 * Operation Type packet).
 	 */
 	if (style == SPE_DESC_FULL ? (v & SPE_OP_BR_INDIRECT) :
 	    (v & 0xfe) == SPE_OP_BR_INDIRECT)

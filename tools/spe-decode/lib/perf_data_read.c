@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * perf.data reader (spec-notes §4): the file header, the attributes of any
- * size from 64 bytes up, the feature sections SPE decoding needs, and the
+ * perf.data reader (perf.data-file-format.txt): the file header, the
+ * attributes of any size from 64 bytes up, the feature sections SPE decoding needs, and the
  * records of the data section one by one through a fixed buffer.  Also
  * perf's pipe format, where attributes and features arrive as records.
  *
@@ -119,7 +119,10 @@ const struct spe_pdr_attr *spe_pdr_attr_by_id(const struct spe_pdr *r, uint64_t 
 	return NULL;
 }
 
-/* pread all of n bytes at off; short reads are the caller's error. */
+/*
+ * pread all of n bytes at off; short reads are the caller's error.  A failed
+ * read returns -errno, which the callers turn into SPE_ERR_IO and a message.
+ */
 static ssize_t pdr_pread_full(int fd, void *buf, size_t n, uint64_t off)
 {
 	size_t done = 0;
@@ -144,14 +147,14 @@ int spe_pdr_pread(struct spe_pdr *r, void *buf, size_t n, uint64_t off)
 	ssize_t k;
 
 	if (r->pipe)
-		return -ESPIPE;
+		return SPE_ERR_UNSUPPORTED;
 	if (off > r->file_size || n > r->file_size - off)
-		return pdr_error(r, -ERANGE, off, "read of %zu bytes past the end of the file", n);
+		return pdr_error(r, SPE_ERR_BAD_FILE, off, "read of %zu bytes past the end of the file", n);
 	k = pdr_pread_full(r->fd, buf, n, off);
 	if (k < 0)
-		return pdr_error(r, (int)k, off, "read: %s", strerror((int)-k));
+		return pdr_error(r, SPE_ERR_IO, off, "read: %s", strerror((int)-k));
 	if ((size_t)k != n)
-		return pdr_error(r, -EIO, off + (uint64_t)k, "file shrank while reading");
+		return pdr_error(r, SPE_ERR_IO, off + (uint64_t)k, "file shrank while reading");
 	return 0;
 }
 
@@ -177,7 +180,7 @@ static long pdr_fill(struct spe_pdr *r, size_t need)
 			if (k < 0 && errno == EINTR)
 				continue;
 			if (k < 0)
-				return pdr_error(r, -errno, r->boff + r->blen, "read: %s",
+				return pdr_error(r, SPE_ERR_IO, r->boff + r->blen, "read: %s",
 						 strerror(errno));
 		} else {
 			uint64_t at = r->boff + r->blen;
@@ -191,7 +194,7 @@ static long pdr_fill(struct spe_pdr *r, size_t need)
 				want = (size_t)(r->data_end - at);
 			k = pdr_pread_full(r->fd, r->buf + r->blen, want, at);
 			if (k < 0)
-				return pdr_error(r, (int)k, at, "read: %s", strerror((int)-k));
+				return pdr_error(r, SPE_ERR_IO, at, "read: %s", strerror((int)-k));
 		}
 		if (k == 0)
 			r->eof = true;
@@ -210,7 +213,7 @@ static int pdr_skip(struct spe_pdr *r, uint64_t n)
 		if (avail < 0)
 			return (int)avail;
 		if (avail == 0)
-			return -ENODATA;
+			return SPE_ERR_TRUNCATED;
 		c = (uint64_t)avail < n ? (size_t)avail : (size_t)n;
 		r->bpos += c;
 		n -= c;
@@ -236,7 +239,7 @@ long spe_pdr_aux_read(struct spe_pdr *r, void *buf, size_t n)
 			if (avail < 0)
 				return avail;
 			if (avail == 0)
-				return pdr_error(r, -ENODATA, r->aux_next,
+				return pdr_error(r, SPE_ERR_TRUNCATED, r->aux_next,
 						 "AUXTRACE data cut by the end of input");
 			c = (size_t)avail < n - done ? (size_t)avail : n - done;
 			memcpy((char *)buf + done, r->buf + r->bpos, c);
@@ -266,13 +269,13 @@ static int pdr_add_attr(struct spe_pdr *r, const unsigned char *p, size_t avail,
 	if (r->nr_attrs == PDR_MAX_ATTRS)
 		return pdr_error(r, -E2BIG, off, "more than %d attributes", PDR_MAX_ATTRS);
 	if (avail < PERF_ATTR_SIZE_VER0)
-		return pdr_error(r, -EPROTO, off, "attribute shorter than %d bytes",
+		return pdr_error(r, SPE_ERR_BAD_FILE, off, "attribute shorter than %d bytes",
 				 PERF_ATTR_SIZE_VER0);
 	memcpy(&size, p + 4, 4);
 	if (!size)
 		size = PERF_ATTR_SIZE_VER0;	/* perf: size 0 means the first ABI */
 	if (size < PERF_ATTR_SIZE_VER0 || size > avail || (size & 7))
-		return pdr_error(r, -EPROTO, off, "attribute size %u invalid (room for %zu)",
+		return pdr_error(r, SPE_ERR_BAD_FILE, off, "attribute size %u invalid (room for %zu)",
 				 size, avail);
 	a = &r->attrs[r->nr_attrs];
 	memset(a, 0, sizeof(*a));
@@ -282,7 +285,7 @@ static int pdr_add_attr(struct spe_pdr *r, const unsigned char *p, size_t avail,
 	if (nr_ids) {
 		a->ids = malloc(nr_ids * sizeof(*ids));
 		if (!a->ids)
-			return pdr_error(r, -ENOMEM, off, "out of memory");
+			return pdr_error(r, SPE_ERR_NOMEM, off, "out of memory");
 		memcpy(a->ids, ids, nr_ids * sizeof(*ids));
 		a->nr_ids = nr_ids;
 	}
@@ -296,15 +299,15 @@ static int pdr_read_attrs(struct spe_pdr *r, const struct spe_perf_file_header *
 	uint64_t nr;
 
 	if (h->attr_size < PERF_ATTR_SIZE_VER0 + 16 || h->attr_size > sizeof(entry))
-		return pdr_error(r, -EPROTO, 16, "attribute entry size %llu invalid",
+		return pdr_error(r, SPE_ERR_BAD_FILE, 16, "attribute entry size %llu invalid",
 				 (unsigned long long)h->attr_size);
 	if (h->attrs.size % h->attr_size)
-		return pdr_error(r, -EPROTO, 32, "attribute section size %llu is not a multiple of %llu",
+		return pdr_error(r, SPE_ERR_BAD_FILE, 32, "attribute section size %llu is not a multiple of %llu",
 				 (unsigned long long)h->attrs.size,
 				 (unsigned long long)h->attr_size);
 	nr = h->attrs.size / h->attr_size;
 	if (!nr)
-		return pdr_error(r, -EPROTO, 32, "no attributes");
+		return pdr_error(r, SPE_ERR_BAD_FILE, 32, "no attributes");
 	for (uint64_t i = 0; i < nr; i++) {
 		uint64_t off = h->attrs.offset + i * h->attr_size;
 		struct spe_perf_file_section ids;
@@ -319,20 +322,20 @@ static int pdr_read_attrs(struct spe_pdr *r, const struct spe_perf_file_header *
 		if (!size)
 			size = PERF_ATTR_SIZE_VER0;
 		if (size < PERF_ATTR_SIZE_VER0 || (uint64_t)size + 16 > h->attr_size)
-			return pdr_error(r, -EPROTO, off + 4,
+			return pdr_error(r, SPE_ERR_BAD_FILE, off + 4,
 					 "attribute size %u does not fit its %llu-byte entry",
 					 size, (unsigned long long)h->attr_size);
 		memcpy(&ids, entry + size, sizeof(ids));
 		if (ids.size % 8 || ids.size / 8 > PDR_MAX_IDS ||
 		    ids.offset > r->file_size || ids.size > r->file_size - ids.offset)
-			return pdr_error(r, -EPROTO, off + size,
+			return pdr_error(r, SPE_ERR_BAD_FILE, off + size,
 					 "attribute ids section (%#llx, %llu bytes) outside the file",
 					 (unsigned long long)ids.offset,
 					 (unsigned long long)ids.size);
 		if (ids.size) {
 			idv = malloc(ids.size);
 			if (!idv)
-				return pdr_error(r, -ENOMEM, off, "out of memory");
+				return pdr_error(r, SPE_ERR_NOMEM, off, "out of memory");
 			err = spe_pdr_pread(r, idv, ids.size, ids.offset);
 			if (!err)
 				err = pdr_add_attr(r, entry, size, off, idv,
@@ -430,10 +433,10 @@ static int pdr_read_features(struct spe_pdr *r, const struct spe_perf_file_heade
 		if (want) {
 			err = spe_pdr_pread(r, &sec, sizeof(sec), at);
 			if (err)
-				return pdr_error(r, -EPROTO, at,
+				return pdr_error(r, SPE_ERR_BAD_FILE, at,
 						 "feature index entry %d cut by the end of the file", f);
 			if (sec.offset > r->file_size || sec.size > r->file_size - sec.offset)
-				return pdr_error(r, -EPROTO, at,
+				return pdr_error(r, SPE_ERR_BAD_FILE, at,
 						 "feature %d section (%#llx, %llu bytes) outside the file",
 						 f, (unsigned long long)sec.offset,
 						 (unsigned long long)sec.size);
@@ -454,7 +457,7 @@ int spe_pdr_feature_section(const struct spe_pdr *r, int feat, uint64_t *off,
 			    uint64_t *size)
 {
 	if (feat < 0 || feat >= SPE_FEAT_BITS || !r->feat_sec[feat].size)
-		return -ENOENT;
+		return SPE_ERR_NOT_FOUND;
 	*off = r->feat_sec[feat].offset;
 	*size = r->feat_sec[feat].size;
 	return 0;
@@ -469,13 +472,13 @@ static int pdr_open_file(struct spe_pdr *r)
 
 	err = spe_pdr_pread(r, &h, sizeof(h), 0);
 	if (err)
-		return pdr_error(r, -EPROTO, 0, "file header cut: the file has %llu bytes",
+		return pdr_error(r, SPE_ERR_BAD_FILE, 0, "file header cut: the file has %llu bytes",
 				 (unsigned long long)r->file_size);
 	if (h.size != sizeof(h))
-		return pdr_error(r, -EPROTO, 8, "file header size %llu, expected %zu",
+		return pdr_error(r, SPE_ERR_BAD_FILE, 8, "file header size %llu, expected %zu",
 				 (unsigned long long)h.size, sizeof(h));
 	if (h.data.offset < sizeof(h) || h.data.offset > r->file_size)
-		return pdr_error(r, -EPROTO, 40,
+		return pdr_error(r, SPE_ERR_BAD_FILE, 40,
 				 "data section offset %#llx outside the %llu-byte file",
 				 (unsigned long long)h.data.offset,
 				 (unsigned long long)r->file_size);
@@ -491,7 +494,7 @@ static int pdr_open_file(struct spe_pdr *r)
 		memset(h.features, 0, sizeof(h.features));	/* not there */
 	}
 	if (h.attrs.offset > r->file_size || h.attrs.size > r->file_size - h.attrs.offset)
-		return pdr_error(r, -EPROTO, 24,
+		return pdr_error(r, SPE_ERR_BAD_FILE, 24,
 				 "attribute section (%#llx, %llu bytes) outside the file",
 				 (unsigned long long)h.attrs.offset,
 				 (unsigned long long)h.attrs.size);
@@ -518,25 +521,25 @@ int spe_pdr_open_stream(struct spe_pdr **out, int fd, const void *head, size_t h
 
 	*out = r;
 	if (!r)
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	r->fd = fd;
 	r->buf = malloc(PDR_BUF_SIZE);
 	r->scratch = malloc(65536);
 	if (!r->buf || !r->scratch)
-		return pdr_error(r, -ENOMEM, 0, "out of memory");
+		return pdr_error(r, SPE_ERR_NOMEM, 0, "out of memory");
 	if (fstat(fd, &st))
-		return pdr_error(r, -errno, 0, "stat: %s", strerror(errno));
+		return pdr_error(r, SPE_ERR_IO, 0, "stat: %s", strerror(errno));
 	r->file_size = (uint64_t)st.st_size;
 	/* A regular file is read with pread; anything else as a stream. */
 	r->pipe = !S_ISREG(st.st_mode) || head_len;
 	if (head_len > 16)
-		return pdr_error(r, -EINVAL, 0, "more than 16 bytes read ahead");
+		return pdr_error(r, SPE_ERR_INVAL, 0, "more than 16 bytes read ahead");
 	if (!r->pipe) {
 		if (r->file_size < 16)
-			return pdr_error(r, -EPROTO, 0, "not a perf.data file: only %llu bytes",
+			return pdr_error(r, SPE_ERR_BAD_FILE, 0, "not a perf.data file: only %llu bytes",
 					 (unsigned long long)r->file_size);
 		if (pdr_pread_full(fd, magic_size, 16, 0) != 16)
-			return pdr_error(r, -EIO, 0, "cannot read the file header");
+			return pdr_error(r, SPE_ERR_IO, 0, "cannot read the file header");
 	} else {
 		r->data_end = UINT64_MAX;
 		memcpy(r->buf, head, head_len);	/* what the caller read ahead */
@@ -545,13 +548,13 @@ int spe_pdr_open_stream(struct spe_pdr **out, int fd, const void *head, size_t h
 		if (avail < 0)
 			return (int)avail;
 		if (avail < 16)
-			return pdr_error(r, -EPROTO, 0, "not a perf.data stream: only %ld bytes", avail);
+			return pdr_error(r, SPE_ERR_BAD_FILE, 0, "not a perf.data stream: only %ld bytes", avail);
 		memcpy(magic_size, r->buf, 16);
 	}
 	if (magic_size[0] != SPE_PERF_MAGIC2) {
 		if (magic_size[0] == __builtin_bswap64(SPE_PERF_MAGIC2))
-			return pdr_error(r, -EPROTO, 0, "big-endian perf.data is not supported");
-		return pdr_error(r, -EPROTO, 0, "not a perf.data file: bad magic %#llx",
+			return pdr_error(r, SPE_ERR_BAD_FILE, 0, "big-endian perf.data is not supported");
+		return pdr_error(r, SPE_ERR_BAD_FILE, 0, "not a perf.data file: bad magic %#llx",
 				 (unsigned long long)magic_size[0]);
 	}
 	if (magic_size[1] == sizeof(struct spe_perf_pipe_file_header)) {
@@ -567,7 +570,7 @@ int spe_pdr_open_stream(struct spe_pdr **out, int fd, const void *head, size_t h
 		return 0;
 	}
 	if (r->pipe)
-		return pdr_error(r, -EPROTO, 8,
+		return pdr_error(r, SPE_ERR_BAD_FILE, 8,
 				 "a stream must use perf's pipe format (header size 16, found %llu)",
 				 (unsigned long long)magic_size[1]);
 	return pdr_open_file(r);
@@ -643,7 +646,7 @@ static int pdr_sample_id(struct spe_pdr *r, struct spe_pdr_event *ev,
 				   !!(t & PERF_SAMPLE_STREAM_ID) + !!(t & PERF_SAMPLE_CPU));
 
 		if (size < need)
-			return pdr_error(r, -EPROTO, ev->offset,
+			return pdr_error(r, SPE_ERR_BAD_FILE, ev->offset,
 					 "sample of %zu bytes too short for its sample type", size);
 		q = 8;
 		if (t & PERF_SAMPLE_IDENTIFIER) {
@@ -679,7 +682,7 @@ static int pdr_sample_id(struct spe_pdr *r, struct spe_pdr_event *ev,
 	if (ev->header->type >= SPE_PERF_RECORD_HEADER_ATTR || !a->attr.sample_id_all)
 		return 0;
 	if (size < sizeof(struct perf_event_header) + pdr_trailer_size(t))
-		return pdr_error(r, -EPROTO, ev->offset,
+		return pdr_error(r, SPE_ERR_BAD_FILE, ev->offset,
 				 "record type %u of %zu bytes too short for its sample_id",
 				 ev->header->type, size);
 	/* Walk back from the end: IDENTIFIER CPU STREAM_ID ID TIME TID. */
@@ -724,12 +727,12 @@ static int pdr_pipe_header_record(struct spe_pdr *r, const struct spe_pdr_event 
 		size_t nr_ids;
 
 		if (size < 8 + PERF_ATTR_SIZE_VER0)
-			return pdr_error(r, -EPROTO, ev->offset, "HEADER_ATTR record too short");
+			return pdr_error(r, SPE_ERR_BAD_FILE, ev->offset, "HEADER_ATTR record too short");
 		memcpy(&asz, p + 12, 4);
 		if (!asz)
 			asz = PERF_ATTR_SIZE_VER0;
 		if (asz > size - 8 || asz < PERF_ATTR_SIZE_VER0 || (asz & 7))
-			return pdr_error(r, -EPROTO, ev->offset,
+			return pdr_error(r, SPE_ERR_BAD_FILE, ev->offset,
 					 "HEADER_ATTR attribute size %u does not fit the record", asz);
 		nr_ids = (size - 8 - asz) / 8;
 		memcpy(r->scratch, p + 8 + asz, nr_ids * 8);
@@ -756,7 +759,7 @@ int spe_pdr_next(struct spe_pdr *r, struct spe_pdr_event *ev)
 	if (r->err)
 		return r->err;
 	if (r->cut_size)
-		return pdr_error(r, -EPROTO, r->cut_at,
+		return pdr_error(r, SPE_ERR_BAD_FILE, r->cut_at,
 				 "AUXTRACE data of %llu bytes cut by the end of the file (%#llx); "
 				 "the part before it was read",
 				 (unsigned long long)r->cut_size, (unsigned long long)r->data_end);
@@ -764,7 +767,7 @@ int spe_pdr_next(struct spe_pdr *r, struct spe_pdr_event *ev)
 	if (r->aux_left) {
 		if (r->pipe) {
 			if (pdr_skip(r, r->aux_left))
-				return pdr_error(r, -ENODATA, r->aux_next,
+				return pdr_error(r, SPE_ERR_TRUNCATED, r->aux_next,
 						 "AUXTRACE data cut by the end of input");
 		}
 		r->aux_left = 0;
@@ -786,23 +789,23 @@ int spe_pdr_next(struct spe_pdr *r, struct spe_pdr_event *ev)
 		return 0;
 	r->pos = r->boff + r->bpos;
 	if ((size_t)avail < sizeof(h))
-		return pdr_error(r, -EPROTO, r->pos,
+		return pdr_error(r, SPE_ERR_BAD_FILE, r->pos,
 				 "record header cut by the end of the data (%ld bytes left)", avail);
 	memcpy(&h, r->buf + r->bpos, sizeof(h));
 	if (h.size < sizeof(h))
-		return pdr_error(r, -EPROTO, r->pos, "record type %u has size %u, less than its header",
+		return pdr_error(r, SPE_ERR_BAD_FILE, r->pos, "record type %u has size %u, less than its header",
 				 h.type, h.size);
 	if (!pdr_known_type(h.type))
-		return pdr_error(r, -EPROTO, r->pos, "unknown record type %u (size %u)",
+		return pdr_error(r, SPE_ERR_BAD_FILE, r->pos, "unknown record type %u (size %u)",
 				 h.type, h.size);
 	if (h.type == SPE_PERF_RECORD_COMPRESSED)
-		return pdr_error(r, -EOPNOTSUPP, r->pos,
+		return pdr_error(r, SPE_ERR_UNSUPPORTED, r->pos,
 				 "compressed records (perf record -z) are not supported");
 	avail = pdr_fill(r, h.size);
 	if (avail < 0)
 		return (int)avail;
 	if ((size_t)avail < h.size)
-		return pdr_error(r, -EPROTO, r->pos,
+		return pdr_error(r, SPE_ERR_BAD_FILE, r->pos,
 				 "record type %u of %u bytes cut by the end of the data (%ld left)",
 				 h.type, h.size, avail);
 	p = r->buf + r->bpos;
@@ -818,7 +821,7 @@ int spe_pdr_next(struct spe_pdr *r, struct spe_pdr_event *ev)
 		struct spe_perf_auxtrace_event a;
 
 		if (h.size < sizeof(a))
-			return pdr_error(r, -EPROTO, r->pos, "AUXTRACE record of %u bytes, expected %zu",
+			return pdr_error(r, SPE_ERR_BAD_FILE, r->pos, "AUXTRACE record of %u bytes, expected %zu",
 					 h.size, sizeof(a));
 		memcpy(&a, p, sizeof(a));
 		trailing = a.size;
@@ -837,7 +840,7 @@ int spe_pdr_next(struct spe_pdr *r, struct spe_pdr_event *ev)
 			ev->aux_data_size = trailing;
 		}
 		if (!r->pipe && (trailing > r->data_end - ev->aux_data_offset))
-			return pdr_error(r, -EPROTO, r->pos,
+			return pdr_error(r, SPE_ERR_BAD_FILE, r->pos,
 					 "AUXTRACE data of %llu bytes runs past the end of the %s (%#llx)",
 					 (unsigned long long)a.size,
 					 r->data_end == r->file_size ? "file" : "data section",
@@ -851,7 +854,7 @@ int spe_pdr_next(struct spe_pdr *r, struct spe_pdr_event *ev)
 			memcpy(&sz, p + 8, 4);
 		trailing = sz;
 		if (!r->pipe && trailing > r->data_end - (r->pos + h.size))
-			return pdr_error(r, -EPROTO, r->pos, "tracing data runs past the end of the file");
+			return pdr_error(r, SPE_ERR_BAD_FILE, r->pos, "tracing data runs past the end of the file");
 		r->aux_left = trailing;	/* skipped like AUXTRACE data */
 		r->aux_next = r->pos + h.size;
 	}
@@ -881,11 +884,11 @@ int spe_parse_auxtrace_info(const struct perf_event_header *h,
 	memset(info, 0, sizeof(*info));
 	if (h->size < sizeof(*e)) {
 		*why = "AUXTRACE_INFO shorter than its fixed part";
-		return -EPROTO;
+		return SPE_ERR_BAD_FILE;
 	}
 	if (e->type != SPE_PERF_AUXTRACE_ARM_SPE) {
 		*why = "AUXTRACE type is not ARM SPE (4)";
-		return -EOPNOTSUPP;
+		return SPE_ERR_UNSUPPORTED;
 	}
 	/* Version 1 is exactly two u64; version 2 starts with version = 2. */
 	if (nr == SPE_AUXINFO_V1_NR_PRIV) {
@@ -897,14 +900,14 @@ int spe_parse_auxtrace_info(const struct perf_event_header *h,
 	if (nr < SPE_AUXINFO_V2_HDR_SIZE || priv[0] != SPE_AUXINFO_V2 ||
 	    priv[1] != SPE_AUXINFO_V2_HDR_SIZE) {
 		*why = "ARM SPE AUXTRACE_INFO is neither version 1 nor version 2";
-		return -EPROTO;
+		return SPE_ERR_BAD_FILE;
 	}
 	info->version = 2;
 	info->pmu_type = (uint32_t)priv[2];
 	info->per_cpu_mmaps = true;
 	if (priv[3] > SPE_AUXINFO_MAX_CPUS) {
 		*why = "ARM SPE AUXTRACE_INFO claims too many CPUs";
-		return -EPROTO;
+		return SPE_ERR_BAD_FILE;
 	}
 	info->nr_cpus = (uint32_t)priv[3];
 	return 0;
@@ -924,16 +927,16 @@ int spe_auxtrace_info_cpu(const struct perf_event_header *h, uint32_t i,
 
 		if (q + SPE_AUXINFO_V2_CPU_FIXED > nr) {
 			*why = "per-CPU metadata runs past the AUXTRACE_INFO record";
-			return -EPROTO;
+			return SPE_ERR_BAD_FILE;
 		}
 		if (priv[q] != SPE_AUXINFO_V2_CPU_MAGIC) {
 			*why = "per-CPU metadata lacks its magic";
-			return -EPROTO;
+			return SPE_ERR_BAD_FILE;
 		}
 		np = priv[q + 2];
 		if (np < SPE_AUXINFO_V2_NR_PARAMS_OLD || np > nr - q - SPE_AUXINFO_V2_CPU_FIXED) {
 			*why = "per-CPU metadata parameter count does not fit the record";
-			return -EPROTO;
+			return SPE_ERR_BAD_FILE;
 		}
 		if (k == i) {
 			meta->cpu = priv[q + 1];
@@ -952,7 +955,7 @@ int spe_parse_time_conv(const struct perf_event_header *h, struct spe_time_conv 
 	struct spe_perf_time_conv_event e = { 0 };
 
 	if (h->size < SPE_TIME_CONV_SHORT_SIZE)
-		return -EPROTO;
+		return SPE_ERR_BAD_FILE;
 	memcpy(&e, h, h->size < sizeof(e) ? h->size : sizeof(e));
 	memset(tc, 0, sizeof(*tc));
 	tc->time_shift = e.time_shift;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * perf.data writer (spec-notes §4): file header, attributes with their ids,
- * the data section written record by record through a fixed buffer, and the
+ * perf.data writer (perf.data-file-format.txt): file header, attributes
+ * with their ids, the data section written record by record through a fixed buffer, and the
  * feature sections perf reads to know the machine (ARCH, NRCPUS, CPUID ...).
  *
  * File layout produced:
@@ -46,6 +46,7 @@ struct pdw_attr {
 struct spe_pdw {
 	int fd;
 	int err;			/* sticky first error */
+	char msg[160];			/* what it was; see spe_pdw_errmsg() */
 	uint64_t pos;			/* file offset of buf[0] */
 	size_t len;			/* bytes pending in buf */
 	unsigned char *buf;
@@ -76,9 +77,26 @@ struct spe_pdw {
 
 static int pdw_fail(struct spe_pdw *w, int err)
 {
-	if (!w->err)
+	if (!w->err) {
 		w->err = err;
+		snprintf(w->msg, sizeof(w->msg), "%s", spe_strerror(err));
+	}
 	return w->err;
+}
+
+/* A system call failed: SPE_ERR_IO, with the system's reason kept. */
+static int pdw_fail_sys(struct spe_pdw *w, const char *what)
+{
+	if (!w->err) {
+		w->err = SPE_ERR_IO;
+		snprintf(w->msg, sizeof(w->msg), "%s: %s", what, strerror(errno));
+	}
+	return w->err;
+}
+
+const char *spe_pdw_errmsg(const struct spe_pdw *w)
+{
+	return w && w->err ? w->msg : NULL;
 }
 
 static int pdw_flush(struct spe_pdw *w)
@@ -92,15 +110,29 @@ static int pdw_flush(struct spe_pdw *w)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return pdw_fail(w, -errno);
+			return pdw_fail_sys(w, "write");
 		}
-		if (n == 0)
-			return pdw_fail(w, -EIO);
+		if (n == 0) {
+			errno = ENOSPC;
+			return pdw_fail_sys(w, "write");
+		}
 		done += (size_t)n;
 	}
 	w->pos += w->len;
 	w->len = 0;
 	return 0;
+}
+
+/* One pwrite of a small block after the data; a short write is a full disk. */
+static int pdw_pwrite_all(struct spe_pdw *w, const void *p, size_t n, uint64_t off)
+{
+	ssize_t k = pwrite(w->fd, p, n, (off_t)off);
+
+	if (k == (ssize_t)n)
+		return 0;
+	if (k >= 0)
+		errno = ENOSPC;
+	return pdw_fail_sys(w, "write");
 }
 
 static int pdw_put(struct spe_pdw *w, const void *p, size_t n)
@@ -164,7 +196,7 @@ static int pdw_create(struct spe_pdw **out, int fd, const struct spe_pdw_info *i
 	*out = NULL;
 	w = calloc(1, sizeof(*w));
 	if (!w)
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	w->fd = fd;
 	w->pipe = pipe;
 	w->buf = malloc(PDW_BUF_SIZE);
@@ -206,7 +238,7 @@ static int pdw_create(struct spe_pdw **out, int fd, const struct spe_pdw_info *i
 	*out = w;
 	return 0;
 nomem:
-	w->err = -ENOMEM;
+	w->err = SPE_ERR_NOMEM;
 fail:
 	{
 		int err = w->err;
@@ -261,11 +293,11 @@ int spe_pdw_add_attr(struct spe_pdw *w, const struct perf_event_attr *attr,
 	if (w->err)
 		return w->err;
 	if (w->in_data || w->nr_attrs == PDW_MAX_ATTRS)
-		return pdw_fail(w, -EINVAL);
+		return pdw_fail(w, SPE_ERR_INVAL);
 	if (attr->sample_type & ~(uint64_t)PDW_SAMPLE_SUPPORTED)
-		return pdw_fail(w, -EOPNOTSUPP);
+		return pdw_fail(w, SPE_ERR_UNSUPPORTED);
 	if (attr->size && attr->size != sizeof(*attr))
-		return pdw_fail(w, -EINVAL);
+		return pdw_fail(w, SPE_ERR_INVAL);
 	a = &w->attrs[w->nr_attrs];
 	memset(a, 0, sizeof(*a));
 	a->attr = *attr;
@@ -275,7 +307,7 @@ int spe_pdw_add_attr(struct spe_pdw *w, const struct perf_event_attr *attr,
 	if (nr_ids) {
 		a->ids = malloc(nr_ids * sizeof(*ids));
 		if (!a->ids)
-			return pdw_fail(w, -ENOMEM);
+			return pdw_fail(w, SPE_ERR_NOMEM);
 		memcpy(a->ids, ids, nr_ids * sizeof(*ids));
 	}
 	a->nr_ids = nr_ids;
@@ -293,11 +325,11 @@ static int pdw_begin_data(struct spe_pdw *w)
 	if (w->in_data) {
 		/* A record may not start inside an AUXTRACE record's data. */
 		if (w->aux_left)
-			return pdw_fail(w, -EINVAL);
+			return pdw_fail(w, SPE_ERR_INVAL);
 		return w->err;
 	}
 	if (!w->nr_attrs)
-		return pdw_fail(w, -EINVAL);
+		return pdw_fail(w, SPE_ERR_INVAL);
 	if (w->pipe)
 		return pdw_begin_pipe_data(w);
 	for (uint32_t i = 0; i < w->nr_attrs; i++) {
@@ -390,12 +422,12 @@ static int pdw_begin_record(struct spe_pdw *w, uint32_t type, uint16_t misc,
 		const struct pdw_attr *a = pdw_attr_of_id(w, sid->id);
 
 		if (!a)
-			return pdw_fail(w, -ENOENT);
+			return pdw_fail(w, SPE_ERR_NOT_FOUND);
 		attr = &a->attr;
 	}
 	size = sizeof(h) + body + (attr ? pdw_sample_id_size(attr) : 0);
 	if (size > UINT16_MAX || (size & 7))
-		return pdw_fail(w, -EINVAL);
+		return pdw_fail(w, SPE_ERR_INVAL);
 	h.size = (uint16_t)size;
 	*attrp = attr;
 	return pdw_put(w, &h, sizeof(h));
@@ -416,7 +448,7 @@ int spe_pdw_write_event(struct spe_pdw *w, const void *event)
 	if (pdw_begin_data(w))
 		return w->err;
 	if (h->size < sizeof(*h) || (h->size & 7))
-		return pdw_fail(w, -EINVAL);
+		return pdw_fail(w, SPE_ERR_INVAL);
 	return pdw_put(w, event, h->size);
 }
 
@@ -451,7 +483,7 @@ int spe_pdw_auxtrace_info_v2(struct spe_pdw *w, uint32_t pmu_type,
 
 	if (nr_params != SPE_AUXINFO_V2_NR_PARAMS &&
 	    nr_params != SPE_AUXINFO_V2_NR_PARAMS_OLD)
-		return pdw_fail(w, -EINVAL);
+		return pdw_fail(w, SPE_ERR_INVAL);
 	if (size > UINT16_MAX)
 		return pdw_fail(w, -E2BIG);
 	if (pdw_begin_data(w))
@@ -551,7 +583,7 @@ int spe_pdw_task(struct spe_pdw *w, uint32_t type, uint32_t pid, uint32_t ppid,
 	const struct perf_event_attr *attr;
 
 	if (type != PERF_RECORD_FORK && type != PERF_RECORD_EXIT)
-		return pdw_fail(w, -EINVAL);
+		return pdw_fail(w, SPE_ERR_INVAL);
 	if (pdw_begin_record(w, type, 0, 4 * 4 + 8, sid, &attr))
 		return w->err;
 	pdw_put_u32(w, pid);
@@ -648,13 +680,13 @@ int spe_pdw_auxtrace_begin(struct spe_pdw *w, uint64_t size, uint64_t offset,
 	if (pdw_begin_data(w))
 		return w->err;
 	if (w->aux_left)
-		return pdw_fail(w, -EINVAL);
+		return pdw_fail(w, SPE_ERR_INVAL);
 	if (w->nr_aux_index == w->cap_aux_index) {
 		size_t ncap = w->cap_aux_index ? w->cap_aux_index * 2 : 64;
 		uint64_t *n = realloc(w->aux_index, ncap * sizeof(*n));
 
 		if (!n)
-			return pdw_fail(w, -ENOMEM);
+			return pdw_fail(w, SPE_ERR_NOMEM);
 		w->aux_index = n;
 		w->cap_aux_index = ncap;
 	}
@@ -672,7 +704,7 @@ int spe_pdw_auxtrace_data(struct spe_pdw *w, const void *data, uint64_t n)
 	if (w->err)
 		return w->err;
 	if (n > w->aux_left)
-		return pdw_fail(w, -EINVAL);
+		return pdw_fail(w, SPE_ERR_INVAL);
 	pdw_put(w, data, n);
 	w->aux_left -= n;
 	if (!w->aux_left)
@@ -729,7 +761,7 @@ int spe_pdw_sample(struct spe_pdw *w, const struct spe_pdw_sample *s)
 		return w->err;
 	a = pdw_attr_of_id(w, s->id);
 	if (!a)
-		return pdw_fail(w, -ENOENT);
+		return pdw_fail(w, SPE_ERR_NOT_FOUND);
 	t = a->attr.sample_type;
 	size = pdw_sample_size(&a->attr, s);
 	if (size > UINT16_MAX)
@@ -861,10 +893,10 @@ int spe_pdw_copy_feature(struct spe_pdw *w, int feat, const void *data, size_t l
 		return w->err;
 	if (feat <= 0 || feat >= SPE_FEAT_BITS || pdw_feature_is_own(feat) || !len ||
 	    w->in_data)
-		return -EINVAL;
+		return SPE_ERR_INVAL;
 	copy = malloc(len);
 	if (!copy)
-		return pdw_fail(w, -ENOMEM);
+		return pdw_fail(w, SPE_ERR_NOMEM);
 	memcpy(copy, data, len);
 	free(w->feat_raw[feat]);
 	w->feat_raw[feat] = copy;
@@ -887,7 +919,7 @@ int spe_pdw_copy_features(struct spe_pdw *w, struct spe_pdr *r, uint64_t skip)
 			continue;
 		buf = malloc(size);
 		if (!buf)
-			return pdw_fail(w, -ENOMEM);
+			return pdw_fail(w, SPE_ERR_NOMEM);
 		err = spe_pdr_pread(r, buf, size, off);
 		if (!err)
 			err = spe_pdw_copy_feature(w, f, buf, size);
@@ -991,7 +1023,7 @@ static int pdw_begin_pipe_data(struct spe_pdw *w)
 		pdw_put_feature(w, f);
 		pdw_put_zero(w, (size_t)pad);
 		if (!w->err && spe_pdw_offset(w) - start != h.size)
-			return pdw_fail(w, -EPROTO);
+			return pdw_fail(w, SPE_ERR_BAD_FILE);
 	}
 	w->data_offset = spe_pdw_offset(w);
 	return w->err;
@@ -1010,7 +1042,7 @@ int spe_pdw_finish(struct spe_pdw *w)
 	size_t nr = 0;
 
 	if (w->finished)
-		return pdw_fail(w, -EINVAL);
+		return pdw_fail(w, SPE_ERR_INVAL);
 	if (pdw_begin_data(w))
 		return w->err;
 	if (w->pipe) {
@@ -1042,16 +1074,15 @@ int spe_pdw_finish(struct spe_pdw *w)
 	}
 	if (pdw_flush(w))
 		return w->err;
-	if (pwrite(w->fd, sec, nr * sizeof(sec[0]), (off_t)index_off) !=
-	    (ssize_t)(nr * sizeof(sec[0])))
-		return pdw_fail(w, -EIO);
+	if (pdw_pwrite_all(w, sec, nr * sizeof(sec[0]), index_off))
+		return w->err;
 
 	hdr.attrs.offset = w->attrs_offset;
 	hdr.attrs.size = w->nr_attrs * hdr.attr_size;
 	hdr.data.offset = w->data_offset;
 	hdr.data.size = data_end - w->data_offset;
-	if (pwrite(w->fd, &hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr))
-		return pdw_fail(w, -EIO);
+	if (pdw_pwrite_all(w, &hdr, sizeof(hdr), 0))
+		return w->err;
 	w->finished = true;
 	return 0;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * SPE timestamps <-> perf time with the TIME_CONV parameters (spec-notes §4):
+ * SPE timestamps <-> perf time with the TIME_CONV parameters (perf_event.h,
+ * struct perf_event_mmap_page):
  * the kernel's cycles-to-ns conversion of the generic timer, split into
  * quotient and remainder of the shift so that the product cannot overflow.
  */

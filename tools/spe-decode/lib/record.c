@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Record layer: groups packets into sample records (seed 003 D18.1.2: a
+ * Record layer: groups packets into sample records (DDI 0487 D18.1.2: a
  * record is a sequence of packets ended by an End or a Timestamp packet;
- * only Padding and Alignment commands may sit between records, seed 000
+ * only Padding and Alignment commands may sit between records, DDI 0586A
  * §5.1.4) and fills struct spe_record.
  *
  * Errors never abort decoding: the error is returned with its offset and
@@ -150,7 +150,7 @@ static void rec_add(struct spe_record *rec, const struct spe_pkt *pkt)
 		rec->present |= SPE_REC_OP_TYPE;
 		break;
 	case SPE_PKT_DATA_SOURCE:
-		/* Only 8- and 16-bit payloads are defined (seed 000 §5.3.5). */
+		/* Only 8- and 16-bit payloads are defined (DDI 0586A §5.3.5). */
 		if (pkt->payload_len > 2) {
 			rec->n_unknown++;
 			break;

@@ -7,7 +7,6 @@
  * for loads and stores, branch mispredict rate, and the lost or truncated
  * data.  Memory is fixed apart from one entry per distinct symbol.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -70,16 +69,16 @@ int spe_report_new(struct spe_report **out)
 
 	*out = r;
 	if (!r)
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	for (int o = 0; o < SPE_REP_NR_OPS; o++)
 		for (int c = 0; c < NR_COUNTERS; c++) {
 			r->lat[o][c] = calloc(LAT_BUCKETS, sizeof(uint32_t));
 			if (!r->lat[o][c])
-				return -ENOMEM;
+				return SPE_ERR_NOMEM;
 		}
 	r->cap = 1024;
 	r->syms = calloc(r->cap, sizeof(*r->syms));
-	return r->syms ? 0 : -ENOMEM;
+	return r->syms ? 0 : SPE_ERR_NOMEM;
 }
 
 void spe_report_free(struct spe_report *r)

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Sample synthesis: the samples perf makes of an SPE record (spec-notes §5),
+ * Sample synthesis: the samples perf makes of an SPE record (perf arm-spe.c),
  * group by group in perf's order, with the fields perf fills (time, cpu,
  * pid/tid, ip, cpumode, addr, phys_addr, data_src, weight) plus the issue
  * and translation latencies perf drops.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,13 +70,13 @@ int spe_itrace_parse(const char *s, struct spe_itrace *o, const char **why)
 
 				if (!p) {
 					*why = "the instruction period must be at least 1";
-					return -EINVAL;
+					return SPE_ERR_INVAL;
 				}
 				if (*end == 'i') {
 					end++;
 				} else if (*end == 't' || *end == 'm' || *end == 'u' || *end == 'n') {
 					*why = "only instruction-based periods (e.g. i100i) apply to SPE";
-					return -EINVAL;
+					return SPE_ERR_INVAL;
 				}
 				o->period = p;
 				s = end - 1;
@@ -111,7 +110,7 @@ int spe_itrace_parse(const char *s, struct spe_itrace *o, const char **why)
 			break;
 		default:
 			*why = "unknown --itrace letter (SPE uses i b f m t a M l)";
-			return -EINVAL;
+			return SPE_ERR_INVAL;
 		}
 	}
 	return 0;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "sink_printf.h"
+#include "spe_decode.h"
 
 int spe_sink_vprintf(spe_sink_write_fn write, void *ctx, const char *fmt, va_list ap)
 {
@@ -15,14 +16,14 @@ int spe_sink_vprintf(spe_sink_write_fn write, void *ctx, const char *fmt, va_lis
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	if (n < 0) {
 		va_end(again);
-		return -1;
+		return SPE_ERR_INVAL;
 	}
 	/* Most lines fit on the stack; a longer one gets a buffer its size. */
 	if ((size_t)n >= sizeof(buf)) {
 		p = malloc((size_t)n + 1);
 		if (!p) {
 			va_end(again);
-			return -1;
+			return SPE_ERR_NOMEM;
 		}
 		vsnprintf(p, (size_t)n + 1, fmt, again);
 	}

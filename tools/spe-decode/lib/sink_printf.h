@@ -14,7 +14,8 @@ typedef int (*spe_sink_write_fn)(void *ctx, const char *text, size_t len);
 /*
  * Formats and hands the whole text to @write, however long (a symbol name
  * or path is never cut).  Returns what @write returned, 0 for empty text,
- * or -1 when the text cannot be formatted or allocated.
+ * SPE_ERR_INVAL when the text cannot be formatted or SPE_ERR_NOMEM when
+ * it cannot be allocated.
  */
 int spe_sink_vprintf(spe_sink_write_fn write, void *ctx, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));

@@ -7,7 +7,6 @@
  * again and again.  A file without DWARF, or an address outside its line
  * table, has no source line (NULL), as perf prints "??:0".
  */
-#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -48,9 +47,9 @@ int spe_srcline_new(struct spe_srcline **out, const char *symfs)
 
 	*out = sl;
 	if (!sl)
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	if (symfs && !(sl->symfs = strdup(symfs)))
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	return 0;
 }
 

@@ -86,7 +86,7 @@ static int load_kallsyms(struct dso *d, const char *path, char *err, size_t errl
 
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -errno;
+		return SPE_ERR_IO;
 	}
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long addr;
@@ -109,7 +109,7 @@ static int load_kallsyms(struct dso *d, const char *path, char *err, size_t errl
 		if (!d->syms || !d->names) {
 			fclose(f);
 			snprintf(err, errlen, "out of memory reading %s", path);
-			return -ENOMEM;
+			return SPE_ERR_NOMEM;
 		}
 		memcpy(d->names + pool_len, name, n);
 		/* names are fixed up to pointers after the pool stops moving */
@@ -284,13 +284,13 @@ static int add_map(struct spe_symbols *s, int32_t pid, uint64_t start, uint64_t 
 	struct dso *d = find_dso(s, path);
 
 	if (!p || !d)
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	if (p->nr == p->cap) {
 		size_t ncap = p->cap ? p->cap * 2 : 16;
 		struct map *nm = realloc(p->maps, ncap * sizeof(*nm));
 
 		if (!nm)
-			return -ENOMEM;
+			return SPE_ERR_NOMEM;
 		p->maps = nm;
 		p->cap = ncap;
 	}
@@ -373,7 +373,7 @@ int spe_symbols_event(struct spe_symbols *s, const struct spe_pdr_event *ev)
 				return 0;
 			child = find_proc(s, (int32_t)pid, true);
 			if (!child)
-				return -ENOMEM;
+				return SPE_ERR_NOMEM;
 			for (size_t i = 0; i < parent->nr; i++) {
 				const struct map *m = &parent->maps[i];
 				int err = add_map(s, (int32_t)pid, m->start, m->len, m->pgoff,
@@ -468,11 +468,11 @@ int spe_symbols_new(struct spe_symbols **out, const struct spe_sym_config *cfg,
 
 	*out = s;
 	if (!s)
-		return -ENOMEM;
+		return SPE_ERR_NOMEM;
 	if (cfg && cfg->symfs) {
 		s->symfs = strdup(cfg->symfs);
 		if (!s->symfs)
-			return -ENOMEM;
+			return SPE_ERR_NOMEM;
 	}
 	if (cfg && cfg->kallsyms) {
 		int ret = load_kallsyms(&s->kernel, cfg->kallsyms, err, errlen);

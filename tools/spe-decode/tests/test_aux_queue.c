@@ -3,7 +3,7 @@
  * Decode queues: records of several CPUs merged in timestamp order, SPE
  * timestamps converted with TIME_CONV, pid/tid from CONTEXT packets or from
  * context switches, AUX flags and LOST counted, no record stitched across
- * AUXTRACE buffers (spec-notes §4).
+ * AUXTRACE buffers (perf.data-file-format.txt).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +40,7 @@ static int on_record(void *ctx, const struct spe_qrecord *qr)
 	return 0;
 }
 
-/* PC, optional CONTEXT, TS: one record (seed 000 §5). */
+/* PC, optional CONTEXT, TS: one record (DDI 0586A §5). */
 static size_t rec(uint8_t *p, uint64_t pc, int64_t ctx, uint64_t ts)
 {
 	size_t n = 0;

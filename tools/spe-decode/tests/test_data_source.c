@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Data source -> perf_mem_data_src by the CPU's MIDR (spec-notes §2, §5). */
+/* Data source -> perf_mem_data_src by the CPU's MIDR (perf arm-spe.c). */
 #include <linux/perf_event.h>
 
 #include "spe/packet.h"

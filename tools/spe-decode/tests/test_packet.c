@@ -23,7 +23,7 @@ static int decode_exact(const uint8_t *bytes, size_t len, uint64_t off,
 
 static void header_sizes_follow_d18_1_1(void)
 {
-	/* seed 003 D18.1.1: 0x00-0x1f no payload; else bits 5:4 = log2 size */
+	/* DDI 0487 D18.1.1: 0x00-0x1f no payload; else bits 5:4 = log2 size */
 	int bad = 0;
 
 	for (unsigned int b = 0; b < 256; b++) {
@@ -38,7 +38,7 @@ static void header_sizes_follow_d18_1_1(void)
 		if (ret != want || pkt.size != (uint32_t)want || pkt.hdr_len != 1)
 			bad++;
 	}
-	CHECK_EQ(bad, 0, "every 8-bit header's size is 1 + the payload size its bits 5:4 encode (seed 003 D18.1.1)");
+	CHECK_EQ(bad, 0, "every 8-bit header's size is 1 + the payload size its bits 5:4 encode (DDI 0487 D18.1.1)");
 }
 
 static void known_headers_classified(void)
@@ -69,7 +69,7 @@ static void known_headers_classified(void)
 		    pkt.type != cases[i].t || pkt.index != cases[i].idx)
 			bad++;
 	}
-	CHECK_EQ(bad, 0, "8-bit headers classify as seed 000 §5.2.1 says (events, data source, context, op type, short address/counter)");
+	CHECK_EQ(bad, 0, "8-bit headers classify as DDI 0586A §5.2.1 says (events, data source, context, op type, short address/counter)");
 }
 
 static void payload_little_endian(void)
@@ -81,12 +81,12 @@ static void payload_little_endian(void)
 
 	CHECK(decode_exact(ev8, sizeof(ev8), 0, &pkt) == 9 &&
 	      pkt.payload == 0x0807060504030201ULL && pkt.payload_len == 8,
-	      "an 8-byte payload is read little-endian (seed 003 D18.1.2)");
+	      "an 8-byte payload is read little-endian (DDI 0487 D18.1.2)");
 	CHECK(decode_exact(ev2, sizeof(ev2), 0, &pkt) == 3 && pkt.payload == 0x16,
 	      "a 16-bit Events payload is read little-endian");
 	CHECK(decode_exact(ctx, sizeof(ctx), 0, &pkt) == 5 && pkt.payload == 0x5f80 &&
 	      pkt.index == SPE_CONTEXT_EL2,
-	      "Context index 1 is CONTEXTIDR_EL2 with a 32-bit payload (seed 000 §5.3.3)");
+	      "Context index 1 is CONTEXTIDR_EL2 with a 32-bit payload (DDI 0586A §5.3.3)");
 }
 
 static void extended_headers(void)
@@ -100,12 +100,12 @@ static void extended_headers(void)
 	CHECK(decode_exact(addr, sizeof(addr), 0, &pkt) == 10 &&
 	      pkt.type == SPE_PKT_ADDRESS && pkt.index == 31 && pkt.hdr_len == 2 &&
 	      pkt.payload == 0x8000000000000001ULL,
-	      "extended Address header: INDEX[4:3] in byte 0, INDEX[2:0] in byte 1 (seed 000 §5.2.2)");
+	      "extended Address header: INDEX[4:3] in byte 0, INDEX[2:0] in byte 1 (DDI 0586A §5.2.2)");
 	CHECK(decode_exact(cnt, sizeof(cnt), 0, &pkt) == 4 &&
 	      pkt.type == SPE_PKT_COUNTER && pkt.index == 10 && pkt.payload == 0x1234,
 	      "extended Counter header carries a 16-bit payload and a 5-bit index");
 	CHECK(decode_exact(unk, sizeof(unk), 0, &pkt) == 10 && pkt.type == SPE_PKT_UNKNOWN,
-	      "an unknown 16-bit header is skipped by the size in byte 1 (seed 003 D18.1.3)");
+	      "an unknown 16-bit header is skipped by the size in byte 1 (DDI 0487 D18.1.3)");
 	CHECK(decode_exact(bad, sizeof(bad), 0, &pkt) == SPE_ERR_BAD_HEADER && pkt.size == 1,
 	      "an extended prefix followed by another prefix is a bad header, stepped over one byte");
 }
@@ -116,7 +116,7 @@ static void alignment_uses_stream_offset(void)
 	struct spe_pkt pkt;
 
 	CHECK(decode_exact(a16, 16, 0, &pkt) == 16 && pkt.type == SPE_PKT_ALIGNMENT,
-	      "Alignment SIZE=3 at stream offset 0 skips to offset 16 (seed 000 §5.3.2)");
+	      "Alignment SIZE=3 at stream offset 0 skips to offset 16 (DDI 0586A §5.3.2)");
 	CHECK(decode_exact(a16, 16, 10, &pkt) == 6,
 	      "Alignment SIZE=3 at stream offset 10 skips to 16: the skip comes from the stream offset");
 	CHECK(decode_exact(a16, 16, 0x1000e, &pkt) == 2,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Unit tests for lib/packet_print.c: the descriptions and lines of
- * `perf report -D` (perf 6.1, spec-notes §5), and the richer style.
+ * `perf report -D` (perf 6.1, arm-spe-pkt-decoder.c), and the richer style.
  */
 #include <string.h>
 
@@ -94,7 +94,7 @@ static void buffers_and_lines(void)
 	      "a description that does not fit is SPE_ERR_NOSPACE, not a cut string");
 	CHECK(spe_dump_line(pc, sizeof(pc), 0, "PC 0xffba66eda1c2d0 el2 ns=1", line, sizeof(line)) > 0 &&
 	      !strcmp(line, ".  00000000:  b0 d0 c2 a1 ed 66 ba ff c0                      PC 0xffba66eda1c2d0 el2 ns=1\n"),
-	      "a dump line is '.  OFFSET: ' + bytes padded to 16 columns + description (spec-notes §5)");
+	      "a dump line is '.  OFFSET: ' + bytes padded to 16 columns + description (perf arm-spe-pkt-decoder.c)");
 	CHECK(spe_dump_line(pc, 1, 0x123456789ULL, NULL, line, sizeof(line)) > 0 &&
 	      !strncmp(line, ".  123456789:  b0 ", 18) && strstr(line, " Bad packet!\n"),
 	      "offsets wider than 8 digits grow, NULL text is perf's Bad packet!");

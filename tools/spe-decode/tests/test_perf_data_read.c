@@ -2,7 +2,7 @@
 /*
  * perf.data reader: files written by the writer read back record by record,
  * perf's pipe format from a real pipe, every attribute size, and corrupt
- * files that must fail with the right offset (spec-notes §4).
+ * files that must fail with the right offset (perf.data-file-format.txt).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -250,7 +250,7 @@ static void test_corrupt(void)
 		put64(&d, 0);
 	}
 	ret = open_expect_error(&d, 0, &nrec, &off, msg, sizeof(msg));
-	CHECK(ret == -EPROTO && nrec == 1 && off == data_off + 8 && strstr(msg, "unknown record type 200"),
+	CHECK(ret == SPE_ERR_BAD_FILE && nrec == 1 && off == data_off + 8 && strstr(msg, "unknown record type 200"),
 	      "unknown record type: error at its offset after the good record");
 
 	/* A record longer than the data left. */
@@ -263,7 +263,7 @@ static void test_corrupt(void)
 		put64(&d, 0);
 	}
 	ret = open_expect_error(&d, 0, &nrec, &off, msg, sizeof(msg));
-	CHECK(ret == -EPROTO && nrec == 1 && off == data_off + 8 && strstr(msg, "cut by the end"),
+	CHECK(ret == SPE_ERR_BAD_FILE && nrec == 1 && off == data_off + 8 && strstr(msg, "cut by the end"),
 	      "truncated record: error at its offset, earlier records kept");
 
 	/* header.size smaller than the header itself: would loop forever. */
@@ -274,7 +274,7 @@ static void test_corrupt(void)
 		put(&d, &h, 8);
 	}
 	ret = open_expect_error(&d, 0, &nrec, &off, msg, sizeof(msg));
-	CHECK(ret == -EPROTO && off == data_off && strstr(msg, "less than its header"),
+	CHECK(ret == SPE_ERR_BAD_FILE && off == data_off && strstr(msg, "less than its header"),
 	      "record size below 8 is refused, not looped on");
 
 	/* AUXTRACE data past the end of the file. */
@@ -291,7 +291,7 @@ static void test_corrupt(void)
 	/* perf reads what is there of it: the record comes with the 8 bytes
 	 * the file has, then the cut is the error, at the record. */
 	ret = open_expect_error(&d, 0, &nrec, &off, msg, sizeof(msg));
-	CHECK(ret == -EPROTO && nrec == 1 && off == data_off &&
+	CHECK(ret == SPE_ERR_BAD_FILE && nrec == 1 && off == data_off &&
 	      strstr(msg, "cut by the end of the file"),
 	      "AUXTRACE data cut by the end of the file: its part delivered, then the error at the record");
 
@@ -305,7 +305,7 @@ static void test_corrupt(void)
 		put(&d, &h, 8);
 	}
 	ret = open_expect_error(&d, 1 << 20, &nrec, &off, msg, sizeof(msg));
-	CHECK(ret == -EPROTO && nrec == 1 && off == data_off + 8 && strstr(msg, "cut by the end"),
+	CHECK(ret == SPE_ERR_BAD_FILE && nrec == 1 && off == data_off + 8 && strstr(msg, "cut by the end"),
 	      "a data section larger than the file: records up to the cut, then its offset");
 
 	/* Wrong magic. */
@@ -316,7 +316,7 @@ static void test_corrupt(void)
 		if (write(fd, "PERFFILE\x68\0\0\0\0\0\0\0", 16) != 16)
 			abort();
 		ret = spe_pdr_open(&r, fd);
-		CHECK(ret == -EPROTO && spe_pdr_error_offset(r) == 0 &&
+		CHECK(ret == SPE_ERR_BAD_FILE && spe_pdr_error_offset(r) == 0 &&
 		      strstr(spe_pdr_errmsg(r), "bad magic"), "wrong magic is refused at offset 0");
 		spe_pdr_close(r);
 		close(fd);
@@ -325,7 +325,7 @@ static void test_corrupt(void)
 		if (write(fd, "PERF", 4) != 4)
 			abort();
 		ret = spe_pdr_open(&r, fd);
-		CHECK(ret == -EPROTO && strstr(spe_pdr_errmsg(r), "only 4 bytes"),
+		CHECK(ret == SPE_ERR_BAD_FILE && strstr(spe_pdr_errmsg(r), "only 4 bytes"),
 		      "a 4-byte file is refused");
 		spe_pdr_close(r);
 		close(fd);
@@ -425,7 +425,7 @@ static void test_auxtrace_info_v2(void)
 	CHECK(!spe_auxtrace_info_cpu(ev.header, 1, &got, &why) && got.cpu == 5 &&
 	      got.midr == 0xc00fac30 && got.pmu_type == 9 && got.event_filter == 0,
 	      "v2 per-CPU entry of the 2024 layout (no event filter)");
-	CHECK(spe_auxtrace_info_cpu(ev.header, 2, &got, &why) == -EPROTO,
+	CHECK(spe_auxtrace_info_cpu(ev.header, 2, &got, &why) == SPE_ERR_BAD_FILE,
 	      "a CPU entry past the record is refused");
 	spe_pdr_close(r);
 	close(fd);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * perf.data writer: the layout perf reads (spec-notes §4), checked byte by
- * byte on a file written to a temporary descriptor.
+ * perf.data writer: the layout perf reads (perf.data-file-format.txt),
+ * checked byte by byte on a file written to a temporary descriptor.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,28 +241,52 @@ static void test_misuse(void)
 	struct spe_pdw_sample_id sid = { .id = 999 };
 	struct perf_event_attr a = { .sample_type = PERF_SAMPLE_CALLCHAIN };
 
-	CHECK_EQ(spe_pdw_add_attr(w, &a, "x", NULL, 0), -EOPNOTSUPP,
+	CHECK_EQ(spe_pdw_add_attr(w, &a, "x", NULL, 0), SPE_ERR_UNSUPPORTED,
 		 "a sample type the writer cannot lay out is refused");
 	spe_pdw_free(w);
 
 	w = open_writer(fd, NULL);
-	CHECK_EQ(spe_pdw_aux(w, 0, 0, 0, &sid), -ENOENT,
+	CHECK_EQ(spe_pdw_aux(w, 0, 0, 0, &sid), SPE_ERR_NOT_FOUND,
 		 "a sample_id naming no attribute's id is refused");
-	CHECK_EQ(spe_pdw_finished_round(w), -ENOENT, "the first error sticks");
+	CHECK_EQ(spe_pdw_finished_round(w), SPE_ERR_NOT_FOUND, "the first error sticks");
 	spe_pdw_free(w);
 
 	w = open_writer(fd, NULL);
 	CHECK(!spe_pdw_finished_round(w), "a record starts the data section");
 	a.sample_type = 0;
-	CHECK_EQ(spe_pdw_add_attr(w, &a, "late", NULL, 0), -EINVAL,
+	CHECK_EQ(spe_pdw_add_attr(w, &a, "late", NULL, 0), SPE_ERR_INVAL,
 		 "attributes cannot be added once data started");
 	spe_pdw_free(w);
 
 	w = open_writer(fd, NULL);
 	CHECK(!spe_pdw_auxtrace_begin(w, 16, 0, 0, 0, 0, 0) &&
 	      !spe_pdw_auxtrace_data(w, "12345678", 8), "AUXTRACE data in pieces");
-	CHECK_EQ(spe_pdw_finished_round(w), -EINVAL,
+	CHECK_EQ(spe_pdw_finished_round(w), SPE_ERR_INVAL,
 		 "no record may start inside AUXTRACE data");
+	spe_pdw_free(w);
+	close(fd);
+}
+
+/* A full disk is SPE_ERR_IO, and the writer's message keeps the reason. */
+static void test_write_error(void)
+{
+	int fd = open("/dev/full", O_WRONLY);
+	struct spe_pdw *w;
+	const char *msg;
+	int err;
+
+	if (fd < 0) {
+		CHECK(0, "/dev/full opens for writing");
+		return;
+	}
+	w = open_writer(fd, NULL);
+	CHECK(w && !spe_pdw_errmsg(w), "a fresh writer has no error message");
+	err = spe_pdw_finish(w);
+	msg = spe_pdw_errmsg(w);
+	CHECK_EQ(err, SPE_ERR_IO, "a write to a full disk fails with SPE_ERR_IO, not -errno");
+	CHECK(msg && strstr(msg, strerror(ENOSPC)),
+	      "spe_pdw_errmsg() names the system's reason (No space left on device)");
+	CHECK_EQ(spe_pdw_finished_round(w), SPE_ERR_IO, "the I/O error sticks");
 	spe_pdw_free(w);
 	close(fd);
 }
@@ -271,5 +296,6 @@ int main(void)
 	test_layout();
 	test_v2_info();
 	test_misuse();
+	test_write_error();
 	return tap_done();
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* SPE timestamp -> perf time with TIME_CONV (spec-notes §4). */
+/* SPE timestamp -> perf time with TIME_CONV (perf_event.h). */
 #include "spe_perf_synth.h"
 #include "tap.h"
 

@@ -43,11 +43,11 @@ static void records_end_at_end_or_timestamp(void)
 	start(&d, 0, 0);
 	CHECK(spe_decoder_next(&d, &r) == 1 && r.end == SPE_REC_END_END &&
 	      r.offset == 0 && r.size == 10 && r.n_packets == 2,
-	      "an End packet ends a record (seed 003 D18.1.2)");
+	      "an End packet ends a record (DDI 0487 D18.1.2)");
 	CHECK(spe_decoder_next(&d, &r) == 1 && r.end == SPE_REC_END_TIMESTAMP &&
 	      r.offset == 10 && r.size == 18 && (r.present & SPE_REC_TIMESTAMP) &&
 	      r.timestamp == 12345,
-	      "a Timestamp packet ends a record and carries its time (seed 003 D18.1.2)");
+	      "a Timestamp packet ends a record and carries its time (DDI 0487 D18.1.2)");
 	CHECK(spe_decoder_next(&d, &r) == 0 && spe_decoder_offset(&d) == len,
 	      "the end of the input after a whole record is a clean end");
 }
@@ -89,7 +89,7 @@ static void every_field_is_filled(void)
 	      r.prev_br_target.addr == 0x400100 && r.prev_br_target.el == 2,
 	      "branch target and previous branch target (FEAT_SPE_PBT, index 4)");
 	CHECK(r.data_va == 0xffff00001000ULL && r.data_va_tag == 0xf0,
-	      "data VA: bits 55:0 and the top-byte tag (spec-notes §2)");
+	      "data VA: bits 55:0 and the top-byte tag (DDI 0487 D18, Address packet)");
 	CHECK(r.data_pa == 0x80001000 && r.data_pa_ns && r.data_pa_ch && r.data_pa_pat == 3,
 	      "data PA: NS bit 63, CH bit 62, PAT bits 59:56");
 	CHECK(r.data_source == 0x1234 && r.data_source_size == 2,
@@ -124,9 +124,9 @@ static void framing_between_records_is_skipped(void)
 	    "pc 0x400004 el=0 ns=1\nend\npad 100\n");
 	start(&d, 0, 0);
 	CHECK(spe_decoder_next(&d, &r) == 1 && r.offset == 7,
-	      "Padding before a record is skipped (seed 000 §5.1.4)");
+	      "Padding before a record is skipped (DDI 0586A §5.1.4)");
 	CHECK(spe_decoder_next(&d, &r) == 1 && r.offset == 67 && r.pc.addr == 0x400004,
-	      "an Alignment command between records skips its UNKNOWN bytes (seed 000 §5.3.2)");
+	      "an Alignment command between records skips its UNKNOWN bytes (DDI 0586A §5.3.2)");
 	CHECK(spe_decoder_next(&d, &r) == 0, "trailing Padding is not a record");
 }
 

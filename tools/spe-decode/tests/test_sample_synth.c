@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Sample synthesis: perf's groups, fields and order (spec-notes §5). */
+/* Sample synthesis: perf's groups, fields and order (perf arm-spe.c). */
 #include <string.h>
 
 #include <linux/perf_event.h>
@@ -140,9 +140,9 @@ int main(void)
 	CHECK(g.n == 2 && g.s[0].period == 3, "6 records over 2 queues at period 3: 2 samples of period 3");
 	spe_synth_free(&sy);
 
-	CHECK(spe_itrace_parse("i10ms", &it, &why) == -22 && strstr(why, "instruction"),
+	CHECK(spe_itrace_parse("i10ms", &it, &why) == SPE_ERR_INVAL && strstr(why, "instruction"),
 	      "a time period is refused: SPE samples have no time base for it");
-	CHECK(spe_itrace_parse("fz", &it, &why) == -22, "an unknown letter is refused");
+	CHECK(spe_itrace_parse("fz", &it, &why) == SPE_ERR_INVAL, "an unknown letter is refused");
 	CHECK(!spe_itrace_parse("", &it, &why) && it.want[SPE_S_MEMORY] &&
 	      !it.want[SPE_S_INSTRUCTIONS], "empty --itrace: perf's default groups");
 	CHECK_EQ(spe_sample_kind_by_name("branch-miss"), SPE_S_BRANCH, "'branch-miss' names the branch group");

@@ -56,7 +56,7 @@ int main(void)
 	      ENC("pad 3", 0, 0, 0, 0),
 	      "framing: ts, end, pad N");
 	CHECK(ENC("align 16 fill=0xee", 10, 0x23, 0x00, 0xee, 0xee, 0xee, 0xee),
-	      "align pads from the stream offset to the boundary (seed 000 §5.3.2)");
+	      "align pads from the stream offset to the boundary (DDI 0586A §5.3.2)");
 	CHECK(ENC("raw 0x20 0x21", 0, 0x20, 0x21) &&
 	      spe_vec_encode_line("  # only a comment", 18, 0, out, sizeof(out), NULL) == 0,
 	      "raw bytes; comment lines encode to nothing");

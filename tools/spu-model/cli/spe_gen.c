@@ -3,7 +3,7 @@
  * spe-gen: write a raw SPE trace produced by the SPU model from the seeded
  * program generator.  The output is exactly what the unit left in its
  * Profiling Buffer: records from the buffer base up to PMBPTR, stopped at
- * the first buffer-full event (seed 000 §3.5.2) or when the program ends.
+ * the first buffer-full event (DDI 0586A §3.5.2) or when the program ends.
  * Same profile, seed and options give the same bytes on every run.
  */
 #include <errno.h>
@@ -78,7 +78,7 @@ static int write_perf_data(const char *argv0, const char *raw, const char *out,
 	else
 		snprintf(tool, sizeof(tool), "spe-decode");
 	snprintf(period, sizeof(period), "%llu", interval ? interval : 256);
-	/* perf's arm_spe config: ts_enable bit 0, pa_enable bit 1 (spec-notes §3) */
+	/* perf's arm_spe config: ts_enable bit 0, pa_enable bit 1 (perf-arm-spe) */
 	snprintf(config, sizeof(config), "0x%x",
 		 (pmscr & SPE_PMSCR_TS ? 1u : 0) | (pmscr & SPE_PMSCR_PA ? 2u : 0));
 	if (posix_spawnp(&pid, tool, NULL, NULL, args, environ)) {

@@ -52,7 +52,7 @@ static int __init spu_model_test_init(void)
 	}
 	spe_spu_psb_csync(spu);
 	/*
-	 * The buffer filled (seed 000 §3.5.2): PMBPTR is within one 64-byte
+	 * The buffer filled (DDI 0586A §3.5.2): PMBPTR is within one 64-byte
 	 * record of the limit, every record is 64 bytes (PMBIDR.Align) and
 	 * starts with the PC packet.
 	 */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The Profiling Buffer and its management events: seed 000 §3.4, §3.5
+ * The Profiling Buffer and its management events: DDI 0586A §3.4, §3.5
  * (buffer full, faults, external aborts), §4.3.1 (Align padding), §3.6
- * (PSB CSYNC) and the discard fill mode of spec-notes §1.
+ * (PSB CSYNC) and the discard fill mode of DDI 0487 PMBLIMITR_EL1.FM.
  */
 #include <stdio.h>
 
@@ -28,7 +28,7 @@ static void test_sequential(void)
 	      "§3.4 the first record is written at PMBPTR");
 	t_run(u, &op);
 	CHECK(t_used(u) == 2 * first && u->buf[first] == (SPE_ADDR_HDR | SPE_ADDR_PC),
-	      "seed 004 D17.1 records are written upward, PMBPTR after the last one");
+	      "DDI 0487 D17.1 records are written upward, PMBPTR after the last one");
 	CHECK_EQ(u->buf[first - 1], SPE_HDR_END, "§5.1.2 each record ends with End");
 	t_unit_free(u);
 }
@@ -128,7 +128,7 @@ static void test_discard(void)
 	for (i = 0; i < 500; i++)
 		t_run(u, &op);
 	CHECK(t_used(u) == 0 && u->buf[0] == T_CANARY && !spe_spu_irq(&u->spu),
-	      "spec-notes §1 FM=discard: nothing is written, PMBPTR stays, no buffer full");
+	      "DDI 0487 PMBLIMITR_EL1.FM=discard: nothing is written, PMBPTR stays, no buffer full");
 	CHECK_EQ(spe_spu_pmu_count(&u->spu, SPE_SPU_SAMPLE_FILTRATE), 500,
 		 "§2.6 discarded records still count as SAMPLE_FILTRATE");
 	t_unit_free(u);

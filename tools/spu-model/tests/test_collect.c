@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * What goes into a record: seed 000 §2.3 (collected data), §3.3 (the
+ * What goes into a record: DDI 0586A §2.3 (collected data), §3.3 (the
  * collection controls CX, TS, PCT, PA) and the packet encodings of §5.3.
  */
 #include <stdio.h>
@@ -194,9 +194,9 @@ static void test_contents(void)
 		 "§5.3.4 12-bit counters saturate at 0xfff");
 	r = record_cfg(spe_spu_profile(SPE_SPU_PROFILE_FULL), EN, 0, &op);
 	CHECK_EQ(value(&r, 0xff, SPE_CNT_HDR | SPE_CNT_TOTAL), 5000,
-		 "spec-notes §1 16-bit counters hold 5000");
+		 "DDI 0487 PMSIDR_EL1.CountSize: 16-bit counters hold 5000");
 	CHECK_EQ(value(&r, 0xff, SPE_CNT_HDR | SPE_CNT_ISSUE), 0xffff,
-		 "spec-notes §1 16-bit counters saturate at 0xffff");
+		 "DDI 0487 PMSIDR_EL1.CountSize: 16-bit counters saturate at 0xffff");
 
 	op = t_op_branch();
 	op.events |= SPE_EV_MISPRED | SPE_EV_NOT_TAKEN;

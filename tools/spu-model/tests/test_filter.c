@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Filtering rules of the SPU model (seed 000 §3.2.2, §3.2.3 CollectRecord)
- * and the newer filters of spec-notes §1: inverted events (SPEv1p2),
+ * Filtering rules of the SPU model (DDI 0586A §3.2.2, §3.2.3 CollectRecord)
+ * and the newer filters of DDI 0487 PMSFCR_EL1: inverted events (SPEv1p2),
  * data source (FEAT_SPE_FDS), SIMD/FP and the mask bits (FEAT_SPE_EFT).
  */
 #include <stdio.h>
@@ -107,16 +107,16 @@ static void test_events(void)
 
 	op.events = SPE_EV_RETIRED | SPE_EV_MISPRED;
 	CHECK_EQ(recorded(SPE_SPU_PROFILE_V2, SPE_PMSFCR_FNE, 0, SPE_EV_MISPRED, 0, 0, &op), 0,
-		 "spec-notes §1 FnE: a sample with an event in PMSNEVFR is not recorded");
+		 "DDI 0487 FnE: a sample with an event in PMSNEVFR is not recorded");
 	CHECK_EQ(recorded(SPE_SPU_PROFILE_V2, SPE_PMSFCR_FNE, 0, SPE_EV_L1D_REFILL, 0, 0, &op), 1,
-		 "spec-notes §1 FnE: a sample with none of PMSNEVFR's events is recorded");
+		 "DDI 0487 FnE: a sample with none of PMSNEVFR's events is recorded");
 	CHECK_EQ(recorded(SPE_SPU_PROFILE_V2, SPE_PMSFCR_FNE | SPE_PMSFCR_FE, SPE_EV_RETIRED,
 			  SPE_EV_MISPRED | SPE_EV_L1D_REFILL, 0, 0, &op), 0,
-		 "spec-notes §1 FE and FnE combine as a logical AND");
+		 "DDI 0487 FE and FnE combine as a logical AND");
 	op.events = SPE_EV_RETIRED;
 	CHECK_EQ(recorded(SPE_SPU_PROFILE_V2, SPE_PMSFCR_FNE | SPE_PMSFCR_FE, SPE_EV_RETIRED,
 			  SPE_EV_MISPRED | SPE_EV_L1D_REFILL, 0, 0, &op), 1,
-		 "spec-notes §1 FE and FnE both satisfied: recorded");
+		 "DDI 0487 FE and FnE both satisfied: recorded");
 }
 
 static void test_latency(void)
@@ -152,12 +152,12 @@ static void test_data_source(void)
 
 	op.data_source = SPE_DS_COMMON_DRAM;
 	CHECK_EQ(recorded(SPE_SPU_PROFILE_FULL, fds, 0, 0, 0, SPE_BIT(SPE_DS_COMMON_DRAM), &op), 1,
-		 "spec-notes §1 FDS: a load whose data source bit is set in PMSDSFR is recorded");
+		 "DDI 0487 FDS: a load whose data source bit is set in PMSDSFR is recorded");
 	CHECK_EQ(recorded(SPE_SPU_PROFILE_FULL, fds, 0, 0, 0, SPE_BIT(SPE_DS_COMMON_L2), &op), 0,
-		 "spec-notes §1 FDS: a load whose data source bit is clear is not recorded");
+		 "DDI 0487 FDS: a load whose data source bit is clear is not recorded");
 	op = t_op_store();
 	CHECK_EQ(recorded(SPE_SPU_PROFILE_FULL, fds, 0, 0, 0, 0, &op), 1,
-		 "seed 004 D17.1 the data-source filter applies to loads only");
+		 "DDI 0487 D17.1 the data-source filter applies to loads only");
 }
 
 static void test_eft(void)
@@ -170,21 +170,21 @@ static void test_eft(void)
 	fp.subclass = SPE_OP_OTHER_FP;
 	simd_ld.subclass = SPE_OP_LDST_SIMD_FP;
 	CHECK_EQ(recorded(f, ft | SPE_PMSFCR_FP, 0, 0, 0, 0, &fp), 1,
-		 "spec-notes §1 EFT: FP=1 records floating-point operations");
+		 "DDI 0487 EFT: FP=1 records floating-point operations");
 	CHECK_EQ(recorded(f, ft | SPE_PMSFCR_FP, 0, 0, 0, 0, &ld), 0,
-		 "spec-notes §1 EFT: FP=1 alone does not record integer loads");
+		 "DDI 0487 EFT: FP=1 alone does not record integer loads");
 	CHECK_EQ(recorded(f, ft | SPE_PMSFCR_SIMD | SPE_PMSFCR_B, 0, 0, 0, 0, &br), 1,
-		 "spec-notes §1 EFT: type bits without masks are a logical OR");
+		 "DDI 0487 EFT: type bits without masks are a logical OR");
 	CHECK_EQ(recorded(f, ft | SPE_PMSFCR_LD | SPE_PMSFCR_SIMD | SPE_PMSFCR_LDM |
 			  SPE_PMSFCR_SIMDM, 0, 0, 0, 0, &simd_ld), 1,
-		 "spec-notes §3 EFT: LD+SIMD with both masks records SIMD loads (AND)");
+		 "DDI 0487 EFT: LD+SIMD with both masks records SIMD loads (AND)");
 	CHECK_EQ(recorded(f, ft | SPE_PMSFCR_LD | SPE_PMSFCR_SIMD | SPE_PMSFCR_LDM |
 			  SPE_PMSFCR_SIMDM, 0, 0, 0, 0, &ld), 0,
-		 "spec-notes §3 EFT: LD+SIMD with both masks drops non-SIMD loads");
+		 "DDI 0487 EFT: LD+SIMD with both masks drops non-SIMD loads");
 	CHECK_EQ(recorded(f, ft | SPE_PMSFCR_LD | SPE_PMSFCR_SIMDM, 0, 0, 0, 0, &simd_ld), 0,
-		 "spec-notes §1 EFT: a mask bit with its type bit clear excludes that type");
+		 "DDI 0487 EFT: a mask bit with its type bit clear excludes that type");
 	CHECK_EQ(recorded(f, ft | SPE_PMSFCR_LD | SPE_PMSFCR_SIMDM, 0, 0, 0, 0, &ld), 1,
-		 "spec-notes §1 EFT: ...and keeps the others of the OR set");
+		 "DDI 0487 EFT: ...and keeps the others of the OR set");
 	CHECK_EQ(spe_spu_profile(SPE_SPU_PROFILE_V1_MIN)->pmsidr & SPE_PMSIDR_EFT, 0,
 		 "v1-min has no FEAT_SPE_EFT");
 	CHECK_EQ(recorded(SPE_SPU_PROFILE_V1_MIN, ft | SPE_PMSFCR_LD | SPE_PMSFCR_FP,

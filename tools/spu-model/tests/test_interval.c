@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Sampling rules of the SPU model: the sample interval counter of seed 000
+ * Sampling rules of the SPU model: the sample interval counter of DDI 0586A
  * §3.1 in its three RND/ERnd behaviours, enabling by Exception level
  * (§3.2.1), collisions (§2.2.4, §3.1.4) and the SPU PMU events (§2.6).
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Registers as software sees them: reset values (seed 000 §4.2), RES0 bits
- * and read-only ID registers (§4.3, spec-notes §1), and the profiles' ID
+ * Registers as software sees them: reset values (DDI 0586A §4.2), RES0 bits
+ * and read-only ID registers (DDI 0586A §4.3, DDI 0487), and the profiles' ID
  * values.
  */
 #include <stdio.h>
@@ -46,9 +46,9 @@ static void test_res0(void)
 	CHECK_EQ(write_ones(u, SPE_REG_PMSCR_EL2), SPE_GENMASK(7, 3),
 		 "§4.3.7 PMSCR_EL2.{E2SPE,E0HSPE} are RES0 when EL1 owns the buffer");
 	CHECK(spe_spu_write_reg(&u->spu, SPE_REG_PMSNEVFR_EL1, 1) == SPE_SPU_EINVAL,
-	      "spec-notes §1 PMSNEVFR_EL1 does not exist without FnE");
+	      "DDI 0487 PMSNEVFR_EL1 does not exist without FnE");
 	CHECK(spe_spu_write_reg(&u->spu, SPE_REG_PMSDSFR_EL1, 1) == SPE_SPU_EINVAL,
-	      "spec-notes §1 PMSDSFR_EL1 does not exist without FDS");
+	      "DDI 0487 PMSDSFR_EL1 does not exist without FDS");
 	t_unit_free(u);
 
 	u = t_unit_new(SPE_SPU_PROFILE_V2);
@@ -56,17 +56,17 @@ static void test_res0(void)
 		 "§4.3.10 PMSICR_EL1 holds ECOUNT (63:56) and COUNT (31:0) when ERnd=1");
 	CHECK_EQ(write_ones(u, SPE_REG_PMSFCR_EL1),
 		 SPE_GENMASK(18, 16) | SPE_GENMASK(3, 0),
-		 "spec-notes §1 PMSFCR_EL1.FnE is writable with PMSIDR.FnE");
+		 "DDI 0487 PMSFCR_EL1.FnE is writable with PMSIDR.FnE");
 	t_unit_free(u);
 
 	u = t_unit_new(SPE_SPU_PROFILE_FULL);
 	CHECK_EQ(write_ones(u, SPE_REG_PMSFCR_EL1),
 		 SPE_GENMASK(52, 48) | SPE_GENMASK(20, 16) | SPE_GENMASK(4, 0),
-		 "spec-notes §1 PMSFCR_EL1 EFT bits (SIMD, FP, masks) and FDS with the features");
+		 "DDI 0487 PMSFCR_EL1 EFT bits (SIMD, FP, masks) and FDS with the features");
 	CHECK_EQ(write_ones(u, SPE_REG_PMSLATFR_EL1), 0xffff,
-		 "spec-notes §1 MINLAT is 16 bits with 16-bit counters");
+		 "DDI 0487 MINLAT is 16 bits with 16-bit counters");
 	CHECK_EQ(write_ones(u, SPE_REG_PMSDSFR_EL1), ~0ULL,
-		 "spec-notes §1 PMSDSFR_EL1 has one bit per data source");
+		 "DDI 0487 PMSDSFR_EL1 has one bit per data source");
 	t_unit_free(u);
 
 	{
@@ -109,7 +109,7 @@ static void test_id_regs(void)
 			 "§4.3.11 %s: PMSIDR.FE, FT, FL read as one", cfg->name);
 		CHECK_EQ(RD(u, SPE_REG_PMSIDR_EL1) & 7, 7, name);
 		snprintf(name, sizeof(name),
-			 "spec-notes §1 %s: ID_AA64DFR0_EL1.PMSVer reads the profile's version",
+			 "DDI 0487 %s: ID_AA64DFR0_EL1.PMSVer reads the profile's version",
 			 cfg->name);
 		CHECK_EQ(SPE_FIELD_GET(SPE_ID_AA64DFR0_PMSVER_MASK,
 				       RD(u, SPE_REG_ID_AA64DFR0_EL1)), cfg->pmsver, name);

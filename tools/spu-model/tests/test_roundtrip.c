@@ -6,7 +6,7 @@
  * filters, in order, field by field.
  *
  * The expectations below are written from the source documents, not from
- * the model: which operations pass the filters (seed 000 §3.2.3 and the
+ * the model: which operations pass the filters (DDI 0586A §3.2.3 and the
  * newer filters), what the collection controls put in a record (§3.3.1),
  * counter saturation (§5.3.4), and what each operation class carries
  * (§2.3, §5.3).  The model only tells which operations it sampled, and
@@ -66,7 +66,7 @@ static uint32_t sat(uint32_t v, const struct spe_spu_config *cfg)
 	return v < cnt_max(cfg) ? v : cnt_max(cfg);
 }
 
-/* The filters, from seed 000 §3.2.2-§3.2.3 and spec-notes §1/§3. */
+/* The filters, from DDI 0586A §3.2.2-§3.2.3 and DDI 0487 PMSFCR_EL1. */
 static int passes(const struct expect *e, const struct spe_op *op)
 {
 	uint64_t ev = op->events & e->cfg->events_impl;

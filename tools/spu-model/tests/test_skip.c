@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * spe_spu_skip(): counting operations in bulk must leave the unit exactly
- * where stepping them one by one does (seed 000 §3.1: the interval counter
+ * where stepping them one by one does (DDI 0586A §3.1: the interval counter
  * in its three RND/ERnd behaviours, §3.1.3: operations at a disabled
  * Exception level are not counted).  The kernel's simulated backend relies
  * on it to describe only the operations that are selected.

@@ -7,7 +7,7 @@ purpose and SIMD), branches (conditional, indirect, calls, returns,
 mispredicted, not taken) and other operations, at EL0 and EL1, with random
 events, latencies, data sources, some without CONTEXT, PA or data source
 packets, ending with a Timestamp (or an End packet with --end).  Packet
-encodings: seed 000 §5, spec-notes §2.
+encodings: DDI 0586A §5, DDI 0487 D18.
 
 usage: gen_mixed.py N [--seed S] [--ts0 T] [--tids a,b,...] [--no-context]
                       [--pad] [--pcs A,B,...] [--kpcs A,B,...] > out.bin

@@ -4,7 +4,7 @@
 
 Each record is 64 bytes (zero PAD packets fill the rest): PC, CONTEXT,
 LD GP-REG, EVENTS, total and issue LAT, VA, PA, DATA-SOURCE, TS (packet
-encodings: seed 000 §5, spec-notes §2).  Record i has:
+encodings: DDI 0586A §5, DDI 0487 D18).  Record i has:
   PC 0x400000 + 4i (EL0), CONTEXT tid, EV retired + L1D access + TLB access,
   + L1D refill when i % 3 == 0, + LLC access and miss when i % 5 == 0,
   + TLB walk when i % 7 == 0; total latency 20 + i, issue latency 5,

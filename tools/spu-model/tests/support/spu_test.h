@@ -2,7 +2,7 @@
 /*
  * Helpers shared by the SPU model's rule tests: a unit with a flat buffer,
  * ready-made operations, and a packet walker that knows only the header
- * size rules of seed 003 D18.1.1 (so the tests do not depend on the
+ * size rules of DDI 0487 D18.1.1 (so the tests do not depend on the
  * decoder they are meant to check).
  */
 #ifndef SPU_TEST_H
