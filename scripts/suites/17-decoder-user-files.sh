@@ -76,6 +76,27 @@ cp ref.data in.data
 [ $rc -ne 0 ] && cmp -s in.data.old ref.data && tap_ok "refused when keeping OUT.old would replace the input" ||
 	tap_fail "keeping OUT.old must not replace the input (exit $rc)" "$(cat err)"
 
+# An output that is a FIFO (as /dev/null is a device) is written in place:
+# a temporary renamed over it would leave a regular file where the pipe
+# was (as root, over /dev/null or /dev/full for the whole machine).  A FIFO
+# here, so a regression cannot harm the machine's devices.
+for cmd in "inject -o outfifo ref.data" "html -o outfifo ref.data" "pprof -o outfifo ref.data"; do
+	rm -f outfifo got
+	mkfifo outfifo
+	cat outfifo >got &
+	reader=$!
+	# shellcheck disable=SC2086 # a command and its arguments
+	timeout 60 "$spe" $cmd 2>err; rc=$?
+	wait "$reader"
+	if [ $rc -eq 0 ] && [ -p outfifo ] && [ -s got ] && [ ! -e outfifo.old ] &&
+	   ! ls -A | grep -q '^\.outfifo'; then
+		tap_ok "${cmd%% *} -o FIFO: written through the FIFO ($(wc -c <got) bytes), which stays a FIFO"
+	else
+		tap_fail "${cmd%% *} -o FIFO (exit $rc)" "$(cat err)" "$(ls -l outfifo)"
+	fi
+done
+rm -f outfifo got
+
 rm -f ./-
 if "$spe" inject -o - ref.data >pipe.data 2>err && [ ! -e ./- ] &&
    [ "$(head -c 16 pipe.data | od -An -tx8 | tr -s ' ')" = " 32454c4946524550 0000000000000010" ]; then

@@ -258,7 +258,7 @@ static int run(int argc, char **argv)
 	in.it.branch_miss = branch_miss;
 	if (spe_out_file_open(&of, "inject", out, &path, 1))
 		return 1;
-	err = of.is_stdout ? spe_pdw_create_pipe(&in.w, of.fd, &info) :
+	err = spe_out_file_is_stream(&of) ? spe_pdw_create_pipe(&in.w, of.fd, &info) :
 			     spe_pdw_create(&in.w, of.fd, &info);
 	if (!err)
 		err = copy_features(path, in.w);

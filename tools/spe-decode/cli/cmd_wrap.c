@@ -548,7 +548,7 @@ static int cmd_wrap(int argc, char **argv)
 		inputs[i + 1] = o.in[i].path;
 	if (spe_out_file_open(&of, "wrap", o.out, inputs, o.nr_in + 1))
 		return 1;
-	err = of.is_stdout ? spe_pdw_create_pipe(&w, of.fd, &info) :
+	err = spe_out_file_is_stream(&of) ? spe_pdw_create_pipe(&w, of.fd, &info) :
 			     spe_pdw_create(&w, of.fd, &info);
 	if (!err) {
 		if (o.features_from)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Output files written to a temporary name and renamed on success. */
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +83,17 @@ int spe_out_file_open(struct spe_out_file *of, const char *cmd, const char *path
 	}
 	if (clobbers_input(cmd, path, old, inputs, nr_inputs))
 		goto out;
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		of->fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (of->fd < 0) {
+			fprintf(stderr, "spe-decode %s: cannot open %s: %s\n", cmd, path,
+				strerror(errno));
+			goto out;
+		}
+		of->in_place = true;
+		ret = 0;
+		goto out;
+	}
 	/* dirname/basename may modify their argument: one copy each. */
 	if (asprintf(&of->tmp, "%s/.%s.XXXXXX", dirname(copy1), basename(copy2)) < 0) {
 		of->tmp = NULL;
@@ -104,8 +116,17 @@ out:
 	return ret;
 }
 
+bool spe_out_file_is_stream(const struct spe_out_file *of)
+{
+	return of->is_stdout || (of->in_place && lseek(of->fd, 0, SEEK_CUR) < 0);
+}
+
 void spe_out_file_abort(struct spe_out_file *of)
 {
+	if (of->in_place && of->fd >= 0) {
+		close(of->fd);
+		of->fd = -1;
+	}
 	if (of->is_stdout || !of->tmp)
 		return;
 	if (of->fd >= 0)
@@ -131,6 +152,8 @@ int spe_out_file_commit(struct spe_out_file *of, const char *cmd)
 		spe_out_file_abort(of);
 		return -1;
 	}
+	if (of->in_place)
+		return 0;
 	old = old_name(of->path);
 	if (!old) {
 		fprintf(stderr, "spe-decode %s: out of memory\n", cmd);
@@ -160,7 +183,7 @@ int spe_out_file_commit(struct spe_out_file *of, const char *cmd)
 
 int spe_out_file_finish(struct spe_out_file *of, const char *cmd, bool ok)
 {
-	if (!ok || (!of->is_stdout && !of->tmp)) {
+	if (!ok || (!of->is_stdout && !of->in_place && !of->tmp)) {
 		spe_out_file_abort(of);
 		return 0;
 	}

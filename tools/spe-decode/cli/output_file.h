@@ -9,6 +9,11 @@
  * kept as OUT.old, as perf record and perf inject do.  An output that is
  * also an input (the same file under any name, or whose .old would be) is
  * refused before anything is written.  "-" is standard output.
+ *
+ * An output that exists and is not a regular file (/dev/null, a FIFO, a
+ * terminal) is written in place: renaming a temporary over it would put a
+ * regular file where the device or pipe was, and running as root that
+ * replaces /dev/null for the whole machine.
  */
 #ifndef SPE_DECODE_CLI_OUTPUT_FILE_H
 #define SPE_DECODE_CLI_OUTPUT_FILE_H
@@ -17,9 +22,10 @@
 
 struct spe_out_file {
 	const char *path;	/* the final name, or "-" */
-	char *tmp;		/* the temporary file, NULL for stdout */
+	char *tmp;		/* the temporary file, NULL when written in place */
 	int fd;
 	bool is_stdout;
+	bool in_place;		/* a device or FIFO, opened as it is */
 };
 
 /*
@@ -29,6 +35,13 @@ struct spe_out_file {
  */
 int spe_out_file_open(struct spe_out_file *of, const char *cmd, const char *path,
 		      const char *const *inputs, int nr_inputs);
+
+/*
+ * Whether the output can only be written front to back, as perf writes its
+ * pipe format: standard output ("-", as perf), or a FIFO or other
+ * unseekable file written in place.
+ */
+bool spe_out_file_is_stream(const struct spe_out_file *of);
 
 /*
  * Closes the file and gives it its final name (keeping an existing output
