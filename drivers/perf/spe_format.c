@@ -15,7 +15,7 @@
 	},
 
 const struct spe_format_field spe_format_fields[SPE_NR_FMT] = {
-#include "spe_format_table.h"
+#include "spe/format_table.h"
 };
 
 #undef SPE_FMT

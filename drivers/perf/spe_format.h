@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The user ABI of the SPE PMU (Linux perf-arm-spe.txt): one table of format
- * attributes (spe_format_table.h), from which the enum, the sysfs format/
+ * attributes (spe/format_table.h), from which the enum, the sysfs format/
  * files, the config-bit extraction and the feature each attribute needs
  * are all generated, and the conversion of a validated event into
  * register values.
@@ -23,7 +23,7 @@
 
 #define SPE_FMT(name, word, lo, hi, feat)	SPE_FMT_##name,
 enum spe_fmt_id {
-#include "spe_format_table.h"
+#include "spe/format_table.h"
 	SPE_NR_FMT
 };
 

@@ -24,7 +24,7 @@ static struct spe_pmu *spe_from_dev(struct device *dev)
 /*
  * One attribute per table entry, filled in by spe_sysfs_init() from
  * spe_format_fields[] so that the file name, its text and the bits the
- * driver extracts all come from spe_format_table.h.
+ * driver extracts all come from spe/format_table.h.
  */
 struct spe_format_attr {
 	struct device_attribute attr;

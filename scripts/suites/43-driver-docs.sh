@@ -105,11 +105,11 @@ fi
 missing=''
 while read -r name; do
 	grep -q "\`\`$name\`\`" "$guide" || missing+=" $name"
-done < <(sed -n 's/^SPE_FMT(\([a-z_]*\),.*/\1/p' "$top/drivers/perf/spe_format_table.h")
-if [ -z "$missing" ] && [ "$(grep -c '^SPE_FMT(' "$top/drivers/perf/spe_format_table.h")" -ge 19 ]; then
-	tap_ok "user guide documents every format attribute of spe_format_table.h"
+done < <(sed -n 's/^SPE_FMT(\([a-z_]*\),.*/\1/p' "$top/include/spe/format_table.h")
+if [ -z "$missing" ] && [ "$(grep -c '^SPE_FMT(' "$top/include/spe/format_table.h")" -ge 19 ]; then
+	tap_ok "user guide documents every format attribute of spe/format_table.h"
 else
-	tap_fail "user guide documents every format attribute of spe_format_table.h" "missing:$missing"
+	tap_fail "user guide documents every format attribute of spe/format_table.h" "missing:$missing"
 fi
 
 # Every caps/ file the driver creates is documented.

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# The arm_spe selftests (selftests/arm_spe): static arm64 programs printing
-# TAP, run in QEMU guests of both kernels with the SPE node and the SPE
-# driver loaded.  Each program's result becomes one line here: ok, not ok,
-# or SKIP with the program's reason.  QEMU's CPUs have no SPE, so with the
-# hardware driver (arm_spe) the PMU discovery test skips; with the
-# simulated SPU (arm_spe_sim) it runs against a registered PMU.  Before booting, the discovery checks are tried on made-up
-# sysfs trees with qemu-aarch64-static, so they are known to pass on a
-# well-formed PMU and to fail on a malformed one.
+# The arm_spe selftests (selftests/arm_spe) as the kernel runs kselftests:
+# dropped into each kernel's tools/testing/selftests as target arm_spe
+# (with the framework of Debian's linux-source), built and installed by
+# the kernel's own `make TARGETS=arm_spe install`, and run in QEMU guests of
+# both kernels by the installed run_kselftest.sh, with the SPE node and the
+# SPE driver loaded.  Each program's result becomes one line here: ok,
+# not ok, or SKIP with the program's reason.  QEMU's CPUs have no SPE, so
+# with the hardware driver (arm_spe) the PMU discovery test skips; with the
+# simulated SPU (arm_spe_sim) it runs against a registered PMU.  Before
+# booting, the discovery checks are tried on made-up sysfs trees with
+# qemu-aarch64-static, so they are known to pass on a well-formed PMU and
+# to fail on a malformed one.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
@@ -15,17 +19,24 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib/guest-results.sh"
 # shellcheck source=scripts/lib/driver.sh
 . "$top/scripts/lib/driver.sh"
-bin=$top/build/selftests/arm_spe
+# shellcheck source=scripts/lib/kselftest.sh
+. "$top/scripts/lib/kselftest.sh"
+inst=$top/build/kselftest
 runs=$top/build/qemu/runs/52-guest-selftests
+nr_tests=$(find "$top/selftests/arm_spe" -maxdepth 1 -name 'test_*.c' | wc -l)
 
-rm -rf "$bin"	# no stale program of a removed source runs
-if out=$(make -s -C "$top/selftests/arm_spe" OUTPUT="$bin" 2>&1); then
-	tap_ok "selftests build (static arm64, -Wall -Wextra -Werror)"
-else
-	tap_fail "selftests build (static arm64, -Wall -Wextra -Werror)" "$out"
-	tap_done
-	exit 1
-fi
+for k in 6.1 6.12; do
+	name="kselftest target arm_spe installs in a $k tree (make TARGETS=arm_spe install)"
+	if spe_kselftest_install "$k" "$inst/$k" &&
+	   [ "$(grep -c '^arm_spe:test_' "$inst/$k/kselftest-list.txt")" -eq "$nr_tests" ]; then
+		tap_ok "$name"
+	else
+		tap_fail "$name" "$(tail -n 20 "$inst/$k.log")"
+		tap_done
+		exit 1
+	fi
+done
+bin=$inst/6.1/arm_spe
 
 # fake_pmu DIR: an arm_spe_0 as the perf ABI describes it (perf-arm-spe.txt).
 fake_pmu() {
@@ -69,7 +80,7 @@ rm -rf "$fake"
 # run KERNEL SMP MODULE: the selftests with MODULE (arm_spe, arm_spe_sim) loaded.
 
 run() {
-	local k=$1 smp=$2 mod=$3 ko rc=0 t name st reason out
+	local k=$1 smp=$2 mod=$3 ko rc=0 out
 	out=$runs/$k-$mod
 	k="$k $mod"
 	mkdir -p "$runs"
@@ -78,8 +89,8 @@ run() {
 		return
 	fi
 	"$top/scripts/qemu/run-guest.sh" --kernel "$1" --smp "$smp" --spe-node \
-		--load "$ko" --selftests "$bin" --timeout 180 \
-		--script "$top/scripts/qemu/guest/run-selftests.sh" --out "$out" 2>"$out.log" || rc=$?
+		--load "$ko" --selftests "$inst/$1" --timeout 300 \
+		--script "$top/scripts/qemu/guest/run-kselftest.sh" --out "$out" 2>"$out.log" || rc=$?
 	if [ ! -s "$out/results/script.rc" ]; then
 		tap_fail "$k: guest boots and results come back" "$(tail -n 5 "$out.log")"
 		return
@@ -87,18 +98,12 @@ run() {
 	if ! grep -qx "$mod.ko 0" "$out/results/modules-load.rc"; then
 		tap_fail "$k: SPE driver loads before the selftests" "$(cat "$out/results/modules-load.log")"
 	fi
-	for t in "$bin"/test_*; do
-		name=$(basename "$t")
-		st=$(cat "$out/results/selftests/$name.rc" 2>/dev/null || echo missing)
-		case $st in
-		0) tap_ok "$k: $name ($(grep -c '^ok ' "$out/results/selftests/$name.tap") checks)" ;;
-		4)
-			reason=$(sed -n 's/^1\.\.0 # SKIP //p' "$out/results/selftests/$name.tap")
-			tap_skip "$k: $name" "${reason:-skipped}"
-			;;
-		*) tap_fail "$k: $name (exit $st)" "$(cat "$out/results/selftests/$name.tap" 2>/dev/null)" ;;
-		esac
-	done
+	spe_kselftest_relay "$k" "$out/results/kselftest.tap"
+	if [ "$(grep -cE '^(not )?ok [0-9]+ selftests: arm_spe: ' "$out/results/kselftest.tap")" -eq "$nr_tests" ]; then
+		tap_ok "$k: run_kselftest.sh ran all $nr_tests programs"
+	else
+		tap_fail "$k: run_kselftest.sh ran all $nr_tests programs" "$(tail -n 20 "$out/results/kselftest.tap")"
+	fi
 	[ "$rc" -eq 0 ] || tap_fail "$k: guest script exit status" "run-guest.sh exited $rc"
 
 	spe_kernel_log_tap "$k" "$out"

@@ -44,10 +44,19 @@ relay() {
 	}
 	status=""
 	while IFS= read -r line; do
+		# kselftest.h's lines ("ok 3 name", "ok 4 # SKIP name: reason")
+		# and the guest script's ("ok 1 - name # SKIP reason").
 		case $line in
-		"ok "*" # SKIP"*) flush; status=skip desc=${line#ok * - } ;;
-		"ok "*) flush; status=ok desc=${line#ok * - } ;;
-		"not ok "*) flush; status=fail desc=${line#not ok * - } ;;
+		"ok "*" # SKIP"*)
+			flush
+			status=skip desc=${line#ok * }
+			case $desc in
+			"# SKIP "*) desc=${desc#\# SKIP }; desc="${desc%%: *} # SKIP ${desc#*: }" ;;
+			*) desc=${desc#- } ;;
+			esac
+			;;
+		"ok "*) flush; status=ok desc=${line#ok * }; desc=${desc#- } ;;
+		"not ok "*) flush; status=fail desc=${line#not ok * }; desc=${desc#- } ;;
 		"# "*) [ "$status" = fail ] && pend+=("${line#\# }") ;;
 		esac
 	done <"$file"

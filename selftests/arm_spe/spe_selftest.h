@@ -28,15 +28,27 @@
 #define SPE_PMU_DIR		"/sys/bus/event_source/devices/arm_spe_0"
 #define SPE_SIM_PROFILE		"/sys/module/arm_spe_sim/parameters/profile"
 
-/* perf ABI config bits (perf-arm-spe.txt, drivers/perf/spe_format_table.h). */
-#define CFG_TS_ENABLE		(1ULL << 0)
-#define CFG_PA_ENABLE		(1ULL << 1)
-#define CFG_PCT_ENABLE		(1ULL << 2)
-#define CFG_JITTER		(1ULL << 16)
-#define CFG_BRANCH_FILTER	(1ULL << 32)
-#define CFG_LOAD_FILTER		(1ULL << 33)
-#define CFG_STORE_FILTER	(1ULL << 34)
-#define CFG_DISCARD		(1ULL << 35)
+/*
+ * The perf ABI's format attributes, from the driver's own table
+ * (include/spe/format_table.h): spe_fmt_lo_<name> is the attribute's lowest
+ * bit in its config word.  test_format_attrs.c checks the table against
+ * the ABI with its own, independent copy of the numbers.
+ */
+enum {
+#define SPE_FMT(name, word, lo, hi, feat)	spe_fmt_lo_##name = (lo),
+#include "spe/format_table.h"
+#undef SPE_FMT
+};
+
+/* Bits of perf_event_attr.config the tests set. */
+#define CFG_TS_ENABLE		(1ULL << spe_fmt_lo_ts_enable)
+#define CFG_PA_ENABLE		(1ULL << spe_fmt_lo_pa_enable)
+#define CFG_PCT_ENABLE		(1ULL << spe_fmt_lo_pct_enable)
+#define CFG_JITTER		(1ULL << spe_fmt_lo_jitter)
+#define CFG_BRANCH_FILTER	(1ULL << spe_fmt_lo_branch_filter)
+#define CFG_LOAD_FILTER		(1ULL << spe_fmt_lo_load_filter)
+#define CFG_STORE_FILTER	(1ULL << spe_fmt_lo_store_filter)
+#define CFG_DISCARD		(1ULL << spe_fmt_lo_discard)
 
 /* What each profile of drivers/perf/spe_spu_model.c implements. */
 struct spe_profile {

@@ -44,7 +44,7 @@ struct fmt_attr {
 
 #define SPE_FMT(n, w, l, h, feat) { #n, #w, l, h },
 static const struct fmt_attr fmt_attrs[] = {
-#include "../../drivers/perf/spe_format_table.h"
+#include "spe/format_table.h"
 };
 #undef SPE_FMT
 

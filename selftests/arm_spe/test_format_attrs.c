@@ -25,6 +25,11 @@ struct fmt {
 	enum need need;
 };
 
+/*
+ * The perf ABI, written out here on purpose rather than taken from the
+ * driver's include/spe/format_table.h: this test checks that table (and
+ * the sysfs files made from it) against the numbers perf relies on.
+ */
 static const struct fmt fmts[] = {
 	{ "ts_enable", "config:0", 0, 1ULL << 0, ALWAYS },
 	{ "pa_enable", "config:1", 0, 1ULL << 1, ALWAYS },

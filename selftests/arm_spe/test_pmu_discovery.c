@@ -42,7 +42,7 @@ struct fmt_attr {
 
 #define SPE_FMT(n, w, l, h, feat) { #n, #w, l, h, !strcmp(#feat, "0") },
 static const struct fmt_attr fmt_attrs[] = {
-#include "../../drivers/perf/spe_format_table.h"
+#include "spe/format_table.h"
 };
 #undef SPE_FMT
 

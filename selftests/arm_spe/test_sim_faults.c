@@ -173,9 +173,17 @@ static void run_case(int type, const struct fault_case *c)
 			  "%s: the event stops: the last record is %+.3f s from the injection, "
 			  "in 0.5 s of running enabled", c->inject,
 			  ((double)d.ts_max - (double)t_inj) / freq);
-		/* Stopped since the fault; disabling and enabling starts over. */
+		/*
+		 * Stopped since the fault; disabling and enabling starts over.
+		 * The simulated unit samples on the guest's timer ticks, which
+		 * a busy host delivers late: spin until the unit has written
+		 * two records (0.2 s at a time, up to 3 s) rather than for a
+		 * fixed time.
+		 */
+		before = sim_stat("records");
 		ioctl(s.fd, PERF_EVENT_IOC_ENABLE, 0);
-		spe_spin(0.2);
+		for (i = 0; i < 15 && sim_stat("records") < before + 2; i++)
+			spe_spin(0.2);
 		ioctl(s.fd, PERF_EVENT_IOC_DISABLE, 0);
 		head2 = spe_aux_head(&s);
 		spe_aux_decode(copy, spe_aux_copy(&s, head1, head2, copy), &d);
