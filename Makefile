@@ -6,6 +6,9 @@
 #   make check   run every test suite (scripts/suites/), summary line last
 #   make bench   run the benchmarks beside the reference tools
 #   make demo    the main job: record or generate a trace and decode it
+#   make modules KVER=6.1|6.12 [SIM=1]
+#                cross-build the SPE driver (arm_spe.ko, or arm_spe_sim.ko
+#                with SIM=1) against that fetched Debian arm64 kernel, W=1
 #   make install build and install spe-decode (with its library, headers,
 #                pkg-config file, man pages, bash completion) and spe-gen into
 #                $(DESTDIR)$(PREFIX); make uninstall removes them
@@ -14,7 +17,7 @@
 DECODER := tools/spe-decode
 MODEL   := tools/spu-model
 
-.PHONY: all deps check bench demo clean install uninstall
+.PHONY: all deps check bench demo modules clean install uninstall
 
 all: deps
 	$(MAKE) -C $(DECODER)
@@ -31,6 +34,10 @@ bench: all
 
 demo: all
 	@scripts/demo.sh
+
+KVER ?= 6.1
+modules: deps
+	@scripts/build-spe-module.sh $(KVER) $(if $(filter 1,$(SIM)),--sim)
 
 # No deps here: installing needs only what building the two tools needs.
 install uninstall:

@@ -60,7 +60,7 @@ for tool in aarch64-linux-gnu-gcc qemu-system-aarch64; do
 done
 
 echo "== building arm_spe_sim.ko for the Debian $kernel arm64 kernel"
-ko=$("$top/scripts/build-module.sh" "$kernel" --sim)
+ko=$("$top/scripts/build-spe-module.sh" "$kernel" --sim)
 
 echo "== cross-compiling the workload (spe_spin)"
 mkdir -p "$out/symfs/files"

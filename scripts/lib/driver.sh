@@ -4,7 +4,7 @@
 #   arm_spe (default), the hardware module: built and installed by DKMS
 #     itself from dkms.conf (scripts/build-dkms.sh), the updates/dkms/arm_spe.ko
 #     of its private install tree;
-#   arm_spe_sim, the simulated SPU: scripts/build-module.sh --sim, a Kbuild
+#   arm_spe_sim, the simulated SPU: scripts/build-spe-module.sh --sim, a Kbuild
 #     run of its own (the two modules share objects, so one build never
 #     makes both; drivers/perf/Kbuild refuses that).
 # Each is rebuilt only when a source is newer than the last build (builds
@@ -23,13 +23,13 @@ spe_driver_ko() {
 		build=("$spe_top/scripts/build-dkms.sh" "$1") ;;
 	arm_spe_sim)
 		ko=$spe_top/build/kmod/arm_spe_sim-$KREL/arm_spe_sim.ko
-		build=("$spe_top/scripts/build-module.sh" "$1" --sim) ;;
+		build=("$spe_top/scripts/build-spe-module.sh" "$1" --sim) ;;
 	*)
 		echo "spe_driver_ko: unknown module '$mod' (arm_spe or arm_spe_sim)" >&2
 		return 1 ;;
 	esac
 	if [ ! -f "$ko" ] || [ -n "$(find "$spe_top/drivers/perf" "$spe_top/include/spe" \
-			"$spe_top/dkms.conf" "${build[0]}" "$spe_top/scripts/build-kmod.sh" \
+			"$spe_top/dkms.conf" "${build[0]}" "$spe_top/scripts/build-external-module.sh" \
 			-newer "$ko" -print -quit)" ]; then
 		"${build[@]}" >/dev/null || return 1
 	fi

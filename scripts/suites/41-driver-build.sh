@@ -15,7 +15,7 @@ objdump=aarch64-linux-gnu-objdump
 
 for k in 6.1 6.12; do
 	start=$SECONDS
-	if ! ko=$("$top/scripts/build-module.sh" "$k" --sparse 2>&1); then
+	if ! ko=$("$top/scripts/build-spe-module.sh" "$k" --sparse 2>&1); then
 		tap_fail "$k: arm_spe.ko builds with W=1 and sparse, zero warnings" "$ko"
 		continue
 	fi

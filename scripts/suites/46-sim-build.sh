@@ -31,7 +31,7 @@ build() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	cp -r "$stage/include" "$dir/"
-	"$top/scripts/build-kmod.sh" --kernel "$k" --out "$dir/drivers/perf" "$@" 2>&1
+	"$top/scripts/build-external-module.sh" --kernel "$k" --out "$dir/drivers/perf" "$@" 2>&1
 }
 
 # The simulated module is built on its own: objects shared by two modules

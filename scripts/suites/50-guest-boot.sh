@@ -26,7 +26,7 @@ boot() {
 	name="$k smp=$smp ${node#--}${perf:+ perf}"
 	out=$runs/$k-smp$smp-${node#--}
 	spe_kernel "$k"
-	if ! ko=$("$top/scripts/build-kmod.sh" --kernel "$k" "$top/scripts/qemu/hello" 2>"$out.build.log"); then
+	if ! ko=$("$top/scripts/build-external-module.sh" --kernel "$k" "$top/scripts/qemu/hello" 2>"$out.build.log"); then
 		tap_fail "$name: hello module builds" "$(tail -n 20 "$out.build.log")"
 		return
 	fi

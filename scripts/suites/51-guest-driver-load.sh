@@ -35,8 +35,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 runs=$top/build/qemu/runs/51-guest-driver-load
 guest=$top/scripts/qemu/guest/driver-load.sh
 
-if [ ! -x "$top/scripts/build-module.sh" ] || [ ! -f "$top/drivers/perf/Kbuild" ]; then
-	tap_skip "SPE driver load tests" "the driver (drivers/perf, scripts/build-module.sh) is not in this tree"
+if [ ! -x "$top/scripts/build-spe-module.sh" ] || [ ! -f "$top/drivers/perf/Kbuild" ]; then
+	tap_skip "SPE driver load tests" "the driver (drivers/perf, scripts/build-spe-module.sh) is not in this tree"
 	tap_done
 	exit 0
 fi

@@ -95,7 +95,7 @@ run() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	cp -r "$top/include" "$dir/"
-	if ! ko=$("$top/scripts/build-kmod.sh" --kernel "$k" --out "$dir/drivers/perf" \
+	if ! ko=$("$top/scripts/build-external-module.sh" --kernel "$k" --out "$dir/drivers/perf" \
 		"$top/drivers/perf" CONFIG_ARM_SPE_PERF=n CONFIG_ARM_SPE_PERF_SIM=m 2>&1); then
 		tap_fail "$name: arm_spe_sim.ko builds" "$ko"
 		return

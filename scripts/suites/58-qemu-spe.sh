@@ -151,7 +151,7 @@ run() {
 		tap_skip "$name: SPE QEMU tests" "the $k build failed"
 		return
 	fi
-	if ! regs_ko=$("$top/scripts/build-kmod.sh" --kernel "$k" "$top/qemu/tests/spe-regs-kmod" 2>"$runs/regs-$k.log"); then
+	if ! regs_ko=$("$top/scripts/build-external-module.sh" --kernel "$k" "$top/qemu/tests/spe-regs-kmod" 2>"$runs/regs-$k.log"); then
 		tap_fail "$name: the register test module builds" "$(tail -n 20 "$runs/regs-$k.log")"
 		return
 	fi

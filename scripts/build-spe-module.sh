@@ -2,7 +2,7 @@
 # Build the SPE driver module (drivers/perf) against one of the fetched
 # Debian arm64 kernels, outside the source tree.
 #
-# Usage: scripts/build-module.sh 6.1|6.12 [--sim] [--sparse] [MAKE-ARGS...]
+# Usage: scripts/build-spe-module.sh 6.1|6.12 [--sim] [--sparse] [MAKE-ARGS...]
 #
 # By default the hardware module: build/kmod/arm_spe-<kernel release>/arm_spe.ko.
 # With --sim the simulated one (same driver, simulated SPU backend):
@@ -15,7 +15,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/lib/kernels.sh
 . "$top/scripts/lib/kernels.sh"
 
-[ $# -ge 1 ] || { echo "usage: build-module.sh 6.1|6.12 [--sim] [--sparse] [MAKE-ARGS...]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: build-spe-module.sh 6.1|6.12 [--sim] [--sparse] [MAKE-ARGS...]" >&2; exit 2; }
 kernel=$1
 shift
 sparse=() name=arm_spe select=(CONFIG_ARM_SPE_PERF=m CONFIG_ARM_SPE_PERF_SIM=n)
@@ -29,10 +29,10 @@ done
 spe_kernel "$kernel"
 out=$top/build/kmod/$name-$KREL
 rm -rf "$out"
-ko=$("$top/scripts/build-kmod.sh" --kernel "$kernel" --out "$out" "${sparse[@]}" \
+ko=$("$top/scripts/build-external-module.sh" --kernel "$kernel" --out "$out" "${sparse[@]}" \
 	"$top/drivers/perf" SPE_INCLUDE="$top/include" "${select[@]}" "$@")
 if grep -nE 'warning:|error:|WARNING:' "$out/build.log" >&2; then
-	echo "build-module.sh: $kernel build has warnings (see $out/build.log)" >&2
+	echo "build-spe-module.sh: $kernel build has warnings (see $out/build.log)" >&2
 	exit 1
 fi
 # Every object was compiled for this module alone: an object two modules
@@ -40,11 +40,11 @@ fi
 # and /proc/interrupts (drivers/perf/Kbuild refuses such a build; this
 # checks the result).
 if shared=$(grep -l "KBUILD_MODNAME=[^ ]*:" "$out"/.*.o.cmd 2>/dev/null); then
-	echo "build-module.sh: objects compiled for more than one module: $(tr "\n" " " <<<"$shared")" >&2
+	echo "build-spe-module.sh: objects compiled for more than one module: $(tr "\n" " " <<<"$shared")" >&2
 	exit 1
 fi
 if [ "$(modinfo -F name "$ko")" != "$name" ]; then
-	echo "build-module.sh: $ko is named '$(modinfo -F name "$ko")', not $name" >&2
+	echo "build-spe-module.sh: $ko is named '$(modinfo -F name "$ko")', not $name" >&2
 	exit 1
 fi
 echo "$ko"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Cross-build an out-of-tree module against a fetched Debian arm64 kernel.
 #
-# Usage: scripts/build-kmod.sh --kernel 6.1|6.12 [--out DIR] [--sparse] SRCDIR [MAKE-ARGS...]
+# Usage: scripts/build-external-module.sh --kernel 6.1|6.12 [--out DIR] [--sparse] SRCDIR [MAKE-ARGS...]
 #
 # SRCDIR (a directory with a Kbuild file) is copied to DIR (default
 # build/kmod/<name>-<kernel release>) so the source tree stays clean and both
@@ -18,12 +18,12 @@ while [ $# -gt 0 ]; do
 	--kernel) kernel=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--sparse) sparse=C=1; shift ;;
-	-*) echo "build-kmod.sh: unknown option $1" >&2; exit 2 ;;
+	-*) echo "build-external-module.sh: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
 [ -n "$kernel" ] && [ $# -ge 1 ] ||
-	{ echo "usage: build-kmod.sh --kernel 6.1|6.12 [--out DIR] [--sparse] SRCDIR [MAKE-ARGS...]" >&2; exit 2; }
+	{ echo "usage: build-external-module.sh --kernel 6.1|6.12 [--out DIR] [--sparse] SRCDIR [MAKE-ARGS...]" >&2; exit 2; }
 src=$(cd "$1" && pwd)
 shift
 spe_kernel "$kernel"

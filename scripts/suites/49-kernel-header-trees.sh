@@ -29,7 +29,7 @@ for k in 6.1 6.12; do
 	name="$k: hello module builds with W=1 and sparse"
 	errs=$top/build/kmod/hello-$k.stderr
 	mkdir -p "$(dirname "$errs")"
-	if ko=$("$top/scripts/build-kmod.sh" --kernel "$k" --sparse "$top/scripts/qemu/hello" 2>"$errs"); then
+	if ko=$("$top/scripts/build-external-module.sh" --kernel "$k" --sparse "$top/scripts/qemu/hello" 2>"$errs"); then
 		log=$(dirname "$ko")/build.log
 		if grep -qiE 'warning:|error:' "$log"; then
 			tap_fail "$name" "$(grep -iE 'warning:|error:' "$log" | head)"
