@@ -130,7 +130,8 @@ static int run(int argc, char **argv)
 	}
 	spe_output_init(out, STDOUT_FILENO);
 	spe_output_printf(out, "# spe-decode c2c of %s\n", path);
-	if (spe_c2c_print(c, order, top, spe_output_sink, out)) {
+	/* A write error is the output's: spe_output_flush() reports it. */
+	if (spe_c2c_print(c, order, top, spe_output_sink, out) == SPE_ERR_NOMEM) {
 		fprintf(stderr, "spe-decode c2c: out of memory\n");
 		status = 1;
 	}

@@ -54,8 +54,9 @@ int spe_cli_cost_report(const struct spe_cost_report_opts *o)
 	spe_output_printf(out, "# spe-decode report of %s\n", o->path);
 	spe_output_printf(out, "# SPE records: %llu\n",
 			  (unsigned long long)vr.r.nr_samples);
+	/* A write error is the output's: spe_output_flush() reports it. */
 	if (spe_cost_print(t, (enum spe_cost_col)order, o->percent_limit, o->top,
-			   spe_output_sink, out)) {
+			   spe_output_sink, out) == SPE_ERR_NOMEM) {
 		fprintf(stderr, "spe-decode report: out of memory\n");
 		status = 1;
 	}

@@ -124,7 +124,8 @@ void spe_cost_totals(const struct spe_cost_table *t, struct spe_cost_totals *tot
 unsigned spe_cost_nkeys(const struct spe_cost_table *t);
 const char *spe_cost_key_name(const struct spe_cost_table *t, unsigned i);
 
-/* The table as text; returns 0 or SPE_ERR_NOMEM. */
+/* The table as text; returns 0, SPE_ERR_NOMEM, or the first error @write
+ * returned (text after it is dropped). */
 int spe_cost_print(const struct spe_cost_table *t, enum spe_cost_col order,
 		   double percent_limit, size_t top,
 		   int (*write)(void *ctx, const char *text, size_t len), void *ctx);
@@ -189,7 +190,8 @@ void spe_c2c_summary(const struct spe_c2c *c, struct spe_c2c_summary *s);
  * number of lines or SPE_ERR_NOMEM. */
 long spe_c2c_lines(const struct spe_c2c *c, enum spe_c2c_order order,
 		   struct spe_c2c_line_view **lines, struct spe_c2c_entry_view **entries);
-/* The report as text; at most top lines (0: all). */
+/* The report as text; at most top lines (0: all).  Returns as
+ * spe_cost_print(). */
 int spe_c2c_print(const struct spe_c2c *c, enum spe_c2c_order order, size_t top,
 		  int (*write)(void *ctx, const char *text, size_t len), void *ctx);
 

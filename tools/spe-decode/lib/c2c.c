@@ -450,21 +450,6 @@ long spe_c2c_lines(const struct spe_c2c *c, enum spe_c2c_order order,
 	return (long)n;
 }
 
-struct out {
-	int (*write)(void *ctx, const char *text, size_t len);
-	void *ctx;
-};
-
-static void pr(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void pr(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	spe_sink_vprintf(o->write, o->ctx, fmt, ap);
-	va_end(ap);
-}
-
 /* "0,1,5" (a CPU above 62 shows as "63+"). */
 static void cpu_list(uint64_t m, char *buf, size_t len)
 {
@@ -486,7 +471,7 @@ int spe_c2c_print(const struct spe_c2c *c, enum spe_c2c_order order, size_t top,
 		  int (*write)(void *ctx, const char *text, size_t len), void *ctx)
 {
 	static const char *const order_names[] = { "cost", "peer", "samples", "stores" };
-	struct out o = { write, ctx };
+	struct spe_sink o = { write, ctx, 0 };
 	struct spe_c2c_line_view *lv;
 	struct spe_c2c_entry_view *ev;
 	struct spe_c2c_summary s;
@@ -497,19 +482,19 @@ int spe_c2c_print(const struct spe_c2c *c, enum spe_c2c_order order, size_t top,
 		return (int)n;
 	spe_c2c_summary(c, &s);
 	who = s.per_thread ? "thread" : "CPU";
-	pr(&o, "# loads and stores with a data address: %" PRIu64 "\n", s.accesses);
-	pr(&o, "# cache lines (64 bytes) touched: %" PRIu64 " (%" PRIu64 " by physical address, "
+	spe_sink_printf(&o, "# loads and stores with a data address: %" PRIu64 "\n", s.accesses);
+	spe_sink_printf(&o, "# cache lines (64 bytes) touched: %" PRIu64 " (%" PRIu64 " by physical address, "
 	   "the others virtual per process)\n", s.lines, s.phys_lines);
-	pr(&o, "# shared lines (more than one %s, at least one store): %" PRIu64 ", with %" PRIu64
+	spe_sink_printf(&o, "# shared lines (more than one %s, at least one store): %" PRIu64 ", with %" PRIu64
 	   " accesses, %" PRIu64 " loads from a peer cache\n", who, s.shared_lines,
 	   s.shared_accesses, s.shared_peer);
-	pr(&o, "# SPE has no HITM: 'peer' counts loads served from another core's or cluster's\n"
+	spe_sink_printf(&o, "# SPE has no HITM: 'peer' counts loads served from another core's or cluster's\n"
 	   "# cache (cache-to-cache transfers) instead; cost is the total latency (cycles)\n"
 	   "# of all the line's loads and stores\n");
 	if (s.per_thread)
-		pr(&o, "# a per-thread recording has no CPUs: threads stand in for them\n");
-	pr(&o, "\n## Shared cache lines, ordered by %s\n", order_names[order]);
-	pr(&o, "%5s %18s %6s %10s %8s %7s %7s %5s %6s %6s %6s %6s %6s\n", "idx", "line", "space",
+		spe_sink_printf(&o, "# a per-thread recording has no CPUs: threads stand in for them\n");
+	spe_sink_printf(&o, "\n## Shared cache lines, ordered by %s\n", order_names[order]);
+	spe_sink_printf(&o, "%5s %18s %6s %10s %8s %7s %7s %5s %6s %6s %6s %6s %6s\n", "idx", "line", "space",
 	   "cost", "records", "loads", "stores", s.per_thread ? "thrds" : "cpus", "peer",
 	   "remote", "llc", "dram", "l1/l2");
 	for (long i = 0; i < n && (!top || (size_t)i < top); i++) {
@@ -519,23 +504,23 @@ int spe_c2c_print(const struct spe_c2c *c, enum spe_c2c_order order, size_t top,
 			snprintf(space, sizeof(space), "phys");
 		else
 			snprintf(space, sizeof(space), "pid%d", lv[i].pid);
-		pr(&o, "%5ld %#18" PRIx64 " %6s %10" PRIu64 " %8" PRIu64 " %7" PRIu64 " %7" PRIu64
+		spe_sink_printf(&o, "%5ld %#18" PRIx64 " %6s %10" PRIu64 " %8" PRIu64 " %7" PRIu64 " %7" PRIu64
 		   " %5u %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64 "\n", i,
 		   lv[i].line, space, lv[i].cost, lv[i].loads + lv[i].stores, lv[i].loads,
 		   lv[i].stores, lv[i].nr_cpus, lv[i].peer, lv[i].remote, lv[i].llc, lv[i].dram,
 		   lv[i].l1l2);
 	}
 	for (long i = 0; i < n && (!top || (size_t)i < top); i++) {
-		pr(&o, "\n## Line %ld: %#" PRIx64 " (%s)\n", i, lv[i].line,
+		spe_sink_printf(&o, "\n## Line %ld: %#" PRIx64 " (%s)\n", i, lv[i].line,
 		   lv[i].phys ? "physical" : "virtual");
-		pr(&o, "%6s %7s %7s %6s %6s %8s  %-16s %s\n", "offset", "loads", "stores", "peer",
+		spe_sink_printf(&o, "%6s %7s %7s %6s %6s %8s  %-16s %s\n", "offset", "loads", "stores", "peer",
 		   "remote", "mean lat", s.per_thread ? "threads" : "cpus", "code");
 		for (size_t j = 0; j < lv[i].nr_entries; j++) {
 			const struct spe_c2c_entry_view *e = &ev[lv[i].first_entry + j];
 			char cpus[256];
 
 			cpu_list(e->cpus, cpus, sizeof(cpus));
-			pr(&o, "  0x%02x %7" PRIu64 " %7" PRIu64 " %6" PRIu64 " %6" PRIu64 " %8.1f  %-16s %s"
+			spe_sink_printf(&o, "  0x%02x %7" PRIu64 " %7" PRIu64 " %6" PRIu64 " %6" PRIu64 " %8.1f  %-16s %s"
 			   " (%s) %s\n", e->offset, e->loads, e->stores, e->peer, e->remote,
 			   e->lat_n ? (double)e->lat_sum / (double)e->lat_n : 0.0, cpus, e->sym,
 			   e->dso, e->srcline ? e->srcline : "??:0");
@@ -543,5 +528,5 @@ int spe_c2c_print(const struct spe_c2c *c, enum spe_c2c_order order, size_t top,
 	}
 	free(lv);
 	free(ev);
-	return 0;
+	return o.err;
 }

@@ -578,21 +578,6 @@ long spe_cost_rows(const struct spe_cost_table *t, enum spe_cost_col order,
 	return (long)keep;
 }
 
-struct out {
-	int (*write)(void *ctx, const char *text, size_t len);
-	void *ctx;
-};
-
-static void pr(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void pr(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	spe_sink_vprintf(o->write, o->ctx, fmt, ap);
-	va_end(ap);
-}
-
 static double share(uint64_t a, uint64_t b)
 {
 	return b ? 100.0 * (double)a / (double)b : 0.0;
@@ -612,7 +597,7 @@ int spe_cost_print(const struct spe_cost_table *t, enum spe_cost_col order,
 		   double percent_limit, size_t top,
 		   int (*write)(void *ctx, const char *text, size_t len), void *ctx)
 {
-	struct out o = { write, ctx };
+	struct spe_sink o = { write, ctx, 0 };
 	struct spe_cost_row_view *rows;
 	struct spe_cost_totals tot;
 	long n = spe_cost_rows(t, order, percent_limit, top, &rows);
@@ -620,22 +605,22 @@ int spe_cost_print(const struct spe_cost_table *t, enum spe_cost_col order,
 	if (n < 0)
 		return (int)n;
 	spe_cost_totals(t, &tot);
-	pr(&o, "\n## Cost table by");
+	spe_sink_printf(&o, "\n## Cost table by");
 	for (unsigned k = 0; k < t->nkeys; k++)
-		pr(&o, "%s%s", k ? "," : " ", key_names[t->keys[k]]);
-	pr(&o, ", ordered by %s", col_names[order]);
+		spe_sink_printf(&o, "%s%s", k ? "," : " ", key_names[t->keys[k]]);
+	spe_sink_printf(&o, ", ordered by %s", col_names[order]);
 	if (percent_limit > 0)
-		pr(&o, ", rows under %.2f%% left out", percent_limit);
-	pr(&o, "\n# latency in cycles; mean and sums leave out saturated counters (%u), "
+		spe_sink_printf(&o, ", rows under %.2f%% left out", percent_limit);
+	spe_sink_printf(&o, "\n# latency in cycles; mean and sums leave out saturated counters (%u), "
 	   "counted in 'sat'; a percentile on one shows 'sat'\n", tot.sat_value);
-	pr(&o, "# l1d%%, llc%%, walk%%, rem%%, misp%%: share of all the records' L1D misses, "
+	spe_sink_printf(&o, "# l1d%%, llc%%, walk%%, rem%%, misp%%: share of all the records' L1D misses, "
 	   "LLC misses, TLB walks, remote accesses, branch mispredicts\n");
-	pr(&o, "%9s %6s %11s %6s %7s %5s %5s %5s %6s %6s %5s %6s %6s %6s %6s %6s  ",
+	spe_sink_printf(&o, "%9s %6s %11s %6s %7s %5s %5s %5s %6s %6s %5s %6s %6s %6s %6s %6s  ",
 	   "samples", "samp%", "latency", "lat%", "mean", "p50", "p90", "p99", "issue", "xlat",
 	   "sat", "l1d%", "llc%", "walk%", "rem%", "misp%");
 	for (unsigned k = 0; k < t->nkeys; k++)
-		pr(&o, "%s%s", k ? "  " : "", key_names[t->keys[k]]);
-	pr(&o, "\n");
+		spe_sink_printf(&o, "%s%s", k ? "  " : "", key_names[t->keys[k]]);
+	spe_sink_printf(&o, "\n");
 	for (long i = 0; i < n; i++) {
 		const struct spe_cost_row_view *v = &rows[i];
 		char p50[12], p90[12], p99[12];
@@ -643,7 +628,7 @@ int spe_cost_print(const struct spe_cost_table *t, enum spe_cost_col order,
 		pct_text(v->p50, v->p_valid, p50, sizeof(p50));
 		pct_text(v->p90, v->p_valid, p90, sizeof(p90));
 		pct_text(v->p99, v->p_valid, p99, sizeof(p99));
-		pr(&o, "%9" PRIu64 " %5.2f%% %11" PRIu64 " %5.2f%% %7.1f %5s %5s %5s %6.1f %6.1f %5"
+		spe_sink_printf(&o, "%9" PRIu64 " %5.2f%% %11" PRIu64 " %5.2f%% %7.1f %5s %5s %5s %6.1f %6.1f %5"
 		   PRIu64 " %5.1f%% %5.1f%% %5.1f%% %5.1f%% %5.1f%%  ",
 		   v->samples, share(v->samples, tot.samples), v->lat_sum[0],
 		   share(v->lat_sum[0], tot.lat_sum), mean(v->lat_sum[0], v->lat_n[0]), p50, p90,
@@ -652,9 +637,9 @@ int spe_cost_print(const struct spe_cost_table *t, enum spe_cost_col order,
 		   share(v->llc_miss, tot.llc_miss), share(v->tlb_walk, tot.tlb_walk),
 		   share(v->remote, tot.remote), share(v->mispred, tot.mispred));
 		for (unsigned k = 0; k < t->nkeys; k++)
-			pr(&o, "%s%s", k ? "  " : "", v->key[k]);
-		pr(&o, "\n");
+			spe_sink_printf(&o, "%s%s", k ? "  " : "", v->key[k]);
+		spe_sink_printf(&o, "\n");
 	}
 	free(rows);
-	return 0;
+	return o.err;
 }

@@ -281,43 +281,8 @@ int spe_html_event(struct spe_html *h, const struct spe_pdr_event *ev)
 
 /* ---- Writing ------------------------------------------------------------------ */
 
-struct out {
-	int (*write)(void *ctx, const char *text, size_t len);
-	void *ctx;
-	int err;
-};
-
-/* The first failure of the sink is kept as it returned it (e.g. -errno). */
-static void put(struct out *o, const char *s, size_t n)
-{
-	int err;
-
-	if (o->err || !n)
-		return;
-	err = o->write(o->ctx, s, n);
-	if (err)
-		o->err = err < 0 ? err : SPE_ERR_IO;
-}
-
-static void pr(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int put_sink(void *ctx, const char *s, size_t n)
-{
-	put(ctx, s, n);
-	return 0;
-}
-
-static void pr(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (spe_sink_vprintf(put_sink, o, fmt, ap) < 0 && !o->err)
-		o->err = SPE_ERR_NOMEM;
-	va_end(ap);
-}
-
 /* Text into HTML (element content and quoted attributes). */
-static void esc(struct out *o, const char *s)
+static void esc(struct spe_sink *o, const char *s)
 {
 	const char *p = s;
 
@@ -332,12 +297,12 @@ static void esc(struct out *o, const char *s)
 		case '\'': rep = "&#39;"; break;
 		}
 		if (rep) {
-			put(o, s, (size_t)(p - s));
-			put(o, rep, strlen(rep));
+			spe_sink_put(o, s, (size_t)(p - s));
+			spe_sink_put(o, rep, strlen(rep));
 			s = p + 1;
 		}
 	}
-	put(o, s, (size_t)(p - s));
+	spe_sink_put(o, s, (size_t)(p - s));
 }
 
 static const char style[] =
@@ -380,9 +345,9 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * (double)a / (double)b : 0.0;
 }
 
-static void meta_row(struct out *o, const char *k, const char *fmt, ...)
+static void meta_row(struct spe_sink *o, const char *k, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-static void meta_row(struct out *o, const char *k, const char *fmt, ...)
+static void meta_row(struct spe_sink *o, const char *k, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
@@ -390,19 +355,19 @@ static void meta_row(struct out *o, const char *k, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	pr(o, "<tr><th class=k>%s</th><td class=k>", k);
+	spe_sink_printf(o, "<tr><th class=k>%s</th><td class=k>", k);
 	esc(o, buf);
-	pr(o, "</td></tr>\n");
+	spe_sink_printf(o, "</td></tr>\n");
 }
 
-static void write_meta(struct out *o, const struct spe_html *h, const struct spe_html_meta *m)
+static void write_meta(struct spe_sink *o, const struct spe_html *h, const struct spe_html_meta *m)
 {
 	const struct spe_session_stats *st = m->stats;
 	uint64_t total = 0;
 
 	for (int op = 0; op < SPE_REP_NR_OPS; op++)
 		total += spe_report_count(h->rep, op);
-	pr(o, "<h2 id=meta>Recording</h2>\n<table id=meta-table>\n");
+	spe_sink_printf(o, "<h2 id=meta>Recording</h2>\n<table id=meta-table>\n");
 	meta_row(o, "file", "%s", m->path);
 	meta_row(o, "SPE records", "%" PRIu64, total);
 	for (int op = 0; op < SPE_REP_NR_OPS; op++)
@@ -424,19 +389,19 @@ static void write_meta(struct out *o, const struct spe_html *h, const struct spe
 		meta_row(o, "skipped / errors", "%" PRIu64 " partial or corrupt records, %" PRIu64
 			 " decode errors", st->partial_records, st->decode_errors);
 	}
-	pr(o, "</table>\n");
+	spe_sink_printf(o, "</table>\n");
 }
 
-static void write_latency(struct out *o, const struct spe_html *h)
+static void write_latency(struct spe_sink *o, const struct spe_html *h)
 {
 	static const char *const cn[3] = { "total", "issue", "translation" };
 	unsigned sat = h->wide ? SPE_LAT_SAT16 : SPE_LAT_SAT12;
 
-	pr(o, "<h2 id=latency>Latency by operation type</h2>\n"
+	spe_sink_printf(o, "<h2 id=latency>Latency by operation type</h2>\n"
 	   "<p class=note>Total latency (cycles, issue to completion) in power-of-two buckets; "
 	   "saturated counters (%u) in their own bar.  Percentiles as <code>report</code> "
 	   "prints them.</p>\n", sat);
-	pr(o, "<table id=latency-table><thead><tr><th class=k>op</th><th class=k>counter</th>"
+	spe_sink_printf(o, "<table id=latency-table><thead><tr><th class=k>op</th><th class=k>counter</th>"
 	   "<th>records</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th></tr>"
 	   "</thead><tbody>\n");
 	for (int op = 0; op < SPE_REP_NR_OPS; op++)
@@ -445,7 +410,7 @@ static void write_latency(struct out *o, const struct spe_html *h)
 
 			if (!n)
 				continue;
-			pr(o, "<tr><td class=k>%s</td><td class=k>%s</td><td>%" PRIu64 "</td><td>%u</td>"
+			spe_sink_printf(o, "<tr><td class=k>%s</td><td class=k>%s</td><td>%" PRIu64 "</td><td>%u</td>"
 			   "<td>%u</td><td>%u</td><td>%u</td><td>%u</td></tr>\n", op_names[op], cn[c], n,
 			   spe_report_percentile(h->rep, op, c, 50),
 			   spe_report_percentile(h->rep, op, c, 90),
@@ -453,7 +418,7 @@ static void write_latency(struct out *o, const struct spe_html *h)
 			   spe_report_percentile(h->rep, op, c, 99.9),
 			   spe_report_percentile(h->rep, op, c, 100));
 		}
-	pr(o, "</tbody></table>\n");
+	spe_sink_printf(o, "</tbody></table>\n");
 	for (int op = 0; op < SPE_REP_NR_OPS; op++) {
 		uint64_t hist[NR_HIST], max = 0, n = 0;
 		const int W = 30, H = 120, T = 20;
@@ -467,8 +432,8 @@ static void write_latency(struct out *o, const struct spe_html *h)
 		}
 		if (!n)
 			continue;
-		pr(o, "<div class=histbox><h3>%s: %" PRIu64 " records</h3>\n", op_names[op], n);
-		pr(o, "<svg class=hist id=hist-%s width=%d height=%d role=img>\n", op_names[op],
+		spe_sink_printf(o, "<div class=histbox><h3>%s: %" PRIu64 " records</h3>\n", op_names[op], n);
+		spe_sink_printf(o, "<svg class=hist id=hist-%s width=%d height=%d role=img>\n", op_names[op],
 		   W * NR_HIST + 20, T + H + 30);
 		for (int k = 0; k < NR_HIST; k++) {
 			int bh = max ? (int)((double)hist[k] * H / (double)max + 0.5) : 0;
@@ -482,16 +447,16 @@ static void write_latency(struct out *o, const struct spe_html *h)
 				snprintf(label, sizeof(label), "4k+");
 			else
 				snprintf(label, sizeof(label), "sat");
-			pr(o, "<rect x=%d y=%d width=%d height=%d fill=\"%s\"><title>%s: %" PRIu64
+			spe_sink_printf(o, "<rect x=%d y=%d width=%d height=%d fill=\"%s\"><title>%s: %" PRIu64
 			   "</title></rect>\n", 10 + k * W, T + H - bh, W - 4, bh,
 			   k == 14 ? "#c62828" : "#1976d2", label, hist[k]);
-			pr(o, "<text x=%d y=%d text-anchor=middle>%s</text>\n", 10 + k * W + (W - 4) / 2,
+			spe_sink_printf(o, "<text x=%d y=%d text-anchor=middle>%s</text>\n", 10 + k * W + (W - 4) / 2,
 			   T + H + 15, label);
 			if (hist[k])
-				pr(o, "<text x=%d y=%d text-anchor=middle>%" PRIu64 "</text>\n",
+				spe_sink_printf(o, "<text x=%d y=%d text-anchor=middle>%" PRIu64 "</text>\n",
 				   10 + k * W + (W - 4) / 2, T + H - bh - 3, hist[k]);
 		}
-		pr(o, "</svg></div>\n");
+		spe_sink_printf(o, "</svg></div>\n");
 	}
 }
 
@@ -508,12 +473,12 @@ static int cmp_sym(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-static void write_ds(struct out *o, const struct spe_html *h, size_t top)
+static void write_ds(struct spe_sink *o, const struct spe_html *h, size_t top)
 {
 	struct sym_sort *v = malloc((h->used ? h->used : 1) * sizeof(*v));
 	size_t n = 0;
 
-	pr(o, "<h2 id=datasrc>Where loads were served from, per symbol</h2>\n"
+	spe_sink_printf(o, "<h2 id=datasrc>Where loads were served from, per symbol</h2>\n"
 	   "<p class=note>Loads only, by their data source (perf_mem_data_src); "
 	   "'peer cache' is a load served from another core's or cluster's cache.</p>\n");
 	if (!v) {
@@ -524,57 +489,57 @@ static void write_ds(struct out *o, const struct spe_html *h, size_t top)
 		if (h->syms[i].key)
 			v[n++].d = &h->syms[i];
 	qsort(v, n, sizeof(*v), cmp_sym);
-	pr(o, "<p>");
+	spe_sink_printf(o, "<p>");
 	for (int k = 0; k < NR_DS; k++)
-		pr(o, "<span class=bar style=\"width:10px;background:%s\"></span> %s &nbsp; ",
+		spe_sink_printf(o, "<span class=bar style=\"width:10px;background:%s\"></span> %s &nbsp; ",
 		   ds_colors[k], ds_names[k]);
-	pr(o, "</p>\n<table id=datasrc-table class=sortable><thead><tr><th class=\"k s\">symbol</th>"
+	spe_sink_printf(o, "</p>\n<table id=datasrc-table class=sortable><thead><tr><th class=\"k s\">symbol</th>"
 	   "<th class=\"k s\">dso</th><th class=s>loads</th>");
 	for (int k = 0; k < NR_DS; k++)
-		pr(o, "<th class=s>%s</th>", ds_names[k]);
-	pr(o, "<th class=k>breakdown</th></tr></thead><tbody>\n");
+		spe_sink_printf(o, "<th class=s>%s</th>", ds_names[k]);
+	spe_sink_printf(o, "<th class=k>breakdown</th></tr></thead><tbody>\n");
 	for (size_t i = 0; i < n && i < top; i++) {
 		const struct sym_ds *d = v[i].d;
 		const char *sep = strchr(d->key, '\x1f');
 
-		pr(o, "<tr><td class=k>");
-		put(o, "", 0);
+		spe_sink_printf(o, "<tr><td class=k>");
+		spe_sink_put(o, "", 0);
 		{
 			char name[512];
 
 			snprintf(name, sizeof(name), "%.*s", (int)(sep - d->key), d->key);
 			esc(o, name);
 		}
-		pr(o, "</td><td class=k>");
+		spe_sink_printf(o, "</td><td class=k>");
 		esc(o, sep + 1);
-		pr(o, "</td><td>%" PRIu64 "</td>", d->loads);
+		spe_sink_printf(o, "</td><td>%" PRIu64 "</td>", d->loads);
 		for (int k = 0; k < NR_DS; k++)
-			pr(o, "<td data-v=%" PRIu64 ">%" PRIu64 "</td>", d->n[k], d->n[k]);
-		pr(o, "<td class=k>");
+			spe_sink_printf(o, "<td data-v=%" PRIu64 ">%" PRIu64 "</td>", d->n[k], d->n[k]);
+		spe_sink_printf(o, "<td class=k>");
 		for (int k = 0; k < NR_DS; k++)
 			if (d->n[k])
-				pr(o, "<span class=bar title=\"%s %.1f%%\" style=\"width:%.1fpx;"
+				spe_sink_printf(o, "<span class=bar title=\"%s %.1f%%\" style=\"width:%.1fpx;"
 				   "background:%s\"></span>", ds_names[k], pct(d->n[k], d->loads),
 				   2.0 * pct(d->n[k], d->loads), ds_colors[k]);
-		pr(o, "</td></tr>\n");
+		spe_sink_printf(o, "</td></tr>\n");
 	}
-	pr(o, "</tbody></table>\n");
+	spe_sink_printf(o, "</tbody></table>\n");
 	if (n > top)
-		pr(o, "<p class=note>%zu more symbols not shown.</p>\n", n - top);
+		spe_sink_printf(o, "<p class=note>%zu more symbols not shown.</p>\n", n - top);
 	free(v);
 }
 
-static void pct_cell(struct out *o, unsigned v, bool valid)
+static void pct_cell(struct spe_sink *o, unsigned v, bool valid)
 {
 	if (!valid)
-		pr(o, "<td data-v=-1>-</td>");
+		spe_sink_printf(o, "<td data-v=-1>-</td>");
 	else if (v == SPE_COST_SAT)
-		pr(o, "<td data-v=1e9>sat</td>");
+		spe_sink_printf(o, "<td data-v=1e9>sat</td>");
 	else
-		pr(o, "<td>%u</td>", v);
+		spe_sink_printf(o, "<td>%u</td>", v);
 }
 
-static void write_cost(struct out *o, const struct spe_html *h, size_t top)
+static void write_cost(struct spe_sink *o, const struct spe_html *h, size_t top)
 {
 	struct spe_cost_row_view *rows;
 	struct spe_cost_totals tot;
@@ -585,11 +550,11 @@ static void write_cost(struct out *o, const struct spe_html *h, size_t top)
 		return;
 	}
 	spe_cost_totals(h->cost, &tot);
-	pr(o, "<h2 id=cost>Cost by symbol</h2>\n<p class=note>As <code>report --sort sym</code>: "
+	spe_sink_printf(o, "<h2 id=cost>Cost by symbol</h2>\n<p class=note>As <code>report --sort sym</code>: "
 	   "latency in cycles (sums and means leave out saturated counters, counted in 'sat'); "
 	   "the miss, walk, remote and mispredict columns are each symbol's share of all of "
 	   "them.  Click a header to sort.</p>\n");
-	pr(o, "<table id=cost-table class=sortable><thead><tr><th class=s>samples</th>"
+	spe_sink_printf(o, "<table id=cost-table class=sortable><thead><tr><th class=s>samples</th>"
 	   "<th class=s>samp%%</th><th class=s>latency</th><th class=s>lat%%</th>"
 	   "<th class=s>mean</th><th class=s>p50</th><th class=s>p90</th><th class=s>p99</th>"
 	   "<th class=s>issue</th><th class=s>xlat</th><th class=s>sat</th><th class=s>l1d%%</th>"
@@ -598,14 +563,14 @@ static void write_cost(struct out *o, const struct spe_html *h, size_t top)
 	for (long i = 0; i < n; i++) {
 		const struct spe_cost_row_view *v = &rows[i];
 
-		pr(o, "<tr><td>%" PRIu64 "</td><td>%.2f%%</td><td>%" PRIu64 "</td><td>%.2f%%</td>"
+		spe_sink_printf(o, "<tr><td>%" PRIu64 "</td><td>%.2f%%</td><td>%" PRIu64 "</td><td>%.2f%%</td>"
 		   "<td>%.1f</td>", v->samples, pct(v->samples, tot.samples), v->lat_sum[0],
 		   pct(v->lat_sum[0], tot.lat_sum),
 		   v->lat_n[0] ? (double)v->lat_sum[0] / (double)v->lat_n[0] : 0.0);
 		pct_cell(o, v->p50, v->p_valid);
 		pct_cell(o, v->p90, v->p_valid);
 		pct_cell(o, v->p99, v->p_valid);
-		pr(o, "<td>%.1f</td><td>%.1f</td><td>%" PRIu64 "</td><td>%.1f%%</td><td>%.1f%%</td>"
+		spe_sink_printf(o, "<td>%.1f</td><td>%.1f</td><td>%" PRIu64 "</td><td>%.1f%%</td><td>%.1f%%</td>"
 		   "<td>%.1f%%</td><td>%.1f%%</td><td>%.1f%%</td><td class=k>",
 		   v->lat_n[1] ? (double)v->lat_sum[1] / (double)v->lat_n[1] : 0.0,
 		   v->lat_n[2] ? (double)v->lat_sum[2] / (double)v->lat_n[2] : 0.0,
@@ -613,13 +578,13 @@ static void write_cost(struct out *o, const struct spe_html *h, size_t top)
 		   pct(v->llc_miss, tot.llc_miss), pct(v->tlb_walk, tot.tlb_walk),
 		   pct(v->remote, tot.remote), pct(v->mispred, tot.mispred));
 		esc(o, v->key[0]);
-		pr(o, "</td></tr>\n");
+		spe_sink_printf(o, "</td></tr>\n");
 	}
-	pr(o, "</tbody></table>\n");
+	spe_sink_printf(o, "</tbody></table>\n");
 	free(rows);
 }
 
-static void write_c2c(struct out *o, const struct spe_html *h, size_t top)
+static void write_c2c(struct spe_sink *o, const struct spe_html *h, size_t top)
 {
 	struct spe_c2c_line_view *lv;
 	struct spe_c2c_entry_view *ev;
@@ -631,12 +596,12 @@ static void write_c2c(struct out *o, const struct spe_html *h, size_t top)
 		return;
 	}
 	spe_c2c_summary(h->c2c, &s);
-	pr(o, "<h2 id=c2c>Shared cache lines</h2>\n<p class=note>As <code>c2c</code>: 64-byte "
+	spe_sink_printf(o, "<h2 id=c2c>Shared cache lines</h2>\n<p class=note>As <code>c2c</code>: 64-byte "
 	   "lines touched by more than one %s with at least one store (%" PRIu64 " of %" PRIu64
 	   " lines).  SPE has no HITM: 'peer' counts loads served from another core's cache "
 	   "instead.  Cost: total latency of the line's loads and stores (cycles).</p>\n",
 	   s.per_thread ? "thread" : "CPU", s.shared_lines, s.lines);
-	pr(o, "<table id=c2c-table class=sortable><thead><tr><th class=s>idx</th>"
+	spe_sink_printf(o, "<table id=c2c-table class=sortable><thead><tr><th class=s>idx</th>"
 	   "<th class=\"k s\">line</th><th class=\"k s\">space</th><th class=s>cost</th>"
 	   "<th class=s>records</th><th class=s>loads</th><th class=s>stores</th>"
 	   "<th class=s>cpus</th><th class=s>peer</th><th class=s>remote</th><th class=s>llc</th>"
@@ -646,16 +611,16 @@ static void write_c2c(struct out *o, const struct spe_html *h, size_t top)
 
 		if (!lv[i].phys)
 			snprintf(space, sizeof(space), "pid%d", lv[i].pid);
-		pr(o, "<tr><td>%ld</td><td class=k>%#" PRIx64 "</td><td class=k>%s</td><td>%" PRIu64
+		spe_sink_printf(o, "<tr><td>%ld</td><td class=k>%#" PRIx64 "</td><td class=k>%s</td><td>%" PRIu64
 		   "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%u</td><td>%"
 		   PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%"
 		   PRIu64 "</td></tr>\n", i, lv[i].line, space, lv[i].cost, lv[i].loads + lv[i].stores, lv[i].loads,
 		   lv[i].stores, lv[i].nr_cpus, lv[i].peer, lv[i].remote, lv[i].llc, lv[i].dram,
 		   lv[i].l1l2);
 	}
-	pr(o, "</tbody></table>\n");
+	spe_sink_printf(o, "</tbody></table>\n");
 	for (long i = 0; i < n && (size_t)i < top; i++) {
-		pr(o, "<details><summary>line %ld: %#" PRIx64 " (%s), %zu code locations</summary>\n"
+		spe_sink_printf(o, "<details><summary>line %ld: %#" PRIx64 " (%s), %zu code locations</summary>\n"
 		   "<table class=c2c-detail><thead><tr><th>offset</th><th>loads</th><th>stores</th>"
 		   "<th>peer</th><th>remote</th><th>mean lat</th><th class=k>cpus</th>"
 		   "<th class=k>code</th><th class=k>source</th></tr></thead><tbody>\n", i,
@@ -663,32 +628,32 @@ static void write_c2c(struct out *o, const struct spe_html *h, size_t top)
 		for (size_t j = 0; j < lv[i].nr_entries; j++) {
 			const struct spe_c2c_entry_view *e = &ev[lv[i].first_entry + j];
 
-			pr(o, "<tr><td>0x%02x</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64
+			spe_sink_printf(o, "<tr><td>0x%02x</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64
 			   "</td><td>%" PRIu64 "</td><td>%.1f</td><td class=k>", e->offset, e->loads,
 			   e->stores, e->peer, e->remote,
 			   e->lat_n ? (double)e->lat_sum / (double)e->lat_n : 0.0);
 			for (int c = 0, first = 1; c < 64; c++)
 				if (e->cpus >> c & 1) {
-					pr(o, "%s%d%s", first ? "" : ",", c, c == 63 ? "+" : "");
+					spe_sink_printf(o, "%s%d%s", first ? "" : ",", c, c == 63 ? "+" : "");
 					first = 0;
 				}
-			pr(o, "</td><td class=k>");
+			spe_sink_printf(o, "</td><td class=k>");
 			esc(o, e->sym);
-			pr(o, " (");
+			spe_sink_printf(o, " (");
 			esc(o, e->dso);
-			pr(o, ")</td><td class=k>");
+			spe_sink_printf(o, ")</td><td class=k>");
 			esc(o, e->srcline ? e->srcline : "??:0");
-			pr(o, "</td></tr>\n");
+			spe_sink_printf(o, "</td></tr>\n");
 		}
-		pr(o, "</tbody></table></details>\n");
+		spe_sink_printf(o, "</tbody></table></details>\n");
 	}
 	if ((size_t)n > top)
-		pr(o, "<p class=note>%ld more shared lines not shown.</p>\n", n - (long)top);
+		spe_sink_printf(o, "<p class=note>%ld more shared lines not shown.</p>\n", n - (long)top);
 	free(lv);
 	free(ev);
 }
 
-static void write_timeline(struct out *o, const struct spe_html *h)
+static void write_timeline(struct spe_sink *o, const struct spe_html *h)
 {
 	static const struct { char kind; const char *name, *color; } mk[] = {
 		{ 'T', "truncated", "#d32f2f" }, { 'C', "collision", "#f57c00" },
@@ -698,30 +663,30 @@ static void write_timeline(struct out *o, const struct spe_html *h)
 	int rows = h->max_cpu + 1;
 	uint32_t max = 1;
 
-	pr(o, "<h2 id=timeline>Timeline per CPU</h2>\n<p class=note>Samples per time slice "
+	spe_sink_printf(o, "<h2 id=timeline>Timeline per CPU</h2>\n<p class=note>Samples per time slice "
 	   "(%d slices of %.3f ms; darker is more) and AUX flags where the kernel reported "
 	   "them: ", NR_BINS, (double)h->bin_ns / 1e6);
 	for (size_t k = 0; k < sizeof(mk) / sizeof(mk[0]); k++)
-		pr(o, "<span style=\"color:%s\">&#9660; %s</span> ", mk[k].color, mk[k].name);
-	pr(o, "(a mark without a CPU is drawn above the rows).</p>\n");
+		spe_sink_printf(o, "<span style=\"color:%s\">&#9660; %s</span> ", mk[k].color, mk[k].name);
+	spe_sink_printf(o, "(a mark without a CPU is drawn above the rows).</p>\n");
 	if (h->dropped_marks)
-		pr(o, "<p class=note>%" PRIu64 " more flags not drawn.</p>\n", h->dropped_marks);
+		spe_sink_printf(o, "<p class=note>%" PRIu64 " more flags not drawn.</p>\n", h->dropped_marks);
 	if (rows <= 0)
 		rows = 1;
 	for (int c = 0; c < rows; c++)
 		for (int b = 0; b < NR_BINS; b++)
 			max = h->bins[c][b] > max ? h->bins[c][b] : max;
-	pr(o, "<svg id=timeline-svg width=%d height=%d role=img>\n", left + NR_BINS * bw + 10,
+	spe_sink_printf(o, "<svg id=timeline-svg width=%d height=%d role=img>\n", left + NR_BINS * bw + 10,
 	   (rows + 1) * rh + 30);
 	for (int c = 0; c < rows; c++) {
 		int y = (c + 1) * rh;
 
-		pr(o, "<text x=4 y=%d>%s%d</text>\n", y + 13, c == MAX_CPUS ? "cpu>=" : "cpu ", c);
-		pr(o, "<rect x=%d y=%d width=%d height=%d fill=\"#f4f4f4\"/>\n", left, y,
+		spe_sink_printf(o, "<text x=4 y=%d>%s%d</text>\n", y + 13, c == MAX_CPUS ? "cpu>=" : "cpu ", c);
+		spe_sink_printf(o, "<rect x=%d y=%d width=%d height=%d fill=\"#f4f4f4\"/>\n", left, y,
 		   NR_BINS * bw, rh - 4);
 		for (int b = 0; b < NR_BINS; b++)
 			if (h->bins[c][b])
-				pr(o, "<rect x=%d y=%d width=%d height=%d fill=\"#1565c0\" "
+				spe_sink_printf(o, "<rect x=%d y=%d width=%d height=%d fill=\"#1565c0\" "
 				   "fill-opacity=\"%.3f\"><title>%u samples</title></rect>\n",
 				   left + b * bw, y, bw, rh - 4,
 				   0.15 + 0.85 * (double)h->bins[c][b] / (double)max, h->bins[c][b]);
@@ -740,26 +705,26 @@ static void write_timeline(struct out *o, const struct spe_html *h)
 				color = mk[k].color;
 				name = mk[k].name;
 			}
-		pr(o, "<path class=mark-%s d=\"M%.1f %d l-4 -6 h8 z\" fill=\"%s\"><title>%s, cpu %d, "
+		spe_sink_printf(o, "<path class=mark-%s d=\"M%.1f %d l-4 -6 h8 z\" fill=\"%s\"><title>%s, cpu %d, "
 		   "time %" PRIu64 "</title></path>\n", name, x, y + 2, color, name, m->cpu, m->time);
 	}
-	pr(o, "<text x=%d y=%d>0</text><text x=%d y=%d text-anchor=end>%.3f ms</text>\n", left,
+	spe_sink_printf(o, "<text x=%d y=%d>0</text><text x=%d y=%d text-anchor=end>%.3f ms</text>\n", left,
 	   (rows + 1) * rh + 14, left + NR_BINS * bw, (rows + 1) * rh + 14,
 	   (double)(h->t_last - h->t0) / 1e6);
-	pr(o, "</svg>\n");
+	spe_sink_printf(o, "</svg>\n");
 }
 
 int spe_html_write(const struct spe_html *h, const struct spe_html_meta *m,
 		   int (*write)(void *ctx, const char *text, size_t len), void *ctx)
 {
-	struct out o = { write, ctx, 0 };
+	struct spe_sink o = { write, ctx, 0 };
 
-	pr(&o, "<!DOCTYPE html>\n<html lang=en>\n<head>\n<meta charset=utf-8>\n"
+	spe_sink_printf(&o, "<!DOCTYPE html>\n<html lang=en>\n<head>\n<meta charset=utf-8>\n"
 	   "<meta name=viewport content=\"width=device-width\">\n<title>SPE report: ");
 	esc(&o, m->path);
-	pr(&o, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>SPE report: ", style);
+	spe_sink_printf(&o, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>SPE report: ", style);
 	esc(&o, m->path);
-	pr(&o, "</h1>\n<p><a href=\"#meta\">recording</a> &middot; <a href=\"#latency\">latency</a>"
+	spe_sink_printf(&o, "</h1>\n<p><a href=\"#meta\">recording</a> &middot; <a href=\"#latency\">latency</a>"
 	   " &middot; <a href=\"#datasrc\">data sources</a> &middot; <a href=\"#cost\">cost</a>"
 	   " &middot; <a href=\"#c2c\">shared lines</a> &middot; <a href=\"#timeline\">timeline</a>"
 	   "</p>\n");
@@ -769,7 +734,7 @@ int spe_html_write(const struct spe_html *h, const struct spe_html_meta *m,
 	write_cost(&o, h, m->top ? m->top : 200);
 	write_c2c(&o, h, m->top ? m->top : 50);
 	write_timeline(&o, h);
-	pr(&o, "<p class=note>Written by spe-decode html.</p>\n<script>%s</script>\n"
+	spe_sink_printf(&o, "<p class=note>Written by spe-decode html.</p>\n<script>%s</script>\n"
 	   "</body>\n</html>\n", script);
 	return o.err;
 }

@@ -267,21 +267,6 @@ unsigned spe_report_percentile(const struct spe_report *r, enum spe_rep_op op,
 	return LAT_BUCKETS - 1;
 }
 
-struct out {
-	int (*write)(void *ctx, const char *text, size_t len);
-	void *ctx;
-};
-
-static void pr(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void pr(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	spe_sink_vprintf(o->write, o->ctx, fmt, ap);
-	va_end(ap);
-}
-
 static double pctof(uint64_t a, uint64_t b)
 {
 	return b ? 100.0 * (double)a / (double)b : 0.0;
@@ -309,16 +294,16 @@ void spe_report_print(const struct spe_report *r, const struct spe_session_stats
 		      unsigned top, int (*write)(void *ctx, const char *text, size_t len),
 		      void *ctx)
 {
-	struct out o = { write, ctx };
+	struct spe_sink o = { write, ctx, 0 };
 	struct lvl_count lv[MAX_LABELS];
 	struct sym_count *sorted;
 	size_t n = 0;
 
-	pr(&o, "# SPE records: %" PRIu64 "  (load %" PRIu64 ", store %" PRIu64
+	spe_sink_printf(&o, "# SPE records: %" PRIu64 "  (load %" PRIu64 ", store %" PRIu64
 	   ", branch %" PRIu64 ", other %" PRIu64 ")\n", r->total, r->n[SPE_REP_LOAD],
 	   r->n[SPE_REP_STORE], r->n[SPE_REP_BRANCH], r->n[SPE_REP_OTHER]);
 
-	pr(&o, "\n## Top symbols by records\n%8s %7s  %-40s %s\n", "records", "share", "symbol", "dso");
+	spe_sink_printf(&o, "\n## Top symbols by records\n%8s %7s  %-40s %s\n", "records", "share", "symbol", "dso");
 	sorted = malloc((r->used ? r->used : 1) * sizeof(*sorted));
 	if (sorted) {
 		for (size_t i = 0; i < r->cap; i++)
@@ -326,12 +311,12 @@ void spe_report_print(const struct spe_report *r, const struct spe_session_stats
 				sorted[n++] = r->syms[i];
 		qsort(sorted, n, sizeof(*sorted), cmp_count);
 		for (size_t i = 0; i < n && i < top; i++)
-			pr(&o, "%8" PRIu64 " %6.2f%%  %-40s %s\n", sorted[i].count,
+			spe_sink_printf(&o, "%8" PRIu64 " %6.2f%%  %-40s %s\n", sorted[i].count,
 			   pctof(sorted[i].count, r->total), sorted[i].name, sorted[i].dso);
 		free(sorted);
 	}
 
-	pr(&o, "\n## Latency percentiles (cycles)\n%-7s %-11s %9s %6s %6s %6s %6s %6s\n",
+	spe_sink_printf(&o, "\n## Latency percentiles (cycles)\n%-7s %-11s %9s %6s %6s %6s %6s %6s\n",
 	   "op", "counter", "records", "p50", "p90", "p99", "p99.9", "max");
 	for (int op = 0; op < SPE_REP_NR_OPS; op++) {
 		static const char *const cn[NR_COUNTERS] = { "total", "issue", "translation" };
@@ -339,7 +324,7 @@ void spe_report_print(const struct spe_report *r, const struct spe_session_stats
 		for (int c = 0; c < NR_COUNTERS; c++) {
 			if (!r->with_lat[op][c])
 				continue;
-			pr(&o, "%-7s %-11s %9" PRIu64 " %6u %6u %6u %6u %6u\n", op_names[op], cn[c],
+			spe_sink_printf(&o, "%-7s %-11s %9" PRIu64 " %6u %6u %6u %6u %6u\n", op_names[op], cn[c],
 			   r->with_lat[op][c], spe_report_percentile(r, op, c, 50),
 			   spe_report_percentile(r, op, c, 90), spe_report_percentile(r, op, c, 99),
 			   spe_report_percentile(r, op, c, 99.9),
@@ -352,41 +337,41 @@ void spe_report_print(const struct spe_report *r, const struct spe_session_stats
 
 		if (!nn)
 			continue;
-		pr(&o, "\n## %s: data source (perf mem's \"Memory access\")\n",
+		spe_sink_printf(&o, "\n## %s: data source (perf mem's \"Memory access\")\n",
 		   k ? "Stores" : "Loads");
 		memcpy(lv, r->level[k], r->nr_levels[k] * sizeof(lv[0]));
 		qsort(lv, r->nr_levels[k], sizeof(lv[0]), cmp_level);
 		for (unsigned l = 0; l < r->nr_levels[k]; l++)
-			pr(&o, "%9" PRIu64 " %6.2f%%  %s\n", lv[l].n, pctof(lv[l].n, nn),
+			spe_sink_printf(&o, "%9" PRIu64 " %6.2f%%  %s\n", lv[l].n, pctof(lv[l].n, nn),
 			   lv[l].label);
 		if (r->peer[k])
-			pr(&o, "%9" PRIu64 " %6.2f%%  of them from a peer cache (snoop Peer)\n",
+			spe_sink_printf(&o, "%9" PRIu64 " %6.2f%%  of them from a peer cache (snoop Peer)\n",
 			   r->peer[k], pctof(r->peer[k], nn));
-		pr(&o, "## %s: cache and TLB\n", k ? "Stores" : "Loads");
-		pr(&o, "  L1D miss  %6.2f%% of L1D accesses (%" PRIu64 "/%" PRIu64 ")\n",
+		spe_sink_printf(&o, "## %s: cache and TLB\n", k ? "Stores" : "Loads");
+		spe_sink_printf(&o, "  L1D miss  %6.2f%% of L1D accesses (%" PRIu64 "/%" PRIu64 ")\n",
 		   pctof(r->l1d_miss[k], r->l1d_access[k]), r->l1d_miss[k], r->l1d_access[k]);
-		pr(&o, "  LLC miss  %6.2f%% of LLC accesses (%" PRIu64 "/%" PRIu64 ")\n",
+		spe_sink_printf(&o, "  LLC miss  %6.2f%% of LLC accesses (%" PRIu64 "/%" PRIu64 ")\n",
 		   pctof(r->llc_miss[k], r->llc_access[k]), r->llc_miss[k], r->llc_access[k]);
-		pr(&o, "  TLB walk  %6.2f%% of TLB accesses (%" PRIu64 "/%" PRIu64 ")\n",
+		spe_sink_printf(&o, "  TLB walk  %6.2f%% of TLB accesses (%" PRIu64 "/%" PRIu64 ")\n",
 		   pctof(r->tlb_walk[k], r->tlb_access[k]), r->tlb_walk[k], r->tlb_access[k]);
-		pr(&o, "  remote    %6.2f%% of %s (%" PRIu64 ")\n", pctof(r->remote[k], nn),
+		spe_sink_printf(&o, "  remote    %6.2f%% of %s (%" PRIu64 ")\n", pctof(r->remote[k], nn),
 		   k ? "stores" : "loads", r->remote[k]);
 	}
 
 	if (r->n[SPE_REP_BRANCH])
-		pr(&o, "\n## Branches\n  mispredicted %6.2f%% (%" PRIu64 "/%" PRIu64
+		spe_sink_printf(&o, "\n## Branches\n  mispredicted %6.2f%% (%" PRIu64 "/%" PRIu64
 		   "), not taken %6.2f%%\n", pctof(r->mispred, r->n[SPE_REP_BRANCH]), r->mispred,
 		   r->n[SPE_REP_BRANCH], pctof(r->not_taken, r->n[SPE_REP_BRANCH]));
 
 	if (st) {
-		pr(&o, "\n## Data\n  AUXTRACE records %" PRIu64 " (%" PRIu64 " bytes), queues %u\n",
+		spe_sink_printf(&o, "\n## Data\n  AUXTRACE records %" PRIu64 " (%" PRIu64 " bytes), queues %u\n",
 		   st->auxtrace_records, st->aux_bytes, st->nr_queues);
-		pr(&o, "  AUX records %" PRIu64 ": truncated %" PRIu64 ", partial %" PRIu64
+		spe_sink_printf(&o, "  AUX records %" PRIu64 ": truncated %" PRIu64 ", partial %" PRIu64
 		   ", collision %" PRIu64 ", overwrite %" PRIu64 "\n", st->aux_records, st->truncated,
 		   st->partial, st->collision, st->overwrite);
-		pr(&o, "  lost events %" PRIu64 " (in %" PRIu64 " LOST records)\n", st->lost_events,
+		spe_sink_printf(&o, "  lost events %" PRIu64 " (in %" PRIu64 " LOST records)\n", st->lost_events,
 		   st->lost_records);
-		pr(&o, "  partial or corrupt SPE records skipped %" PRIu64 ", decode errors %" PRIu64
+		spe_sink_printf(&o, "  partial or corrupt SPE records skipped %" PRIu64 ", decode errors %" PRIu64
 		   "\n", st->partial_records, st->decode_errors);
 	}
 }

@@ -33,3 +33,34 @@ int spe_sink_vprintf(spe_sink_write_fn write, void *ctx, const char *fmt, va_lis
 		free(p);
 	return ret;
 }
+
+void spe_sink_put(struct spe_sink *s, const char *text, size_t len)
+{
+	int err;
+
+	if (s->err || !len)
+		return;
+	err = s->write(s->ctx, text, len);
+	if (err)
+		s->err = err < 0 ? err : SPE_ERR_IO;
+}
+
+static int sink_put(void *ctx, const char *text, size_t len)
+{
+	spe_sink_put(ctx, text, len);
+	return 0;
+}
+
+void spe_sink_printf(struct spe_sink *s, const char *fmt, ...)
+{
+	va_list ap;
+	int err;
+
+	if (s->err)
+		return;
+	va_start(ap, fmt);
+	err = spe_sink_vprintf(sink_put, s, fmt, ap);
+	va_end(ap);
+	if (err < 0 && !s->err)
+		s->err = err;
+}

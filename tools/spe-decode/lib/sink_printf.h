@@ -20,4 +20,20 @@ typedef int (*spe_sink_write_fn)(void *ctx, const char *text, size_t len);
 int spe_sink_vprintf(spe_sink_write_fn write, void *ctx, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 
+/*
+ * A sink that keeps its first error: the writer's own (a negative value it
+ * returned, e.g. -errno, kept as it is; a positive one becomes
+ * SPE_ERR_IO), or SPE_ERR_NOMEM.  After it, further text is dropped, so a
+ * writer prints everything unchecked and looks at .err once at the end.
+ */
+struct spe_sink {
+	spe_sink_write_fn write;
+	void *ctx;
+	int err;
+};
+
+void spe_sink_put(struct spe_sink *s, const char *text, size_t len);
+void spe_sink_printf(struct spe_sink *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 #endif /* SPE_SINK_PRINTF_H */

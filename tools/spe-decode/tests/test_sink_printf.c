@@ -28,6 +28,16 @@ static int collect(void *ctx, const char *text, size_t len)
 	return 0;
 }
 
+/* Takes two writes, then fails as a full disk would. */
+static int fail_third(void *ctx, const char *text, size_t len)
+{
+	unsigned int *calls = ctx;
+
+	(void)text;
+	(void)len;
+	return ++*calls > 2 ? -28 : 0;	/* -ENOSPC */
+}
+
 static int sprint(struct sink *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int sprint(struct sink *s, const char *fmt, ...)
 {
@@ -57,5 +67,19 @@ int main(void)
 	s = (struct sink){ 0 };
 	CHECK(sprint(&s, "%s", "") == 0 && s.calls == 0, "empty text writes nothing");
 	free(name);
+
+	{
+		unsigned int calls = 0;
+		struct spe_sink k = { fail_third, &calls, 0 };
+
+		for (int i = 0; i < 5; i++)
+			spe_sink_printf(&k, "line %d\n", i);
+		CHECK(k.err == -28 && calls == 3,
+		      "a sink keeps its writer's first error as it is and writes nothing after it");
+		k = (struct spe_sink){ fail_third, &calls, 0 };
+		calls = 0;
+		spe_sink_put(&k, "", 0);
+		CHECK(!k.err && calls == 0, "an empty put does not reach the writer");
+	}
 	return tap_done();
 }
