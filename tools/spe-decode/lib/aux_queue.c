@@ -20,8 +20,10 @@
 #include <unistd.h>
 
 #include "decode_workers.h"
+#include "queue_heap.h"
 #include "spe_decode.h"
 #include "spe_perf_synth.h"
+#include "tid_map.h"
 
 #define Q_MAX_QUEUES	4096
 #define Q_MAX_CPUS	4096
@@ -70,19 +72,6 @@ struct held_event {
 	uint64_t *bytes;
 };
 
-/* A queue on the heap, keyed by the SPE timestamp of its next record. */
-struct heap_item {
-	uint32_t qi;
-	uint64_t ord;
-};
-
-struct tid_map {
-	uint32_t *tid;			/* 0 = empty slot; stored as tid + 1 */
-	int32_t *pid;
-	uint32_t cap, used;
-	uint32_t gen;			/* changes with every update */
-};
-
 struct spe_session {
 	struct spe_session_config cfg;
 	struct spe_pdr *r;
@@ -94,7 +83,7 @@ struct spe_session {
 	struct aux_queue *q[Q_MAX_QUEUES];
 	uint32_t nr_q;
 	struct spe_dw *dw;		/* decoding threads, NULL: decode here */
-	struct heap_item heap[Q_MAX_QUEUES];
+	struct spe_qheap_item heap[Q_MAX_QUEUES];	/* by SPE timestamp */
 	uint32_t heap_n;
 
 	struct spe_time_conv tc;
@@ -104,7 +93,7 @@ struct spe_session {
 	uint64_t *cpu_midr;		/* v2 metadata, per CPU; 0 = unknown */
 	int32_t *cpu_tid;		/* from context switches, -1 */
 	bool ctx_seen;			/* CONTEXT packets drive pid/tid (as perf) */
-	struct tid_map threads;
+	struct spe_tid_map threads;
 	uint32_t meta_gen;		/* bumped when MIDRs change; starts at 1 */
 
 
@@ -122,115 +111,18 @@ struct spe_session {
 	char msg[320];
 };
 
-/* ---- tid -> pid ------------------------------------------------------------ */
-
-static uint32_t tm_slot(const struct tid_map *m, uint32_t tid)
-{
-	uint32_t h = (tid * 2654435761u) & (m->cap - 1);
-
-	while (m->tid[h] && m->tid[h] != tid + 1)
-		h = (h + 1) & (m->cap - 1);
-	return h;
-}
-
-static int tm_set(struct tid_map *m, uint32_t tid, int32_t pid)
-{
-	uint32_t h;
-
-	m->gen++;
-	if ((m->used + 1) * 2 > m->cap) {
-		struct tid_map n = { .cap = m->cap ? m->cap * 2 : 256 };
-
-		n.tid = calloc(n.cap, sizeof(*n.tid));
-		n.pid = calloc(n.cap, sizeof(*n.pid));
-		if (!n.tid || !n.pid) {
-			free(n.tid);
-			free(n.pid);
-			return SPE_ERR_NOMEM;
-		}
-		for (uint32_t i = 0; i < m->cap; i++)
-			if (m->tid[i]) {
-				uint32_t k = tm_slot(&n, m->tid[i] - 1);
-
-				n.tid[k] = m->tid[i];
-				n.pid[k] = m->pid[i];
-				n.used++;
-			}
-		free(m->tid);
-		free(m->pid);
-		*m = n;
-	}
-	h = tm_slot(m, tid);
-	if (!m->tid[h]) {
-		m->tid[h] = tid + 1;
-		m->used++;
-	}
-	m->pid[h] = pid;
-	return 0;
-}
-
-static int32_t tm_pid(const struct tid_map *m, int32_t tid)
-{
-	uint32_t h;
-
-	if (!m->cap || tid < 0)
-		return -1;
-	h = tm_slot(m, (uint32_t)tid);
-	return m->tid[h] ? m->pid[h] : -1;
-}
-
 /* ---- Heap of queues by the time of their next record ------------------------ */
-
-/*
- * The heap behaves exactly like perf's auxtrace heap (ties included: a new
- * item stays below an equal parent; popping promotes the right child on a
- * tie), so that records with equal timestamps come out in perf's order.
- */
-static void heap_place(struct heap_item *h, uint32_t pos, uint32_t qi, uint64_t ord)
-{
-	while (pos) {
-		uint32_t parent = (pos - 1) >> 1;
-
-		if (h[parent].ord <= ord)
-			break;
-		h[pos] = h[parent];
-		pos = parent;
-	}
-	h[pos].qi = qi;
-	h[pos].ord = ord;
-}
 
 static void heap_push(struct spe_session *s, uint32_t qi, uint64_t ord)
 {
-	heap_place(s->heap, s->heap_n++, qi, ord);
+	spe_qheap_push(s->heap, &s->heap_n, qi, ord);
 	s->q[qi]->on_heap = true;
 }
 
 static void heap_pop(struct spe_session *s)
 {
-	struct heap_item *h = s->heap;
-	uint32_t cnt = s->heap_n, pos = 0;
-
-	s->q[h[0].qi]->on_heap = false;
-	s->heap_n--;
-	for (;;) {
-		uint32_t left = (pos << 1) + 1, right = left + 1;
-
-		if (left >= cnt)
-			break;
-		if (right >= cnt) {
-			h[pos] = h[left];
-			return;
-		}
-		if (h[left].ord < h[right].ord) {
-			h[pos] = h[left];
-			pos = left;
-		} else {
-			h[pos] = h[right];
-			pos = right;
-		}
-	}
-	heap_place(h, pos, h[cnt - 1].qi, h[cnt - 1].ord);
+	s->q[s->heap[0].qi]->on_heap = false;
+	spe_qheap_pop(s->heap, &s->heap_n);
 }
 
 /* ---- Queues ------------------------------------------------------------------ */
@@ -381,7 +273,7 @@ static void q_context(struct spe_session *s, struct aux_queue *q, struct spe_qre
 	else
 		qr->tid = q->tid;
 	if (q->pid_gen != s->threads.gen + 1 || q->cached_tid != qr->tid) {
-		q->cached_pid = tm_pid(&s->threads, qr->tid);
+		q->cached_pid = spe_tid_map_pid(&s->threads, qr->tid);
 		q->cached_tid = qr->tid;
 		q->pid_gen = s->threads.gen + 1;	/* never 0: a new queue misses */
 	}
@@ -588,8 +480,8 @@ static int s_switch(struct spe_session *s, const struct spe_pdr_event *ev)
 	if (tid == -1)
 		return 0;
 	s->cpu_tid[ev->sid.cpu] = tid;
-	return tm_pid(&s->threads, tid) == -1 && pid != -1 ?
-	       tm_set(&s->threads, (uint32_t)tid, pid) : 0;
+	return spe_tid_map_pid(&s->threads, tid) == -1 && pid != -1 ?
+	       spe_tid_map_set(&s->threads, (uint32_t)tid, pid) : 0;
 }
 
 static int s_event(struct spe_session *s, const struct spe_pdr_event *ev)
@@ -661,7 +553,7 @@ static int s_event(struct spe_session *s, const struct spe_pdr_event *ev)
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
 		if (h->size >= sizeof(*h) + 8)
-			err = tm_set(&s->threads, h->type == PERF_RECORD_FORK ? u[2] : u[1],
+			err = spe_tid_map_set(&s->threads, h->type == PERF_RECORD_FORK ? u[2] : u[1],
 				     (int32_t)u[0]);
 		return err;
 	case PERF_RECORD_SWITCH:
@@ -940,8 +832,7 @@ void spe_session_close(struct spe_session *s)
 	if (s->map)
 		munmap((void *)s->map, s->map_len);
 	spe_pdr_close(s->r);
-	free(s->threads.tid);
-	free(s->threads.pid);
+	spe_tid_map_free(&s->threads);
 	for (size_t i = 0; i < s->nr_held; i++)
 		free(s->held[i].bytes);
 	free(s->held);
