@@ -26,7 +26,7 @@ spe_kselftest_install() {
 }
 
 spe_kselftest_relay() {
-	local prefix=$1 file=$2 line name="" block=() reason
+	local prefix=$1 file=$2 line name="" block=() reason checks
 	while IFS= read -r line; do
 		case $line in
 		"# selftests: "*) name=${line##*: } block=() ;;
@@ -35,7 +35,14 @@ spe_kselftest_relay() {
 			tap_skip "$prefix: $name" "${reason:-skipped}"
 			;;
 		"ok "*)
-			tap_ok "$prefix: $name ($(printf '%s\n' "${block[@]}" | grep -c '^# ok ') checks)"
+			# A program passes only with checks that passed: none
+			# reported means its output was lost.
+			checks=$(printf '%s\n' "${block[@]}" | grep -c '^# ok ')
+			if [ "$checks" -gt 0 ]; then
+				tap_ok "$prefix: $name ($checks checks)"
+			else
+				tap_fail "$prefix: $name reports its checks" "${block[@]}"
+			fi
 			;;
 		"not ok "*) tap_fail "$prefix: $name (${line##*# })" "${block[@]}" ;;
 		"# "*) block+=("$line") ;;

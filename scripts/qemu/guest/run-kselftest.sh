@@ -14,6 +14,13 @@ if [ -x /usr/bin/timeout ] && ! /usr/bin/timeout --foreground 1 true 2>/dev/null
 		>/usr/bin/timeout
 	chmod +x /usr/bin/timeout
 fi
+# The runner sends each program's output to /dev/stdout, which devtmpfs
+# does not create (udev does, on a full system): without the links it
+# would land in a regular file of that name.
+for fd in 0:stdin 1:stdout 2:stderr; do
+	[ -e "/dev/${fd#*:}" ] || ln -s "/proc/self/fd/${fd%%:*}" "/dev/${fd#*:}"
+done
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
 cd "$SELFTESTS" || exit 1
 ./run_kselftest.sh >"$RESULTS/kselftest.tap" 2>&1
 echo $? >"$RESULTS/kselftest.rc"
