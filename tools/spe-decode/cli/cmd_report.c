@@ -153,7 +153,7 @@ static int run(int argc, char **argv)
 	}
 	out = malloc(sizeof(*out));
 	if (!out || spe_report_new(&rp.r) ||
-	    spe_symbols_new(&rp.syms, &symcfg, err, sizeof(err))) {
+	    spe_cli_symbols_new(&rp.syms, &symcfg, "report", path, err, sizeof(err))) {
 		fprintf(stderr, "spe-decode report: %s\n", err[0] ? err : "out of memory");
 		status = 1;
 		goto out;

@@ -808,7 +808,7 @@ static int run(int argc, char **argv)
 	/* Without --kallsyms: perf's build-id cache, or this machine's. */
 	if (!symcfg.kallsyms)
 		symcfg.kallsyms = spe_default_kallsyms(path, kallsyms, sizeof(kallsyms));
-	if (spe_symbols_new(&sc.syms, &symcfg, err, sizeof(err))) {
+	if (spe_cli_symbols_new(&sc.syms, &symcfg, "script", path, err, sizeof(err))) {
 		fprintf(stderr, "spe-decode script: %s\n", err[0] ? err : "out of memory");
 		spe_symbols_free(sc.syms);
 		return 1;

@@ -211,8 +211,7 @@ struct spe_symbols;
 struct spe_sym_config {
 	const char *kallsyms;		/* kernel symbols ("addr type name"), or NULL */
 	const char *symfs;		/* prefix for the paths of MMAP2 records, or NULL */
-	const char *buildid_dir;	/* perf's build-id cache; NULL: $PERF_BUILDID_DIR
-					 * or ~/.debug */
+	const char *buildid_dir;	/* perf's build-id cache; NULL: ~/.debug */
 	bool no_demangle;		/* ELF names as they are (perf --no-demangle) */
 	/* Called with a message for what the user must know (a file of
 	 * another build not used); NULL: silent. */

@@ -4,7 +4,7 @@
  *
  * The file a mapping names is looked for where perf looks: with the build
  * id the recording has for it, first in perf's build-id cache
- * (BUILDID_DIR/.build-id/xx/rest, a link to BUILDID_DIR/PATH/ID/elf), then
+ * (BUILDID_DIR/.build-id/xx/rest/elf, BUILDID_DIR/PATH/ID/elf), then
  * at its path under the symfs prefix.  A file whose build id is not the
  * recorded one is never used: another build's symbols would be silently
  * wrong (perf rejects it too).  libdwfl then reads the symbol table: the
@@ -108,13 +108,19 @@ static enum check check_file(const char *path, const uint8_t *id, size_t id_len,
 	return ret;
 }
 
-/* perf's build-id cache: the .build-id link, then the file it links to. */
-static bool cache_paths(char out[2][PATH_SIZE], const struct spe_dso_search *w,
-			const char *path, const char *idhex, const char *leaf)
+/* perf's build-id cache: BUILDID_DIR/.build-id/xx/rest links to the
+ * directory BUILDID_DIR/PATH/ID holding "elf" and "debug" (an older cache
+ * links to the file itself). */
+static size_t cache_paths(char out[3][PATH_SIZE], const struct spe_dso_search *w,
+			  const char *path, const char *idhex, const char *leaf)
 {
-	return fmt_path(out[0], "%s/.build-id/%.2s/%s%s", w->buildid_dir, idhex, idhex + 2,
-			!strcmp(leaf, "elf") ? "" : ".debug") &&
-	       fmt_path(out[1], "%s%s/%s/%s", w->buildid_dir, path, idhex, leaf);
+	size_t n = 0;
+
+	if (!strcmp(leaf, "elf"))
+		n += fmt_path(out[n], "%s/.build-id/%.2s/%s", w->buildid_dir, idhex, idhex + 2);
+	n += fmt_path(out[n], "%s/.build-id/%.2s/%s/%s", w->buildid_dir, idhex, idhex + 2, leaf);
+	n += fmt_path(out[n], "%s%s/%s/%s", w->buildid_dir, path, idhex, leaf);
+	return n;
 }
 
 /* The debug file of the module, in perf's order; its fd or -1. */
@@ -124,7 +130,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 {
 	const struct search_ctx *c = *userdata;
 	const char *symfs = c->where->symfs ? c->where->symfs : "";
-	char cand[8][PATH_SIZE], idhex[2 * 64 + 1] = "", dir[PATH_SIZE], tmp[PATH_SIZE];
+	char cand[10][PATH_SIZE], idhex[2 * 64 + 1] = "", dir[PATH_SIZE], tmp[PATH_SIZE];
 	size_t n = 0;
 
 	(void)mod;
@@ -143,10 +149,11 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 		n += fmt_path(cand[n], "%s/usr/lib/debug%s/%s", symfs, dir, debuglink);
 	}
 	if (idhex[0] && c->where->buildid_dir) {
-		char cp[2][PATH_SIZE];
+		char cp[3][PATH_SIZE];
+		size_t k = cache_paths(cp, c->where, c->path, idhex, "debug");
 
-		if (cache_paths(cp, c->where, c->path, idhex, "debug"))
-			memcpy(cand[n++], cp[1], PATH_SIZE);
+		for (size_t i = 0; i < k; i++)
+			memcpy(cand[n++], cp[i], PATH_SIZE);
 	}
 	if (idhex[0])
 		n += fmt_path(cand[n], "%s/usr/lib/debug/.build-id/%.2s/%s.debug", symfs,
@@ -255,7 +262,7 @@ enum spe_dso_status spe_dso_load(struct spe_symtab *t, const char *path,
 		.find_debuginfo = find_debuginfo,
 		.section_address = dwfl_offline_section_address,
 	};
-	char cand[4][PATH_SIZE], idhex[2 * 64 + 1] = "";
+	char cand[5][PATH_SIZE], idhex[2 * 64 + 1] = "";
 	struct search_ctx ctx = { .where = where, .path = path, .id = id, .id_len = id_len };
 	enum spe_dso_status status = SPE_DSO_NOT_FOUND;
 	size_t n = 0;
@@ -270,12 +277,11 @@ enum spe_dso_status spe_dso_load(struct spe_symtab *t, const char *path,
 	if (id_len)
 		hex(idhex, id, id_len);
 	if (id_len && where->buildid_dir) {
-		char cp[2][PATH_SIZE];
+		char cp[3][PATH_SIZE];
+		size_t k = cache_paths(cp, where, path, idhex, "elf");
 
-		if (cache_paths(cp, where, path, idhex, "elf")) {
-			memcpy(cand[n++], cp[0], PATH_SIZE);
-			memcpy(cand[n++], cp[1], PATH_SIZE);
-		}
+		for (size_t i = 0; i < k; i++)
+			memcpy(cand[n++], cp[i], PATH_SIZE);
 	}
 	n += fmt_path(cand[n], "%s%s", where->symfs ? where->symfs : "", path);
 	for (size_t i = 0; i < n && !ctx.main_file; i++) {

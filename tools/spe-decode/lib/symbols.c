@@ -76,6 +76,7 @@ struct spe_symbols {
 	struct thread *threads[HASH];
 	struct spe_symtab kernel;	/* kallsyms; module symbols included */
 	bool have_kernel;
+	uint64_t kernel_start, kernel_end;	/* of its kernel (not module) symbols */
 	struct kmap *kmaps;
 	size_t nr_kmaps;
 };
@@ -127,6 +128,24 @@ static int load_kallsyms(struct spe_symtab *t, const char *path, char *err, size
 		}
 	}
 	return 0;
+}
+
+/* The span of the kernel's own symbols: perf's kernel map once kallsyms
+ * is loaded. */
+static void kernel_span(struct spe_symbols *s)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < s->kernel.nr; i++) {
+		const struct spe_symtab_ent *e = &s->kernel.syms[i];
+
+		if (e->module)
+			continue;
+		if (first)
+			s->kernel_start = e->start;
+		first = false;
+		s->kernel_end = e->end;
+	}
 }
 
 /* The module of a kallsyms symbol ("[name]"), NULL for the kernel's. */
@@ -440,28 +459,35 @@ static void load_dso(struct spe_symbols *s, struct dso *d)
 	s->warn(s->warn_ctx, msg);
 }
 
+/* A kernel ip.  Without kernel maps in the recording, every kernel ip is
+ * the kernel's.  With them, as perf: an ip in a module's map is that
+ * module's; the kernel's map, once kallsyms is loaded, spans its symbols;
+ * an ip in no map is [unknown]. */
 static void lookup_kernel(struct spe_symbols *s, uint64_t ip, struct spe_sym *out)
 {
 	const struct spe_symtab_ent *sym;
 	const char *mod_map = NULL, *mod;
-	bool in_kernel_map = false;
+	bool in_kernel = !s->nr_kmaps;
 
+	/* perf: without kernel symbols, no kernel map (nor module) loads. */
+	if (!s->have_kernel)
+		return;
 	for (size_t i = s->nr_kmaps; i-- > 0;) {
 		const struct kmap *k = &s->kmaps[i];
 
-		if (k->name && ip >= k->start && ip - k->start < k->len) {
+		if (ip - k->start >= k->len && k->name)
+			continue;
+		if (k->name) {
 			mod_map = k->name;
 			break;
 		}
-		if (!k->name)
-			in_kernel_map = true;
+		in_kernel = ip >= s->kernel_start && ip < s->kernel_end;
 	}
-	/* perf's kernel map reaches to the modules (or the end of memory). */
 	if (mod_map)
 		out->dso = mod_map;
-	else if (in_kernel_map || s->have_kernel)
+	else if (in_kernel)
 		out->dso = "[kernel.kallsyms]";
-	if (!s->have_kernel)
+	else
 		return;
 	sym = spe_symtab_find(&s->kernel, ip);
 	if (!sym)
@@ -534,9 +560,7 @@ int spe_symbols_new(struct spe_symbols **out, const struct spe_sym_config *cfg,
 		return -ENOMEM;
 	if (cfg && cfg->symfs && !(s->symfs = strdup(cfg->symfs)))
 		return -ENOMEM;
-	/* perf's build-id cache: PERF_BUILDID_DIR, else ~/.debug. */
-	if (!bdir)
-		bdir = getenv("PERF_BUILDID_DIR");
+	/* perf's build-id cache: --buildid-dir, else ~/.debug. */
 	if (bdir)
 		s->buildid_dir = strdup(bdir);
 	else if (home && asprintf(&s->buildid_dir, "%s/.debug", home) < 0)
@@ -555,6 +579,7 @@ int spe_symbols_new(struct spe_symbols **out, const struct spe_sym_config *cfg,
 		if (ret)
 			return ret;
 		s->have_kernel = true;
+		kernel_span(s);
 	}
 	return 0;
 }
