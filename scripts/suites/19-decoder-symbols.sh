@@ -111,10 +111,12 @@ pre="--buildid-dir $bc" cmpperf "--buildid-dir: the cached build, as perf --buil
 grep -q ' outer::inner::work+' "$tmp/s.out" && [ ! -s "$tmp/s.err" ] &&
 	ok "the cached file's symbols, no warning" || nok "the cached file's symbols, no warning"
 
-# 5. A kernel module's map: [module] and its kallsyms symbols.
+# 5. A kernel module's map: [module] and its kallsyms symbols; kernel data
+# symbols (d, D, b, B but not r) count, as in perf.
 python3 -c '
 for k in range(64):
     print("%x T kfunc_%d" % (0xffff800008000000 + k * 0x1000, k))
+    print("%x %s kdata_%d" % (0xffff800008000800 + k * 0x1000, "dDbBr"[k % 5], k))
 for k in range(16):
     print("%x t modfn_%d\t[my_mod]" % (0xffff800009000000 + k * 0x100, k))' >"$tmp/kallsyms"
 kpcs=$(python3 -c 'print(",".join(["%x" % (0xffff800008000000 + k * 0x420) for k in range(280)] +

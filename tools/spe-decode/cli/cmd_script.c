@@ -120,6 +120,8 @@ static void usage(FILE *f)
 "  -e, --event=NAME   only this sample group (branch and branch-miss both work)\n"
 "  --kallsyms=FILE    kernel symbols\n"
 "  --symfs=DIR        look for the mapped files under DIR\n"
+"  --buildid-dir=DIR  perf's build-id cache (default ~/.debug)\n"
+"  --no-demangle      C++ and Rust symbol names as in the ELF file\n"
 "  -j, --jobs=N       decoding threads (default: one per online CPU)\n"
 SPE_CLI_FILTER_HELP);
 }

@@ -12,6 +12,7 @@
  * module's, named "[module]" as perf names it.  Thread names come from
  * COMM records.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <gelf.h>
 #include <stdio.h>
@@ -83,8 +84,9 @@ struct spe_symbols {
 
 /* ---- kallsyms ---------------------------------------------------------------- */
 
-/* perf's kallsyms symbols: text, weak, and data and bss (for data
- * addresses); module symbols keep their "\t[module]" until finished. */
+/* perf's kallsyms symbols: text, weak, data and bss, global or local
+ * (perf 6.1 also resolves data addresses); module symbols keep their
+ * "\t[module]" until finished. */
 static int load_kallsyms(struct spe_symtab *t, const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
@@ -101,7 +103,7 @@ static int load_kallsyms(struct spe_symtab *t, const char *path, char *err, size
 
 		if (k < 3)
 			continue;
-		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+		if (!strchr("TtWwDdBb", type))
 			continue;
 		if (mod[0] == '[') {
 			size_t n = strlen(name);
@@ -110,7 +112,8 @@ static int load_kallsyms(struct spe_symtab *t, const char *path, char *err, size
 		}
 		/* perf's bindings of kallsyms types, for its choice among aliases. */
 		if (spe_symtab_add(t, addr, 0, name, type == 'W' || type == 'w' ? STB_WEAK :
-						   type == 'T' ? STB_GLOBAL : STB_LOCAL)) {
+						   isupper((unsigned char)type) ? STB_GLOBAL :
+						   STB_LOCAL)) {
 			fclose(f);
 			snprintf(err, errlen, "out of memory reading %s", path);
 			return -ENOMEM;
