@@ -80,6 +80,13 @@ cmpperf "stripped PIE + debuglink under --symfs: perf script --symfs's symbols" 
 	--symfs "$sfs" -- --symfs "$sfs"
 grep -q ' outer::inner::work+' "$tmp/s.out" && ok "the debug file's symbols are used" ||
 	nok "the debug file's symbols are used"
+# Source lines come from the debug file too (the stripped file has no DWARF).
+"$spe" report --sort sym,srcline --symfs "$sfs" "$tmp/pie.data" >"$tmp/r.out"
+if grep -q 'Box<long>::get  prog\.cpp:[1-9]' "$tmp/r.out"; then
+	ok "report --sort srcline: lines from the debuglink file"
+else
+	nok "report --sort srcline: lines from the debuglink file"; head -12 "$tmp/r.out" | sed 's/^/# /'
+fi
 rm "$sfs/usr/lib/debug/opt/app/pie.debug"
 "$spe" script --branch-miss --symfs "$sfs" -F sym "$tmp/pie.data" | grep -v '^ *\[unknown\]$' | grep -q . &&
 	nok "without the debug file: only the stripped file's [unknown]" ||

@@ -227,6 +227,8 @@ struct spe_sym {
 	uint64_t elf_addr;		/* ip as an address in the dso's ELF file
 					 * (for DWARF lookups; the ip for kernel) */
 	bool has_sym;
+	const char *file;		/* the ELF file (or its debug file) the
+					 * symbols came from, for DWARF; NULL */
 };
 
 int spe_symbols_new(struct spe_symbols **out, const struct spe_sym_config *cfg,

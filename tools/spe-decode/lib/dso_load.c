@@ -40,6 +40,7 @@ struct search_ctx {
 	const char *main_file;		/* the file reported to libdwfl */
 	const uint8_t *id;		/* the main file's build id */
 	size_t id_len;
+	char *debug_file;		/* the debug file find_debuginfo chose */
 };
 
 #define PATH_SIZE 4096
@@ -128,7 +129,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 			  Dwarf_Addr base, const char *file_name, const char *debuglink,
 			  GElf_Word crc, char **debuginfo_file_name)
 {
-	const struct search_ctx *c = *userdata;
+	struct search_ctx *c = *userdata;
 	const char *symfs = c->where->symfs ? c->where->symfs : "";
 	char cand[10][PATH_SIZE], idhex[2 * 64 + 1] = "", dir[PATH_SIZE], tmp[PATH_SIZE];
 	size_t n = 0;
@@ -170,6 +171,8 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 		if (check_file(cand[i], c->id, c->id_len, NULL, 0) != FILE_OK)
 			continue;
 		*debuginfo_file_name = strdup(cand[i]);
+		free(c->debug_file);
+		c->debug_file = strdup(cand[i]);
 		return open(cand[i], O_RDONLY);
 	}
 	return -1;
@@ -334,9 +337,13 @@ enum spe_dso_status spe_dso_load(struct spe_symtab *t, const char *path,
 	if (read_symbols(t, m, where->demangle)) {
 		dwfl_end(dwfl);
 		spe_symtab_free(t);
+		free(ctx.debug_file);
 		return SPE_DSO_NOT_FOUND;
 	}
 	dwfl_end(dwfl);
 	spe_symtab_finish(t, false);
+	/* Source lines come from the same build: its debug file when the
+	 * symbols came from one, else the file itself. */
+	t->dwarf_file = ctx.debug_file ? ctx.debug_file : strdup(ctx.main_file);
 	return SPE_DSO_OK;
 }

@@ -519,6 +519,7 @@ void spe_symbols_lookup(struct spe_symbols *s, int32_t pid, uint64_t ip,
 	out->offset = 0;
 	out->elf_addr = ip;
 	out->has_sym = false;
+	out->file = NULL;
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
 		lookup_kernel(s, ip, out);
 		return;
@@ -542,6 +543,7 @@ void spe_symbols_lookup(struct spe_symbols *s, int32_t pid, uint64_t ip,
 	out->dso = d->path;
 	if (!d->loaded)
 		load_dso(s, d);
+	out->file = d->tab.dwarf_file;
 	off = ip - m->start + m->pgoff;
 	out->elf_addr = spe_symtab_elf_addr(&d->tab, off);
 	sym = spe_symtab_find(&d->tab, out->elf_addr);

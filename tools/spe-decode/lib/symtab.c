@@ -157,5 +157,6 @@ void spe_symtab_free(struct spe_symtab *t)
 	free(t->syms);
 	free(t->pool);
 	free(t->segs);
+	free(t->dwarf_file);
 	memset(t, 0, sizeof(*t));
 }

@@ -30,6 +30,7 @@ struct spe_symtab {
 	size_t pool_len, pool_cap;
 	struct spe_symtab_seg *segs;
 	size_t nr_segs;
+	char *dwarf_file;		/* the debug file used, else the file; or NULL */
 };
 
 /* Appends a symbol (end == start when its size is unknown); the name is
