@@ -31,7 +31,7 @@ print(",".join("%x" % (int(l.split()[0], 16) + 0x10000000 + 4)
                for l in sys.stdin if len(l.split()) == 3 and l.split()[1] in "tT"))')
 python3 "$gen" 600 --seed 5 --no-context --pcs "$pcs" >"$tmp/sy.bin"
 "$spe" wrap -o "$tmp/sy.data" --per-thread --pid 77 --tid 77 --comm prog \
-	--mmap "0x10000000:0x10000:0:$elf" "$tmp/sy.bin"
+	--mmap "0x10000000:0x100000:0:$elf" "$tmp/sy.bin"
 "$spe" script --branch-miss -F ip,sym,dso "$tmp/sy.data" >"$tmp/s.out"
 if grep -q ' spe_symbols_lookup (' "$tmp/s.out" && grep -q ' main (' "$tmp/s.out"; then
 	ok "user ips resolve to the ELF's functions through MMAP2"
@@ -46,7 +46,7 @@ if command -v perf >/dev/null; then
 	mkdir -p "$tmp/symfs/opt/app"
 	cp "$elf" "$tmp/symfs/opt/app/prog"
 	"$spe" wrap -o "$tmp/fs.data" --per-thread --pid 77 --tid 77 --comm prog \
-		--mmap "0x10000000:0x10000:0:/opt/app/prog" --mmap "0x20000000:0x1000:0:/nonexistent/lib.so" \
+		--mmap "0x10000000:0x100000:0:/opt/app/prog" --mmap "0x20000000:0x1000:0:/nonexistent/lib.so" \
 		"$tmp/sy.bin"
 	perf script -i "$tmp/fs.data" --symfs "$tmp/symfs" -F ip,sym,dso >"$tmp/p.out" 2>/dev/null
 	"$spe" script --branch-miss --symfs "$tmp/symfs" -F ip,sym,dso "$tmp/fs.data" >"$tmp/s.out"

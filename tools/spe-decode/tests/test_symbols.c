@@ -86,8 +86,8 @@ static void on_warn(void *ctx, const char *msg)
 }
 
 /* A record of type `type` with `body` bytes, in an event for the symbols. */
-static void feed_misc(struct spe_symbols *s, uint32_t type, uint16_t misc, const void *body,
-		      size_t n)
+static void feed(struct spe_symbols *s, uint32_t type, uint16_t misc, const void *body,
+		 size_t n)
 {
 	uint64_t buf[64] = { 0 };
 	struct perf_event_header *h = (void *)buf;
@@ -98,11 +98,6 @@ static void feed_misc(struct spe_symbols *s, uint32_t type, uint16_t misc, const
 	h->size = (uint16_t)(sizeof(*h) + ((n + 7) & ~7ul));
 	memcpy(h + 1, body, n);
 	spe_symbols_event(s, &ev);
-}
-
-static void feed(struct spe_symbols *s, uint32_t type, const void *body, size_t n)
-{
-	feed_misc(s, type, 0, body, n);
 }
 
 /* An MMAP2 record; with a build id when id_len, a kernel map when pid is -1. */
@@ -122,7 +117,7 @@ static void mmap2_id(struct spe_symbols *s, uint32_t pid, uint64_t start, uint64
 		memcpy(b + 36, id, id_len);
 	}
 	strcpy((char *)b + 64, path);
-	feed_misc(s, PERF_RECORD_MMAP2, misc, b, 64 + strlen(path) + 1);
+	feed(s, PERF_RECORD_MMAP2, misc, b, 64 + strlen(path) + 1);
 }
 
 /* Build ids: the recording's decides which file is used. */
@@ -216,7 +211,7 @@ static void mmap2(struct spe_symbols *s, uint32_t pid, uint64_t start, uint64_t 
 	memcpy(b + 16, &len, 8);
 	memcpy(b + 24, &pgoff, 8);
 	strcpy((char *)b + 64, path);
-	feed(s, PERF_RECORD_MMAP2, b, 64 + strlen(path) + 1);
+	feed(s, PERF_RECORD_MMAP2, 0, b, 64 + strlen(path) + 1);
 }
 
 int main(void)
@@ -282,7 +277,7 @@ int main(void)
 		memcpy(c, &pid, 4);
 		memcpy(c + 4, &tid, 4);
 		strcpy((char *)c + 8, "worker");
-		feed(s, PERF_RECORD_COMM, c, 8 + 7);
+		feed(s, PERF_RECORD_COMM, 0, c, 8 + 7);
 		CHECK(spe_symbols_comm(s, 44) && !strcmp(spe_symbols_comm(s, 44), "worker"),
 		      "COMM names a thread");
 		CHECK(!spe_symbols_comm(s, 45), "an unnamed thread has no comm");
@@ -294,7 +289,7 @@ int main(void)
 
 		memcpy(b, fk, 16);
 		memcpy(b + 16, &t, 8);
-		feed(s, PERF_RECORD_FORK, b, 24);
+		feed(s, PERF_RECORD_FORK, 0, b, 24);
 		spe_symbols_lookup(s, 50, ip, PERF_RECORD_MISC_USER, &sym);
 		CHECK(sym.has_sym && !strcmp(sym.name, "spe_test_marker_function"),
 		      "FORK copies the parent's mappings to the child");
