@@ -50,6 +50,7 @@ struct proc {
 	struct map *maps;
 	size_t nr, cap;
 	size_t last;			/* the map of the previous lookup */
+	bool overlap;			/* some mapping shadows part of another */
 	struct proc *next;
 };
 
@@ -269,6 +270,9 @@ static int add_map(struct spe_symbols *s, int32_t pid, uint64_t start, uint64_t 
 		p->cap = ncap;
 	}
 	/* Newer mappings shadow older ones: lookups scan from the end. */
+	for (size_t i = 0; i < p->nr && !p->overlap; i++)
+		p->overlap = start < p->maps[i].start + p->maps[i].len &&
+			     p->maps[i].start < start + len;
 	p->maps[p->nr++] = (struct map){ .start = start, .len = len, .pgoff = pgoff, .dso = d };
 	p->last = p->nr - 1;
 	return 0;
@@ -527,10 +531,11 @@ void spe_symbols_lookup(struct spe_symbols *s, int32_t pid, uint64_t ip,
 	p = find_proc(s, pid, false);
 	if (!p)
 		return;
-	/* SPE samples stay in one mapping for long runs: try it first, but
-	 * only when no newer mapping shadows it. */
+	/* SPE samples stay in one mapping for long runs: try it first, when
+	 * no mapping can shadow it (none overlaps another, or it is the
+	 * newest). */
 	if (p->last < p->nr && ip - p->maps[p->last].start < p->maps[p->last].len &&
-	    p->last == p->nr - 1)
+	    (!p->overlap || p->last == p->nr - 1))
 		m = &p->maps[p->last];
 	for (size_t i = p->nr; !m && i-- > 0;)
 		if (ip - p->maps[i].start < p->maps[i].len) {

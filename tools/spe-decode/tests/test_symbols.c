@@ -296,6 +296,17 @@ int main(void)
 		CHECK(spe_symbols_comm(s, 50) && !strcmp(spe_symbols_comm(s, 50), "worker"),
 		      "FORK gives the child the parent's name");
 	}
+	/* A newer mapping over the one the previous lookup used wins. */
+	spe_symbols_lookup(s, 42, ip, PERF_RECORD_MISC_USER, &sym);
+	mmap2(s, 42, ip & ~0xfffull, 0x1000, 0, "/nonexistent/shadow.so");
+	spe_symbols_lookup(s, 42, ip, PERF_RECORD_MISC_USER, &sym);
+	CHECK(!strcmp(sym.dso, "/nonexistent/shadow.so") && !sym.has_sym,
+	      "a newer overlapping mapping shadows the older one");
+	spe_symbols_lookup(s, 42, ip + 0x1000, PERF_RECORD_MISC_USER, &sym);
+	CHECK(!strcmp(sym.dso, exe), "outside it, the older mapping still answers");
+	spe_symbols_lookup(s, 42, ip, PERF_RECORD_MISC_USER, &sym);
+	CHECK(!strcmp(sym.dso, "/nonexistent/shadow.so"),
+	      "the older mapping, used last, does not answer for the newer one's range");
 	spe_symbols_free(s);
 
 	test_build_ids(exe, ip);
