@@ -126,7 +126,10 @@ void spe_symtab_finish(struct spe_symtab *t, bool kallsyms)
 	}
 }
 
-const struct spe_symtab_ent *spe_symtab_find(const struct spe_symtab *t, uint64_t addr)
+#define HITS		4096		/* a power of 2 */
+#define HITS_FROM	256		/* tables this big get the cache */
+
+static const struct spe_symtab_ent *search(const struct spe_symtab *t, uint64_t addr)
 {
 	size_t lo = 0, hi = t->nr;
 
@@ -144,6 +147,30 @@ const struct spe_symtab_ent *spe_symtab_find(const struct spe_symtab *t, uint64_
 	return &t->syms[lo - 1];
 }
 
+/* SPE samples the same hot instructions again and again: a direct-mapped
+ * cache of recent answers spares the binary search over a big table (a
+ * kernel's kallsyms has 10^5 symbols) its cache misses. */
+const struct spe_symtab_ent *spe_symtab_find(struct spe_symtab *t, uint64_t addr)
+{
+	const struct spe_symtab_ent *e;
+	struct spe_symtab_hit *h;
+
+	if (t->nr < HITS_FROM)
+		return search(t, addr);
+	if (!t->hits) {
+		t->hits = calloc(HITS, sizeof(*t->hits));
+		if (!t->hits)
+			return search(t, addr);
+	}
+	h = &t->hits[((addr >> 2) * 0x9e3779b97f4a7c15ull) >> 52 & (HITS - 1)];
+	if (h->addr == addr && (addr || h->idx))
+		return h->idx ? &t->syms[h->idx - 1] : NULL;
+	e = search(t, addr);
+	h->addr = addr;
+	h->idx = e ? (uint32_t)(e - t->syms) + 1 : 0;
+	return e;
+}
+
 uint64_t spe_symtab_elf_addr(const struct spe_symtab *t, uint64_t offset)
 {
 	for (size_t k = 0; k < t->nr_segs; k++)
@@ -158,5 +185,6 @@ void spe_symtab_free(struct spe_symtab *t)
 	free(t->pool);
 	free(t->segs);
 	free(t->dwarf_file);
+	free(t->hits);
 	memset(t, 0, sizeof(*t));
 }

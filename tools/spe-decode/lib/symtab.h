@@ -31,6 +31,13 @@ struct spe_symtab {
 	struct spe_symtab_seg *segs;
 	size_t nr_segs;
 	char *dwarf_file;		/* the debug file used, else the file; or NULL */
+	struct spe_symtab_hit *hits;	/* recent lookups, for big tables */
+};
+
+struct spe_symtab_hit {
+	uint64_t addr;
+	uint32_t idx;			/* + 1; 0: no symbol; the slot is unused
+					 * when addr is 0 and idx 0 */
 };
 
 /* Appends a symbol (end == start when its size is unknown); the name is
@@ -41,8 +48,8 @@ int spe_symtab_add(struct spe_symtab *t, uint64_t start, uint64_t size, const ch
  * gives unsized symbols an end as perf does; kallsyms tables keep the gap
  * between kernel and module symbols unfilled. */
 void spe_symtab_finish(struct spe_symtab *t, bool kallsyms);
-/* The symbol containing addr, or NULL. */
-const struct spe_symtab_ent *spe_symtab_find(const struct spe_symtab *t, uint64_t addr);
+/* The symbol containing addr, or NULL.  Not thread-safe: it caches. */
+const struct spe_symtab_ent *spe_symtab_find(struct spe_symtab *t, uint64_t addr);
 /* A file offset of the mapped file as an ELF address (the offset itself
  * when no segment holds it). */
 uint64_t spe_symtab_elf_addr(const struct spe_symtab *t, uint64_t offset);
