@@ -91,6 +91,25 @@ rm "$sfs/usr/lib/debug/opt/app/pie.debug"
 "$spe" script --branch-miss --symfs "$sfs" -F sym "$tmp/pie.data" | grep -v '^ *\[unknown\]$' | grep -q . &&
 	nok "without the debug file: only the stripped file's [unknown]" ||
 	ok "without the debug file: only the stripped file's [unknown]"
+cmpperf "without the debug file: as perf script" "$tmp/pie.data" --symfs "$sfs" -- --symfs "$sfs"
+
+# A stripped shared library keeps its exported functions in .dynsym.
+cat >"$tmp/lib.c" <<'C'
+__attribute__((noinline)) int lib_add(int a, int b) { return a + b; }
+__attribute__((noinline)) int lib_mul(int a, int b) { return a * b + lib_add(a, b); }
+static __attribute__((noinline)) int lib_hidden(int a) { return a ^ 0x55; }
+int lib_entry(int a) { return lib_hidden(a) + lib_mul(a, 3); }
+C
+gcc -O1 -shared -fPIC -o "$tmp/libx.so" "$tmp/lib.c"
+mkdir -p "$sfs/usr/lib"
+strip --strip-all -o "$sfs/usr/lib/libx.so" "$tmp/libx.so"
+lbase=0x7f0000000000
+lpcs=$(nm "$tmp/libx.so" | awk -v b=$((lbase)) '$2 ~ /^[tT]$/ {printf "%x,", strtonum("0x"$1) + b + 2}' | sed 's/,$//')
+python3 "$gen" 300 --seed 8 --no-context --pcs "$lpcs" >"$tmp/lib.bin"
+wrap -o "$tmp/lib.data" --mmap "$lbase:0x4000:0:/usr/lib/libx.so" "$tmp/lib.bin"
+cmpperf "a stripped shared library: .dynsym functions as perf script" "$tmp/lib.data" \
+	--symfs "$sfs" -- --symfs "$sfs"
+grep -q ' lib_mul+' "$tmp/s.out" && ok "exported functions from .dynsym" || nok "exported functions from .dynsym"
 
 # 3. Build ids: the recording's against the file's.
 bid=$(readelf -n "$tmp/cxx" | awk '/Build ID/ {print $3}')
