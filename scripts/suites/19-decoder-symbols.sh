@@ -66,6 +66,11 @@ perf script --no-demangle -i "$tmp/cxx.data" -F ip,sym,symoff,dso 2>/dev/null >"
 same "--no-demangle as perf's" "$tmp/p.out" "$tmp/s.out"
 grep -q ' _ZNK5outer5inner3BoxIlE3getEv+' "$tmp/s.out" && ok "--no-demangle keeps ELF names" ||
 	nok "--no-demangle keeps ELF names"
+# No COMM record: perf learns the thread's process from its MMAP2.
+"$spe" wrap -o "$tmp/nocomm.data" --per-thread --pid 77 --tid 77 \
+	--mmap "0x401000:0x1000:0x1000:$tmp/cxx" "$tmp/cxx.bin"
+cmpperf "no COMM record: the process from MMAP2, symbols as perf" "$tmp/nocomm.data" --
+grep -q ' main+' "$tmp/s.out" && ok "no COMM record: symbols resolve" || nok "no COMM record: symbols resolve"
 
 # 2. A stripped PIE, its symbols in a .gnu_debuglink file under the symfs.
 sfs="$tmp/symfs"
