@@ -127,6 +127,13 @@ else
 	nok "the mismatch is a warning naming the file and both ids"; cat "$tmp/s.err"
 fi
 grep -q ' outer::inner' "$tmp/s.out" && nok "no symbol of the other build" || ok "no symbol of the other build"
+# A file without a build id cannot be shown to be the recorded build: perf
+# does not use it either.
+g++ -O1 -no-pie -Wl,--build-id=none -o "$tmp/noid" "$tmp/prog.cpp"
+wrap -o "$tmp/noid.data" --mmap "0x401000:0x1000:0x1000:$tmp/noid" --build-id "$bid:$tmp/noid" "$tmp/cxx.bin"
+cmpperf "a file without a build id is not used, as perf" "$tmp/noid.data" --
+grep -q "$tmp/noid: build id $bid in the recording, the file's is none" "$tmp/s.err" &&
+	ok "its warning says the file has none" || nok "its warning says the file has none"
 wrap -o "$tmp/good.data" --mmap "0x401000:0x1000:0x1000:$tmp/cxx" --build-id "$bid:$tmp/cxx" "$tmp/cxx.bin"
 cmpperf "the matching build id: symbols as perf" "$tmp/good.data" --
 [ -s "$tmp/s.err" ] && nok "no warning for the matching build" || ok "no warning for the matching build"

@@ -19,10 +19,10 @@
  * so does this, with names demangled as perf prints them.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libgen.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,10 +97,10 @@ static enum check check_file(const char *path, const uint8_t *id, size_t id_len,
 		flen = file_build_id(e, &fid);
 		if (flen != id_len || memcmp(fid, id, id_len)) {
 			ret = FILE_OTHER_BUILD;
-			if (found && found_size > 2 * flen)
+			if (found && flen && found_size > 2 * flen)
 				hex(found, fid, flen);
 			else if (found && found_size)
-				snprintf(found, found_size, "none");
+				snprintf(found, found_size, "%s", flen ? "too long" : "none");
 		}
 	}
 	if (e)

@@ -451,7 +451,7 @@ int spe_symbols_event(struct spe_symbols *s, const struct spe_pdr_event *ev)
 
 static void load_dso(struct spe_symbols *s, struct dso *d)
 {
-	char found[2 * MAX_BUILD_ID + 8] = "", msg[4096 + 256], want[2 * MAX_BUILD_ID + 1];
+	char found[2 * 64 + 8] = "", msg[4096 + 256], want[2 * MAX_BUILD_ID + 1];
 	enum spe_dso_status st;
 
 	d->loaded = true;
