@@ -126,8 +126,8 @@ void spe_symtab_finish(struct spe_symtab *t, bool kallsyms)
 	}
 }
 
-#define HITS		4096		/* a power of 2 */
-#define HITS_FROM	256		/* tables this big get the cache */
+#define HITS_FROM	256		/* tables this big get the cache ... */
+#define HITS_BIG	16384		/* ... of 4096 slots from this size, else 1024 */
 
 static const struct spe_symtab_ent *search(const struct spe_symtab *t, uint64_t addr)
 {
@@ -158,11 +158,13 @@ const struct spe_symtab_ent *spe_symtab_find(struct spe_symtab *t, uint64_t addr
 	if (t->nr < HITS_FROM)
 		return search(t, addr);
 	if (!t->hits) {
-		t->hits = calloc(HITS, sizeof(*t->hits));
+		/* 16 or 64 KiB: a process maps many dsos, the kernel is one. */
+		t->nr_hits = t->nr >= HITS_BIG ? 4096 : 1024;
+		t->hits = calloc(t->nr_hits, sizeof(*t->hits));
 		if (!t->hits)
 			return search(t, addr);
 	}
-	h = &t->hits[((addr >> 2) * 0x9e3779b97f4a7c15ull) >> 52 & (HITS - 1)];
+	h = &t->hits[((addr >> 2) * 0x9e3779b97f4a7c15ull) >> 52 & (t->nr_hits - 1)];
 	if (h->addr == addr && (addr || h->idx))
 		return h->idx ? &t->syms[h->idx - 1] : NULL;
 	e = search(t, addr);

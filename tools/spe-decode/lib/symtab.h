@@ -32,6 +32,7 @@ struct spe_symtab {
 	size_t nr_segs;
 	char *dwarf_file;		/* the debug file used, else the file; or NULL */
 	struct spe_symtab_hit *hits;	/* recent lookups, for big tables */
+	size_t nr_hits;			/* a power of 2 */
 };
 
 struct spe_symtab_hit {
