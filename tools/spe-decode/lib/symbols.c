@@ -104,7 +104,7 @@ static int load_kallsyms(struct spe_symtab *t, const char *path, char *err, size
 
 		if (k < 3)
 			continue;
-		if (!strchr("TtWwDdBb", type))
+		if (!type || !strchr("TtWwDdBb", type))
 			continue;
 		if (mod[0] == '[') {
 			size_t n = strlen(name);
