@@ -116,6 +116,16 @@ cmpperf "a stripped shared library: .dynsym functions as perf script" "$tmp/lib.
 	--symfs "$sfs" -- --symfs "$sfs"
 grep -q ' lib_mul+' "$tmp/s.out" && ok "exported functions from .dynsym" || nok "exported functions from .dynsym"
 
+# A mapping that names a FIFO is not opened for reading (no hang).
+mkfifo "$tmp/fifo"
+wrap -o "$tmp/fifo.data" --mmap "0x401000:0x1000:0x1000:$tmp/fifo" "$tmp/cxx.bin"
+if timeout 20 "$spe" script --branch-miss -F sym,dso "$tmp/fifo.data" >"$tmp/s.out" &&
+   grep -q "^ *\[unknown\] ($tmp/fifo)$" "$tmp/s.out"; then
+	ok "a mapped FIFO: [unknown], no hang"
+else
+	nok "a mapped FIFO: [unknown], no hang"
+fi
+
 # 3. Build ids: the recording's against the file's.
 bid=$(readelf -n "$tmp/cxx" | awk '/Build ID/ {print $3}')
 wrap -o "$tmp/bad.data" --mmap "0x401000:0x1000:0x1000:$tmp/cxx" \

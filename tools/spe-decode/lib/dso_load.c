@@ -82,14 +82,20 @@ enum check { FILE_OK, FILE_ABSENT, FILE_OTHER_BUILD, FILE_NOT_ELF };
 static enum check check_file(const char *path, const uint8_t *id, size_t id_len,
 			     char *found, size_t found_size)
 {
-	int fd = open(path, O_RDONLY);
+	/* Never blocks: a recording may name a FIFO or a device. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	enum check ret = FILE_OK;
 	const uint8_t *fid;
+	struct stat st;
 	size_t flen;
 	Elf *e;
 
 	if (fd < 0)
 		return FILE_ABSENT;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return FILE_NOT_ELF;
+	}
 	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!e || elf_kind(e) != ELF_K_ELF) {
 		ret = FILE_NOT_ELF;
