@@ -76,7 +76,7 @@ print(",".join("%x" % (int(l.split()[0], 16) + 0x10000000 + 4)
                for l in sys.stdin if len(l.split()) == 3 and l.split()[1] in "tT"))')
 	python3 "$gen" 600 --seed 5 --no-context --pcs "$pcs" >sy.bin
 	"$spe" wrap -o sy.data --per-thread --pid 77 --tid 77 --comm prog \
-		--mmap "0x10000000:0x10000:0:$elf" sy.bin 2>/dev/null
+		--mmap "0x10000000:0x100000:0:$elf" sy.bin 2>/dev/null
 	perf script -i sy.data >p.out 2>/dev/null
 	"$spe" script --branch-miss sy.data >s.out
 	grep -q '+0x4 (' s.out && tap_ok "default columns show symbol+offset" ||

@@ -16,7 +16,7 @@ spe_views_elf
 pcs=$(spe_views_pcs_named)
 python3 "$views/gen_c2c.py" "$tmp" 4 "$pcs"
 "$spe" wrap -o "$tmp/c2c.data" --pid 77 --tid 77 --comm prog \
-	--mmap "0x10000000:0x10000:0:$elf" "$tmp/cpu0.bin@0" "$tmp/cpu1.bin@1" \
+	--mmap "0x10000000:0x100000:0:$elf" "$tmp/cpu0.bin@0" "$tmp/cpu1.bin@1" \
 	"$tmp/cpu2.bin@2" "$tmp/cpu3.bin@3"
 
 "$spe" c2c "$tmp/c2c.data" >"$tmp/c.out" 2>"$tmp/c.err" || tap_fail "c2c runs" "$(cat "$tmp/c.err")"

@@ -14,7 +14,7 @@ spe_views_elf
 pcs=$(spe_views_pcs_all)
 python3 "$gen" 4000 --seed 9 --no-context --pcs "$pcs" >"$tmp/sy.bin"
 "$spe" wrap -o "$tmp/sy.data" --per-thread --pid 77 --tid 77 --comm prog \
-	--mmap "0x10000000:0x10000:0:$elf" "$tmp/sy.bin"
+	--mmap "0x10000000:0x100000:0:$elf" "$tmp/sy.bin"
 
 if "$spe" pprof -o "$tmp/p.pb.gz" "$tmp/sy.data" 2>"$tmp/err" && [ -s "$tmp/p.pb.gz" ] &&
    gzip -t "$tmp/p.pb.gz"; then

@@ -17,7 +17,7 @@ python3 "$views/gen_c2c.py" "$tmp" 4 "$pcs"
 python3 "$gen" 3000 --seed 11 --pad >"$tmp/mixed.bin"
 # AUX records of 4 KiB, flagged truncated + collision: the timeline marks.
 "$spe" wrap -o "$tmp/h.data" --pid 77 --tid 77 --comm prog --chunk 4096 --aux-flags 0x9 \
-	--mmap "0x10000000:0x10000:0:$elf" "$tmp/cpu0.bin@0" "$tmp/cpu1.bin@1" \
+	--mmap "0x10000000:0x100000:0:$elf" "$tmp/cpu0.bin@0" "$tmp/cpu1.bin@1" \
 	"$tmp/cpu2.bin@2" "$tmp/cpu3.bin@3" "$tmp/mixed.bin@4"
 
 if "$spe" html -o "$tmp/r.html" "$tmp/h.data" 2>"$tmp/err" && [ -s "$tmp/r.html" ]; then

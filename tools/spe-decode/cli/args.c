@@ -28,8 +28,19 @@ bool spe_cli_symbol_option(int c, struct spe_sym_config *cfg)
 	case 's':
 		cfg->symfs = optarg;
 		return true;
+	case SPE_OPT_BUILDID_DIR:
+		cfg->buildid_dir = optarg;
+		return true;
+	case SPE_OPT_NO_DEMANGLE:
+		cfg->no_demangle = true;
+		return true;
 	}
 	return false;
+}
+
+void spe_cli_warn(void *ctx, const char *msg)
+{
+	fprintf(stderr, "spe-decode %s: warning: %s\n", (const char *)ctx, msg);
 }
 
 int spe_cli_input(int argc, char **argv, const char **path, spe_usage_fn usage)

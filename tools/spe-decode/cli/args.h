@@ -16,10 +16,16 @@
 
 typedef void (*spe_usage_fn)(FILE *f);
 
-/* getopt_long() entries of --kallsyms FILE and --symfs DIR. */
+/* Values of the long-only symbol options. */
+enum { SPE_OPT_BUILDID_DIR = 0x5300, SPE_OPT_NO_DEMANGLE };
+
+/* getopt_long() entries of --kallsyms FILE, --symfs DIR, --buildid-dir DIR
+ * and --no-demangle. */
 #define SPE_CLI_SYMBOL_OPTIONS						\
 	{ "kallsyms", required_argument, NULL, 'k' },			\
-	{ "symfs", required_argument, NULL, 's' }
+	{ "symfs", required_argument, NULL, 's' },			\
+	{ "buildid-dir", required_argument, NULL, SPE_OPT_BUILDID_DIR },	\
+	{ "no-demangle", no_argument, NULL, SPE_OPT_NO_DEMANGLE }
 
 /*
  * The default case of a getopt switch: -h prints the usage on stdout and
@@ -28,8 +34,12 @@ typedef void (*spe_usage_fn)(FILE *f);
  */
 int spe_cli_help_or_bad(int c, spe_usage_fn usage);
 
-/* --kallsyms/--symfs into cfg; false when c is neither. */
+/* A symbol option into cfg; false when c is none.  Also makes cfg's
+ * warnings go to stderr. */
 bool spe_cli_symbol_option(int c, struct spe_sym_config *cfg);
+
+/* A spe_sym_config warning on stderr; ctx is the command's name. */
+void spe_cli_warn(void *ctx, const char *msg);
 
 /*
  * The one input file: *path when -i gave it, else the only operand, else

@@ -34,7 +34,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: spe-decode html -o FILE [--top N] [--virtual] [--kallsyms FILE] [--symfs DIR]\n"
-"                       perf.data\n"
+"                       [--buildid-dir DIR] [--no-demangle] perf.data\n"
 "Write one self-contained HTML page (no network, no external files): the\n"
 "recording's metadata, latency histograms per operation type, data sources per\n"
 "symbol, the cost table by symbol (sortable), the shared cache lines and a\n"

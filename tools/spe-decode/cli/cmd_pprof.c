@@ -23,7 +23,8 @@ static int on_view(void *ctx, const struct spe_view_sample *vs)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: spe-decode pprof -o FILE [--kallsyms FILE] [--symfs DIR] perf.data|-\n"
+"usage: spe-decode pprof -o FILE [--kallsyms FILE] [--symfs DIR] [--buildid-dir DIR]\n"
+"                        [--no-demangle] perf.data|-\n"
 "Write the SPE records as a gzip-compressed pprof profile (profile.proto) for\n"
 "go tool pprof, Parca or Pyroscope.  Sample types: samples, latency (cycles),\n"
 "l1d-miss, llc-miss, tlb-walk, mispredict; labels op and data_src.\n"

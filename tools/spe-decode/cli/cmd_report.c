@@ -49,7 +49,8 @@ static int on_event(void *ctx, const struct spe_pdr_event *ev)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: spe-decode report [--top N] [--kallsyms FILE] [--symfs DIR] [-i] [perf.data|-]\n"
+"usage: spe-decode report [--top N] [--kallsyms FILE] [--symfs DIR] [--buildid-dir DIR]\n"
+"                         [--no-demangle] [-i] [perf.data|-]\n"
 "       spe-decode report --sort KEYS [--order COL] [--percent-limit P] [--top N] ...\n"
 "Summarise the SPE records of a perf.data: top symbols, latency percentiles\n"
 "per operation type, where loads and stores were served from, cache/TLB miss\n"
@@ -146,7 +147,7 @@ static int run(int argc, char **argv)
 	}
 	out = malloc(sizeof(*out));
 	if (!out || spe_report_new(&rp.r) ||
-	    spe_symbols_new(&rp.syms, &symcfg, err, sizeof(err))) {
+	    spe_cli_symbols_new(&rp.syms, &symcfg, "report", path, err, sizeof(err))) {
 		fprintf(stderr, "spe-decode report: %s\n", err[0] ? err : "out of memory");
 		status = 1;
 		goto out;

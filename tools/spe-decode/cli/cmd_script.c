@@ -120,6 +120,8 @@ static void usage(FILE *f)
 "  -e, --event=NAME   only this sample group (branch and branch-miss both work)\n"
 "  --kallsyms=FILE    kernel symbols\n"
 "  --symfs=DIR        look for the mapped files under DIR\n"
+"  --buildid-dir=DIR  perf's build-id cache (default ~/.debug)\n"
+"  --no-demangle      C++ and Rust symbol names as in the ELF file\n"
 "  -j, --jobs=N       decoding threads (default: one per online CPU)\n"
 SPE_CLI_FILTER_HELP);
 }
@@ -801,7 +803,7 @@ static int run(int argc, char **argv)
 	/* Without --kallsyms: perf's build-id cache, or this machine's. */
 	if (!symcfg.kallsyms)
 		symcfg.kallsyms = spe_default_kallsyms(path, kallsyms, sizeof(kallsyms));
-	if (spe_symbols_new(&sc.syms, &symcfg, err, sizeof(err))) {
+	if (spe_cli_symbols_new(&sc.syms, &symcfg, "script", path, err, sizeof(err))) {
 		fprintf(stderr, "spe-decode script: %s\n", err[0] ? err : "out of memory");
 		spe_symbols_free(sc.syms);
 		return 1;

@@ -10,6 +10,7 @@
  * thread given by --tid), split into AUXTRACE records of --chunk bytes, each
  * followed by an AUX record carrying --aux-flags.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -41,6 +42,14 @@ struct wrap_input {
 struct wrap_mmap {
 	uint64_t start, len, pgoff;
 	const char *path;
+	bool kernel;			/* a kernel map (pid -1), e.g. a module */
+};
+
+/* A build id of the BUILD_ID feature section, as perf record writes it. */
+struct wrap_build_id {
+	uint8_t id[20];
+	size_t len;
+	const char *path;
 };
 
 struct wrap_switch {
@@ -70,6 +79,8 @@ struct wrap_opts {
 	int nr_in;
 	struct wrap_mmap mmaps[WRAP_MAX_MMAPS];
 	int nr_mmaps;
+	struct wrap_build_id ids[WRAP_MAX_MMAPS];
+	int nr_ids;
 	struct wrap_switch sw[WRAP_MAX_SWITCHES];
 	int nr_sw;
 };
@@ -92,6 +103,10 @@ static void wrap_usage(FILE *out)
 "  --per-thread         a per-thread recording (no CPU in samples)\n"
 "  --pid N --tid N      the profiled thread (default -1), with --comm NAME\n"
 "  --mmap START:LEN:PGOFF:PATH  an executable mapping of --pid (repeatable)\n"
+"  --kernel-mmap START:LEN:PGOFF:PATH  a kernel map, as perf record writes\n"
+"                       [kernel.kallsyms]_text and each module's (repeatable)\n"
+"  --build-id HEX:PATH  the build id of PATH in the BUILD_ID feature section\n"
+"                       (repeatable)\n"
 "  --time-conv SHIFT:MULT:ZERO[:CYCLES:MASK]  TIME_CONV (default 0:1:0);\n"
 "                       with CYCLES:MASK the long form with cap_user_time_short\n"
 "  --short-time-conv    write TIME_CONV in the old short form\n"
@@ -131,22 +146,93 @@ static int parse_time_conv(const char *s, struct spe_time_conv *tc)
 
 static int parse_mmap(const char *s, struct wrap_mmap *m)
 {
-	unsigned long long a, l, p;
-	int used = 0;
+	uint64_t v[3];
+	char *end;
 
-	if (sscanf(s, "%lli:%lli:%lli:%n", &a, &l, &p, &used) != 3 || !used || !s[used])
+	/* strtoull, not %lli: kernel addresses are above INT64_MAX. */
+	for (int i = 0; i < 3; i++) {
+		errno = 0;
+		v[i] = strtoull(s, &end, 0);
+		if (errno || end == s || *end != ':')
+			return -1;
+		s = end + 1;
+	}
+	if (!*s)
 		return -1;
-	m->start = a;
-	m->len = l;
-	m->pgoff = p;
-	m->path = s + used;
+	m->start = v[0];
+	m->len = v[1];
+	m->pgoff = v[2];
+	m->path = s;
 	return 0;
+}
+
+/* HEX:PATH, 1 to 20 bytes of build id. */
+static int parse_build_id(const char *s, struct wrap_build_id *b)
+{
+	const char *colon = strchr(s, ':');
+	size_t n = colon ? (size_t)(colon - s) : 0;
+
+	if (!n || n % 2 || n > 40 || !colon[1])
+		return -1;
+	for (size_t i = 0; i < n / 2; i++) {
+		unsigned v;
+
+		if (sscanf(s + 2 * i, "%2x", &v) != 1 || !isxdigit((unsigned char)s[2 * i]) ||
+		    !isxdigit((unsigned char)s[2 * i + 1]))
+			return -1;
+		b->id[i] = (uint8_t)v;
+	}
+	b->len = n / 2;
+	b->path = colon + 1;
+	return 0;
+}
+
+/* The BUILD_ID feature section: one build_id_event per file (header, pid
+ * -1, the id in 24 bytes with its size in the 21st, the name padded to 8). */
+static int wrap_build_ids(struct spe_pdw *w, const struct wrap_opts *o)
+{
+	size_t len = 0, cap = 0;
+	unsigned char *sec = NULL;
+	int err;
+
+	for (int i = 0; i < o->nr_ids; i++) {
+		const struct wrap_build_id *b = &o->ids[i];
+		size_t name = strlen(b->path) + 1, size = 36 + ((name + 7) & ~(size_t)7);
+		struct perf_event_header h = {
+			.misc = (uint16_t)(PERF_RECORD_MISC_USER | (1u << 15)),
+			.size = (uint16_t)size,
+		};
+		int32_t pid = -1;
+
+		if (size > UINT16_MAX)
+			return -ENAMETOOLONG;
+		if (len + size > cap) {
+			unsigned char *n = realloc(sec, cap = (len + size) * 2);
+
+			if (!n) {
+				free(sec);
+				return -ENOMEM;
+			}
+			sec = n;
+		}
+		memset(sec + len, 0, size);
+		memcpy(sec + len, &h, sizeof(h));
+		memcpy(sec + len + 8, &pid, 4);
+		memcpy(sec + len + 12, b->id, b->len);
+		sec[len + 12 + 20] = (unsigned char)b->len;
+		memcpy(sec + len + 36, b->path, name);
+		len += size;
+	}
+	err = spe_pdw_copy_feature(w, SPE_FEAT_BUILD_ID, sec, len);
+	free(sec);
+	return err;
 }
 
 enum {
 	OPT_CPU = 256, OPT_MIDR, OPT_VERSION, OPT_PMU_TYPE, OPT_CONFIG, OPT_PERIOD,
 	OPT_CHUNK, OPT_AUX_FLAGS, OPT_PER_THREAD, OPT_PID, OPT_TID, OPT_COMM,
 	OPT_MMAP, OPT_TIME_CONV, OPT_SHORT_TC, OPT_SWITCH, OPT_FEATURES_FROM,
+	OPT_KERNEL_MMAP, OPT_BUILD_ID,
 };
 
 static int wrap_parse(int argc, char **argv, struct wrap_opts *o)
@@ -166,6 +252,8 @@ static int wrap_parse(int argc, char **argv, struct wrap_opts *o)
 		{ "tid", required_argument, NULL, OPT_TID },
 		{ "comm", required_argument, NULL, OPT_COMM },
 		{ "mmap", required_argument, NULL, OPT_MMAP },
+		{ "kernel-mmap", required_argument, NULL, OPT_KERNEL_MMAP },
+		{ "build-id", required_argument, NULL, OPT_BUILD_ID },
 		{ "time-conv", required_argument, NULL, OPT_TIME_CONV },
 		{ "short-time-conv", no_argument, NULL, OPT_SHORT_TC },
 		{ "switch", required_argument, NULL, OPT_SWITCH },
@@ -238,10 +326,17 @@ static int wrap_parse(int argc, char **argv, struct wrap_opts *o)
 			o->features_from = optarg;
 			break;
 		case OPT_MMAP:
+		case OPT_KERNEL_MMAP:
 			if (o->nr_mmaps == WRAP_MAX_MMAPS ||
 			    parse_mmap(optarg, &o->mmaps[o->nr_mmaps]))
 				goto bad;
-			o->nr_mmaps++;
+			o->mmaps[o->nr_mmaps++].kernel = c == OPT_KERNEL_MMAP;
+			break;
+		case OPT_BUILD_ID:
+			if (o->nr_ids == WRAP_MAX_MMAPS ||
+			    parse_build_id(optarg, &o->ids[o->nr_ids]))
+				goto bad;
+			o->nr_ids++;
 			break;
 		case OPT_TIME_CONV:
 			if (parse_time_conv(optarg, &o->tc))
@@ -490,10 +585,14 @@ static int wrap_write(struct spe_pdw *w, const struct wrap_opts *o, int nr_cpus)
 	if (!err && o->comm && o->pid != -1)
 		err = spe_pdw_comm(w, (uint32_t)o->pid, (uint32_t)o->tid, o->comm,
 				   true, &sid);
-	for (int i = 0; !err && i < o->nr_mmaps; i++)
-		err = spe_pdw_mmap2(w, PERF_RECORD_MISC_USER, (uint32_t)o->pid,
-				    (uint32_t)o->tid, o->mmaps[i].start, o->mmaps[i].len,
-				    o->mmaps[i].pgoff, o->mmaps[i].path, &sid);
+	for (int i = 0; !err && i < o->nr_mmaps; i++) {
+		const struct wrap_mmap *m = &o->mmaps[i];
+		uint32_t pid = m->kernel ? (uint32_t)-1 : (uint32_t)o->pid;
+		uint32_t tid = m->kernel ? (uint32_t)-1 : (uint32_t)o->tid;
+
+		err = spe_pdw_mmap2(w, m->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
+				    pid, tid, m->start, m->len, m->pgoff, m->path, &sid);
+	}
 	for (int i = 0; !err && i < o->nr_sw; i++) {
 		struct spe_pdw_sample_id ssid = {
 			.pid = (uint32_t)-1, .tid = (uint32_t)-1, .time = o->sw[i].time,
@@ -553,6 +652,8 @@ static int cmd_wrap(int argc, char **argv)
 	if (!err) {
 		if (o.features_from)
 			err = wrap_features_from(w, o.features_from);
+		if (!err && o.nr_ids)
+			err = wrap_build_ids(w, &o);
 		if (!err)
 			err = wrap_attrs(w, &o, nr_cpus);
 		if (!err)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* The default kernel symbols of a recording (kernel_symbols.h). */
+/* The symbol sources of a recording: default kernel symbols and build ids
+ * (kernel_symbols.h). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "kernel_symbols.h"
 #include "perf_dir.h"
 #include "spe_perf_data.h"
@@ -97,33 +99,80 @@ static const char *from_proc(struct spe_pdr *r)
 	return ret;
 }
 
-const char *spe_default_kallsyms(const char *path, char *buf, size_t size)
+/* The perf.data file at @path opened for its header (a regular file, not
+ * a pipe); false when there is none. */
+static bool open_recording(const char *path, struct spe_pdr **r, int *fd)
 {
 	char *data = NULL;
-	struct spe_pdr *r = NULL;
-	const char *ret = NULL;
 	struct stat st;
-	int fd;
 
-	if (!strcmp(path, "-"))
-		return NULL;
+	*r = NULL;
+	*fd = -1;
+	if (!path || !strcmp(path, "-"))
+		return false;
 	if (spe_perf_dir_is(path) && asprintf(&data, "%s/data", path) >= 0)
 		path = data;
 	/* Never a FIFO: reading it here would take the data from the decode. */
 	if (stat(path, &st) || !S_ISREG(st.st_mode)) {
 		free(data);
-		return NULL;
+		return false;
 	}
-	fd = open(path, O_RDONLY);
+	*fd = open(path, O_RDONLY);
 	free(data);
-	if (fd < 0)
-		return NULL;
-	if (!spe_pdr_open(&r, fd) && !spe_pdr_is_pipe(r)) {
-		ret = from_build_id_cache(r, buf, size);
-		if (!ret)
-			ret = from_proc(r);
+	if (*fd < 0)
+		return false;
+	if (spe_pdr_open(r, *fd) || spe_pdr_is_pipe(*r)) {
+		spe_pdr_close(*r);
+		close(*fd);
+		*r = NULL;
+		*fd = -1;
+		return false;
 	}
+	return true;
+}
+
+const char *spe_default_kallsyms(const char *path, char *buf, size_t size)
+{
+	struct spe_pdr *r;
+	const char *ret;
+	int fd;
+
+	if (!open_recording(path, &r, &fd))
+		return NULL;
+	ret = from_build_id_cache(r, buf, size);
+	if (!ret)
+		ret = from_proc(r);
 	spe_pdr_close(r);
 	close(fd);
+	return ret;
+}
+
+void spe_recording_build_ids(const char *path, struct spe_symbols *s)
+{
+	struct spe_pdr *r;
+	size_t len = 0;
+	char *sec;
+	int fd;
+
+	if (!open_recording(path, &r, &fd))
+		return;
+	sec = feature(r, SPE_FEAT_BUILD_ID, &len);
+	if (sec)
+		spe_symbols_build_id_section(s, sec, len);
+	free(sec);
+	spe_pdr_close(r);
+	close(fd);
+}
+
+int spe_cli_symbols_new(struct spe_symbols **out, struct spe_sym_config *cfg,
+			const char *cmd, const char *path, char *err, size_t errlen)
+{
+	int ret;
+
+	cfg->warn = spe_cli_warn;
+	cfg->warn_ctx = (void *)cmd;
+	ret = spe_symbols_new(out, cfg, err, errlen);
+	if (!ret)
+		spe_recording_build_ids(path, *out);
 	return ret;
 }

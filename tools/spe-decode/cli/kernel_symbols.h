@@ -12,8 +12,20 @@
 
 #include <stddef.h>
 
+#include "spe_perf_synth.h"
+
 /* The kallsyms file for the perf.data at @path ("-": none), in @buf; NULL
  * when there is none. */
 const char *spe_default_kallsyms(const char *path, char *buf, size_t size);
+
+/* The build ids of the perf.data at @path (its BUILD_ID feature section)
+ * into @s, so that files of another build are not used; nothing for a
+ * pipe ("-"), whose build ids come as events. */
+void spe_recording_build_ids(const char *path, struct spe_symbols *s);
+
+/* spe_symbols_new() for command @cmd reading @path: warnings on stderr,
+ * the recording's build ids fed. */
+int spe_cli_symbols_new(struct spe_symbols **out, struct spe_sym_config *cfg,
+			const char *cmd, const char *path, char *err, size_t errlen);
 
 #endif /* SPE_DECODE_CLI_KERNEL_SYMBOLS_H */

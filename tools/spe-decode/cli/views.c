@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kernel_symbols.h"
 #include "views.h"
 
 static int on_sample(void *ctx, const struct spe_sample *s)
@@ -39,7 +40,7 @@ int spe_view_run_execute(struct spe_view_run *vr)
 {
 	char err[256] = "";
 
-	if (spe_symbols_new(&vr->syms, &vr->symcfg, err, sizeof(err)) ||
+	if (spe_cli_symbols_new(&vr->syms, &vr->symcfg, vr->cmd, vr->path, err, sizeof(err)) ||
 	    spe_srcline_new(&vr->sl, vr->symcfg.symfs)) {
 		fprintf(stderr, "spe-decode %s: %s\n", vr->cmd, err[0] ? err : "out of memory");
 		return 1;

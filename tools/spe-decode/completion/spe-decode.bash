@@ -21,7 +21,7 @@ _spe_decode()
 	-i|--input|-o|--output|--kallsyms|--features-from)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return ;;
-	--symfs)
+	--symfs|--buildid-dir)
 		mapfile -t COMPREPLY < <(compgen -d -- "$cur")
 		return ;;
 	esac

@@ -556,6 +556,14 @@ static int s_event(struct spe_session *s, const struct spe_pdr_event *ev)
 			err = spe_tid_map_set(&s->threads, h->type == PERF_RECORD_FORK ? u[2] : u[1],
 				     (int32_t)u[0]);
 		return err;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		/* perf learns a thread's process from its mappings too (a
+		 * recording without COMM); pid -1 is the kernel's. */
+		if (h->size >= sizeof(*h) + 8 && u[0] != (uint32_t)-1 &&
+		    spe_tid_map_pid(&s->threads, (int32_t)u[1]) != (int32_t)u[0])
+			err = spe_tid_map_set(&s->threads, u[1], (int32_t)u[0]);
+		return err;
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:
 		return s->ctx_seen ? 0 : s_switch(s, ev);

@@ -5,7 +5,10 @@
  * libelf comes from).  Each dso is opened once; each address is looked up
  * once and its answer kept, since SPE samples the same hot instructions
  * again and again.  A file without DWARF, or an address outside its line
- * table, has no source line (NULL), as perf prints "??:0".
+ * table, has no source line (NULL), as perf prints "??:0".  The file read
+ * is the one the symboliser chose by build id (spe_sym.file): the mapped
+ * file or its separate debug file (.gnu_debuglink, /usr/lib/debug, the
+ * build-id cache), so that lines are of the build that ran.
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -74,7 +77,9 @@ void spe_srcline_free(struct spe_srcline *sl)
 	free(sl);
 }
 
-static struct sl_dso *open_dso(struct spe_srcline *sl, const char *path)
+/* The dso named path (the key), read from file: the full path of the
+ * file, or its debug file, that the symboliser chose by build id. */
+static struct sl_dso *open_dso(struct spe_srcline *sl, const char *path, const char *file)
 {
 	struct sl_dso *d;
 	char full[4096];
@@ -96,7 +101,7 @@ static struct sl_dso *open_dso(struct spe_srcline *sl, const char *path)
 		free(d);
 		return NULL;
 	}
-	snprintf(full, sizeof(full), "%s%s", sl->symfs ? sl->symfs : "", path);
+	snprintf(full, sizeof(full), "%s", file);
 	d->fd = open(full, O_RDONLY);
 	if (d->fd >= 0)
 		d->dw = dwarf_begin(d->fd, DWARF_C_READ);
@@ -159,7 +164,11 @@ const char *spe_srcline_get(struct spe_srcline *sl, const struct spe_sym *sym)
 
 	if (!sym->dso || sym->dso[0] != '/')
 		return NULL;	/* [unknown], [kernel.kallsyms]: no file */
-	d = open_dso(sl, sym->dso);
+	/* Without a file the symboliser found (absent, or of another build:
+	 * its lines would be wrong), no line. */
+	if (!sym->file)
+		return NULL;
+	d = open_dso(sl, sym->dso, sym->file);
 	if (!d || !d->dw)
 		return NULL;
 	i = line_slot(d->lines, d->cap, sym->elf_addr);

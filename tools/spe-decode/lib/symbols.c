@@ -1,42 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Symbolisation: ip -> dso and symbol.  User addresses go through the
- * process's MMAP/MMAP2 records to a file offset, then through the ELF
- * file's PT_LOAD segments to an ELF address, then to its .symtab (or
- * .dynsym) read with libelf.  A file that is not there leaves the dso name
- * and "[unknown]" as the symbol.  Kernel addresses use a kallsyms file.
- * Thread names come from COMM records.
+ * Symbolisation: ip -> dso and symbol, as perf resolves it.  User
+ * addresses go through the process's MMAP/MMAP2 records to a file offset,
+ * then through the ELF file's PT_LOAD segments to an ELF address, then to
+ * the file's symbols (dso_load.c: the file is chosen by the build id the
+ * recording has, from MMAP2 or the BUILD_ID feature section, and read
+ * through libdwfl with its separate debug file).  A file that is not
+ * there, or is another build, leaves the dso name and "[unknown]" as the
+ * symbol.  Kernel addresses use a kallsyms file: an address in a kernel
+ * module's map (an MMAP of the kernel with a module's path) is that
+ * module's, named "[module]" as perf names it.  Thread names come from
+ * COMM records.
  */
+#include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
-#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <linux/perf_event.h>
 
 #include "spe_perf_synth.h"
+#include "symtab.h"
 
-struct sym_ent {
-	uint64_t start, size;
-	const char *name;		/* into the dso's string pool */
-};
-
-struct seg {
-	uint64_t offset, vaddr, filesz;
-};
+#ifndef PERF_RECORD_MISC_MMAP_BUILD_ID
+#define PERF_RECORD_MISC_MMAP_BUILD_ID	(1 << 14)
+#endif
+#define BUILD_ID_SIZE_FLAG		(1 << 15)	/* PERF_RECORD_MISC_BUILD_ID_SIZE */
+#define RECORD_HEADER_BUILD_ID		67		/* PERF_RECORD_HEADER_BUILD_ID */
+#define MAX_BUILD_ID			20
 
 struct dso {
 	char *path;
+	uint8_t id[MAX_BUILD_ID];
+	size_t id_len;
 	bool loaded;
-	struct sym_ent *syms;
-	size_t nr_syms;
-	char *names;			/* string pool */
-	struct seg *segs;
-	size_t nr_segs;
+	struct spe_symtab tab;
 	struct dso *next;
 };
 
@@ -49,6 +49,8 @@ struct proc {
 	int32_t pid;
 	struct map *maps;
 	size_t nr, cap;
+	size_t last;			/* the map of the previous lookup */
+	bool overlap;			/* some mapping shadows part of another */
 	struct proc *next;
 };
 
@@ -58,31 +60,38 @@ struct thread {
 	struct thread *next;
 };
 
+/* A kernel map: the kernel's own ([kernel.kallsyms]_text) or a module's. */
+struct kmap {
+	uint64_t start, len;
+	char *name;			/* "[module]"; NULL for the kernel */
+};
+
 #define HASH 1024
 
 struct spe_symbols {
-	char *symfs;
+	struct spe_dso_search where;
+	char *symfs, *buildid_dir;
+	void (*warn)(void *ctx, const char *msg);
+	void *warn_ctx;
 	struct dso *dsos;
 	struct proc *procs[HASH];
 	struct thread *threads[HASH];
-	struct dso kernel;		/* kallsyms, no segments */
+	struct spe_symtab kernel;	/* kallsyms; module symbols included */
 	bool have_kernel;
+	uint64_t kernel_start, kernel_end;	/* of its kernel (not module) symbols */
+	struct kmap *kmaps;
+	size_t nr_kmaps;
 };
-
-static int cmp_sym(const void *a, const void *b)
-{
-	const struct sym_ent *x = a, *y = b;
-
-	return x->start < y->start ? -1 : x->start > y->start;
-}
 
 /* ---- kallsyms ---------------------------------------------------------------- */
 
-static int load_kallsyms(struct dso *d, const char *path, char *err, size_t errlen)
+/* perf's kallsyms symbols: text, weak, data and bss, global or local
+ * (perf 6.1 also resolves data addresses); module symbols keep their
+ * "\t[module]" until finished. */
+static int load_kallsyms(struct spe_symtab *t, const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
-	size_t cap = 0, pool_cap = 0, pool_len = 0;
-	char line[512];
+	char line[1024];
 
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -90,151 +99,137 @@ static int load_kallsyms(struct dso *d, const char *path, char *err, size_t errl
 	}
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long addr;
-		char type, name[256];
-		size_t n;
+		char type, name[512], mod[256] = "";
+		int k = sscanf(line, "%llx %c %511s %255s", &addr, &type, name, mod);
 
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+		if (k < 3)
 			continue;
-		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+		if (!type || !strchr("TtWwDdBb", type))
 			continue;
-		if (d->nr_syms == cap) {
-			cap = cap ? cap * 2 : 4096;
-			d->syms = realloc(d->syms, cap * sizeof(*d->syms));
+		if (mod[0] == '[') {
+			size_t n = strlen(name);
+
+			snprintf(name + n, sizeof(name) - n, "\t%s", mod);
 		}
-		n = strlen(name) + 1;
-		if (pool_len + n > pool_cap) {
-			pool_cap = pool_cap ? pool_cap * 2 : 65536;
-			d->names = realloc(d->names, pool_cap);
-		}
-		if (!d->syms || !d->names) {
+		/* perf's bindings of kallsyms types, for its choice among aliases. */
+		if (spe_symtab_add(t, addr, 0, name, type == 'W' || type == 'w' ? STB_WEAK :
+						   isupper((unsigned char)type) ? STB_GLOBAL :
+						   STB_LOCAL)) {
 			fclose(f);
 			snprintf(err, errlen, "out of memory reading %s", path);
 			return SPE_ERR_NOMEM;
 		}
-		memcpy(d->names + pool_len, name, n);
-		/* names are fixed up to pointers after the pool stops moving */
-		d->syms[d->nr_syms++] = (struct sym_ent){ .start = addr,
-							  .name = (const char *)(uintptr_t)pool_len };
-		pool_len += n;
 	}
 	fclose(f);
-	for (size_t i = 0; i < d->nr_syms; i++)
-		d->syms[i].name = d->names + (uintptr_t)d->syms[i].name;
-	qsort(d->syms, d->nr_syms, sizeof(*d->syms), cmp_sym);
-	d->path = strdup("[kernel.kallsyms]");
-	d->loaded = true;
+	spe_symtab_finish(t, true);
+	/* "name\t[module]" -> "name", the module name after its NUL. */
+	for (size_t i = 0; i < t->nr; i++) {
+		char *tab = strchr(t->syms[i].name, '\t');
+
+		if (tab) {
+			*tab = '\0';
+			t->syms[i].module = true;
+		}
+	}
 	return 0;
 }
 
-/* ---- ELF ------------------------------------------------------------------------ */
-
-static void load_elf(struct dso *d, const char *symfs)
+/* The span of the kernel's own symbols: perf's kernel map once kallsyms
+ * is loaded. */
+static void kernel_span(struct spe_symbols *s)
 {
-	char path[4096];
-	Elf *e = NULL;
-	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
-	size_t nphdr, pool_len = 0, pool_cap = 0;
-	int fd;
+	bool first = true;
 
-	d->loaded = true;
-	snprintf(path, sizeof(path), "%s%s", symfs ? symfs : "", d->path);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		goto out;
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (!e || elf_kind(e) != ELF_K_ELF)
-		goto out;
-	if (!elf_getphdrnum(e, &nphdr) && nphdr) {
-		d->segs = calloc(nphdr, sizeof(*d->segs));
-		for (size_t i = 0; d->segs && i < nphdr; i++) {
-			GElf_Phdr ph;
+	for (size_t i = 0; i < s->kernel.nr; i++) {
+		const struct spe_symtab_ent *e = &s->kernel.syms[i];
 
-			if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
-				d->segs[d->nr_segs++] = (struct seg){
-					.offset = ph.p_offset, .vaddr = ph.p_vaddr,
-					.filesz = ph.p_filesz,
-				};
-		}
-	}
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-
-		if (!gelf_getshdr(scn, &sh))
+		if (e->module)
 			continue;
-		if (sh.sh_type == SHT_SYMTAB)
-			symtab = scn;
-		else if (sh.sh_type == SHT_DYNSYM)
-			dynsym = scn;
+		if (first)
+			s->kernel_start = e->start;
+		first = false;
+		s->kernel_end = e->end;
 	}
-	scn = symtab ? symtab : dynsym;
-	if (scn) {
-		GElf_Shdr sh;
-		Elf_Data *data = elf_getdata(scn, NULL);
-		size_t n;
-
-		gelf_getshdr(scn, &sh);
-		n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
-		d->syms = calloc(n ? n : 1, sizeof(*d->syms));
-		for (size_t i = 0; data && d->syms && i < n; i++) {
-			GElf_Sym sym;
-			const char *name;
-			size_t len;
-
-			if (!gelf_getsym(data, (int)i, &sym) || !sym.st_value ||
-			    (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
-			     GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC))
-				continue;
-			name = elf_strptr(e, sh.sh_link, sym.st_name);
-			if (!name)
-				continue;
-			len = strlen(name) + 1;
-			if (pool_len + len > pool_cap) {
-				char *np;
-
-				pool_cap = (pool_cap + len) * 2;
-				np = realloc(d->names, pool_cap);
-				if (!np)
-					break;
-				d->names = np;
-			}
-			memcpy(d->names + pool_len, name, len);
-			d->syms[d->nr_syms++] = (struct sym_ent){
-				.start = sym.st_value, .size = sym.st_size,
-				.name = (const char *)(uintptr_t)pool_len,
-			};
-			pool_len += len;
-		}
-		for (size_t i = 0; i < d->nr_syms; i++)
-			d->syms[i].name = d->names + (uintptr_t)d->syms[i].name;
-		qsort(d->syms, d->nr_syms, sizeof(*d->syms), cmp_sym);
-	}
-out:
-	if (e)
-		elf_end(e);
-	close(fd);
 }
 
-static const struct sym_ent *find_sym(const struct dso *d, uint64_t addr)
+/* The module of a kallsyms symbol ("[name]"), NULL for the kernel's. */
+static const char *kallsyms_module(const struct spe_symtab_ent *e)
 {
-	size_t lo = 0, hi = d->nr_syms;
+	return e->module ? e->name + strlen(e->name) + 1 : NULL;
+}
 
-	/* Last symbol starting at or before addr. */
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
+/* ---- Build ids ------------------------------------------------------------------ */
 
-		if (d->syms[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
+static struct dso *find_dso(struct spe_symbols *s, const char *path)
+{
+	struct dso *d;
+
+	for (d = s->dsos; d; d = d->next)
+		if (!strcmp(d->path, path))
+			return d;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->path = strdup(path);
+	if (!d->path) {
+		free(d);
+		return NULL;
 	}
-	if (!lo)
-		return NULL;
-	lo--;
-	if (d->syms[lo].size && addr >= d->syms[lo].start + d->syms[lo].size)
-		return NULL;
-	return &d->syms[lo];
+	d->next = s->dsos;
+	s->dsos = d;
+	return d;
+}
+
+int spe_symbols_build_id(struct spe_symbols *s, const char *path, const uint8_t *id,
+			 size_t len)
+{
+	struct dso *d;
+
+	if (!len || len > MAX_BUILD_ID)
+		return 0;
+	d = find_dso(s, path);
+	if (!d)
+		return SPE_ERR_NOMEM;
+	if (!d->loaded) {
+		memcpy(d->id, id, len);
+		d->id_len = len;
+	}
+	return 0;
+}
+
+/* One build_id_event: header, pid, 24 id bytes (the size in the 21st when
+ * BUILD_ID_SIZE_FLAG), the file name. */
+static int build_id_entry(struct spe_symbols *s, const unsigned char *p, size_t size,
+			  uint16_t misc)
+{
+	size_t len = MAX_BUILD_ID;
+	const char *name = (const char *)p + 36;
+
+	if (size < 37 || strnlen(name, size - 36) == size - 36)
+		return 0;
+	if (misc & BUILD_ID_SIZE_FLAG)
+		len = p[12 + 20] <= MAX_BUILD_ID ? p[12 + 20] : MAX_BUILD_ID;
+	return spe_symbols_build_id(s, name, p + 12, len);
+}
+
+int spe_symbols_build_id_section(struct spe_symbols *s, const void *sec, size_t len)
+{
+	const unsigned char *p = sec;
+	size_t pos = 0;
+
+	while (pos + sizeof(struct perf_event_header) <= len) {
+		struct perf_event_header h;
+		int err;
+
+		memcpy(&h, p + pos, sizeof(h));
+		if (h.size < sizeof(h) || h.size > len - pos)
+			break;
+		err = build_id_entry(s, p + pos, h.size, h.misc);
+		if (err)
+			return err;
+		pos += h.size;
+	}
+	return 0;
 }
 
 /* ---- Processes, threads, maps -------------------------------------------------- */
@@ -257,26 +252,6 @@ static struct proc *find_proc(struct spe_symbols *s, int32_t pid, bool create)
 	return p;
 }
 
-static struct dso *find_dso(struct spe_symbols *s, const char *path)
-{
-	struct dso *d;
-
-	for (d = s->dsos; d; d = d->next)
-		if (!strcmp(d->path, path))
-			return d;
-	d = calloc(1, sizeof(*d));
-	if (!d)
-		return NULL;
-	d->path = strdup(path);
-	if (!d->path) {
-		free(d);
-		return NULL;
-	}
-	d->next = s->dsos;
-	s->dsos = d;
-	return d;
-}
-
 static int add_map(struct spe_symbols *s, int32_t pid, uint64_t start, uint64_t len,
 		   uint64_t pgoff, const char *path)
 {
@@ -295,7 +270,52 @@ static int add_map(struct spe_symbols *s, int32_t pid, uint64_t start, uint64_t 
 		p->cap = ncap;
 	}
 	/* Newer mappings shadow older ones: lookups scan from the end. */
+	for (size_t i = 0; i < p->nr && !p->overlap; i++)
+		p->overlap = start < p->maps[i].start + p->maps[i].len &&
+			     p->maps[i].start < start + len;
 	p->maps[p->nr++] = (struct map){ .start = start, .len = len, .pgoff = pgoff, .dso = d };
+	p->last = p->nr - 1;
+	return 0;
+}
+
+/* perf's name of a kernel module's dso: "[name]" from .../name.ko[.xz],
+ * with '-' as '_'. */
+static char *module_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t n;
+	char *out;
+
+	if (path[0] == '[')
+		return strdup(path);
+	base = base ? base + 1 : path;
+	n = strcspn(base, ".");
+	out = malloc(n + 3);
+	if (!out)
+		return NULL;
+	out[0] = '[';
+	for (size_t i = 0; i < n; i++)
+		out[i + 1] = base[i] == '-' ? '_' : base[i];
+	out[n + 1] = ']';
+	out[n + 2] = '\0';
+	return out;
+}
+
+static int add_kernel_map(struct spe_symbols *s, uint64_t start, uint64_t len, const char *path)
+{
+	struct kmap *k = realloc(s->kmaps, (s->nr_kmaps + 1) * sizeof(*k));
+
+	if (!k)
+		return SPE_ERR_NOMEM;
+	s->kmaps = k;
+	k = &s->kmaps[s->nr_kmaps];
+	*k = (struct kmap){ .start = start, .len = len };
+	if (strncmp(path, "[kernel.kallsyms]", 17)) {
+		k->name = module_name(path);
+		if (!k->name)
+			return SPE_ERR_NOMEM;
+	}
+	s->nr_kmaps++;
 	return 0;
 }
 
@@ -330,13 +350,72 @@ const char *spe_symbols_comm(const struct spe_symbols *s, int32_t tid)
 	return NULL;
 }
 
+static int on_fork(struct spe_symbols *s, const unsigned char *p)
+{
+	uint32_t pid, tid, ppid, ptid;
+	struct thread *t;
+	const char *pc = NULL;
+
+	memcpy(&pid, p, 4);
+	memcpy(&ppid, p + 4, 4);
+	memcpy(&tid, p + 8, 4);
+	memcpy(&ptid, p + 12, 4);
+	/* The child inherits the parent thread's name and, for a new process,
+	 * a copy of its mappings. */
+	for (t = s->threads[ptid % HASH]; t; t = t->next)
+		if (t->tid == (int32_t)ptid)
+			pc = t->comm;
+	if (pc)
+		set_comm(s, (int32_t)tid, pc, sizeof(t->comm));
+	if (pid != ppid) {
+		struct proc *parent = find_proc(s, (int32_t)ppid, false);
+
+		if (!parent || !parent->nr)
+			return 0;
+		if (!find_proc(s, (int32_t)pid, true))
+			return SPE_ERR_NOMEM;
+		for (size_t i = 0; i < parent->nr; i++) {
+			const struct map *m = &parent->maps[i];
+			int err = add_map(s, (int32_t)pid, m->start, m->len, m->pgoff,
+					  m->dso->path);
+
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+/* An MMAP or MMAP2 record's mapping; the kernel's own (pid -1, kernel
+ * mode) go to the kernel maps. */
+static int on_mmap(struct spe_symbols *s, uint16_t misc, const unsigned char *p,
+		   const char *name, const uint8_t *id, size_t id_len)
+{
+	uint32_t pid;
+	uint64_t start, len, pgoff;
+
+	memcpy(&pid, p, 4);
+	memcpy(&start, p + 8, 8);
+	memcpy(&len, p + 16, 8);
+	memcpy(&pgoff, p + 24, 8);
+	if ((misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL &&
+	    pid == (uint32_t)-1)
+		return add_kernel_map(s, start, len, name);
+	if (id_len) {
+		int err = spe_symbols_build_id(s, name, id, id_len);
+
+		if (err)
+			return err;
+	}
+	return add_map(s, (int32_t)pid, start, len, pgoff, name);
+}
+
 int spe_symbols_event(struct spe_symbols *s, const struct spe_pdr_event *ev)
 {
 	const struct perf_event_header *h = ev->header;
 	const unsigned char *p = (const unsigned char *)(h + 1);
 	size_t body = h->size - sizeof(*h);
-	uint32_t pid, tid, ppid;
-	uint64_t start, len, pgoff;
+	uint32_t tid;
 
 	switch (h->type) {
 	case PERF_RECORD_COMM:
@@ -346,118 +425,137 @@ int spe_symbols_event(struct spe_symbols *s, const struct spe_pdr_event *ev)
 		set_comm(s, (int32_t)tid, (const char *)p + 8, body - 8);
 		return 0;
 	case PERF_RECORD_FORK:
-		if (body < 16)
-			return 0;
-		memcpy(&pid, p, 4);
-		memcpy(&ppid, p + 4, 4);
-		memcpy(&tid, p + 8, 4);
-		{
-			struct thread *t;
-			const char *pc = NULL;
-			uint32_t ptid;
-
-			/* The child inherits the parent thread's name and, for
-			 * a new process, a copy of its mappings. */
-			memcpy(&ptid, p + 12, 4);
-			for (t = s->threads[ptid % HASH]; t; t = t->next)
-				if (t->tid == (int32_t)ptid)
-					pc = t->comm;
-			if (pc)
-				set_comm(s, (int32_t)tid, pc, sizeof(t->comm));
-		}
-		if (pid != ppid) {
-			struct proc *parent = find_proc(s, (int32_t)ppid, false);
-			struct proc *child;
-
-			if (!parent || !parent->nr)
-				return 0;
-			child = find_proc(s, (int32_t)pid, true);
-			if (!child)
-				return SPE_ERR_NOMEM;
-			for (size_t i = 0; i < parent->nr; i++) {
-				const struct map *m = &parent->maps[i];
-				int err = add_map(s, (int32_t)pid, m->start, m->len, m->pgoff,
-						  m->dso->path);
-
-				if (err)
-					return err;
-			}
-		}
-		return 0;
+		return body < 16 ? 0 : on_fork(s, p);
 	case PERF_RECORD_MMAP:
-		if (body < 33)
+		if (body < 33 || strnlen((const char *)p + 32, body - 32) == body - 32)
 			return 0;
-		memcpy(&pid, p, 4);
-		memcpy(&start, p + 8, 8);
-		memcpy(&len, p + 16, 8);
-		memcpy(&pgoff, p + 24, 8);
-		return add_map(s, (int32_t)pid, start, len, pgoff, (const char *)p + 32);
+		return on_mmap(s, h->misc, p, (const char *)p + 32, NULL, 0);
 	case PERF_RECORD_MMAP2:
-		if (body < 65)
-			return 0;
-		memcpy(&pid, p, 4);
-		memcpy(&start, p + 8, 8);
-		memcpy(&len, p + 16, 8);
-		memcpy(&pgoff, p + 24, 8);
-		if (strnlen((const char *)p + 64, body - 64) == body - 64)
+		if (body < 65 || strnlen((const char *)p + 64, body - 64) == body - 64)
 			return 0;	/* unterminated name */
-		return add_map(s, (int32_t)pid, start, len, pgoff, (const char *)p + 64);
+		/* With MMAP_BUILD_ID, the device and inode fields are the
+		 * build id: a size byte, 3 reserved, 20 id bytes. */
+		if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)
+			return on_mmap(s, h->misc, p, (const char *)p + 64, p + 36,
+				       p[32] <= MAX_BUILD_ID ? p[32] : MAX_BUILD_ID);
+		return on_mmap(s, h->misc, p, (const char *)p + 64, NULL, 0);
+	case RECORD_HEADER_BUILD_ID:
+		/* A pipe's BUILD_ID feature: one entry, header included. */
+		return build_id_entry(s, (const unsigned char *)h, h->size, h->misc);
 	default:
 		return 0;
 	}
 }
 
+/* ---- Lookup -------------------------------------------------------------------- */
+
+static void load_dso(struct spe_symbols *s, struct dso *d)
+{
+	char found[2 * 64 + 8] = "", msg[4096 + 256], want[2 * MAX_BUILD_ID + 1];
+	enum spe_dso_status st;
+
+	d->loaded = true;
+	st = spe_dso_load(&d->tab, d->path, d->id, d->id_len, &s->where, found, sizeof(found));
+	if (st != SPE_DSO_BUILD_ID_MISMATCH || !s->warn)
+		return;
+	for (size_t i = 0; i < d->id_len; i++)
+		sprintf(want + 2 * i, "%02x", d->id[i]);
+	want[2 * d->id_len] = '\0';
+	snprintf(msg, sizeof(msg), "%s: build id %s in the recording, the file's is %s: "
+		 "not used, its symbols are [unknown]", d->path, want, found);
+	s->warn(s->warn_ctx, msg);
+}
+
+/* A kernel ip.  Without kernel maps in the recording, every kernel ip is
+ * the kernel's.  With them, as perf: an ip in a module's map is that
+ * module's; the kernel's map, once kallsyms is loaded, spans its symbols;
+ * an ip in no map is [unknown]. */
+static void lookup_kernel(struct spe_symbols *s, uint64_t ip, struct spe_sym *out)
+{
+	const struct spe_symtab_ent *sym;
+	const char *mod_map = NULL, *mod;
+	bool in_kernel = !s->nr_kmaps;
+
+	/* perf: without kernel symbols, no kernel map (nor module) loads. */
+	if (!s->have_kernel)
+		return;
+	for (size_t i = s->nr_kmaps; i-- > 0;) {
+		const struct kmap *k = &s->kmaps[i];
+
+		if (ip - k->start >= k->len && k->name)
+			continue;
+		if (k->name) {
+			mod_map = k->name;
+			break;
+		}
+		in_kernel = ip >= s->kernel_start && ip < s->kernel_end;
+	}
+	if (mod_map)
+		out->dso = mod_map;
+	else if (in_kernel)
+		out->dso = "[kernel.kallsyms]";
+	else
+		return;
+	sym = spe_symtab_find(&s->kernel, ip);
+	if (!sym)
+		return;
+	mod = kallsyms_module(sym);
+	if (mod_map ? !mod || strcmp(mod, mod_map) : mod && s->nr_kmaps)
+		return;		/* a symbol of no map, or of another one */
+	if (mod)
+		out->dso = mod;
+	out->name = sym->name;
+	out->offset = ip - sym->start;
+	out->has_sym = true;
+}
+
 void spe_symbols_lookup(struct spe_symbols *s, int32_t pid, uint64_t ip,
 			uint16_t cpumode, struct spe_sym *out)
 {
-	const struct sym_ent *sym;
+	const struct spe_symtab_ent *sym;
+	const struct map *m = NULL;
 	struct proc *p;
+	struct dso *d;
+	uint64_t off;
 
 	out->dso = "[unknown]";
 	out->name = "[unknown]";
 	out->offset = 0;
 	out->elf_addr = ip;
 	out->has_sym = false;
+	out->file = NULL;
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
-		if (!s->have_kernel)
-			return;
-		out->dso = s->kernel.path;
-		sym = find_sym(&s->kernel, ip);
-		if (sym) {
-			out->name = sym->name;
-			out->offset = ip - sym->start;
-			out->has_sym = true;
-		}
+		lookup_kernel(s, ip, out);
 		return;
 	}
 	p = find_proc(s, pid, false);
 	if (!p)
 		return;
-	for (size_t i = p->nr; i-- > 0;) {
-		const struct map *m = &p->maps[i];
-		struct dso *d = m->dso;
-		uint64_t off, addr;
-
-		if (ip < m->start || ip - m->start >= m->len)
-			continue;
-		out->dso = d->path;
-		if (!d->loaded)
-			load_elf(d, s->symfs);
-		off = ip - m->start + m->pgoff;
-		addr = off;
-		for (size_t k = 0; k < d->nr_segs; k++)
-			if (off >= d->segs[k].offset && off - d->segs[k].offset < d->segs[k].filesz) {
-				addr = off - d->segs[k].offset + d->segs[k].vaddr;
-				break;
-			}
-		out->elf_addr = addr;
-		sym = find_sym(d, addr);
-		if (sym) {
-			out->name = sym->name;
-			out->offset = addr - sym->start;
-			out->has_sym = true;
+	/* SPE samples stay in one mapping for long runs: try it first, when
+	 * no mapping can shadow it (none overlaps another, or it is the
+	 * newest). */
+	if (p->last < p->nr && ip - p->maps[p->last].start < p->maps[p->last].len &&
+	    (!p->overlap || p->last == p->nr - 1))
+		m = &p->maps[p->last];
+	for (size_t i = p->nr; !m && i-- > 0;)
+		if (ip - p->maps[i].start < p->maps[i].len) {
+			m = &p->maps[i];
+			p->last = i;
 		}
+	if (!m)
 		return;
+	d = m->dso;
+	out->dso = d->path;
+	if (!d->loaded)
+		load_dso(s, d);
+	out->file = d->tab.dwarf_file;
+	off = ip - m->start + m->pgoff;
+	out->elf_addr = spe_symtab_elf_addr(&d->tab, off);
+	sym = spe_symtab_find(&d->tab, out->elf_addr);
+	if (sym) {
+		out->name = sym->name;
+		out->offset = out->elf_addr - sym->start;
+		out->has_sym = true;
 	}
 }
 
@@ -465,14 +563,25 @@ int spe_symbols_new(struct spe_symbols **out, const struct spe_sym_config *cfg,
 		    char *err, size_t errlen)
 {
 	struct spe_symbols *s = calloc(1, sizeof(*s));
+	const char *bdir = cfg ? cfg->buildid_dir : NULL, *home = getenv("HOME");
 
 	*out = s;
 	if (!s)
 		return SPE_ERR_NOMEM;
-	if (cfg && cfg->symfs) {
-		s->symfs = strdup(cfg->symfs);
-		if (!s->symfs)
-			return SPE_ERR_NOMEM;
+	if (cfg && cfg->symfs && !(s->symfs = strdup(cfg->symfs)))
+		return SPE_ERR_NOMEM;
+	/* perf's build-id cache: --buildid-dir, else ~/.debug. */
+	if (bdir)
+		s->buildid_dir = strdup(bdir);
+	else if (home && asprintf(&s->buildid_dir, "%s/.debug", home) < 0)
+		s->buildid_dir = NULL;
+	s->where = (struct spe_dso_search){
+		.symfs = s->symfs, .buildid_dir = s->buildid_dir,
+		.demangle = !(cfg && cfg->no_demangle),
+	};
+	if (cfg) {
+		s->warn = cfg->warn;
+		s->warn_ctx = cfg->warn_ctx;
 	}
 	if (cfg && cfg->kallsyms) {
 		int ret = load_kallsyms(&s->kernel, cfg->kallsyms, err, errlen);
@@ -480,16 +589,9 @@ int spe_symbols_new(struct spe_symbols **out, const struct spe_sym_config *cfg,
 		if (ret)
 			return ret;
 		s->have_kernel = true;
+		kernel_span(s);
 	}
 	return 0;
-}
-
-static void free_dso(struct dso *d)
-{
-	free(d->path);
-	free(d->syms);
-	free(d->names);
-	free(d->segs);
 }
 
 void spe_symbols_free(struct spe_symbols *s)
@@ -498,7 +600,8 @@ void spe_symbols_free(struct spe_symbols *s)
 		return;
 	for (struct dso *d = s->dsos, *n; d; d = n) {
 		n = d->next;
-		free_dso(d);
+		free(d->path);
+		spe_symtab_free(&d->tab);
 		free(d);
 	}
 	for (int i = 0; i < HASH; i++) {
@@ -512,7 +615,11 @@ void spe_symbols_free(struct spe_symbols *s)
 			free(t);
 		}
 	}
-	free_dso(&s->kernel);
+	for (size_t i = 0; i < s->nr_kmaps; i++)
+		free(s->kmaps[i].name);
+	free(s->kmaps);
+	spe_symtab_free(&s->kernel);
 	free(s->symfs);
+	free(s->buildid_dir);
 	free(s);
 }
