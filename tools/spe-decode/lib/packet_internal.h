@@ -21,11 +21,26 @@
 /* Pseudo type in the first-byte table: a 16-bit header, look at byte 1. */
 #define SPE_HC_EXTENDED		0xffu
 
+/*
+ * What the record decoder does with a packet, by its first header byte:
+ * the packet type and, for Address, Counter and Context, the index folded
+ * into one value, so its hot loop dispatches once per packet.  16-bit
+ * headers take the general path (SPE_RK_SLOW).
+ */
+enum spe_rec_kind {
+	SPE_RK_SLOW,
+	SPE_RK_PAD, SPE_RK_END, SPE_RK_TS, SPE_RK_EVENTS, SPE_RK_DS, SPE_RK_OP,
+	SPE_RK_CTX_EL1, SPE_RK_CTX_EL2, SPE_RK_CTX_OTHER,
+	SPE_RK_PC, SPE_RK_TGT, SPE_RK_VA, SPE_RK_PA, SPE_RK_PBT, SPE_RK_ADDR_OTHER,
+	SPE_RK_LAT_TOT, SPE_RK_LAT_ISS, SPE_RK_LAT_XLAT, SPE_RK_CNT_OTHER,
+	SPE_RK_UNKNOWN,
+};
+
 struct spe_hdr_class {
 	uint8_t type;		/* enum spe_pkt_type or SPE_HC_EXTENDED */
 	uint8_t payload_len;
 	uint8_t index;
-	uint8_t pad_;
+	uint8_t rec_kind;	/* enum spe_rec_kind */
 };
 
 /* First-byte table, built at compile time in packet.c. */

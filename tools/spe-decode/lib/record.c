@@ -11,54 +11,6 @@
  */
 #include "packet_internal.h"
 
-/*
- * What a record does with a packet, by first header byte: the packet type
- * and, for Address/Counter/Context, the index folded into one value, so
- * the hot loop dispatches once per packet.  16-bit headers take the
- * general path.
- */
-enum rec_kind {
-	K_SLOW,		/* 16-bit header: decode with the packet layer */
-	K_PAD, K_END, K_TS, K_EVENTS, K_DS, K_OP,
-	K_CTX_EL1, K_CTX_EL2, K_CTX_OTHER,
-	K_PC, K_TGT, K_VA, K_PA, K_PBT, K_ADDR_OTHER,
-	K_LAT_TOT, K_LAT_ISS, K_LAT_XLAT, K_CNT_OTHER,
-	K_UNKNOWN,
-};
-
-#define RK(b)								\
-	[b] = (SPE_HDR_IS_EXTENDED(b) ? K_SLOW :			\
-	       (b) == SPE_HDR_PADDING ? K_PAD :				\
-	       (b) == SPE_HDR_END ? K_END :				\
-	       (b) <= SPE_HDR_NO_PAYLOAD_MAX ? K_UNKNOWN :		\
-	       (b) == SPE_HDR_TIMESTAMP ? K_TS :			\
-	       ((b) & SPE_EVENTS_HDR_MASK) == SPE_EVENTS_HDR ? K_EVENTS : \
-	       ((b) & SPE_DATA_SOURCE_HDR_MASK) == SPE_DATA_SOURCE_HDR ? \
-		(SPE_HDR_PAYLOAD_SIZE(b) <= 2 ? K_DS : K_UNKNOWN) :	\
-	       ((b) & SPE_CONTEXT_HDR_MASK) == SPE_CONTEXT_HDR ?	\
-		((b) == (SPE_CONTEXT_HDR | SPE_CONTEXT_EL1) ? K_CTX_EL1 :	\
-		 (b) == (SPE_CONTEXT_HDR | SPE_CONTEXT_EL2) ? K_CTX_EL2 :	\
-		 K_CTX_OTHER) :						\
-	       ((b) & SPE_OP_HDR_MASK) == SPE_OP_HDR ? K_OP :		\
-	       ((b) & SPE_ADDR_HDR_MASK) == SPE_ADDR_HDR ?		\
-		((b) & 7) == SPE_ADDR_PC ? K_PC :			\
-		((b) & 7) == SPE_ADDR_BR_TARGET ? K_TGT :		\
-		((b) & 7) == SPE_ADDR_DATA_VA ? K_VA :			\
-		((b) & 7) == SPE_ADDR_DATA_PA ? K_PA :			\
-		((b) & 7) == SPE_ADDR_PREV_BR_TARGET ? K_PBT : K_ADDR_OTHER : \
-	       ((b) & SPE_CNT_HDR_MASK) == SPE_CNT_HDR ?		\
-		((b) & 7) == SPE_CNT_TOTAL ? K_LAT_TOT :		\
-		((b) & 7) == SPE_CNT_ISSUE ? K_LAT_ISS :		\
-		((b) & 7) == SPE_CNT_TRANSLATION ? K_LAT_XLAT : K_CNT_OTHER : \
-	       K_UNKNOWN)
-#define RK4(b)	RK(b), RK((b) + 1), RK((b) + 2), RK((b) + 3)
-#define RK16(b)	RK4(b), RK4((b) + 4), RK4((b) + 8), RK4((b) + 12)
-#define RK64(b)	RK16(b), RK16((b) + 16), RK16((b) + 32), RK16((b) + 48)
-
-static const uint8_t rec_kind[256] = {
-	RK64(0x00), RK64(0x40), RK64(0x80), RK64(0xc0),
-};
-
 /* Payload masks by payload length 0..8 (only 0, 1, 2, 4, 8 occur). */
 static const uint64_t len_mask[9] = {
 	0, 0xff, 0xffff, 0, 0xffffffff, 0, 0, 0, ~0ULL,
@@ -334,11 +286,11 @@ int spe_decoder_next(struct spe_decoder *dec, struct spe_record *rec)
 
 		while (pos < lim) {
 			uint8_t b = buf[pos];
-			unsigned int kind = rec_kind[b];
+			unsigned int kind = spe_hdr_table[b].rec_kind;
 			unsigned int plen = spe_hdr_table[b].payload_len;
 			uint64_t v;
 
-			if (kind == K_SLOW)
+			if (kind == SPE_RK_SLOW)
 				break;
 			memcpy(&v, buf + pos + 1, 8);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -348,84 +300,84 @@ int spe_decoder_next(struct spe_decoder *dec, struct spe_record *rec)
 			pos += 1 + plen;
 			npk++;
 			switch (kind) {
-			case K_PC:
+			case SPE_RK_PC:
 				insn_addr(&rec->pc, v);
 				present |= SPE_REC_PC;
 				break;
-			case K_TGT:
+			case SPE_RK_TGT:
 				insn_addr(&rec->br_target, v);
 				present |= SPE_REC_BR_TARGET;
 				break;
-			case K_PBT:
+			case SPE_RK_PBT:
 				insn_addr(&rec->prev_br_target, v);
 				present |= SPE_REC_PREV_BR_TARGET;
 				break;
-			case K_VA:
+			case SPE_RK_VA:
 				rec->data_va = spe_addr_sign_extend(v);
 				rec->data_va_tag = (uint8_t)(v >> 56);
 				present |= SPE_REC_DATA_VA;
 				break;
-			case K_PA:
+			case SPE_RK_PA:
 				rec->data_pa = v & SPE_ADDR_VALUE_MASK;
 				rec->data_pa_ns = !!(v & SPE_ADDR_PA_NS);
 				rec->data_pa_ch = !!(v & SPE_ADDR_PA_CH);
 				rec->data_pa_pat = (uint8_t)SPE_FIELD_GET(SPE_ADDR_PA_PAT_MASK, v);
 				present |= SPE_REC_DATA_PA;
 				break;
-			case K_LAT_TOT:
+			case SPE_RK_LAT_TOT:
 				rec->lat_total = (uint16_t)v;
 				present |= SPE_REC_LAT_TOTAL;
 				break;
-			case K_LAT_ISS:
+			case SPE_RK_LAT_ISS:
 				rec->lat_issue = (uint16_t)v;
 				present |= SPE_REC_LAT_ISSUE;
 				break;
-			case K_LAT_XLAT:
+			case SPE_RK_LAT_XLAT:
 				rec->lat_xlat = (uint16_t)v;
 				present |= SPE_REC_LAT_XLAT;
 				break;
-			case K_EVENTS:
+			case SPE_RK_EVENTS:
 				rec->events = v;
 				rec->events_size = (uint8_t)plen;
 				present |= SPE_REC_EVENTS;
 				break;
-			case K_OP:
+			case SPE_RK_OP:
 				rec->op_class = b & SPE_OP_CLASS_MASK;
 				rec->op_subclass = (uint8_t)v;
 				present |= SPE_REC_OP_TYPE;
 				break;
-			case K_DS:
+			case SPE_RK_DS:
 				rec->data_source = (uint16_t)v;
 				rec->data_source_size = (uint8_t)plen;
 				present |= SPE_REC_DATA_SOURCE;
 				break;
-			case K_CTX_EL1:
+			case SPE_RK_CTX_EL1:
 				rec->context_el1 = (uint32_t)v;
 				present |= SPE_REC_CONTEXT_EL1;
 				break;
-			case K_CTX_EL2:
+			case SPE_RK_CTX_EL2:
 				rec->context_el2 = (uint32_t)v;
 				present |= SPE_REC_CONTEXT_EL2;
 				break;
-			case K_TS:
+			case SPE_RK_TS:
 				rec->timestamp = v;
 				present |= SPE_REC_TIMESTAMP;
 				rec->end = SPE_REC_END_TIMESTAMP;
 				rec->present = present;
 				rec->n_packets = (uint16_t)npk;
 				goto done;
-			case K_END:
+			case SPE_RK_END:
 				rec->end = SPE_REC_END_END;
 				rec->present = present;
 				rec->n_packets = (uint16_t)npk;
 				goto done;
-			case K_PAD:
+			case SPE_RK_PAD:
 				npk--;	/* framing, not content */
 				break;
-			case K_ADDR_OTHER:
-			case K_CNT_OTHER: {
+			case SPE_RK_ADDR_OTHER:
+			case SPE_RK_CNT_OTHER: {
 				struct spe_pkt pkt = {
-					.type = kind == K_ADDR_OTHER ?
+					.type = kind == SPE_RK_ADDR_OTHER ?
 						SPE_PKT_ADDRESS : SPE_PKT_COUNTER,
 					.index = b & SPE_SHORT_INDEX_MASK,
 					.payload = v,
@@ -435,7 +387,7 @@ int spe_decoder_next(struct spe_decoder *dec, struct spe_record *rec)
 				rec_add(rec, &pkt);
 				break;
 			}
-			default:	/* K_UNKNOWN, K_CTX_OTHER */
+			default:	/* SPE_RK_UNKNOWN, SPE_RK_CTX_OTHER */
 				rec->n_unknown++;
 				break;
 			}
