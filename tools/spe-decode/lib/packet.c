@@ -36,31 +36,9 @@
 	 HC_TYPE(b) == SPE_PKT_OP_TYPE ? (b) & SPE_OP_CLASS_MASK : 0)
 
 /* The record decoder's dispatch value (enum spe_rec_kind). */
-#define HC_REC_ADDR(b)							\
-	(HC_INDEX(b) == SPE_ADDR_PC ? SPE_RK_PC :			\
-	 HC_INDEX(b) == SPE_ADDR_BR_TARGET ? SPE_RK_TGT :		\
-	 HC_INDEX(b) == SPE_ADDR_DATA_VA ? SPE_RK_VA :			\
-	 HC_INDEX(b) == SPE_ADDR_DATA_PA ? SPE_RK_PA :			\
-	 HC_INDEX(b) == SPE_ADDR_PREV_BR_TARGET ? SPE_RK_PBT : SPE_RK_ADDR_OTHER)
-#define HC_REC_CNT(b)							\
-	(HC_INDEX(b) == SPE_CNT_TOTAL ? SPE_RK_LAT_TOT :		\
-	 HC_INDEX(b) == SPE_CNT_ISSUE ? SPE_RK_LAT_ISS :		\
-	 HC_INDEX(b) == SPE_CNT_TRANSLATION ? SPE_RK_LAT_XLAT : SPE_RK_CNT_OTHER)
-#define HC_REC_CTX(b)							\
-	(HC_INDEX(b) == SPE_CONTEXT_EL1 ? SPE_RK_CTX_EL1 :		\
-	 HC_INDEX(b) == SPE_CONTEXT_EL2 ? SPE_RK_CTX_EL2 : SPE_RK_CTX_OTHER)
 #define HC_REC(b)							\
 	(HC_TYPE(b) == SPE_HC_EXTENDED ? SPE_RK_SLOW :			\
-	 HC_TYPE(b) == SPE_PKT_PAD ? SPE_RK_PAD :			\
-	 HC_TYPE(b) == SPE_PKT_END ? SPE_RK_END :			\
-	 HC_TYPE(b) == SPE_PKT_TIMESTAMP ? SPE_RK_TS :			\
-	 HC_TYPE(b) == SPE_PKT_EVENTS ? SPE_RK_EVENTS :			\
-	 HC_TYPE(b) == SPE_PKT_DATA_SOURCE ?				\
-		(HC_PLEN(b) <= 2 ? SPE_RK_DS : SPE_RK_UNKNOWN) :	\
-	 HC_TYPE(b) == SPE_PKT_CONTEXT ? HC_REC_CTX(b) :		\
-	 HC_TYPE(b) == SPE_PKT_OP_TYPE ? SPE_RK_OP :			\
-	 HC_TYPE(b) == SPE_PKT_ADDRESS ? HC_REC_ADDR(b) :		\
-	 HC_TYPE(b) == SPE_PKT_COUNTER ? HC_REC_CNT(b) : SPE_RK_UNKNOWN)
+	 SPE_REC_KIND(HC_TYPE(b), HC_INDEX(b), HC_PLEN(b)))
 
 #define HC(b)	[b] = { HC_TYPE(b), HC_PLEN(b), HC_INDEX(b), HC_REC(b) }
 #define HC4(b)	HC(b), HC((b) + 1), HC((b) + 2), HC((b) + 3)

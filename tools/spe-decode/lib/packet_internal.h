@@ -29,12 +29,44 @@
  */
 enum spe_rec_kind {
 	SPE_RK_SLOW,
-	SPE_RK_PAD, SPE_RK_END, SPE_RK_TS, SPE_RK_EVENTS, SPE_RK_DS, SPE_RK_OP,
+	SPE_RK_PAD, SPE_RK_EVENTS, SPE_RK_DS, SPE_RK_OP,
 	SPE_RK_CTX_EL1, SPE_RK_CTX_EL2, SPE_RK_CTX_OTHER,
 	SPE_RK_PC, SPE_RK_TGT, SPE_RK_VA, SPE_RK_PA, SPE_RK_PBT, SPE_RK_ADDR_OTHER,
 	SPE_RK_LAT_TOT, SPE_RK_LAT_ISS, SPE_RK_LAT_XLAT, SPE_RK_CNT_OTHER,
 	SPE_RK_UNKNOWN,
+	/* The record's end, last: one compare tells them from the rest. */
+	SPE_RK_TS, SPE_RK_END,
 };
+
+/*
+ * The enum spe_rec_kind of a packet of type @t (enum spe_pkt_type) with
+ * index @i (Address/Counter index, Context index) and payload size @n:
+ * a constant expression, so packet.c builds the first-byte table with it
+ * and the record decoder classifies its slower 16-bit packets with the
+ * same rules.  Padding and Alignment are framing (SPE_RK_PAD); a Data
+ * Source wider than 16 bits is undefined (DDI 0586A §5.3.5).
+ */
+#define SPE_REC_KIND(t, i, n)						\
+	((t) == SPE_PKT_PAD || (t) == SPE_PKT_ALIGNMENT ? SPE_RK_PAD :	\
+	 (t) == SPE_PKT_END ? SPE_RK_END :				\
+	 (t) == SPE_PKT_TIMESTAMP ? SPE_RK_TS :				\
+	 (t) == SPE_PKT_EVENTS ? SPE_RK_EVENTS :			\
+	 (t) == SPE_PKT_DATA_SOURCE ? ((n) <= 2 ? SPE_RK_DS : SPE_RK_UNKNOWN) : \
+	 (t) == SPE_PKT_OP_TYPE ? SPE_RK_OP :				\
+	 (t) == SPE_PKT_CONTEXT ?					\
+		((i) == SPE_CONTEXT_EL1 ? SPE_RK_CTX_EL1 :		\
+		 (i) == SPE_CONTEXT_EL2 ? SPE_RK_CTX_EL2 : SPE_RK_CTX_OTHER) : \
+	 (t) == SPE_PKT_ADDRESS ?					\
+		((i) == SPE_ADDR_PC ? SPE_RK_PC :			\
+		 (i) == SPE_ADDR_BR_TARGET ? SPE_RK_TGT :		\
+		 (i) == SPE_ADDR_DATA_VA ? SPE_RK_VA :			\
+		 (i) == SPE_ADDR_DATA_PA ? SPE_RK_PA :			\
+		 (i) == SPE_ADDR_PREV_BR_TARGET ? SPE_RK_PBT : SPE_RK_ADDR_OTHER) : \
+	 (t) == SPE_PKT_COUNTER ?					\
+		((i) == SPE_CNT_TOTAL ? SPE_RK_LAT_TOT :		\
+		 (i) == SPE_CNT_ISSUE ? SPE_RK_LAT_ISS :		\
+		 (i) == SPE_CNT_TRANSLATION ? SPE_RK_LAT_XLAT : SPE_RK_CNT_OTHER) : \
+	 SPE_RK_UNKNOWN)
 
 struct spe_hdr_class {
 	uint8_t type;		/* enum spe_pkt_type or SPE_HC_EXTENDED */

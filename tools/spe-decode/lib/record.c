@@ -24,109 +24,88 @@ static void insn_addr(struct spe_insn_addr *a, uint64_t payload)
 	a->nse = !!(payload & SPE_ADDR_INSN_NSE);
 }
 
-static void add_impdef(struct spe_impdef_value *arr, uint8_t *n,
-		       const struct spe_pkt *pkt)
+static void add_impdef(struct spe_impdef_value *arr, uint8_t *n, unsigned int index,
+		       uint64_t value)
 {
 	if (*n < SPE_REC_MAX_IMPDEF) {
-		arr[*n].index = pkt->index;
-		arr[*n].value = pkt->payload;
+		arr[*n].index = (uint8_t)index;
+		arr[*n].value = value;
 	}
 	if (*n < UINT8_MAX)
 		(*n)++;
 }
 
-/* Store one packet's content into the record. */
-static void rec_add(struct spe_record *rec, const struct spe_pkt *pkt)
+/*
+ * Store one packet into the record: the one place that knows which field
+ * each packet fills.  @kind is the packet's enum spe_rec_kind, @index its
+ * Address or Counter index or Operation Type class, @v its payload and
+ * @plen its size.  Returns @present with the field's bit added (the
+ * caller keeps it in a register: stores through @rec could alias the
+ * buffer being decoded).  Padding stores nothing; End and Timestamp,
+ * which end the record, are the caller's.
+ */
+static inline __attribute__((always_inline)) uint32_t
+rec_store(struct spe_record *rec, uint32_t present, unsigned int kind, unsigned int index,
+	  uint64_t v, unsigned int plen)
 {
-	uint64_t v = pkt->payload;
-
-	switch (pkt->type) {
-	case SPE_PKT_ADDRESS:
-		switch (pkt->index) {
-		case SPE_ADDR_PC:
-			insn_addr(&rec->pc, v);
-			rec->present |= SPE_REC_PC;
-			break;
-		case SPE_ADDR_BR_TARGET:
-			insn_addr(&rec->br_target, v);
-			rec->present |= SPE_REC_BR_TARGET;
-			break;
-		case SPE_ADDR_PREV_BR_TARGET:
-			insn_addr(&rec->prev_br_target, v);
-			rec->present |= SPE_REC_PREV_BR_TARGET;
-			break;
-		case SPE_ADDR_DATA_VA:
-			rec->data_va = spe_addr_sign_extend(v);
-			rec->data_va_tag = (uint8_t)SPE_FIELD_GET(SPE_ADDR_VA_TAG_MASK, v);
-			rec->present |= SPE_REC_DATA_VA;
-			break;
-		case SPE_ADDR_DATA_PA:
-			rec->data_pa = v & SPE_ADDR_VALUE_MASK;
-			rec->data_pa_ns = !!(v & SPE_ADDR_PA_NS);
-			rec->data_pa_ch = !!(v & SPE_ADDR_PA_CH);
-			rec->data_pa_pat = (uint8_t)SPE_FIELD_GET(SPE_ADDR_PA_PAT_MASK, v);
-			rec->present |= SPE_REC_DATA_PA;
-			break;
-		default:
-			add_impdef(rec->impdef_addr, &rec->n_impdef_addr, pkt);
-			break;
-		}
-		break;
-	case SPE_PKT_COUNTER:
-		switch (pkt->index) {
-		case SPE_CNT_TOTAL:
-			rec->lat_total = (uint16_t)v;
-			rec->present |= SPE_REC_LAT_TOTAL;
-			break;
-		case SPE_CNT_ISSUE:
-			rec->lat_issue = (uint16_t)v;
-			rec->present |= SPE_REC_LAT_ISSUE;
-			break;
-		case SPE_CNT_TRANSLATION:
-			rec->lat_xlat = (uint16_t)v;
-			rec->present |= SPE_REC_LAT_XLAT;
-			break;
-		default:
-			add_impdef(rec->impdef_cnt, &rec->n_impdef_cnt, pkt);
-			break;
-		}
-		break;
-	case SPE_PKT_EVENTS:
+	switch (kind) {
+	case SPE_RK_PC:
+		insn_addr(&rec->pc, v);
+		return present | SPE_REC_PC;
+	case SPE_RK_TGT:
+		insn_addr(&rec->br_target, v);
+		return present | SPE_REC_BR_TARGET;
+	case SPE_RK_PBT:
+		insn_addr(&rec->prev_br_target, v);
+		return present | SPE_REC_PREV_BR_TARGET;
+	case SPE_RK_VA:
+		rec->data_va = spe_addr_sign_extend(v);
+		rec->data_va_tag = (uint8_t)SPE_FIELD_GET(SPE_ADDR_VA_TAG_MASK, v);
+		return present | SPE_REC_DATA_VA;
+	case SPE_RK_PA:
+		rec->data_pa = v & SPE_ADDR_VALUE_MASK;
+		rec->data_pa_ns = !!(v & SPE_ADDR_PA_NS);
+		rec->data_pa_ch = !!(v & SPE_ADDR_PA_CH);
+		rec->data_pa_pat = (uint8_t)SPE_FIELD_GET(SPE_ADDR_PA_PAT_MASK, v);
+		return present | SPE_REC_DATA_PA;
+	case SPE_RK_LAT_TOT:
+		rec->lat_total = (uint16_t)v;
+		return present | SPE_REC_LAT_TOTAL;
+	case SPE_RK_LAT_ISS:
+		rec->lat_issue = (uint16_t)v;
+		return present | SPE_REC_LAT_ISSUE;
+	case SPE_RK_LAT_XLAT:
+		rec->lat_xlat = (uint16_t)v;
+		return present | SPE_REC_LAT_XLAT;
+	case SPE_RK_EVENTS:
 		rec->events = v;
-		rec->events_size = pkt->payload_len;
-		rec->present |= SPE_REC_EVENTS;
-		break;
-	case SPE_PKT_OP_TYPE:
-		rec->op_class = pkt->index;
+		rec->events_size = (uint8_t)plen;
+		return present | SPE_REC_EVENTS;
+	case SPE_RK_OP:
+		rec->op_class = (uint8_t)index;
 		rec->op_subclass = (uint8_t)v;
-		rec->present |= SPE_REC_OP_TYPE;
-		break;
-	case SPE_PKT_DATA_SOURCE:
-		/* Only 8- and 16-bit payloads are defined (DDI 0586A §5.3.5). */
-		if (pkt->payload_len > 2) {
-			rec->n_unknown++;
-			break;
-		}
+		return present | SPE_REC_OP_TYPE;
+	case SPE_RK_DS:
 		rec->data_source = (uint16_t)v;
-		rec->data_source_size = pkt->payload_len;
-		rec->present |= SPE_REC_DATA_SOURCE;
-		break;
-	case SPE_PKT_CONTEXT:
-		if (pkt->index == SPE_CONTEXT_EL1) {
-			rec->context_el1 = (uint32_t)v;
-			rec->present |= SPE_REC_CONTEXT_EL1;
-		} else if (pkt->index == SPE_CONTEXT_EL2) {
-			rec->context_el2 = (uint32_t)v;
-			rec->present |= SPE_REC_CONTEXT_EL2;
-		} else {
-			rec->n_unknown++;	/* reserved index */
-		}
-		break;
-	case SPE_PKT_UNKNOWN:
+		rec->data_source_size = (uint8_t)plen;
+		return present | SPE_REC_DATA_SOURCE;
+	case SPE_RK_CTX_EL1:
+		rec->context_el1 = (uint32_t)v;
+		return present | SPE_REC_CONTEXT_EL1;
+	case SPE_RK_CTX_EL2:
+		rec->context_el2 = (uint32_t)v;
+		return present | SPE_REC_CONTEXT_EL2;
+	case SPE_RK_ADDR_OTHER:
+		add_impdef(rec->impdef_addr, &rec->n_impdef_addr, index, v);
+		return present;
+	case SPE_RK_CNT_OTHER:
+		add_impdef(rec->impdef_cnt, &rec->n_impdef_cnt, index, v);
+		return present;
+	case SPE_RK_PAD:
+		return present;
+	default:	/* unknown packets, reserved Context indexes */
 		rec->n_unknown++;
-		break;
-	default:	/* PAD, ALIGNMENT: framing, no content */
-		break;
+		return present;
 	}
 }
 
@@ -221,11 +200,89 @@ static int fail(struct spe_decoder *dec, struct spe_record *rec, int err,
 	return err;
 }
 
+/*
+ * Between records only Padding and Alignment may sit (DDI 0586A §5.1.4):
+ * skip them.  Returns where the next record starts, or @len.
+ */
+static size_t skip_framing(const struct spe_decoder *dec, size_t pos)
+{
+	const uint8_t *buf = dec->buf;
+	size_t len = dec->len;
+	struct spe_pkt pkt;
+	int ret;
+
+	for (;;) {
+		pos = spe_skip_padding(buf, pos, len);
+		if (pos >= len || spe_hdr_table[buf[pos]].type != SPE_HC_EXTENDED)
+			return pos;
+		ret = spe_pkt_decode_fast(buf + pos, len - pos, dec->base + pos, &pkt);
+		if (ret > 0 && pkt.type == SPE_PKT_ALIGNMENT) {
+			pos += (size_t)ret;
+			continue;
+		}
+		/* The UNKNOWN bytes an Alignment skips may run to the end. */
+		if (ret == SPE_ERR_TRUNCATED && pkt.type == SPE_PKT_ALIGNMENT)
+			return len;
+		return pos;
+	}
+}
+
+/*
+ * The fast path: packets with a 1-byte header and 8 readable bytes after
+ * it, so that each payload is one unaligned load and a mask, stored by
+ * rec_store().  Stops before a 16-bit header, at @lim, or after the
+ * record's End or Timestamp (then returns true, with rec->end set).
+ */
+static inline __attribute__((always_inline)) bool
+decode_short_packets(const uint8_t *buf, size_t *posp, size_t lim,
+				 struct spe_record *rec)
+{
+	uint32_t present = rec->present;
+	unsigned int npk = rec->n_packets;
+	size_t pos = *posp;
+	bool ended = false;
+
+	while (pos < lim) {
+		uint8_t b = buf[pos];
+		const struct spe_hdr_class *hc = &spe_hdr_table[b];
+		unsigned int plen = hc->payload_len;
+		uint64_t v;
+
+		if (hc->rec_kind == SPE_RK_SLOW)
+			break;
+		memcpy(&v, buf + pos + 1, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		v = __builtin_bswap64(v);
+#endif
+		v &= len_mask[plen];
+		pos += 1 + plen;
+		npk++;
+		if (hc->rec_kind >= SPE_RK_TS) {
+			if (hc->rec_kind == SPE_RK_TS) {
+				rec->timestamp = v;
+				present |= SPE_REC_TIMESTAMP;
+				rec->end = SPE_REC_END_TIMESTAMP;
+			} else {
+				rec->end = SPE_REC_END_END;
+			}
+			ended = true;
+			break;
+		}
+		npk -= hc->rec_kind == SPE_RK_PAD;	/* framing, not content */
+		present = rec_store(rec, present, hc->rec_kind, hc->index, v, plen);
+	}
+	rec->present = present;
+	rec->n_packets = (uint16_t)npk;
+	*posp = pos;
+	return ended;
+}
+
 int spe_decoder_next(struct spe_decoder *dec, struct spe_record *rec)
 {
 	const uint8_t *buf;
-	size_t len, pos, start;
+	size_t len, pos, start, lim;
 	struct spe_pkt pkt;
+	unsigned int kind;
 	int ret;
 
 	if (!dec || !rec)
@@ -238,28 +295,10 @@ int spe_decoder_next(struct spe_decoder *dec, struct spe_record *rec)
 	}
 	buf = dec->buf;
 	len = dec->len;
-	pos = dec->pos;
-
-	/* Between records: Padding and Alignment commands only. */
-	for (;;) {
-		pos = spe_skip_padding(buf, pos, len);
-		if (pos >= len) {
-			dec->pos = pos;
-			return 0;
-		}
-		if (spe_hdr_table[buf[pos]].type != SPE_HC_EXTENDED)
-			break;
-		ret = spe_pkt_decode_fast(buf + pos, len - pos, dec->base + pos, &pkt);
-		if (ret > 0 && pkt.type == SPE_PKT_ALIGNMENT) {
-			pos += (size_t)ret;
-			continue;
-		}
-		/* The UNKNOWN bytes an Alignment skips may run to the end. */
-		if (ret == SPE_ERR_TRUNCATED && pkt.type == SPE_PKT_ALIGNMENT) {
-			dec->pos = len;
-			return 0;
-		}
-		break;
+	pos = skip_framing(dec, dec->pos);
+	if (pos >= len) {
+		dec->pos = len;
+		return 0;
 	}
 
 	start = pos;
@@ -270,130 +309,12 @@ int spe_decoder_next(struct spe_decoder *dec, struct spe_record *rec)
 	rec->n_unknown = 0;
 	rec->n_packets = 0;
 
-	for (;;) {
-		/*
-		 * Fast path: a 1-byte header with 8 readable bytes after it,
-		 * so the payload is one unaligned load and a mask.
-		 */
-		/* pos < lim: 9 readable bytes and still inside the size limit */
-		size_t lim = len >= 9 ? len - 8 : 0;
-
-		if (lim > start + SPE_RECORD_MAX_BYTES)
-			lim = start + SPE_RECORD_MAX_BYTES;
-		/* Kept in registers: stores through rec could alias buf. */
-		uint32_t present = rec->present;
-		unsigned int npk = rec->n_packets;
-
-		while (pos < lim) {
-			uint8_t b = buf[pos];
-			unsigned int kind = spe_hdr_table[b].rec_kind;
-			unsigned int plen = spe_hdr_table[b].payload_len;
-			uint64_t v;
-
-			if (kind == SPE_RK_SLOW)
-				break;
-			memcpy(&v, buf + pos + 1, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-			v = __builtin_bswap64(v);
-#endif
-			v &= len_mask[plen];
-			pos += 1 + plen;
-			npk++;
-			switch (kind) {
-			case SPE_RK_PC:
-				insn_addr(&rec->pc, v);
-				present |= SPE_REC_PC;
-				break;
-			case SPE_RK_TGT:
-				insn_addr(&rec->br_target, v);
-				present |= SPE_REC_BR_TARGET;
-				break;
-			case SPE_RK_PBT:
-				insn_addr(&rec->prev_br_target, v);
-				present |= SPE_REC_PREV_BR_TARGET;
-				break;
-			case SPE_RK_VA:
-				rec->data_va = spe_addr_sign_extend(v);
-				rec->data_va_tag = (uint8_t)(v >> 56);
-				present |= SPE_REC_DATA_VA;
-				break;
-			case SPE_RK_PA:
-				rec->data_pa = v & SPE_ADDR_VALUE_MASK;
-				rec->data_pa_ns = !!(v & SPE_ADDR_PA_NS);
-				rec->data_pa_ch = !!(v & SPE_ADDR_PA_CH);
-				rec->data_pa_pat = (uint8_t)SPE_FIELD_GET(SPE_ADDR_PA_PAT_MASK, v);
-				present |= SPE_REC_DATA_PA;
-				break;
-			case SPE_RK_LAT_TOT:
-				rec->lat_total = (uint16_t)v;
-				present |= SPE_REC_LAT_TOTAL;
-				break;
-			case SPE_RK_LAT_ISS:
-				rec->lat_issue = (uint16_t)v;
-				present |= SPE_REC_LAT_ISSUE;
-				break;
-			case SPE_RK_LAT_XLAT:
-				rec->lat_xlat = (uint16_t)v;
-				present |= SPE_REC_LAT_XLAT;
-				break;
-			case SPE_RK_EVENTS:
-				rec->events = v;
-				rec->events_size = (uint8_t)plen;
-				present |= SPE_REC_EVENTS;
-				break;
-			case SPE_RK_OP:
-				rec->op_class = b & SPE_OP_CLASS_MASK;
-				rec->op_subclass = (uint8_t)v;
-				present |= SPE_REC_OP_TYPE;
-				break;
-			case SPE_RK_DS:
-				rec->data_source = (uint16_t)v;
-				rec->data_source_size = (uint8_t)plen;
-				present |= SPE_REC_DATA_SOURCE;
-				break;
-			case SPE_RK_CTX_EL1:
-				rec->context_el1 = (uint32_t)v;
-				present |= SPE_REC_CONTEXT_EL1;
-				break;
-			case SPE_RK_CTX_EL2:
-				rec->context_el2 = (uint32_t)v;
-				present |= SPE_REC_CONTEXT_EL2;
-				break;
-			case SPE_RK_TS:
-				rec->timestamp = v;
-				present |= SPE_REC_TIMESTAMP;
-				rec->end = SPE_REC_END_TIMESTAMP;
-				rec->present = present;
-				rec->n_packets = (uint16_t)npk;
-				goto done;
-			case SPE_RK_END:
-				rec->end = SPE_REC_END_END;
-				rec->present = present;
-				rec->n_packets = (uint16_t)npk;
-				goto done;
-			case SPE_RK_PAD:
-				npk--;	/* framing, not content */
-				break;
-			case SPE_RK_ADDR_OTHER:
-			case SPE_RK_CNT_OTHER: {
-				struct spe_pkt pkt = {
-					.type = kind == SPE_RK_ADDR_OTHER ?
-						SPE_PKT_ADDRESS : SPE_PKT_COUNTER,
-					.index = b & SPE_SHORT_INDEX_MASK,
-					.payload = v,
-				};
-
-				rec->present = present;
-				rec_add(rec, &pkt);
-				break;
-			}
-			default:	/* SPE_RK_UNKNOWN, SPE_RK_CTX_OTHER */
-				rec->n_unknown++;
-				break;
-			}
-		}
-		rec->present = present;
-		rec->n_packets = (uint16_t)npk;
+	/* Fast path while 9 bytes are readable and inside the size limit. */
+	lim = len >= 9 ? len - 8 : 0;
+	if (lim > start + SPE_RECORD_MAX_BYTES)
+		lim = start + SPE_RECORD_MAX_BYTES;
+	while (!decode_short_packets(buf, &pos, lim, rec)) {
+		/* One packet the general way: a 16-bit header, or near an end. */
 		if (pos >= len)
 			return fail(dec, rec, SPE_ERR_TRUNCATED, pos, start,
 				    SPE_REC_END_TRUNCATED);
@@ -407,22 +328,21 @@ int spe_decoder_next(struct spe_decoder *dec, struct spe_record *rec)
 				    SPE_REC_END_TRUNCATED : SPE_REC_END_ERROR);
 		pos += (size_t)ret;
 		rec->n_packets++;
-		if (pkt.type == SPE_PKT_END) {
+		kind = SPE_REC_KIND(pkt.type, pkt.index, pkt.payload_len);
+		if (kind == SPE_RK_END) {
 			rec->end = SPE_REC_END_END;
 			break;
 		}
-		if (pkt.type == SPE_PKT_TIMESTAMP) {
+		if (kind == SPE_RK_TS) {
 			rec->timestamp = pkt.payload;
 			rec->present |= SPE_REC_TIMESTAMP;
 			rec->end = SPE_REC_END_TIMESTAMP;
 			break;
 		}
-		if (pkt.type != SPE_PKT_PAD && pkt.type != SPE_PKT_ALIGNMENT)
-			rec_add(rec, &pkt);
-		else
-			rec->n_packets--;
+		rec->n_packets -= kind == SPE_RK_PAD;	/* framing */
+		rec->present = rec_store(rec, rec->present, kind, pkt.index,
+					 pkt.payload, pkt.payload_len);
 	}
-done:
 	rec->size = (uint32_t)(pos - start);
 	dec->pos = pos;
 	return 1;
