@@ -22,6 +22,9 @@ for fd in 0:stdin 1:stdout 2:stderr; do
 done
 [ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
 cd "$SELFTESTS" || exit 1
-./run_kselftest.sh >"$RESULTS/kselftest.tap" 2>&1
+# Appending: the runner reopens /dev/stdout to append each program's
+# output, and a writer at its own offset would overwrite that.
+: >"$RESULTS/kselftest.tap"
+./run_kselftest.sh >>"$RESULTS/kselftest.tap" 2>&1
 echo $? >"$RESULTS/kselftest.rc"
 cat "$RESULTS/kselftest.tap"
