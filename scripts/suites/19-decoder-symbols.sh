@@ -6,18 +6,10 @@
 # build-id cache (--buildid-dir), and a kernel module's map with kallsyms.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/lib/perfdata-suite.sh
+. "$top/scripts/lib/perfdata-suite.sh"
 spe="$top/build/spe-decode/spe-decode"
 gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-same() {
-	if [ -s "$2" ] && cmp -s "$2" "$3"; then ok "$1 ($(wc -l <"$2") lines)"; else
-		nok "$1"; diff "$2" "$3" | head -6 | sed 's/^/# /'; fi
-}
 make -s -C "$top/tools/spe-decode" -j2 >"$tmp/build.log" 2>&1 ||
 	{ cat "$tmp/build.log"; nok "build"; exit 1; }
 command -v perf >/dev/null || { skip "symbols beside perf" "perf not installed"; echo "1..$n"; exit 0; }
@@ -176,4 +168,4 @@ cmpperf "kernel and module maps with --kallsyms, as perf" "$tmp/k.data" \
 	--kallsyms "$tmp/kallsyms" -- --kallsyms "$tmp/kallsyms"
 grep -q ' modfn_[0-9]*+0x[0-9a-f]* (\[my_mod\])$' "$tmp/s.out" && ok "module ips: [my_mod] symbols" ||
 	nok "module ips: [my_mod] symbols"
-echo "1..$n"
+suite_plan

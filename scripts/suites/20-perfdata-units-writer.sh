@@ -4,15 +4,10 @@
 # perf arm-spe.c).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/lib/perfdata-suite.sh
+. "$top/scripts/lib/perfdata-suite.sh"
 bld="$top/build/spe-decode"
 gen="$top/tools/spe-decode/tests/perfdata/gen_raw.py"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 
 make -s -C "$top/tools/spe-decode" -j2 tests >"$tmp/build.log" 2>&1 ||
 	{ cat "$tmp/build.log"; nok "spe-decode and its unit tests build"; exit 1; }
@@ -95,4 +90,4 @@ check "AUX flags TRUNCATED|PARTIAL reach perf" '[ $? -eq 0 ]'
 perf report -D -i "$tmp/pt.data" >"$tmp/pt.dump" 2>&1
 check "per-thread file: AUXTRACE for tid 78 on cpu -1, COMM for 77/78" \
 	'grep -q "PERF_RECORD_AUXTRACE size: 0xa00.*tid: 78  cpu: -1" "$tmp/pt.dump" && grep -q "PERF_RECORD_COMM exec: spe-test:77/78" "$tmp/pt.dump"'
-echo "1..$n"
+suite_plan

@@ -6,24 +6,11 @@
 # perf arm-spe.c).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/lib/perfdata-suite.sh
+. "$top/scripts/lib/perfdata-suite.sh"
 bld="$top/build/spe-decode"
 spe="$bld/spe-decode"
 gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-# same NAME A B: files equal (prints the first differences otherwise)
-same() {
-	if [ -s "$2" ] && cmp -s "$2" "$3"; then
-		ok "$1 ($(wc -l <"$2") lines)"
-	else
-		nok "$1"
-		diff "$2" "$3" | head -8 | sed 's/^/# /'
-	fi
-}
 
 make -s -C "$top/tools/spe-decode" -j2 >"$tmp/build.log" 2>&1 ||
 	{ cat "$tmp/build.log"; nok "spe-decode builds"; exit 1; }
@@ -215,4 +202,4 @@ if [ $? -eq 0 ] && grep -q prog "$tmp/rep.out"; then
 else
 	nok "perf report reads inject's output"
 fi
-echo "1..$n"
+suite_plan

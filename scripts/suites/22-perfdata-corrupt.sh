@@ -5,13 +5,10 @@
 # bounds fails the test even when its output looks right.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/lib/perfdata-suite.sh
+. "$top/scripts/lib/perfdata-suite.sh"
 gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
 patch="$top/tools/spe-decode/tests/perfdata/patch_record.py"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; }
 
 make -s -C "$top/tools/spe-decode" -j2 SAN=1 >"$tmp/build.log" 2>&1 ||
 	{ cat "$tmp/build.log"; nok "sanitizer build"; exit 1; }
@@ -138,4 +135,4 @@ else
 fi
 "$spe" script "$tmp/flags.data" 2>&1 >/dev/null | grep -q "16 truncated, 16 partial, 16 collision"
 if [ $? -eq 0 ]; then ok "script reports truncated data at the end"; else nok "script reports truncated data at the end"; fi
-echo "1..$n"
+suite_plan

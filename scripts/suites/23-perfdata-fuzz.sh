@@ -5,14 +5,11 @@
 # longer by hand with FUZZ_SECONDS.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/lib/perfdata-suite.sh
+. "$top/scripts/lib/perfdata-suite.sh"
 dec="$top/tools/spe-decode"
 gen="$dec/tests/perfdata/gen_mixed.py"
 secs=${FUZZ_SECONDS:-20}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; }
 
 if ! command -v clang-14 >/dev/null; then
 	echo "ok 1 - perf.data fuzz target # SKIP clang-14 not installed (make deps)"
@@ -58,4 +55,4 @@ else
 	mkdir -p "$top/build/fuzz-artifacts" && cp "$tmp"/crash-* "$tmp"/leak-* "$tmp"/timeout-* \
 		"$top/build/fuzz-artifacts/" 2>/dev/null
 fi
-echo "1..$n"
+suite_plan

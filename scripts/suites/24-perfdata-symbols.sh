@@ -4,19 +4,11 @@
 # file, and the report's top symbols.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/lib/perfdata-suite.sh
+. "$top/scripts/lib/perfdata-suite.sh"
 bld="$top/build/spe-decode"
 spe="$bld/spe-decode"
 gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-same() {
-	if [ -s "$2" ] && cmp -s "$2" "$3"; then ok "$1 ($(wc -l <"$2") lines)"; else
-		nok "$1"; diff "$2" "$3" | head -6 | sed 's/^/# /'; fi
-}
 
 make -s -C "$top/tools/spe-decode" -j2 tests >"$tmp/build.log" 2>&1 ||
 	{ cat "$tmp/build.log"; nok "build"; exit 1; }
@@ -107,4 +99,4 @@ if [ -n "$want" ] && [ "$want" = "$got" ]; then
 else
 	nok "report: top symbol (want '$want', got '$got')"
 fi
-echo "1..$n"
+suite_plan

@@ -4,13 +4,10 @@
 # under 64 MB.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/lib/perfdata-suite.sh
+. "$top/scripts/lib/perfdata-suite.sh"
 spe="$top/build/spe-decode/spe-decode"
 gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; }
 
 make -s -C "$top/tools/spe-decode" -j2 >/dev/null 2>&1 || { nok "build"; exit 1; }
 if [ ! -x /usr/bin/time ]; then
@@ -50,4 +47,4 @@ if command -v perf >/dev/null && perf inject -i "$tmp/big.data" -o - >"$tmp/pipe
 else
 	n=$((n + 1)); echo "ok $n - report from a pipe # SKIP perf inject unavailable"
 fi
-echo "1..$n"
+suite_plan
