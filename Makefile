@@ -5,6 +5,8 @@
 #                model's tools (tools/spu-model: spe-gen, spu-bench)
 #   make check   run every test suite (scripts/suites/), summary line last
 #   make bench   run the benchmarks beside the reference tools
+#   make mutate  mutation testing of the C layers (scripts/mutate.sh; not
+#                part of check: MUTATE_ARGS='--sample 200 --seed 1')
 #   make demo    the main job: record or generate a trace and decode it
 #   make install build and install spe-decode (with its library, headers,
 #                pkg-config file, man pages, bash completion) and spe-gen into
@@ -14,7 +16,7 @@
 DECODER := tools/spe-decode
 MODEL   := tools/spu-model
 
-.PHONY: all deps check bench demo clean install uninstall
+.PHONY: all deps check bench mutate demo clean install uninstall
 
 all: deps
 	$(MAKE) -C $(DECODER)
@@ -28,6 +30,10 @@ check: deps
 
 bench: all
 	@scripts/bench.sh
+
+MUTATE_ARGS ?= --sample 200 --seed 1
+mutate: deps
+	@scripts/mutate.sh $(MUTATE_ARGS)
 
 demo: all
 	@scripts/demo.sh
