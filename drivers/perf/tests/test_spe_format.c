@@ -224,6 +224,14 @@ static void test_validate_errors(void)
 	set_fmt(&r, SPE_FMT_min_latency, 0xfff);
 	CHECK_EQ(spe_event_validate(&c, &r, &why), 0,
 		 "min_latency 4095 fits a 12-bit counter");
+
+	/* DDI 0487 D18.3 (PMSLATFR_EL1.MINLAT): the format field is 12 bits,
+	 * so 4096 can only be asked for through a reserved config2 bit. */
+	c = full_caps();
+	r = base_req();
+	r.config[SPE_CFG_WORD_config2] = 0x1000;
+	CHECK_EQ(spe_event_validate(&c, &r, &why), -EINVAL,
+		 "min_latency 4096 (config2 bit 12) is a reserved bit: -EINVAL");
 }
 
 static void test_period(void)
