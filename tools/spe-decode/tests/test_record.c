@@ -52,22 +52,48 @@ static void records_end_at_end_or_timestamp(void)
 	      "the end of the input after a whole record is a clean end");
 }
 
-static void every_field_is_filled(void)
+/*
+ * The record decoder has a fast path (a packet with 8 readable bytes after
+ * its header) and a careful one (the last bytes of the buffer): every
+ * packet kind must give the same fields on both.  The same packets are
+ * decoded in two orders, each alone in the buffer (its tail on the careful
+ * path) and followed by padding (every packet on the fast path).
+ */
+static const char *const every_packet_layouts[] = {
+	"pc 0xffff800008001234 el=1 ns=1 nse=1\n"
+	"ctx 0x1234\nctx 0x5678 el2\n"
+	"op st sve=512 pred\n"
+	"ev retired l1d-access l2d-miss size=4\n"
+	"lat iss 3\nlat tot 4095\nlat xlat 17 ext\n"
+	"tgt 0x400000 el=0 ns=0\npbt 0x400100 el=2 ns=1\n"
+	"va 0xffff00001000 tag=0xf0\n"
+	"pa 0x80001000 ns=1 ch=1 pat=3\n"
+	"ds 0x1234 size=2\n"
+	"addr 9 0x99\nlat 5 55\nraw 0x02\n"
+	"end\n",
+	"pc 0xffff800008001234 el=1 ns=1 nse=1\n"
+	"tgt 0x400000 el=0 ns=0\npbt 0x400100 el=2 ns=1\n"
+	"va 0xffff00001000 tag=0xf0\n"
+	"pa 0x80001000 ns=1 ch=1 pat=3\n"
+	"addr 9 0x99\nraw 0x02\nds 0x1234 size=2\n"
+	"lat 5 55\nlat xlat 17 ext\nlat iss 3\n"
+	"ev retired l1d-access l2d-miss size=4\n"
+	"ctx 0x5678 el2\nctx 0x1234\nlat tot 4095\n"
+	"op st sve=512 pred\n"
+	"end\n",
+};
+
+static void every_field_is_filled_in(const char *layout, const char *after)
 {
 	struct spe_decoder d;
 	struct spe_record r;
+	char text[1024];
+	size_t alone;
 
-	enc("pc 0xffff800008001234 el=1 ns=1 nse=1\n"
-	    "ctx 0x1234\nctx 0x5678 el2\n"
-	    "op st sve=512 pred\n"
-	    "ev retired l1d-access l2d-miss size=4\n"
-	    "lat iss 3\nlat tot 4095\nlat xlat 17 ext\n"
-	    "tgt 0x400000 el=0 ns=0\npbt 0x400100 el=2 ns=1\n"
-	    "va 0xffff00001000 tag=0xf0\n"
-	    "pa 0x80001000 ns=1 ch=1 pat=3\n"
-	    "ds 0x1234 size=2\n"
-	    "addr 9 0x99\nlat 5 55\nraw 0x02\n"
-	    "end\n");
+	enc(layout);
+	alone = len;
+	snprintf(text, sizeof(text), "%s%s", layout, after);
+	enc(text);
 	start(&d, 0, 0);
 	if (!CHECK(spe_decoder_next(&d, &r) == 1, "a record with every packet decodes"))
 		return;
@@ -101,6 +127,16 @@ static void every_field_is_filled(void)
 	CHECK(r.n_unknown == 1, "an unknown packet inside a record is counted and skipped");
 	CHECK(!(r.present & SPE_REC_TIMESTAMP) && r.end == SPE_REC_END_END,
 	      "no timestamp bit for a record ended by End");
+	CHECK(r.size == alone && r.n_packets == 17,
+	      "the record's size and packet count include End (DDI 0586A §5.2)");
+}
+
+static void every_field_is_filled(void)
+{
+	for (size_t i = 0; i < sizeof(every_packet_layouts) / sizeof(every_packet_layouts[0]); i++) {
+		every_field_is_filled_in(every_packet_layouts[i], "");
+		every_field_is_filled_in(every_packet_layouts[i], "pad 16\n");
+	}
 }
 
 static void impdef_overflow_is_counted(void)
@@ -203,6 +239,31 @@ static void resync_skips_false_end_bytes(void)
 	      "resync rejects an End-like payload byte whose follower is not a clean record");
 }
 
+static void resync_after_timestamp_with_high_byte(void)
+{
+	struct spe_decoder d;
+	struct spe_record r;
+
+	/*
+	 * A record boundary is right after End or after a Timestamp packet's
+	 * 8-byte payload (DDI 0586A §5.2).  The Timestamps here have a
+	 * non-zero top byte, so no zero (Padding) byte hides a boundary
+	 * found one byte off.
+	 */
+	enc("pc 0x400000 el=0 ns=1\nraw 0x20 0x21\nop ld gp\nts 0xff00000000000005\n"
+	    "pc 0x400004 el=0 ns=1\nop st gp\nts 0xee00000000000006\n"
+	    "pc 0x400008 el=0 ns=1\nts 0xdd00000000000007\n");
+	start(&d, 0, 0);
+	CHECK(spe_decoder_next(&d, &r) == SPE_ERR_BAD_HEADER, "bad header found");
+	CHECK(spe_decoder_next(&d, &r) == 1 && r.offset == 22 && r.pc.addr == 0x400004 &&
+	      r.timestamp == 0xee00000000000006ULL && r.size == 20,
+	      "resync resumes right after the corrupt record's Timestamp (top byte non-zero)");
+	CHECK(spe_decoder_next(&d, &r) == 1 && r.pc.addr == 0x400008 &&
+	      r.timestamp == 0xdd00000000000007ULL,
+	      "and the record after it decodes whole");
+	CHECK(spe_decoder_next(&d, &r) == 0, "then the clean end of the input");
+}
+
 static void strict_mode_stops(void)
 {
 	struct spe_decoder d;
@@ -234,6 +295,50 @@ static void record_size_is_bounded(void)
 	      "a record longer than 2^MaxSize (2 KiB) bytes without End is a bad record");
 	CHECK(spe_decoder_next(&d, &r) == 1 && r.pc.addr == 0x500000,
 	      "after an over-long record decoding resumes at the next boundary");
+}
+
+/*
+ * A record of @size bytes: PC packets, padding, End; then @after.  The
+ * decoder accepts records up to 2^MaxSize bytes (SPE_RECORD_MAX_BYTES, the
+ * largest PMSIDR_EL1.MaxSize, DDI 0487 D18.3) and refuses longer ones.
+ */
+static int decode_record_of_size(unsigned int size, const char *after,
+				 struct spe_record *r)
+{
+	unsigned int pcs = (size - 1) / 9, pad = size - 1 - 9 * pcs;
+	char *text = malloc(pcs * 24 + 64 + strlen(after)), *p = text;
+	struct spe_decoder d;
+
+	for (unsigned int i = 0; i < pcs; i++)
+		p += sprintf(p, "pc 0x%x el=0 ns=1\n", 0x400000 + 4 * i);
+	if (pad)
+		p += sprintf(p, "pad %u\n", pad);
+	sprintf(p, "end\n%s", after);
+	enc(text);
+	free(text);
+	start(&d, 0, 0);
+	return spe_decoder_next(&d, r);
+}
+
+static void record_size_limit_is_exact(void)
+{
+	static const char *const after[] = { "", "pc 0x500000 el=0 ns=1\nend\n" };
+	struct spe_record r;
+
+	for (int i = 0; i < 2; i++) {
+		const char *where = i ? "followed by a record" : "at the end of the buffer";
+		char name[160];
+
+		snprintf(name, sizeof(name), "the largest record (2^MaxSize bytes) is accepted, %s", where);
+		CHECK(decode_record_of_size(SPE_RECORD_MAX_BYTES, after[i], &r) == 1 &&
+		      r.size == SPE_RECORD_MAX_BYTES && r.end == SPE_REC_END_END, name);
+		snprintf(name, sizeof(name), "a record one byte over 2^MaxSize is a bad record, %s", where);
+		CHECK(decode_record_of_size(SPE_RECORD_MAX_BYTES + 1, after[i], &r) ==
+		      SPE_ERR_BAD_RECORD, name);
+		snprintf(name, sizeof(name), "a record 8 bytes under the limit is accepted whole, %s", where);
+		CHECK(decode_record_of_size(SPE_RECORD_MAX_BYTES - 8, after[i], &r) == 1 &&
+		      r.size == SPE_RECORD_MAX_BYTES - 8, name);
+	}
 }
 
 static void fast_and_slow_paths_agree(void)
@@ -331,8 +436,10 @@ int main(void)
 	truncated_record_keeps_what_was_decoded();
 	corrupt_byte_then_resync();
 	resync_skips_false_end_bytes();
+	resync_after_timestamp_with_high_byte();
 	strict_mode_stops();
 	record_size_is_bounded();
+	record_size_limit_is_exact();
 	fast_and_slow_paths_agree();
 	init_rules();
 	matches_packet_layer_on_generated_stream();
