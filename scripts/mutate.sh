@@ -4,12 +4,14 @@
 # to hours); `make mutate` runs it with the defaults below.
 #
 # Usage: scripts/mutate.sh [--layer L[,L...]] [--sample N] [--seed S]
-#                          [--jobs J] [--timeout SEC] [--list]
+#                          [--jobs J] [--timeout SEC] [--match RE] [--list]
 #
 #   --layer    packet, record, perfdata, driver, model (default: all five)
 #   --sample   test N mutants in all, spread evenly over the layers
 #              (default: every mutant); the same seed picks the same ones
 #   --jobs     mutants tested at once (default 2)
+#   --match    only the selected mutants whose "file: before => after"
+#              key matches the regular expression (to re-check survivors)
 #   --list     print the selected mutants and stop
 #
 # Each mutant is one change (operator swap, constant +-1, shift or mask

@@ -212,6 +212,9 @@ def main():
     ap.add_argument("--timeout", type=int, default=0,
                     help="seconds per mutant (default: 3x the pristine "
                     "run of the layer's suites, at least 60)")
+    ap.add_argument("--match", default="",
+                    help="only mutants whose 'file: before => after' key "
+                    "contains this regular expression")
     ap.add_argument("--list", action="store_true",
                     help="list the selected mutants, run nothing")
     ap.add_argument("--report", default="build/mutate/report.txt")
@@ -227,6 +230,10 @@ def main():
         ap.error("--jobs must be at least 1 and --sample not negative")
     equiv = load_equivalents(os.path.join(top, a.equivalents))
     chosen = select(top, layers, a.sample, a.seed)
+    if a.match:
+        import re
+        rx = re.compile(a.match)
+        chosen = [c for c in chosen if rx.search(c[1].key(c[2]))]
 
     if a.list:
         for layer, m, text in chosen:

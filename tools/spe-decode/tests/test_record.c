@@ -183,6 +183,30 @@ static void alignment_honours_base_offset(void)
 	start(&d, 0, 0x1000a);
 	CHECK(spe_decoder_next(&d, &r) == 1 && r.offset == 0x10010 && r.size == 10,
 	      "record offsets are stream offsets, and Alignment is computed from them");
+
+	/* The same Alignment after a first record, and one whose boundary
+	 * lies past the end of the input (DDI 0586A §5.3.2). */
+	{
+		static const uint8_t two[] = {
+			0xb0, 0, 0, 0x40, 0, 0, 0, 0, 0x80, 0x01,
+			/* at stream offset 0x1000a: to 16 -> 0x10010 */
+			0x23, 0x00, 0xee, 0xee, 0xee, 0xee,
+			0xb0, 4, 0, 0x40, 0, 0, 0, 0, 0x80, 0x01,
+			/* at 0x1001a: to 16 -> 0x10020, past the end */
+			0x23, 0x00, 0xee,
+		};
+
+		free(buf);
+		len = sizeof(two);
+		buf = malloc(len);
+		memcpy(buf, two, len);
+		start(&d, 0, 0x10000);
+		CHECK(spe_decoder_next(&d, &r) == 1 && r.offset == 0x10000, "first record");
+		CHECK(spe_decoder_next(&d, &r) == 1 && r.offset == 0x10010 && r.pc.addr == 0x400004,
+		      "an Alignment after a record skips to the boundary of its stream offset");
+		CHECK(spe_decoder_next(&d, &r) == 0 && spe_decoder_offset(&d) == 0x10000 + len,
+		      "an Alignment whose boundary is past the end ends the input cleanly, at its end");
+	}
 }
 
 static void truncated_record_keeps_what_was_decoded(void)
@@ -262,6 +286,94 @@ static void resync_after_timestamp_with_high_byte(void)
 	      r.timestamp == 0xdd00000000000007ULL,
 	      "and the record after it decodes whole");
 	CHECK(spe_decoder_next(&d, &r) == 0, "then the clean end of the input");
+}
+
+static void resync_checks_the_record_size_limit(void)
+{
+	struct spe_decoder d;
+	struct spe_record r;
+	char *text = malloc(150 * 32 + 250 * 24 + 256), *p = text;
+	int good = 0, ret;
+
+	/*
+	 * Far into the stream, a corrupt record, then an End followed by a
+	 * run of packets longer than 2^MaxSize bytes (DDI 0487 D18.3): no
+	 * record can start there, so resync must go on to the record after
+	 * the run.
+	 */
+	for (int i = 0; i < 150; i++)
+		p += sprintf(p, "pc 0x%x el=0 ns=1\nend\n", 0x400000 + 4 * i);
+	p += sprintf(p, "pc 0x400800 el=0 ns=1\nraw 0x20 0x21\nend\n");
+	for (int i = 0; i < 250; i++)
+		p += sprintf(p, "pc 0x%x el=0 ns=1\n", 0x600000 + 4 * i);
+	sprintf(p, "end\npc 0x500000 el=0 ns=1\nts 0x42\n");
+	enc(text);
+	free(text);
+	start(&d, 0, 0);
+	while ((ret = spe_decoder_next(&d, &r)) == 1)
+		good++;
+	CHECK(good == 150 && ret == SPE_ERR_BAD_HEADER, "150 records, then the bad header");
+	CHECK(spe_decoder_next(&d, &r) == 1 && r.pc.addr == 0x500000 && r.timestamp == 0x42,
+	      "resync skips a candidate boundary followed by more than 2^MaxSize bytes without End");
+	CHECK(spe_decoder_next(&d, &r) == 0, "then the clean end of the input");
+}
+
+static void resync_boundaries_follow_the_rule(void)
+{
+	struct spe_decoder d;
+	struct spe_record r;
+	char *text = malloc(300 * 24 + 256), *p = text;
+
+	/*
+	 * A candidate followed by a record one byte over 2^MaxSize (its End
+	 * 2048 bytes in) is no record start for resync either: the decoder
+	 * would refuse that record (DDI 0487 D18.3 PMSIDR_EL1.MaxSize).
+	 */
+	p += sprintf(p, "pc 0x400000 el=0 ns=1\nraw 0x20 0x21\nend\n");
+	for (int i = 0; i < 227; i++)
+		p += sprintf(p, "pc 0x%x el=0 ns=1\n", 0x600000 + 4 * i);
+	sprintf(p, "pad 5\nend\npc 0x500000 el=0 ns=1\nend\n");
+	enc(text);
+	start(&d, 0, 0);
+	CHECK(spe_decoder_next(&d, &r) == SPE_ERR_BAD_HEADER, "bad header found");
+	CHECK(spe_decoder_next(&d, &r) == 1 && r.pc.addr == 0x500000,
+	      "resync does not stop before a record of 2^MaxSize + 1 bytes");
+
+	/*
+	 * An over-long record refused exactly where a Timestamp packet starts:
+	 * the boundary is right after that Timestamp (DDI 0586A §5.2).
+	 */
+	p = text;
+	for (int i = 0; i < 227; i++)
+		p += sprintf(p, "pc 0x%x el=0 ns=1\n", 0x600000 + 4 * i);
+	sprintf(p, "pad 5\nts 0x77\npc 0x500004 el=0 ns=1\nend\n");
+	enc(text);
+	start(&d, 0, 0);
+	CHECK(spe_decoder_next(&d, &r) == SPE_ERR_BAD_RECORD &&
+	      spe_decoder_error_offset(&d) == SPE_RECORD_MAX_BYTES,
+	      "a record reaching 2^MaxSize bytes is refused at the packet that starts there");
+	CHECK(spe_decoder_next(&d, &r) == 1 && r.pc.addr == 0x500004,
+	      "resync resumes right after the Timestamp the refused record ended with");
+
+	/*
+	 * A Timestamp header byte that is the payload of a packet before the
+	 * corruption is not a boundary: only whole packets after the bad
+	 * header count.
+	 */
+	enc("pc 0x400000 el=0 ns=1\nctx 0x71000000\nraw 0x20 0x21 0x02 0x02 0x02 0x02 0x02 0x02\n"
+	    "pc 0x400008 el=0 ns=1\nend\npc 0x40000c el=0 ns=1\nend\n");
+	start(&d, 0, 0);
+	CHECK(spe_decoder_next(&d, &r) == SPE_ERR_BAD_HEADER, "bad header found");
+	CHECK(spe_decoder_next(&d, &r) == 1 && r.pc.addr == 0x40000c,
+	      "a 0x71 payload byte before the bad header does not make a boundary");
+
+	/* A record cut by the end of the input after resync: truncated. */
+	enc("pc 0x400000 el=0 ns=1\nraw 0x20 0x21\nend\npc 0x400004 el=0 ns=1\nraw 0xb0 1 2 3\n");
+	start(&d, 0, 0);
+	CHECK(spe_decoder_next(&d, &r) == SPE_ERR_BAD_HEADER, "bad header found");
+	CHECK(spe_decoder_next(&d, &r) == SPE_ERR_TRUNCATED && r.pc.addr == 0x400004,
+	      "after resync a record cut by the end of the input is reported truncated");
+	free(text);
 }
 
 static void strict_mode_stops(void)
@@ -437,6 +549,8 @@ int main(void)
 	corrupt_byte_then_resync();
 	resync_skips_false_end_bytes();
 	resync_after_timestamp_with_high_byte();
+	resync_checks_the_record_size_limit();
+	resync_boundaries_follow_the_rule();
 	strict_mode_stops();
 	record_size_is_bounded();
 	record_size_limit_is_exact();
