@@ -83,6 +83,8 @@ static void test_table_is_the_abi(void)
 	CHECK(!strcmp(spe_cfg_word_name(0), "config") &&
 	      !strcmp(spe_cfg_word_name(4), "config4"),
 	      "config word names are perf's sysfs names");
+	CHECK(!strcmp(spe_cfg_word_name(SPE_NR_CFG_WORDS), "?"),
+	      "the first word past config4 has no name (no read past the table)");
 }
 
 static void test_fields_disjoint_and_extracted(void)
