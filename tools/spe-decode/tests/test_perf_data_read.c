@@ -332,6 +332,36 @@ static void test_corrupt(void)
 	}
 }
 
+/*
+ * Reads of the file's byte ranges (AUX data is read this way) stay inside
+ * the file: a range that ends past the end is refused, naming its offset,
+ * and one that ends exactly at the end is read.
+ */
+static void test_ranges(void)
+{
+	int fd = tmpfd();
+	struct spe_pdr *r;
+	unsigned char b[32];
+	uint64_t size;
+
+	write_sample_file(fd);
+	size = (uint64_t)lseek(fd, 0, SEEK_END);
+	if (spe_pdr_open(&r, fd)) {
+		CHECK(0, "a written file opens");
+		return;
+	}
+	CHECK(spe_pdr_pread(r, b, 8, size - 8) == 0 && spe_pdr_pread(r, b, 0, size) == 0,
+	      "a read ending exactly at the end of the file succeeds");
+	CHECK(spe_pdr_pread(r, b, 16, size - 8) == -ERANGE &&
+	      spe_pdr_error_offset(r) == size - 8,
+	      "a read starting inside the file but ending past it is refused at its offset");
+	CHECK(spe_pdr_pread(r, b, 1, size + 1) == -ERANGE,
+	      "a read starting past the end of the file is refused");
+	spe_pdr_close(r);
+	close(fd);
+
+}
+
 static void test_pipe(void)
 {
 	struct buf s = { .n = 0 };
@@ -436,6 +466,7 @@ int main(void)
 	test_round_trip();
 	test_attr_sizes();
 	test_corrupt();
+	test_ranges();
 	test_pipe();
 	test_auxtrace_info_v2();
 	return tap_done();
