@@ -133,14 +133,18 @@ static void test_snapshot(void)
 	      "snapshot: the first half is the window");
 
 	h.head = 4 * PAGE - 16;
+	h.padded = 0;
 	s = run(&g, &h);
 	CHECK(s.kind == SPE_AUX_LIMIT && h.head == 4 * PAGE && s.limit == 8 * PAGE,
 	      "snapshot: near the half, pad over and use the second half");
+	CHECK_EQ(h.padded, 16, "snapshot: the padding zeroes exactly the bytes up to the half");
 
 	h.head = 8 * PAGE - 16;
+	h.padded = 0;
 	s = run(&g, &h);
 	CHECK(s.kind == SPE_AUX_LIMIT && h.head == 0 && s.limit == 4 * PAGE,
 	      "snapshot: near the end, wrap to the first half");
+	CHECK_EQ(h.padded, 16, "snapshot: the padding zeroes exactly the bytes up to the end");
 
 	g.align = 64;
 	h.head = 1000;
@@ -148,6 +152,14 @@ static void test_snapshot(void)
 	s = run(&g, &h);
 	CHECK(h.head == 1024 && s.kind == SPE_AUX_LIMIT,
 	      "snapshot: head realigned after a buffer full event");
+	CHECK_EQ(h.padded, 24, "snapshot: the realignment zeroes exactly the 24 bytes skipped");
+
+	/* The same in a later lap of the ring: head indexes keep growing. */
+	h.head = 3 * 8 * PAGE + 1000;
+	h.padded = 0;
+	s = run(&g, &h);
+	CHECK(h.head == 3 * 8 * PAGE + 1024 && h.padded == 24 && s.kind == SPE_AUX_LIMIT,
+	      "snapshot: realignment in a later lap keeps the lap in the head index");
 }
 
 static void test_large_buffer(void)
