@@ -151,6 +151,16 @@ spe_fields "$tmp/eq.data" >"$tmp/s.out"
 same "4 CPUs with equal timestamps, switches at record times: perf's order and tids" \
 	"$tmp/p.out" "$tmp/s.out"
 
+# 8c. One CPU's trace has CONTEXT packets, the other's none: the second
+#     CPU's records take their tid from its context switches, as perf's.
+python3 "$gen" 1000 --seed 6 --no-context --ts0 1000040 >"$tmp/c1.bin"
+"$spe" wrap -o "$tmp/cx.data" --pid 10 --tid 11 --comm app \
+	--switch 1:1030000:20:21 --switch 1:1090000:30:31 \
+	"$tmp/m0.bin@0" "$tmp/c1.bin@1"
+perf_fields "$tmp/cx.data" >"$tmp/p.out"
+spe_fields "$tmp/cx.data" >"$tmp/s.out"
+same "CONTEXT on one CPU, switches only on the other: perf's tids" "$tmp/p.out" "$tmp/s.out"
+
 # 9. perf report -D's SPE lines (header and packet lines).
 spe_lines() { grep -E '^\.  [0-9a-f]{8}:|^\. \.\.\. ARM SPE data'; }
 perf report -D -i "$tmp/m.data" 2>/dev/null | spe_lines >"$tmp/p.out"
