@@ -339,8 +339,66 @@ static void test_psb_csync(void)
 	t_unit_free(u);
 }
 
+static uint64_t discarded_pcs[8];
+static unsigned int nr_discarded_pcs;
+
+static void pc_hook(void *ctx, const struct spe_op *op, enum spe_spu_outcome what,
+		    uint64_t addr, uint32_t len)
+{
+	(void)ctx;
+	(void)addr;
+	(void)len;
+	if (what == SPE_SPU_DISCARDED && nr_discarded_pcs < 8)
+		discarded_pcs[nr_discarded_pcs++] = op->pc;
+}
+
+/*
+ * §3.5: sampled operations still in flight when PMBSR_EL1.S is set are
+ * discarded; §3.6.1: so are those in flight when the buffer is disabled
+ * (PMBLIMITR.E = 0) without a PSB CSYNC.  Each of them once, oldest first;
+ * in later rounds the in-flight ring starts elsewhere.
+ */
+static void test_discards_in_flight(void)
+{
+	struct spe_spu_config cfg = *spe_spu_profile(SPE_SPU_PROFILE_V1_MIN);
+	struct t_unit *u;
+	struct spe_op op = t_op_load();
+	int ok_s = 1, ok_e = 1;
+
+	cfg.max_inflight = 3;
+	u = t_unit_new_cfg(&cfg);
+	u->spu.hook = pc_hook;
+	op.lat_total = 1000;
+	for (int round = 0; round < 3; round++) {
+		int n = 3 - (round & 1), *ok = round < 2 ? &ok_s : &ok_e;
+
+		t_enable(u, EN, 0, T_BUF_SIZE);
+		nr_discarded_pcs = 0;
+		for (int i = 0; i < n; i++) {
+			op.pc = 0x400000 + 0x100 * round + 4 * i;
+			spe_spu_step(&u->spu, &op);
+		}
+		if (round < 2) {
+			spe_spu_write_reg(&u->spu, SPE_REG_PMBSR_EL1, SPE_PMBSR_S);
+			spe_spu_write_reg(&u->spu, SPE_REG_PMBSR_EL1, 0);
+		} else {
+			spe_spu_write_reg(&u->spu, SPE_REG_PMBLIMITR_EL1, 0);
+		}
+		spe_spu_psb_csync(&u->spu);
+		*ok &= nr_discarded_pcs == (unsigned int)n;
+		for (int i = 0; i < n && i < (int)nr_discarded_pcs; i++)
+			*ok &= discarded_pcs[i] == (uint64_t)(0x400000 + 0x100 * round + 4 * i);
+	}
+	CHECK(ok_s && t_used(u) == 0,
+	      "§3.5 setting PMBSR.S discards each in-flight sample once, oldest first");
+	CHECK(ok_e && t_used(u) == 0,
+	      "§3.6.1 clearing PMBLIMITR.E discards each in-flight sample once, oldest first");
+	t_unit_free(u);
+}
+
 int main(void)
 {
+	test_discards_in_flight();
 	test_sequential();
 	test_align();
 	test_buffer_full();
