@@ -112,6 +112,24 @@ static void test_buffer_full(void)
 	CHECK(spe_spu_irq(&u->spu) && PTR(u) == T_BUF_BASE + 4096 - 8 &&
 	      u->buf[4096 - 8] == T_CANARY,
 	      "§3.4.1 no room for a record: buffer full without writing past the limit");
+	CHECK(EC(SR(u)) == SPE_PMBSR_EC_BUF && MSS(SR(u)) == SPE_PMBSR_BSC_FULL &&
+	      !(SR(u) & (SPE_PMBSR_EA | SPE_PMBSR_DL)),
+	      "§3.5.2 that buffer full is EC=0 BSC=1 with EA and DL clear");
+	t_unit_free(u);
+
+	/*
+	 * §3.5.3: a buffer whose memory is not mapped (the flat translator
+	 * maps only the test buffer) gives a stage 1 translation fault at
+	 * level 3 at the first byte written.
+	 */
+	u = t_unit_new(SPE_SPU_PROFILE_V1_MIN);
+	t_enable(u, EN, 0, 2 * sizeof(u->buf));
+	spe_spu_write_reg(&u->spu, SPE_REG_PMBPTR_EL1, T_BUF_BASE + sizeof(u->buf));
+	t_run(u, &op);
+	CHECK(spe_spu_irq(&u->spu) && EC(SR(u)) == SPE_PMBSR_EC_FAULT_S1 &&
+	      MSS(SR(u)) == SPE_FSC_TRANSLATION(3) &&
+	      PTR(u) == T_BUF_BASE + sizeof(u->buf),
+	      "§3.5.3 unmapped buffer memory: stage 1 translation fault, level 3, at PMBPTR");
 	t_unit_free(u);
 }
 

@@ -155,6 +155,12 @@ static void test_data_source(void)
 		 "spec-notes §1 FDS: a load whose data source bit is set in PMSDSFR is recorded");
 	CHECK_EQ(recorded(SPE_SPU_PROFILE_FULL, fds, 0, 0, 0, SPE_BIT(SPE_DS_COMMON_L2), &op), 0,
 		 "spec-notes §1 FDS: a load whose data source bit is clear is not recorded");
+	op.data_source = 64;
+	CHECK_EQ(recorded(SPE_SPU_PROFILE_FULL, fds, 0, 0, 0, ~0ull, &op), 0,
+		 "DDI 0487 D18 FEAT_SPE_FDS: a data source past PMSDSFR's 64 bits never matches");
+	op.data_source = 63;
+	CHECK_EQ(recorded(SPE_SPU_PROFILE_FULL, fds, 0, 0, 0, SPE_BIT(63), &op), 1,
+		 "DDI 0487 D18 FEAT_SPE_FDS: data source 63 matches PMSDSFR bit 63");
 	op = t_op_store();
 	CHECK_EQ(recorded(SPE_SPU_PROFILE_FULL, fds, 0, 0, 0, 0, &op), 1,
 		 "seed 004 D17.1 the data-source filter applies to loads only");
