@@ -362,6 +362,40 @@ static void test_ranges(void)
 
 }
 
+/* perf_event_attr.size 0 means the first ABI, 64 bytes (perf_event_open(2));
+ * a HEADER_ATTR record in a pipe may carry one. */
+static void test_pipe_attr_size_zero(void)
+{
+	struct buf s = { .n = 0 };
+	unsigned char attr[64] = { 0 };
+	uint32_t type = 8;
+	struct perf_event_header h;
+	struct spe_pdr_event ev;
+	struct spe_pdr *r;
+	int p[2], ret, n = 0;
+
+	put64(&s, SPE_PERF_MAGIC2);
+	put64(&s, 16);
+	memcpy(attr, &type, 4);		/* size (bytes 4..7) stays 0 */
+	h = (struct perf_event_header){ .type = SPE_PERF_RECORD_HEADER_ATTR, .size = 8 + 64 + 8 };
+	put(&s, &h, 8);
+	put(&s, attr, 64);
+	put64(&s, 99);	/* its id */
+	put_round(&s);
+	if (pipe(p) || write(p[1], s.b, s.n) != (ssize_t)s.n)
+		abort();
+	close(p[1]);
+	ret = spe_pdr_open(&r, p[0]);
+	if (!ret)
+		while ((ret = spe_pdr_next(r, &ev)) == 1)
+			n++;
+	CHECK(ret == 0 && n == 2 && spe_pdr_nr_attrs(r) == 1 &&
+	      spe_pdr_attr(r, 0)->file_size == 64 && spe_pdr_attr(r, 0)->ids[0] == 99,
+	      "HEADER_ATTR with attr.size 0 is read as the 64-byte first ABI, its id after it");
+	spe_pdr_close(r);
+	close(p[0]);
+}
+
 static void test_pipe(void)
 {
 	struct buf s = { .n = 0 };
@@ -468,6 +502,7 @@ int main(void)
 	test_corrupt();
 	test_ranges();
 	test_pipe();
+	test_pipe_attr_size_zero();
 	test_auxtrace_info_v2();
 	return tap_done();
 }
