@@ -41,7 +41,7 @@ static void write_sample_file(int fd)
 	struct spe_time_conv tc = { .time_shift = 3, .time_mult = 7, .long_form = true,
 				    .cap_user_time_zero = true };
 	struct spe_pdw_sample s = { .id = dummy_id, .ip = 0x1000, .pid = 10, .tid = 11,
-				    .time = 900, .cpu = 2 };
+				    .time = 0x0100000000000384ULL, .cpu = 2 };	/* top byte set */
 	struct spe_pdw *w;
 
 	if (spe_pdw_create(&w, fd, &info) ||
@@ -126,8 +126,9 @@ static void test_round_trip(void)
 			CHECK(ev.attr == spe_pdr_attr(r, 0) && ev.sid.time == 600,
 			      "AUX belongs to the SPE attribute, time 600");
 		} else if (h->type == PERF_RECORD_SAMPLE) {
-			CHECK(ev.sid.time == 900 && ev.sid.cpu == 2 && ev.sid.id == dummy_id,
-			      "SAMPLE leading fields parsed");
+			CHECK(ev.sid.time == 0x0100000000000384ULL && ev.sid.cpu == 2 &&
+			      ev.sid.id == dummy_id,
+			      "SAMPLE leading fields parsed, TIME as a whole 64-bit field");
 		}
 		n++;
 	}
