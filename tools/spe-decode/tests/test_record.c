@@ -367,6 +367,48 @@ static void resync_boundaries_follow_the_rule(void)
 	CHECK(spe_decoder_next(&d, &r) == 1 && r.pc.addr == 0x40000c,
 	      "a 0x71 payload byte before the bad header does not make a boundary");
 
+	/*
+	 * An over-long record refused exactly at an End packet: the boundary
+	 * is the byte after that End.
+	 */
+	p = text;
+	for (int i = 0; i < 227; i++)
+		p += sprintf(p, "pc 0x%x el=0 ns=1\n", 0x600000 + 4 * i);
+	sprintf(p, "pad 5\nend\npc 0x500008 el=0 ns=1\nend\n");
+	enc(text);
+	start(&d, 0, 0);
+	CHECK(spe_decoder_next(&d, &r) == SPE_ERR_BAD_RECORD, "over-long record refused");
+	CHECK(spe_decoder_next(&d, &r) == 1 && r.pc.addr == 0x500008,
+	      "resync resumes right after the End the refused record reached");
+
+	/*
+	 * The record after the corrupt one starts with an Alignment command,
+	 * whose length depends on its stream offset (DDI 0586A §5.3.2): resync
+	 * must size it from that offset to see the record behind it.
+	 */
+	enc("pc 0x400000 el=0 ns=1\nraw 0x20 0x21 0x22\nend\nalign 16 fill=0xee\n"
+	    "pc 0x400010 el=0 ns=1\nend\npc 0x400014 el=0 ns=1\nend\n");
+	start(&d, 0, 0);
+	CHECK(spe_decoder_next(&d, &r) == SPE_ERR_BAD_HEADER, "bad header found");
+	CHECK(spe_decoder_next(&d, &r) == 1 && r.pc.addr == 0x400010 && r.offset % 16 == 0,
+	      "resync finds a record behind an Alignment command, on its boundary");
+
+	/*
+	 * The packet at which a record went over 2^MaxSize still belongs to
+	 * that bad record, even when the byte before it looks like End (here
+	 * a CONTEXT payload): decoding resumes at the next boundary.
+	 */
+	p = text;
+	for (int i = 0; i < 226; i++)
+		p += sprintf(p, "pc 0x%x el=0 ns=1\n", 0x600000 + 4 * i);
+	sprintf(p, "pad 9\nctx 0x01000000\npc 0x500010 el=0 ns=1\nend\npc 0x500014 el=0 ns=1\nend\n");
+	enc(text);
+	start(&d, 0, 0);
+	CHECK(spe_decoder_next(&d, &r) == SPE_ERR_BAD_RECORD &&
+	      spe_decoder_error_offset(&d) == SPE_RECORD_MAX_BYTES, "over-long record refused at 2 KiB");
+	CHECK(spe_decoder_next(&d, &r) == 1 && r.pc.addr == 0x500014,
+	      "resync does not restart at the refused packet itself");
+
 	/* A record cut by the end of the input after resync: truncated. */
 	enc("pc 0x400000 el=0 ns=1\nraw 0x20 0x21\nend\npc 0x400004 el=0 ns=1\nraw 0xb0 1 2 3\n");
 	start(&d, 0, 0);
