@@ -58,11 +58,15 @@ def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
+RUNNING = set()
+
+
 def run(cmd, cwd, timeout, env=None):
     """Run cmd in its own process group; (status, output, timed_out)."""
     p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, start_new_session=True,
                          env=env)
+    RUNNING.add(p)
     try:
         out, _ = p.communicate(timeout=timeout)
         return p.returncode, out.decode("utf-8", "replace"), False
@@ -70,6 +74,19 @@ def run(cmd, cwd, timeout, env=None):
         os.killpg(p.pid, signal.SIGKILL)
         out, _ = p.communicate()
         return -1, out.decode("utf-8", "replace"), True
+    finally:
+        RUNNING.discard(p)
+
+
+def stop(signum, frame):
+    """Interrupted: end every running suite, then unwind (the temporary
+    trees are removed on the way out)."""
+    for p in list(RUNNING):
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except OSError:
+            pass
+    raise KeyboardInterrupt
 
 
 def suite_failed(rc, out):
@@ -247,6 +264,8 @@ def main():
     env.pop("MAKEFLAGS", None)
     env.pop("MFLAGS", None)
     env.pop("MAKELEVEL", None)
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     work = tempfile.mkdtemp(prefix="spe-mutate-")
     t0 = time.monotonic()
     try:
