@@ -59,6 +59,7 @@ def log(msg):
 
 
 RUNNING = set()
+STOPPING = []
 
 
 def run(cmd, cwd, timeout, env=None):
@@ -81,6 +82,7 @@ def run(cmd, cwd, timeout, env=None):
 def stop(signum, frame):
     """Interrupted: end every running suite, then unwind (the temporary
     trees are removed on the way out)."""
+    STOPPING.append(signum)
     for p in list(RUNNING):
         try:
             os.killpg(p.pid, signal.SIGKILL)
@@ -293,6 +295,8 @@ def main():
         results = [None] * len(chosen)
 
         def job(i):
+            if STOPPING:
+                return
             layer, m, text = chosen[i]
             key = m.key(text)
             if key in equiv:
@@ -304,8 +308,14 @@ def main():
                 i + 1, len(chosen), r[0], m.path, m.line_no(text), m.op,
                 r[1]))
 
-        with ThreadPoolExecutor(max_workers=a.jobs) as ex:
-            list(ex.map(job, range(len(chosen))))
+        try:
+            with ThreadPoolExecutor(max_workers=a.jobs) as ex:
+                list(ex.map(job, range(len(chosen))))
+        except KeyboardInterrupt:
+            STOPPING.append(0)
+        if STOPPING:
+            log("mutate: interrupted, no report")
+            return 130
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
