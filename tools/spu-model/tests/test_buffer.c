@@ -80,6 +80,7 @@ static void test_buffer_full(void)
 	CHECK(t_used(u) % rec == 0 && size - t_used(u) < 64 && size - t_used(u) + rec >= 64,
 	      "§3.5.2 buffer full leaves PMBPTR after the last complete record");
 	CHECK(!(SR(u) & SPE_PMBSR_DL), "§3.5.2 buffer full leaves PMBSR.DL unchanged (0)");
+	CHECK(!(SR(u) & SPE_PMBSR_EA), "§3.5.2 buffer full is no external abort: PMBSR.EA stays 0");
 	CHECK(SR(u) & SPE_PMBSR_COLL, "§3.5 other PMBSR fields (COLL) are unchanged");
 	for (i = (int)size; i < (int)size + 4096; i++)
 		canary &= u->buf[i] == T_CANARY;
@@ -358,14 +359,17 @@ static void test_psb_csync(void)
 }
 
 static uint64_t discarded_pcs[8];
-static unsigned int nr_discarded_pcs;
+static unsigned int nr_discarded_pcs, outcome_addr_bad;
 
+/* Records the discarded operations; and every outcome but WRITTEN must
+ * come without an address or length (spe_spu_hook_fn: only a written
+ * record has one). */
 static void pc_hook(void *ctx, const struct spe_op *op, enum spe_spu_outcome what,
 		    uint64_t addr, uint32_t len)
 {
 	(void)ctx;
-	(void)addr;
-	(void)len;
+	if (what != SPE_SPU_WRITTEN && (addr || len))
+		outcome_addr_bad++;
 	if (what == SPE_SPU_DISCARDED && nr_discarded_pcs < 8)
 		discarded_pcs[nr_discarded_pcs++] = op->pc;
 }
@@ -411,6 +415,17 @@ static void test_discards_in_flight(void)
 	      "§3.5 setting PMBSR.S discards each in-flight sample once, oldest first");
 	CHECK(ok_e && t_used(u) == 0,
 	      "§3.6.1 clearing PMBLIMITR.E discards each in-flight sample once, oldest first");
+	t_unit_free(u);
+
+	/* A filtered sample, reported to the hook without an address. */
+	u = t_unit_new(SPE_SPU_PROFILE_V1_MIN);
+	u->spu.hook = pc_hook;
+	outcome_addr_bad = 0;
+	t_enable(u, EN, 0, T_BUF_SIZE);
+	spe_spu_write_reg(&u->spu, SPE_REG_PMSFCR_EL1, SPE_PMSFCR_FT | SPE_PMSFCR_ST);
+	t_run(u, &op);
+	CHECK(t_used(u) == 0 && outcome_addr_bad == 0,
+	      "a filtered or discarded sample reaches the hook with no address or length");
 	t_unit_free(u);
 }
 
