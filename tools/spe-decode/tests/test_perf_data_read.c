@@ -141,12 +141,14 @@ static void test_round_trip(void)
 /* ---- Files built by hand ------------------------------------------------- */
 
 struct buf {
-	unsigned char b[4096];
+	unsigned char b[32768];
 	size_t n;
 };
 
 static void put(struct buf *b, const void *p, size_t n)
 {
+	if (n > sizeof(b->b) - b->n)
+		abort();
 	memcpy(b->b + b->n, p, n);
 	b->n += n;
 }
@@ -397,6 +399,80 @@ static void test_pipe_attr_size_zero(void)
 	close(p[0]);
 }
 
+/* A pipe stream: header, then HEADER_ATTR records of one 64-byte
+ * attribute each (sample_type st, sample_id_all), ids 1000, 1001, ... */
+static void pipe_attrs(struct buf *s, int nr, uint64_t st)
+{
+	put64(s, SPE_PERF_MAGIC2);
+	put64(s, 16);
+	for (int i = 0; i < nr; i++) {
+		struct perf_event_attr a = { .type = 8, .size = 64, .sample_type = st,
+					     .sample_id_all = 1 };
+		struct perf_event_header h = { .type = SPE_PERF_RECORD_HEADER_ATTR,
+					       .size = 8 + 64 + 8 };
+
+		put(s, &h, 8);
+		put(s, &a, 64);
+		put64(s, 1000 + (uint64_t)i);
+	}
+}
+
+static int read_pipe(const struct buf *s, struct spe_pdr **r, struct spe_pdr_event *last_comm)
+{
+	struct spe_pdr_event ev;
+	int p[2], ret;
+
+	if (pipe(p) || write(p[1], s->b, s->n) != (ssize_t)s->n)
+		abort();
+	close(p[1]);
+	ret = spe_pdr_open(r, p[0]);
+	if (!ret)
+		while ((ret = spe_pdr_next(*r, &ev)) == 1)
+			if (ev.header->type == PERF_RECORD_COMM)
+				*last_comm = ev;
+	close(p[0]);
+	return ret;
+}
+
+/*
+ * The sample_id trailer of a non-sample record holds, in order, the
+ * fields its attribute's sample_type selects among TID, TIME, ID,
+ * STREAM_ID, CPU, IDENTIFIER (perf_event_open(2)): without CPU there is
+ * no CPU field.  And an attribute table has a limit, refused past it.
+ */
+static void test_trailer_and_attr_limit(void)
+{
+	struct buf s = { .n = 0 };
+	struct spe_pdr_event comm = { 0 };
+	struct spe_pdr *r = NULL;
+	struct perf_event_header h = { .type = PERF_RECORD_COMM, .size = 8 + 8 + 8 + 24 };
+	uint32_t pt[2] = { 5, 6 };
+	int ret;
+
+	pipe_attrs(&s, 1, PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_IDENTIFIER);
+	put(&s, &h, 8);
+	put(&s, pt, 8);
+	put(&s, "task\0\0\0\0", 8);
+	pt[0] = 7;
+	pt[1] = 8;
+	put(&s, pt, 8);			/* trailer: pid/tid */
+	put64(&s, 123456789);		/* time */
+	put64(&s, 1000);		/* identifier */
+	ret = read_pipe(&s, &r, &comm);
+	CHECK(ret == 0 && comm.header && comm.sid.has_tid && comm.sid.tid == 8 &&
+	      comm.sid.pid == 7 && comm.sid.time == 123456789 && !comm.sid.has_cpu,
+	      "sample_id trailer without CPU: tid and time read from their own places");
+	spe_pdr_close(r);
+
+	s.n = 0;
+	r = NULL;
+	pipe_attrs(&s, 257, PERF_SAMPLE_TIME);
+	ret = read_pipe(&s, &r, &comm);
+	CHECK(ret == -E2BIG && r && strstr(spe_pdr_errmsg(r), "more than 256 attributes"),
+	      "more attributes than the table holds: refused, with the limit named");
+	spe_pdr_close(r);
+}
+
 static void test_pipe(void)
 {
 	struct buf s = { .n = 0 };
@@ -504,6 +580,7 @@ int main(void)
 	test_ranges();
 	test_pipe();
 	test_pipe_attr_size_zero();
+	test_trailer_and_attr_limit();
 	test_auxtrace_info_v2();
 	return tap_done();
 }
