@@ -458,10 +458,16 @@ static void test_trailer_and_attr_limit(void)
 	put(&s, pt, 8);			/* trailer: pid/tid */
 	put64(&s, 123456789);		/* time */
 	put64(&s, 1000);		/* identifier */
+	/* PERF_RECORD_SWITCH is nothing but its header and the trailer. */
+	h = (struct perf_event_header){ .type = PERF_RECORD_SWITCH, .size = 8 + 24 };
+	put(&s, &h, 8);
+	put(&s, pt, 8);
+	put64(&s, 123456790);
+	put64(&s, 1000);
 	ret = read_pipe(&s, &r, &comm);
 	CHECK(ret == 0 && comm.header && comm.sid.has_tid && comm.sid.tid == 8 &&
 	      comm.sid.pid == 7 && comm.sid.time == 123456789 && !comm.sid.has_cpu,
-	      "sample_id trailer without CPU: tid and time read from their own places");
+	      "sample_id trailer without CPU: tid and time read from their own places; a SWITCH of header and trailer only is accepted");
 	spe_pdr_close(r);
 
 	s.n = 0;
