@@ -358,6 +358,43 @@ static void test_psb_csync(void)
 	t_unit_free(u);
 }
 
+/* A translator that maps nothing and says nothing about why. */
+static int silent_translate(void *ctx, uint64_t va, struct spe_spu_xlat *out)
+{
+	(void)ctx;
+	(void)va;
+	(void)out;
+	return 1;
+}
+
+/*
+ * A backend translator that fails without naming a fault: the unit reports
+ * the buffer write as a stage 1 translation fault at level 3 (DDI 0586A
+ * §3.5.3 Table 6), the address in PMBPTR.
+ */
+static void test_silent_translator(void)
+{
+	struct spe_spu spu;
+	struct spe_op op = t_op_load();
+	uint64_t sr;
+
+	if (spe_spu_init(&spu, spe_spu_profile(SPE_SPU_PROFILE_V1_MIN), silent_translate, NULL)) {
+		CHECK(0, "the unit initialises");
+		return;
+	}
+	spe_spu_write_reg(&spu, SPE_REG_PMBPTR_EL1, T_BUF_BASE);
+	spe_spu_write_reg(&spu, SPE_REG_PMBLIMITR_EL1, (T_BUF_BASE + T_BUF_SIZE) | SPE_PMBLIMITR_E);
+	spe_spu_write_reg(&spu, SPE_REG_PMSIRR_EL1, 0);
+	spe_spu_write_reg(&spu, SPE_REG_PMSCR_EL1, EN);
+	spe_spu_step(&spu, &op);
+	spe_spu_psb_csync(&spu);
+	sr = spe_spu_read_reg(&spu, SPE_REG_PMBSR_EL1);
+	CHECK(spe_spu_irq(&spu) && EC(sr) == SPE_PMBSR_EC_FAULT_S1 &&
+	      MSS(sr) == SPE_FSC_TRANSLATION(3) &&
+	      spe_spu_read_reg(&spu, SPE_REG_PMBPTR_EL1) == T_BUF_BASE,
+	      "§3.5.3 a translator that maps nothing: stage 1 translation fault, level 3");
+}
+
 static uint64_t discarded_pcs[8];
 static unsigned int nr_discarded_pcs, outcome_addr_bad;
 
@@ -432,6 +469,7 @@ static void test_discards_in_flight(void)
 int main(void)
 {
 	test_discards_in_flight();
+	test_silent_translator();
 	test_sequential();
 	test_align();
 	test_buffer_full();
