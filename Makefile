@@ -5,6 +5,8 @@
 #                model's tools (tools/spu-model: spe-gen, spu-bench)
 #   make check   run every test suite (scripts/suites/), summary line last
 #   make bench   run the benchmarks beside the reference tools
+#   make mutate  mutation testing of the C layers (scripts/mutate.sh; not
+#                part of check: MUTATE_ARGS='--sample 200 --seed 1')
 #   make demo    the main job: record or generate a trace and decode it
 #   make modules KVER=6.1|6.12 [SIM=1]
 #                cross-build the SPE driver (arm_spe.ko, or arm_spe_sim.ko
@@ -17,7 +19,7 @@
 DECODER := tools/spe-decode
 MODEL   := tools/spu-model
 
-.PHONY: all deps check bench demo modules clean install uninstall
+.PHONY: all deps check bench mutate demo modules clean install uninstall
 
 all: deps
 	$(MAKE) -C $(DECODER)
@@ -31,6 +33,10 @@ check: deps
 
 bench: all
 	@scripts/bench.sh
+
+MUTATE_ARGS ?= --sample 200 --seed 1
+mutate: deps
+	@scripts/mutate.sh $(MUTATE_ARGS)
 
 demo: all
 	@scripts/demo.sh

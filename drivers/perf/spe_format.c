@@ -138,11 +138,13 @@ int spe_event_validate(const struct spe_caps *caps,
 		*why = "inv_event_filter bits not implemented";
 		return -EOPNOTSUPP;
 	}
-	if (spe_fmt_get(req->config, SPE_FMT_min_latency) >=
-	    (1ull << caps->counter_bits)) {
-		*why = "min_latency exceeds the latency counter";
-		return -EINVAL;
-	}
+	/*
+	 * min_latency needs no range check against the latency counter: the
+	 * format field is 12 bits (config2:0-11) and the smallest counter is
+	 * 12 bits (PMSIDR_EL1.CountSize, DDI 0487 D18.3), so every value the
+	 * field can hold fits; a wider value sets config2 bit 12 and is
+	 * refused above as a reserved bit.
+	 */
 	/* Physical addresses and time leak kernel information. */
 	if ((spe_fmt_get(req->config, SPE_FMT_pa_enable) ||
 	     spe_fmt_get(req->config, SPE_FMT_pct_enable)) &&

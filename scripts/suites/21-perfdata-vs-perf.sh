@@ -120,6 +120,35 @@ perf script -i "$tmp/m.data" >"$tmp/p.out" 2>/dev/null
 "$spe" script --branch-miss "$tmp/v2.data" >"$tmp/s.out"
 same "version-2 AUXTRACE_INFO: the samples perf gives for version 1" "$tmp/p.out" "$tmp/s.out"
 
+# 8b. Ties: four CPUs whose records have the same timestamps (the same
+#     trace on each), so the queue order on equal times shows; and context
+#     switches at exactly a record's time (TIME_CONV 0:1:0, perf time =
+#     SPE timestamp), on two CPUs.  perf's output is the reference.
+python3 "$gen" 1500 --seed 5 --no-context >"$tmp/e.bin"
+"$spe" records --json "$tmp/e.bin" |
+	python3 -c 'import json, sys
+ts = [json.loads(l)["ts"] for l in sys.stdin]
+print(" ".join(str(ts[i]) for i in (10, 200, 201, 900)))' >"$tmp/e.ts"
+read -r t1 t2 t3 t4 <"$tmp/e.ts"
+"$spe" wrap -o "$tmp/eq.data" --pid 10 --tid 11 --comm app \
+	--switch "0:$t1:20:21" --switch "2:$t2:30:31" --switch "2:$t3:40:41" \
+	--switch "3:$t4:50:51" \
+	"$tmp/e.bin@0" "$tmp/e.bin@1" "$tmp/e.bin@2" "$tmp/e.bin@3"
+perf_fields "$tmp/eq.data" >"$tmp/p.out"
+spe_fields "$tmp/eq.data" >"$tmp/s.out"
+same "4 CPUs with equal timestamps, switches at record times: perf's order and tids" \
+	"$tmp/p.out" "$tmp/s.out"
+
+# 8c. One CPU's trace has CONTEXT packets, the other's none: the second
+#     CPU's records take their tid from its context switches, as perf's.
+python3 "$gen" 1000 --seed 6 --no-context --ts0 1000040 >"$tmp/c1.bin"
+"$spe" wrap -o "$tmp/cx.data" --pid 10 --tid 11 --comm app \
+	--switch 1:1030000:20:21 --switch 1:1090000:30:31 \
+	"$tmp/m0.bin@0" "$tmp/c1.bin@1"
+perf_fields "$tmp/cx.data" >"$tmp/p.out"
+spe_fields "$tmp/cx.data" >"$tmp/s.out"
+same "CONTEXT on one CPU, switches only on the other: perf's tids" "$tmp/p.out" "$tmp/s.out"
+
 # 9. perf report -D's SPE lines (header and packet lines).
 spe_lines() { grep -E '^\.  [0-9a-f]{8}:|^\. \.\.\. ARM SPE data'; }
 perf report -D -i "$tmp/m.data" 2>/dev/null | spe_lines >"$tmp/p.out"

@@ -111,6 +111,34 @@ static void test_end_of_buffer(void)
 		 "after wrapping, the limit is the page below the tail");
 }
 
+/* Exactly one largest record of room before the end is enough: the
+ * window reaches the end, nothing is padded (DDI 0586A §3.4.1). */
+static void test_exactly_one_record_left(void)
+{
+	struct spe_aux_geom g = geom(4, 1, 64);
+	struct handle h = { 4 * PAGE - 64, 4 * PAGE - 64, 1ull << 40, 1ull << 40, 0, 0 };
+	struct spe_aux_step s = run(&g, &h);
+
+	CHECK(s.kind == SPE_AUX_LIMIT && h.padded == 0 && h.head == 4 * PAGE - 64 &&
+	      s.limit == 4 * PAGE,
+	      "room for exactly one largest record before the end: no padding, window to the end");
+
+	g = geom(8, 1, 64);
+	g.snapshot = true;
+	h = (struct handle){ 4 * PAGE - 64, 0, 0, 0, 0, 0 };
+	s = run(&g, &h);
+	CHECK(s.kind == SPE_AUX_LIMIT && h.padded == 0 && s.limit == 4 * PAGE,
+	      "snapshot: room for exactly one largest record before the half: no padding");
+
+	/* Unaligned, 8 bytes before the end: the padding is the same whether
+	 * it is seen as alignment or as no room; the head wraps to 0. */
+	g.align = 64;
+	h = (struct handle){ 8 * PAGE - 8, 0, 0, 0, 0, 0 };
+	s = run(&g, &h);
+	CHECK(s.kind == SPE_AUX_LIMIT && h.padded == 8 && h.head == 0 && s.limit == 4 * PAGE,
+	      "snapshot: an unaligned head just before the end pads to the end and wraps to 0");
+}
+
 static void test_wakeup_at_head(void)
 {
 	struct spe_aux_geom g = geom(8, 1, 64);
@@ -133,14 +161,18 @@ static void test_snapshot(void)
 	      "snapshot: the first half is the window");
 
 	h.head = 4 * PAGE - 16;
+	h.padded = 0;
 	s = run(&g, &h);
 	CHECK(s.kind == SPE_AUX_LIMIT && h.head == 4 * PAGE && s.limit == 8 * PAGE,
 	      "snapshot: near the half, pad over and use the second half");
+	CHECK_EQ(h.padded, 16, "snapshot: the padding zeroes exactly the bytes up to the half");
 
 	h.head = 8 * PAGE - 16;
+	h.padded = 0;
 	s = run(&g, &h);
 	CHECK(s.kind == SPE_AUX_LIMIT && h.head == 0 && s.limit == 4 * PAGE,
 	      "snapshot: near the end, wrap to the first half");
+	CHECK_EQ(h.padded, 16, "snapshot: the padding zeroes exactly the bytes up to the end");
 
 	g.align = 64;
 	h.head = 1000;
@@ -148,6 +180,14 @@ static void test_snapshot(void)
 	s = run(&g, &h);
 	CHECK(h.head == 1024 && s.kind == SPE_AUX_LIMIT,
 	      "snapshot: head realigned after a buffer full event");
+	CHECK_EQ(h.padded, 24, "snapshot: the realignment zeroes exactly the 24 bytes skipped");
+
+	/* The same in a later lap of the ring: head indexes keep growing. */
+	h.head = 3 * 8 * PAGE + 1000;
+	h.padded = 0;
+	s = run(&g, &h);
+	CHECK(h.head == 3 * 8 * PAGE + 1024 && h.padded == 24 && s.kind == SPE_AUX_LIMIT,
+	      "snapshot: realignment in a later lap keeps the lap in the head index");
 }
 
 static void test_large_buffer(void)
@@ -216,6 +256,7 @@ int main(void)
 {
 	test_basic();
 	test_alignment();
+	test_exactly_one_record_left();
 	test_end_of_buffer();
 	test_wakeup_at_head();
 	test_snapshot();

@@ -75,6 +75,68 @@ static void test_from_regs(void)
 	CHECK_EQ(c.align, 2048, "PMBIDR.Align 0b1011 -> 2 KiB");
 }
 
+/*
+ * Each PMSIDR_EL1 feature bit (DDI 0586A §4.3.11; FnE, FDS, EFT from
+ * SPEv1p2, DDI 0487 D18.3) gives its feature and only it: every bit alone,
+ * and every bit missing from a unit that has all the others.
+ */
+static void test_each_feature_bit(void)
+{
+	static const struct {
+		u64 idr;
+		u32 feat;
+	} bits[] = {
+		{ SPE_PMSIDR_FE, SPE_FEAT_FILT_EVT },
+		{ SPE_PMSIDR_FT, SPE_FEAT_FILT_TYP },
+		{ SPE_PMSIDR_FL, SPE_FEAT_FILT_LAT },
+		{ SPE_PMSIDR_ARCHINST, SPE_FEAT_ARCH_INST },
+		{ SPE_PMSIDR_LDS, SPE_FEAT_LDS },
+		{ SPE_PMSIDR_ERND, SPE_FEAT_ERND },
+		{ SPE_PMSIDR_FNE, SPE_FEAT_INV_FILT_EVT },
+		{ SPE_PMSIDR_FDS, SPE_FEAT_FDS },
+		{ SPE_PMSIDR_EFT, SPE_FEAT_EFT },
+	};
+	const size_t nr = sizeof(bits) / sizeof(bits[0]);
+	u64 all_idr = 0;
+	u32 all_feat = 0;
+	int bad = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		all_idr |= bits[i].idr;
+		all_feat |= bits[i].feat;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		struct spe_cpu_regs r = n1_like();
+		struct spe_caps c;
+
+		r.dfr0 = dfr0(SPE_PMSVER_V1P2);
+		r.pmsidr = (r.pmsidr & ~all_idr) | bits[i].idr;
+		r.nevfr_impl = 0x2;
+		bad += spe_caps_from_regs(&r, &c) != SPE_CAPS_OK ||
+		       (c.features & ~SPE_FEAT_DISCARD) != bits[i].feat;
+		r.pmsidr = (r.pmsidr & ~all_idr) | (all_idr & ~bits[i].idr);
+		bad += spe_caps_from_regs(&r, &c) != SPE_CAPS_OK ||
+		       (c.features & ~SPE_FEAT_DISCARD) != (all_feat & ~bits[i].feat);
+	}
+	CHECK_EQ(bad, 0, "each PMSIDR feature bit alone gives its feature only; each missing one is missing");
+}
+
+/* ID register fields at their largest legal values (DDI 0586A §4.3.11,
+ * §4.3.1): MaxSize 11 (2 KiB records), Align 11 (2 KiB), 16-bit counters. */
+static void test_largest_fields(void)
+{
+	struct spe_cpu_regs r = n1_like();
+	struct spe_caps c;
+
+	r.pmsidr = (r.pmsidr & ~(SPE_PMSIDR_MAXSIZE_MASK | SPE_PMSIDR_COUNTSIZE_MASK)) |
+		   SPE_FIELD_PREP(SPE_PMSIDR_MAXSIZE_MASK, 11) |
+		   SPE_FIELD_PREP(SPE_PMSIDR_COUNTSIZE_MASK, 3);
+	r.pmbidr = SPE_FIELD_PREP(SPE_PMBIDR_ALIGN_MASK, 11);
+	CHECK(spe_caps_from_regs(&r, &c) == SPE_CAPS_OK && c.max_record == 2048 &&
+	      c.align == 2048 && c.counter_bits == 16,
+	      "MaxSize 11, Align 11 and CountSize 0b0011 are accepted: 2 KiB, 2 KiB, 16 bits");
+}
+
 static void test_errors(void)
 {
 	struct spe_cpu_regs r = n1_like();
@@ -164,6 +226,33 @@ static void test_late_cpu(void)
 	spe_caps_from_regs(&b, &cpu);
 	CHECK(!spe_caps_covers(&cpu, &pmu),
 	      "a late CPU needing stricter buffer alignment is kept out");
+
+	/* Every capability, one at a time, narrower on the late CPU. */
+	{
+		int bad = 0;
+
+		for (int k = 0; k < 8; k++) {
+			struct spe_caps p = pmu, c = pmu;
+
+			p.counter_bits = 16;
+			p.evfr_mask = 0x18aa;
+			p.nevfr_mask = 0x2;
+			c = p;
+			switch (k) {
+			case 0: c.pmsver = p.pmsver - 1; break;
+			case 1: c.features &= ~SPE_FEAT_LDS; break;
+			case 2: c.min_interval = p.min_interval * 2; break;
+			case 3: c.counter_bits = 12; break;
+			case 4: c.max_record = p.max_record * 2; break;
+			case 5: c.align = p.align * 2; break;
+			case 6: c.evfr_mask &= ~0x2ull; break;
+			case 7: c.nevfr_mask = 0; break;
+			}
+			bad += spe_caps_covers(&c, &p);
+			bad += !spe_caps_covers(&p, &p);
+		}
+		CHECK_EQ(bad, 0, "a late CPU with any one capability narrower (version, feature, interval, counter, record, alignment, filters) is kept out");
+	}
 }
 
 /* A RES0 filter bit that reads back as written is not advertised. */
@@ -207,6 +296,8 @@ int main(void)
 	test_evfr_res0();
 	test_late_cpu();
 	test_from_regs();
+	test_each_feature_bit();
+	test_largest_fields();
 	test_errors();
 	test_merge();
 	return tap_done();

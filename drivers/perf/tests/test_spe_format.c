@@ -83,6 +83,8 @@ static void test_table_is_the_abi(void)
 	CHECK(!strcmp(spe_cfg_word_name(0), "config") &&
 	      !strcmp(spe_cfg_word_name(4), "config4"),
 	      "config word names are perf's sysfs names");
+	CHECK(!strcmp(spe_cfg_word_name(SPE_NR_CFG_WORDS), "?"),
+	      "the first word past config4 has no name (no read past the table)");
 }
 
 static void test_fields_disjoint_and_extracted(void)
@@ -224,6 +226,14 @@ static void test_validate_errors(void)
 	set_fmt(&r, SPE_FMT_min_latency, 0xfff);
 	CHECK_EQ(spe_event_validate(&c, &r, &why), 0,
 		 "min_latency 4095 fits a 12-bit counter");
+
+	/* DDI 0487 D18.3 (PMSLATFR_EL1.MINLAT): the format field is 12 bits,
+	 * so 4096 can only be asked for through a reserved config2 bit. */
+	c = full_caps();
+	r = base_req();
+	r.config[SPE_CFG_WORD_config2] = 0x1000;
+	CHECK_EQ(spe_event_validate(&c, &r, &why), -EINVAL,
+		 "min_latency 4096 (config2 bit 12) is a reserved bit: -EINVAL");
 }
 
 static void test_period(void)

@@ -276,6 +276,26 @@ static void test_start(void)
 	CHECK_EQ(tr[scr].val, SPE_PMSCR_TS | SPE_PMSCR_E0SPE | SPE_PMSCR_E1SPE,
 		 "PMSCR enables EL0 and EL1 with timestamps");
 	CHECK(!(ev.hw.state & PERF_HES_STOPPED), "the event runs");
+
+	/*
+	 * PMSNEVFR_EL1 and PMSDSFR_EL1 exist only with FEAT_SPE_FnE and
+	 * FEAT_SPE_FDS (DDI 0487 D18.3): a unit without them never sees those
+	 * registers written; one with them gets both.
+	 */
+	spe.pmu.del(&ev, 0);
+	spe.caps.features &= ~(SPE_FEAT_INV_FILT_EVT | SPE_FEAT_FDS);
+	reset_trace();
+	spe.pmu.add(&ev, PERF_EF_START);
+	CHECK(find(0, OP_W, SPE_PMSEVFR, 0, 0) >= 0 && find(0, OP_W, SPE_PMSNEVFR, 0, 0) < 0 &&
+	      find(0, OP_W, SPE_PMSDSFR, 0, 0) < 0,
+	      "without FnE and FDS, PMSNEVFR and PMSDSFR are never written");
+	spe.pmu.del(&ev, 0);
+	spe.caps.features |= SPE_FEAT_INV_FILT_EVT | SPE_FEAT_FDS;
+	reset_trace();
+	spe.pmu.add(&ev, PERF_EF_START);
+	CHECK(find(0, OP_W, SPE_PMSNEVFR, 0, 0) >= 0 && find(0, OP_W, SPE_PMSDSFR, 0, 0) >= 0,
+	      "with FnE and FDS, both are written");
+	spe.pmu.del(&ev, 0);
 }
 
 static void test_irq_buffer_full(void)

@@ -142,7 +142,9 @@ static bool record_starts_at(const struct spe_decoder *dec, size_t pos)
 	pos = spe_skip_padding(buf, pos, len);
 	start = pos;
 	while (pos < len) {
-		if (pos - start > SPE_RECORD_MAX_BYTES)
+		/* The same limit as spe_decoder_next(): no packet may start
+		 * 2^MaxSize bytes or more into a record. */
+		if (pos - start >= SPE_RECORD_MAX_BYTES)
 			return false;
 		ret = spe_pkt_decode_fast(buf + pos, len - pos, dec->base + pos, &pkt);
 		if (ret == SPE_ERR_TRUNCATED)

@@ -128,7 +128,8 @@ static void test_merge(void)
 	if (spe_pdw_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
 	    spe_pdw_aux(w, 0, na, PERF_AUX_FLAG_TRUNCATED | PERF_AUX_FLAG_PARTIAL, &aux0) ||
 	    spe_pdw_auxtrace(w, b, nb, 0, 0, 1, (uint32_t)-1, 1) ||
-	    spe_pdw_lost(w, 1, 3, &lost) || spe_pdw_finished_round(w) || spe_pdw_finish(w))
+	    spe_pdw_lost(w, 1, 3, &lost) || spe_pdw_lost(w, 1, 1ull << 56, &lost) ||
+	    spe_pdw_finished_round(w) || spe_pdw_finish(w))
 		abort();
 	spe_pdw_free(w);
 	run(fd, &s, &st);
@@ -145,7 +146,8 @@ static void test_merge(void)
 	      "v2 metadata: each CPU's MIDR picks its data-source table");
 	CHECK(st.truncated == 1 && st.partial == 1 && st.collision == 0 && st.aux_records == 1,
 	      "AUX flags counted");
-	CHECK(st.lost_events == 3 && st.lost_records == 1, "LOST counted");
+	CHECK(st.lost_events == 3 + (1ull << 56) && st.lost_records == 2,
+	      "LOST records counted, each count read as a whole 64-bit field");
 	CHECK(s.off[0] > 0 && s.off[1] > s.off[4], "records carry their file offsets");
 	close(fd);
 }
@@ -182,8 +184,35 @@ static void test_switch_and_truncation(void)
 	close(fd);
 }
 
+/*
+ * A per-thread SWITCH out record names no next task: it leaves the CPU's
+ * task as it was (perf ignores it too).
+ */
+static void test_plain_switch_out(void)
+{
+	int fd = tmpfd();
+	struct spe_pdw *w = writer(fd, true);
+	struct spe_pdw_sample_id sw = { .time = 7 + 5 * 5, .id = 11, .cpu = 0, .pid = 60, .tid = 61 };
+	uint8_t a[64], b[64];
+	size_t na = rec(a, 0x1000, -1, 10), nb = rec(b, 0x2000, -1, 40);
+	struct seen s;
+	struct spe_session_stats st;
+
+	if (spe_pdw_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_pdw_switch(w, true, false, 0, 0, &sw) ||
+	    spe_pdw_auxtrace(w, b, nb, na, 0, 0, (uint32_t)-1, 0) ||
+	    spe_pdw_finished_round(w) || spe_pdw_finish(w))
+		abort();
+	spe_pdw_free(w);
+	run(fd, &s, &st);
+	CHECK(s.n == 2 && s.tid[0] == -1 && s.tid[1] == -1 && s.pc[1] == 0x2000,
+	      "a per-thread SWITCH out record (no next task) does not change the CPU's task");
+	close(fd);
+}
+
 int main(void)
 {
+	test_plain_switch_out();
 	test_merge();
 	test_switch_and_truncation();
 	return tap_done();

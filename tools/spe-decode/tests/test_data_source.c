@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Data source -> perf_mem_data_src by the CPU's MIDR (perf arm-spe.c). */
+#include <string.h>
+
 #include <linux/perf_event.h>
 
 #include "spe/packet.h"
@@ -14,6 +16,60 @@ static uint64_t ds(enum spe_ds_table t, bool ld, uint64_t ev, int src)
 	return spe_perf_data_src(t, &in);
 }
 
+/*
+ * The text of a data_src (perf script's data_src field, perf's
+ * mem-events names): snoop names, then the extended snoop names, " or "
+ * between any two; and the text cut to any buffer size is a NUL-terminated
+ * prefix of the whole, its length returned.
+ */
+static void describe_rules(void)
+{
+	static const struct {
+		unsigned snoop, snoopx;
+		const char *want;
+	} snp[] = {
+		{ 0, 0, "|SNP N/A|" },
+		{ PERF_MEM_SNOOP_NONE, 0, "|SNP None|" },
+		{ 0, PERF_MEM_SNOOPX_FWD, "|SNP Fwd|" },
+		{ PERF_MEM_SNOOP_HIT, PERF_MEM_SNOOPX_PEER, "|SNP Hit or Peer|" },
+		{ PERF_MEM_SNOOP_HIT | PERF_MEM_SNOOP_MISS, 0, "|SNP Hit or Miss|" },
+	};
+	union perf_mem_data_src d = { .val = 0 };
+	char full[256], cut[256];
+	size_t n, m;
+	int bad = 0;
+
+	for (size_t i = 0; i < sizeof(snp) / sizeof(snp[0]); i++) {
+		d.val = 0;
+		d.mem_op = PERF_MEM_OP_LOAD;
+		d.mem_snoop = snp[i].snoop;
+		d.mem_snoopx = snp[i].snoopx;
+		spe_data_src_describe(d.val, full, sizeof(full));
+		if (!strstr(full, snp[i].want)) {
+			printf("# %s: want %s\n", full, snp[i].want);
+			bad++;
+		}
+	}
+	CHECK_EQ(bad, 0, "snoop then extended snoop names, ' or ' between them, N/A for none");
+
+	d.val = 0;
+	d.mem_op = PERF_MEM_OP_LOAD;
+	d.mem_lvl = PERF_MEM_LVL_L1 | PERF_MEM_LVL_HIT;
+	d.mem_snoop = PERF_MEM_SNOOP_NONE;
+	n = spe_data_src_describe(d.val, full, sizeof(full));
+	bad = n != strlen(full) || n < 20;
+	for (size_t size = 1; size <= n + 1; size++) {
+		memset(cut, 'x', sizeof(cut));
+		m = spe_data_src_describe(d.val, cut, size);
+		if (m != strlen(cut) || strncmp(cut, full, m) || m + 1 > size ||
+		    m != (size > n ? n : size - 1))
+			bad++;
+	}
+	memset(cut, 'x', sizeof(cut));
+	bad += spe_data_src_describe(d.val, cut, 0) != 0 || cut[0] != 'x';
+	CHECK_EQ(bad, 0, "a buffer of any size gets the longest prefix that fits, NUL-terminated; size 0 is left alone");
+}
+
 int main(void)
 {
 	union perf_mem_data_src d;
@@ -23,6 +79,29 @@ int main(void)
 	CHECK_EQ(spe_ds_table_for_midr(0x410fd850), SPE_DS_TABLE_COMMON, "Cortex-X925 uses the common table");
 	CHECK_EQ(spe_ds_table_for_midr(0xc00fac30), SPE_DS_TABLE_AMPEREONE, "AmpereOne uses its own table");
 	CHECK_EQ(spe_ds_table_for_midr(0x410fd030), SPE_DS_TABLE_NONE, "Cortex-A53 has no table");
+	{
+		/*
+		 * Every part perf gives the common table, and both AmpereOne
+		 * parts, at any variant and revision: MIDR_EL1 (DDI 0487
+		 * D19.2) has Implementer in bits 31:24, Variant 23:20,
+		 * PartNum 15:4, Revision 3:0.
+		 */
+		static const unsigned common[] = { 0xd0c, 0xd49, 0xd40, 0xd4f, 0xd81,
+						   0xd87, 0xd4c, 0xd4e, 0xd85 };
+		static const unsigned ampere[] = { 0xac3, 0xac4 };
+		int bad = 0;
+
+		for (size_t i = 0; i < sizeof(common) / sizeof(common[0]); i++)
+			bad += spe_ds_table_for_midr(0x41000000u | 0x2f0000u | common[i] << 4 | 3) !=
+			       SPE_DS_TABLE_COMMON;
+		for (size_t i = 0; i < sizeof(ampere) / sizeof(ampere[0]); i++)
+			bad += spe_ds_table_for_midr(0xc0000000u | 0x1f0000u | ampere[i] << 4) !=
+			       SPE_DS_TABLE_AMPEREONE;
+		/* The same part numbers under another implementer: no table. */
+		bad += spe_ds_table_for_midr(0x42000000u | 0xd0c << 4) != SPE_DS_TABLE_NONE;
+		bad += spe_ds_table_for_midr(0x41000000u | 0xac3 << 4) != SPE_DS_TABLE_NONE;
+		CHECK_EQ(bad, 0, "each data-source CPU matches by implementer and part number only");
+	}
 
 	/* The value perf 6.1 printed for an N1 load, L1D hit, TLB access. */
 	CHECK_EQ(ds(SPE_DS_TABLE_COMMON, true, SPE_EV_L1D_ACCESS | SPE_EV_TLB_ACCESS, 0),
@@ -62,5 +141,6 @@ int main(void)
 		CHECK_EQ(spe_perf_data_src(SPE_DS_TABLE_COMMON, &in), 0,
 			 "not a load or store: data_src 0");
 	}
+	describe_rules();
 	return tap_done();
 }

@@ -164,6 +164,9 @@ static void bad_arguments(void)
 	CHECK(!strcmp(spe_pkt_type_name(SPE_PKT_ADDRESS), "ADDRESS") &&
 	      !strcmp(spe_pkt_type_name((enum spe_pkt_type)99), "INVALID"),
 	      "packet type names, and an out-of-range type does not index past the table");
+	CHECK(!strcmp(spe_pkt_type_name(SPE_PKT_ALIGNMENT), "ALIGNMENT") &&
+	      !strcmp(spe_pkt_type_name(SPE_PKT_NR_TYPES), "INVALID"),
+	      "the last type has its name; the first value past the types is INVALID");
 }
 
 int main(void)

@@ -41,7 +41,7 @@ static void write_sample_file(int fd)
 	struct spe_time_conv tc = { .time_shift = 3, .time_mult = 7, .long_form = true,
 				    .cap_user_time_zero = true };
 	struct spe_pdw_sample s = { .id = dummy_id, .ip = 0x1000, .pid = 10, .tid = 11,
-				    .time = 900, .cpu = 2 };
+				    .time = 0x0100000000000384ULL, .cpu = 2 };	/* top byte set */
 	struct spe_pdw *w;
 
 	if (spe_pdw_create(&w, fd, &info) ||
@@ -126,8 +126,9 @@ static void test_round_trip(void)
 			CHECK(ev.attr == spe_pdr_attr(r, 0) && ev.sid.time == 600,
 			      "AUX belongs to the SPE attribute, time 600");
 		} else if (h->type == PERF_RECORD_SAMPLE) {
-			CHECK(ev.sid.time == 900 && ev.sid.cpu == 2 && ev.sid.id == dummy_id,
-			      "SAMPLE leading fields parsed");
+			CHECK(ev.sid.time == 0x0100000000000384ULL && ev.sid.cpu == 2 &&
+			      ev.sid.id == dummy_id,
+			      "SAMPLE leading fields parsed, TIME as a whole 64-bit field");
 		}
 		n++;
 	}
@@ -140,12 +141,14 @@ static void test_round_trip(void)
 /* ---- Files built by hand ------------------------------------------------- */
 
 struct buf {
-	unsigned char b[4096];
+	unsigned char b[32768];
 	size_t n;
 };
 
 static void put(struct buf *b, const void *p, size_t n)
 {
+	if (n > sizeof(b->b) - b->n)
+		abort();
 	memcpy(b->b + b->n, p, n);
 	b->n += n;
 }
@@ -332,6 +335,150 @@ static void test_corrupt(void)
 	}
 }
 
+/*
+ * Reads of the file's byte ranges (AUX data is read this way) stay inside
+ * the file: a range that ends past the end is refused, naming its offset,
+ * and one that ends exactly at the end is read.
+ */
+static void test_ranges(void)
+{
+	int fd = tmpfd();
+	struct spe_pdr *r;
+	unsigned char b[32];
+	uint64_t size;
+
+	write_sample_file(fd);
+	size = (uint64_t)lseek(fd, 0, SEEK_END);
+	if (spe_pdr_open(&r, fd)) {
+		CHECK(0, "a written file opens");
+		return;
+	}
+	CHECK(spe_pdr_pread(r, b, 8, size - 8) == 0 && spe_pdr_pread(r, b, 0, size) == 0,
+	      "a read ending exactly at the end of the file succeeds");
+	CHECK(spe_pdr_pread(r, b, 16, size - 8) == -ERANGE &&
+	      spe_pdr_error_offset(r) == size - 8,
+	      "a read starting inside the file but ending past it is refused at its offset");
+	CHECK(spe_pdr_pread(r, b, 1, size + 1) == -ERANGE,
+	      "a read starting past the end of the file is refused");
+	spe_pdr_close(r);
+	close(fd);
+
+}
+
+/* perf_event_attr.size 0 means the first ABI, 64 bytes (perf_event_open(2));
+ * a HEADER_ATTR record in a pipe may carry one. */
+static void test_pipe_attr_size_zero(void)
+{
+	struct buf s = { .n = 0 };
+	unsigned char attr[64] = { 0 };
+	uint32_t type = 8;
+	struct perf_event_header h;
+	struct spe_pdr_event ev;
+	struct spe_pdr *r;
+	int p[2], ret, n = 0;
+
+	put64(&s, SPE_PERF_MAGIC2);
+	put64(&s, 16);
+	memcpy(attr, &type, 4);		/* size (bytes 4..7) stays 0 */
+	h = (struct perf_event_header){ .type = SPE_PERF_RECORD_HEADER_ATTR, .size = 8 + 64 + 8 };
+	put(&s, &h, 8);
+	put(&s, attr, 64);
+	put64(&s, 99);	/* its id */
+	put_round(&s);
+	if (pipe(p) || write(p[1], s.b, s.n) != (ssize_t)s.n)
+		abort();
+	close(p[1]);
+	ret = spe_pdr_open(&r, p[0]);
+	if (!ret)
+		while ((ret = spe_pdr_next(r, &ev)) == 1)
+			n++;
+	CHECK(ret == 0 && n == 2 && spe_pdr_nr_attrs(r) == 1 &&
+	      spe_pdr_attr(r, 0)->file_size == 64 && spe_pdr_attr(r, 0)->ids[0] == 99,
+	      "HEADER_ATTR with attr.size 0 is read as the 64-byte first ABI, its id after it");
+	spe_pdr_close(r);
+	close(p[0]);
+}
+
+/* A pipe stream: header, then HEADER_ATTR records of one 64-byte
+ * attribute each (sample_type st, sample_id_all), ids 1000, 1001, ... */
+static void pipe_attrs(struct buf *s, int nr, uint64_t st)
+{
+	put64(s, SPE_PERF_MAGIC2);
+	put64(s, 16);
+	for (int i = 0; i < nr; i++) {
+		struct perf_event_attr a = { .type = 8, .size = 64, .sample_type = st,
+					     .sample_id_all = 1 };
+		struct perf_event_header h = { .type = SPE_PERF_RECORD_HEADER_ATTR,
+					       .size = 8 + 64 + 8 };
+
+		put(s, &h, 8);
+		put(s, &a, 64);
+		put64(s, 1000 + (uint64_t)i);
+	}
+}
+
+static int read_pipe(const struct buf *s, struct spe_pdr **r, struct spe_pdr_event *last_comm)
+{
+	struct spe_pdr_event ev;
+	int p[2], ret;
+
+	if (pipe(p) || write(p[1], s->b, s->n) != (ssize_t)s->n)
+		abort();
+	close(p[1]);
+	ret = spe_pdr_open(r, p[0]);
+	if (!ret)
+		while ((ret = spe_pdr_next(*r, &ev)) == 1)
+			if (ev.header->type == PERF_RECORD_COMM)
+				*last_comm = ev;
+	close(p[0]);
+	return ret;
+}
+
+/*
+ * The sample_id trailer of a non-sample record holds, in order, the
+ * fields its attribute's sample_type selects among TID, TIME, ID,
+ * STREAM_ID, CPU, IDENTIFIER (perf_event_open(2)): without CPU there is
+ * no CPU field.  And an attribute table has a limit, refused past it.
+ */
+static void test_trailer_and_attr_limit(void)
+{
+	struct buf s = { .n = 0 };
+	struct spe_pdr_event comm = { 0 };
+	struct spe_pdr *r = NULL;
+	struct perf_event_header h = { .type = PERF_RECORD_COMM, .size = 8 + 8 + 8 + 24 };
+	uint32_t pt[2] = { 5, 6 };
+	int ret;
+
+	pipe_attrs(&s, 1, PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_IDENTIFIER);
+	put(&s, &h, 8);
+	put(&s, pt, 8);
+	put(&s, "task\0\0\0\0", 8);
+	pt[0] = 7;
+	pt[1] = 8;
+	put(&s, pt, 8);			/* trailer: pid/tid */
+	put64(&s, 123456789);		/* time */
+	put64(&s, 1000);		/* identifier */
+	/* PERF_RECORD_SWITCH is nothing but its header and the trailer. */
+	h = (struct perf_event_header){ .type = PERF_RECORD_SWITCH, .size = 8 + 24 };
+	put(&s, &h, 8);
+	put(&s, pt, 8);
+	put64(&s, 123456790);
+	put64(&s, 1000);
+	ret = read_pipe(&s, &r, &comm);
+	CHECK(ret == 0 && comm.header && comm.sid.has_tid && comm.sid.tid == 8 &&
+	      comm.sid.pid == 7 && comm.sid.time == 123456789 && !comm.sid.has_cpu,
+	      "sample_id trailer without CPU: tid and time read from their own places; a SWITCH of header and trailer only is accepted");
+	spe_pdr_close(r);
+
+	s.n = 0;
+	r = NULL;
+	pipe_attrs(&s, 257, PERF_SAMPLE_TIME);
+	ret = read_pipe(&s, &r, &comm);
+	CHECK(ret == -E2BIG && r && strstr(spe_pdr_errmsg(r), "more than 256 attributes"),
+	      "more attributes than the table holds: refused, with the limit named");
+	spe_pdr_close(r);
+}
+
 static void test_pipe(void)
 {
 	struct buf s = { .n = 0 };
@@ -436,7 +583,10 @@ int main(void)
 	test_round_trip();
 	test_attr_sizes();
 	test_corrupt();
+	test_ranges();
 	test_pipe();
+	test_pipe_attr_size_zero();
+	test_trailer_and_attr_limit();
 	test_auxtrace_info_v2();
 	return tap_done();
 }

@@ -52,22 +52,48 @@ static void records_end_at_end_or_timestamp(void)
 	      "the end of the input after a whole record is a clean end");
 }
 
-static void every_field_is_filled(void)
+/*
+ * The record decoder has a fast path (a packet with 8 readable bytes after
+ * its header) and a careful one (the last bytes of the buffer): every
+ * packet kind must give the same fields on both.  The same packets are
+ * decoded in two orders, each alone in the buffer (its tail on the careful
+ * path) and followed by padding (every packet on the fast path).
+ */
+static const char *const every_packet_layouts[] = {
+	"pc 0xffff800008001234 el=1 ns=1 nse=1\n"
+	"ctx 0x1234\nctx 0x5678 el2\n"
+	"op st sve=512 pred\n"
+	"ev retired l1d-access l2d-miss size=4\n"
+	"lat iss 3\nlat tot 4095\nlat xlat 17 ext\n"
+	"tgt 0x400000 el=0 ns=0\npbt 0x400100 el=2 ns=1\n"
+	"va 0xffff00001000 tag=0xf0\n"
+	"pa 0x80001000 ns=1 ch=1 pat=3\n"
+	"ds 0x1234 size=2\n"
+	"addr 9 0x99\nlat 5 55\nraw 0x02\n"
+	"end\n",
+	"pc 0xffff800008001234 el=1 ns=1 nse=1\n"
+	"tgt 0x400000 el=0 ns=0\npbt 0x400100 el=2 ns=1\n"
+	"va 0xffff00001000 tag=0xf0\n"
+	"pa 0x80001000 ns=1 ch=1 pat=3\n"
+	"addr 9 0x99\nraw 0x02\nds 0x1234 size=2\n"
+	"lat 5 55\nlat xlat 17 ext\nlat iss 3\n"
+	"ev retired l1d-access l2d-miss size=4\n"
+	"ctx 0x5678 el2\nctx 0x1234\nlat tot 4095\n"
+	"op st sve=512 pred\n"
+	"end\n",
+};
+
+static void every_field_is_filled_in(const char *layout, const char *after)
 {
 	struct spe_decoder d;
 	struct spe_record r;
+	char text[1024];
+	size_t alone;
 
-	enc("pc 0xffff800008001234 el=1 ns=1 nse=1\n"
-	    "ctx 0x1234\nctx 0x5678 el2\n"
-	    "op st sve=512 pred\n"
-	    "ev retired l1d-access l2d-miss size=4\n"
-	    "lat iss 3\nlat tot 4095\nlat xlat 17 ext\n"
-	    "tgt 0x400000 el=0 ns=0\npbt 0x400100 el=2 ns=1\n"
-	    "va 0xffff00001000 tag=0xf0\n"
-	    "pa 0x80001000 ns=1 ch=1 pat=3\n"
-	    "ds 0x1234 size=2\n"
-	    "addr 9 0x99\nlat 5 55\nraw 0x02\n"
-	    "end\n");
+	enc(layout);
+	alone = len;
+	snprintf(text, sizeof(text), "%s%s", layout, after);
+	enc(text);
 	start(&d, 0, 0);
 	if (!CHECK(spe_decoder_next(&d, &r) == 1, "a record with every packet decodes"))
 		return;
@@ -101,6 +127,16 @@ static void every_field_is_filled(void)
 	CHECK(r.n_unknown == 1, "an unknown packet inside a record is counted and skipped");
 	CHECK(!(r.present & SPE_REC_TIMESTAMP) && r.end == SPE_REC_END_END,
 	      "no timestamp bit for a record ended by End");
+	CHECK(r.size == alone && r.n_packets == 17,
+	      "the record's size and packet count include End (DDI 0586A §5.2)");
+}
+
+static void every_field_is_filled(void)
+{
+	for (size_t i = 0; i < sizeof(every_packet_layouts) / sizeof(every_packet_layouts[0]); i++) {
+		every_field_is_filled_in(every_packet_layouts[i], "");
+		every_field_is_filled_in(every_packet_layouts[i], "pad 16\n");
+	}
 }
 
 static void impdef_overflow_is_counted(void)
@@ -147,6 +183,30 @@ static void alignment_honours_base_offset(void)
 	start(&d, 0, 0x1000a);
 	CHECK(spe_decoder_next(&d, &r) == 1 && r.offset == 0x10010 && r.size == 10,
 	      "record offsets are stream offsets, and Alignment is computed from them");
+
+	/* The same Alignment after a first record, and one whose boundary
+	 * lies past the end of the input (DDI 0586A §5.3.2). */
+	{
+		static const uint8_t two[] = {
+			0xb0, 0, 0, 0x40, 0, 0, 0, 0, 0x80, 0x01,
+			/* at stream offset 0x1000a: to 16 -> 0x10010 */
+			0x23, 0x00, 0xee, 0xee, 0xee, 0xee,
+			0xb0, 4, 0, 0x40, 0, 0, 0, 0, 0x80, 0x01,
+			/* at 0x1001a: to 16 -> 0x10020, past the end */
+			0x23, 0x00, 0xee,
+		};
+
+		free(buf);
+		len = sizeof(two);
+		buf = malloc(len);
+		memcpy(buf, two, len);
+		start(&d, 0, 0x10000);
+		CHECK(spe_decoder_next(&d, &r) == 1 && r.offset == 0x10000, "first record");
+		CHECK(spe_decoder_next(&d, &r) == 1 && r.offset == 0x10010 && r.pc.addr == 0x400004,
+		      "an Alignment after a record skips to the boundary of its stream offset");
+		CHECK(spe_decoder_next(&d, &r) == 0 && spe_decoder_offset(&d) == 0x10000 + len,
+		      "an Alignment whose boundary is past the end ends the input cleanly, at its end");
+	}
 }
 
 static void truncated_record_keeps_what_was_decoded(void)
@@ -203,6 +263,161 @@ static void resync_skips_false_end_bytes(void)
 	      "resync rejects an End-like payload byte whose follower is not a clean record");
 }
 
+static void resync_after_timestamp_with_high_byte(void)
+{
+	struct spe_decoder d;
+	struct spe_record r;
+
+	/*
+	 * A record boundary is right after End or after a Timestamp packet's
+	 * 8-byte payload (DDI 0586A §5.2).  The Timestamps here have a
+	 * non-zero top byte, so no zero (Padding) byte hides a boundary
+	 * found one byte off.
+	 */
+	enc("pc 0x400000 el=0 ns=1\nraw 0x20 0x21\nop ld gp\nts 0xff00000000000005\n"
+	    "pc 0x400004 el=0 ns=1\nop st gp\nts 0xee00000000000006\n"
+	    "pc 0x400008 el=0 ns=1\nts 0xdd00000000000007\n");
+	start(&d, 0, 0);
+	CHECK(spe_decoder_next(&d, &r) == SPE_ERR_BAD_HEADER, "bad header found");
+	CHECK(spe_decoder_next(&d, &r) == 1 && r.offset == 22 && r.pc.addr == 0x400004 &&
+	      r.timestamp == 0xee00000000000006ULL && r.size == 20,
+	      "resync resumes right after the corrupt record's Timestamp (top byte non-zero)");
+	CHECK(spe_decoder_next(&d, &r) == 1 && r.pc.addr == 0x400008 &&
+	      r.timestamp == 0xdd00000000000007ULL,
+	      "and the record after it decodes whole");
+	CHECK(spe_decoder_next(&d, &r) == 0, "then the clean end of the input");
+}
+
+static void resync_checks_the_record_size_limit(void)
+{
+	struct spe_decoder d;
+	struct spe_record r;
+	char *text = malloc(150 * 32 + 250 * 24 + 256), *p = text;
+	int good = 0, ret;
+
+	/*
+	 * Far into the stream, a corrupt record, then an End followed by a
+	 * run of packets longer than 2^MaxSize bytes (DDI 0487 D18.3): no
+	 * record can start there, so resync must go on to the record after
+	 * the run.
+	 */
+	for (int i = 0; i < 150; i++)
+		p += sprintf(p, "pc 0x%x el=0 ns=1\nend\n", 0x400000 + 4 * i);
+	p += sprintf(p, "pc 0x400800 el=0 ns=1\nraw 0x20 0x21\nend\n");
+	for (int i = 0; i < 250; i++)
+		p += sprintf(p, "pc 0x%x el=0 ns=1\n", 0x600000 + 4 * i);
+	sprintf(p, "end\npc 0x500000 el=0 ns=1\nts 0x42\n");
+	enc(text);
+	free(text);
+	start(&d, 0, 0);
+	while ((ret = spe_decoder_next(&d, &r)) == 1)
+		good++;
+	CHECK(good == 150 && ret == SPE_ERR_BAD_HEADER, "150 records, then the bad header");
+	CHECK(spe_decoder_next(&d, &r) == 1 && r.pc.addr == 0x500000 && r.timestamp == 0x42,
+	      "resync skips a candidate boundary followed by more than 2^MaxSize bytes without End");
+	CHECK(spe_decoder_next(&d, &r) == 0, "then the clean end of the input");
+}
+
+static void resync_boundaries_follow_the_rule(void)
+{
+	struct spe_decoder d;
+	struct spe_record r;
+	char *text = malloc(300 * 24 + 256), *p = text;
+
+	/*
+	 * A candidate followed by a record one byte over 2^MaxSize (its End
+	 * 2048 bytes in) is no record start for resync either: the decoder
+	 * would refuse that record (DDI 0487 D18.3 PMSIDR_EL1.MaxSize).
+	 */
+	p += sprintf(p, "pc 0x400000 el=0 ns=1\nraw 0x20 0x21\nend\n");
+	for (int i = 0; i < 227; i++)
+		p += sprintf(p, "pc 0x%x el=0 ns=1\n", 0x600000 + 4 * i);
+	sprintf(p, "pad 5\nend\npc 0x500000 el=0 ns=1\nend\n");
+	enc(text);
+	start(&d, 0, 0);
+	CHECK(spe_decoder_next(&d, &r) == SPE_ERR_BAD_HEADER, "bad header found");
+	CHECK(spe_decoder_next(&d, &r) == 1 && r.pc.addr == 0x500000,
+	      "resync does not stop before a record of 2^MaxSize + 1 bytes");
+
+	/*
+	 * An over-long record refused exactly where a Timestamp packet starts:
+	 * the boundary is right after that Timestamp (DDI 0586A §5.2).
+	 */
+	p = text;
+	for (int i = 0; i < 227; i++)
+		p += sprintf(p, "pc 0x%x el=0 ns=1\n", 0x600000 + 4 * i);
+	sprintf(p, "pad 5\nts 0x77\npc 0x500004 el=0 ns=1\nend\n");
+	enc(text);
+	start(&d, 0, 0);
+	CHECK(spe_decoder_next(&d, &r) == SPE_ERR_BAD_RECORD &&
+	      spe_decoder_error_offset(&d) == SPE_RECORD_MAX_BYTES,
+	      "a record reaching 2^MaxSize bytes is refused at the packet that starts there");
+	CHECK(spe_decoder_next(&d, &r) == 1 && r.pc.addr == 0x500004,
+	      "resync resumes right after the Timestamp the refused record ended with");
+
+	/*
+	 * A Timestamp header byte that is the payload of a packet before the
+	 * corruption is not a boundary: only whole packets after the bad
+	 * header count.
+	 */
+	enc("pc 0x400000 el=0 ns=1\nctx 0x71000000\nraw 0x20 0x21 0x02 0x02 0x02 0x02 0x02 0x02\n"
+	    "pc 0x400008 el=0 ns=1\nend\npc 0x40000c el=0 ns=1\nend\n");
+	start(&d, 0, 0);
+	CHECK(spe_decoder_next(&d, &r) == SPE_ERR_BAD_HEADER, "bad header found");
+	CHECK(spe_decoder_next(&d, &r) == 1 && r.pc.addr == 0x40000c,
+	      "a 0x71 payload byte before the bad header does not make a boundary");
+
+	/*
+	 * An over-long record refused exactly at an End packet: the boundary
+	 * is the byte after that End.
+	 */
+	p = text;
+	for (int i = 0; i < 227; i++)
+		p += sprintf(p, "pc 0x%x el=0 ns=1\n", 0x600000 + 4 * i);
+	sprintf(p, "pad 5\nend\npc 0x500008 el=0 ns=1\nend\n");
+	enc(text);
+	start(&d, 0, 0);
+	CHECK(spe_decoder_next(&d, &r) == SPE_ERR_BAD_RECORD, "over-long record refused");
+	CHECK(spe_decoder_next(&d, &r) == 1 && r.pc.addr == 0x500008,
+	      "resync resumes right after the End the refused record reached");
+
+	/*
+	 * The record after the corrupt one starts with an Alignment command,
+	 * whose length depends on its stream offset (DDI 0586A §5.3.2): resync
+	 * must size it from that offset to see the record behind it.
+	 */
+	enc("pc 0x400000 el=0 ns=1\nraw 0x20 0x21 0x22\nend\nalign 16 fill=0xee\n"
+	    "pc 0x400010 el=0 ns=1\nend\npc 0x400014 el=0 ns=1\nend\n");
+	start(&d, 0, 0);
+	CHECK(spe_decoder_next(&d, &r) == SPE_ERR_BAD_HEADER, "bad header found");
+	CHECK(spe_decoder_next(&d, &r) == 1 && r.pc.addr == 0x400010 && r.offset % 16 == 0,
+	      "resync finds a record behind an Alignment command, on its boundary");
+
+	/*
+	 * The packet at which a record went over 2^MaxSize still belongs to
+	 * that bad record, even when the byte before it looks like End (here
+	 * a CONTEXT payload): decoding resumes at the next boundary.
+	 */
+	p = text;
+	for (int i = 0; i < 226; i++)
+		p += sprintf(p, "pc 0x%x el=0 ns=1\n", 0x600000 + 4 * i);
+	sprintf(p, "pad 9\nctx 0x01000000\npc 0x500010 el=0 ns=1\nend\npc 0x500014 el=0 ns=1\nend\n");
+	enc(text);
+	start(&d, 0, 0);
+	CHECK(spe_decoder_next(&d, &r) == SPE_ERR_BAD_RECORD &&
+	      spe_decoder_error_offset(&d) == SPE_RECORD_MAX_BYTES, "over-long record refused at 2 KiB");
+	CHECK(spe_decoder_next(&d, &r) == 1 && r.pc.addr == 0x500014,
+	      "resync does not restart at the refused packet itself");
+
+	/* A record cut by the end of the input after resync: truncated. */
+	enc("pc 0x400000 el=0 ns=1\nraw 0x20 0x21\nend\npc 0x400004 el=0 ns=1\nraw 0xb0 1 2 3\n");
+	start(&d, 0, 0);
+	CHECK(spe_decoder_next(&d, &r) == SPE_ERR_BAD_HEADER, "bad header found");
+	CHECK(spe_decoder_next(&d, &r) == SPE_ERR_TRUNCATED && r.pc.addr == 0x400004,
+	      "after resync a record cut by the end of the input is reported truncated");
+	free(text);
+}
+
 static void strict_mode_stops(void)
 {
 	struct spe_decoder d;
@@ -234,6 +449,50 @@ static void record_size_is_bounded(void)
 	      "a record longer than 2^MaxSize (2 KiB) bytes without End is a bad record");
 	CHECK(spe_decoder_next(&d, &r) == 1 && r.pc.addr == 0x500000,
 	      "after an over-long record decoding resumes at the next boundary");
+}
+
+/*
+ * A record of @size bytes: PC packets, padding, End; then @after.  The
+ * decoder accepts records up to 2^MaxSize bytes (SPE_RECORD_MAX_BYTES, the
+ * largest PMSIDR_EL1.MaxSize, DDI 0487 D18.3) and refuses longer ones.
+ */
+static int decode_record_of_size(unsigned int size, const char *after,
+				 struct spe_record *r)
+{
+	unsigned int pcs = (size - 1) / 9, pad = size - 1 - 9 * pcs;
+	char *text = malloc(pcs * 24 + 64 + strlen(after)), *p = text;
+	struct spe_decoder d;
+
+	for (unsigned int i = 0; i < pcs; i++)
+		p += sprintf(p, "pc 0x%x el=0 ns=1\n", 0x400000 + 4 * i);
+	if (pad)
+		p += sprintf(p, "pad %u\n", pad);
+	sprintf(p, "end\n%s", after);
+	enc(text);
+	free(text);
+	start(&d, 0, 0);
+	return spe_decoder_next(&d, r);
+}
+
+static void record_size_limit_is_exact(void)
+{
+	static const char *const after[] = { "", "pc 0x500000 el=0 ns=1\nend\n" };
+	struct spe_record r;
+
+	for (int i = 0; i < 2; i++) {
+		const char *where = i ? "followed by a record" : "at the end of the buffer";
+		char name[160];
+
+		snprintf(name, sizeof(name), "the largest record (2^MaxSize bytes) is accepted, %s", where);
+		CHECK(decode_record_of_size(SPE_RECORD_MAX_BYTES, after[i], &r) == 1 &&
+		      r.size == SPE_RECORD_MAX_BYTES && r.end == SPE_REC_END_END, name);
+		snprintf(name, sizeof(name), "a record one byte over 2^MaxSize is a bad record, %s", where);
+		CHECK(decode_record_of_size(SPE_RECORD_MAX_BYTES + 1, after[i], &r) ==
+		      SPE_ERR_BAD_RECORD, name);
+		snprintf(name, sizeof(name), "a record 8 bytes under the limit is accepted whole, %s", where);
+		CHECK(decode_record_of_size(SPE_RECORD_MAX_BYTES - 8, after[i], &r) == 1 &&
+		      r.size == SPE_RECORD_MAX_BYTES - 8, name);
+	}
 }
 
 static void fast_and_slow_paths_agree(void)
@@ -331,8 +590,12 @@ int main(void)
 	truncated_record_keeps_what_was_decoded();
 	corrupt_byte_then_resync();
 	resync_skips_false_end_bytes();
+	resync_after_timestamp_with_high_byte();
+	resync_checks_the_record_size_limit();
+	resync_boundaries_follow_the_rule();
 	strict_mode_stops();
 	record_size_is_bounded();
+	record_size_limit_is_exact();
 	fast_and_slow_paths_agree();
 	init_rules();
 	matches_packet_layer_on_generated_stream();

@@ -25,6 +25,86 @@ static int sink(void *ctx, const char *t, size_t n)
 	return 0;
 }
 
+/* n loads with total latency 10, 20, ... 10n. */
+static struct spe_report *loads_10_to(int n)
+{
+	struct spe_report *r;
+	struct spe_record rec = { 0 };
+	struct spe_qrecord qr = { .rec = &rec, .ds_table = SPE_DS_TABLE_NONE };
+	struct spe_sample s = { .qr = &qr };
+	struct spe_sym sym = { .dso = "/bin/app", .name = "f", .has_sym = true };
+
+	if (spe_report_new(&r))
+		return NULL;
+	for (int i = 1; i <= n; i++) {
+		rec.present = SPE_REC_OP_TYPE | SPE_REC_LAT_TOTAL;
+		rec.op_class = SPE_OP_CLASS_LDST;
+		rec.lat_total = (uint16_t)(10 * i);
+		spe_report_add(r, &s, &sym);
+	}
+	return r;
+}
+
+/*
+ * Nearest-rank percentile: the value at rank ceil(p/100 * n) of the sorted
+ * values.  The expected ranks below are computed in integers (per-mille),
+ * independently of the floating-point code under test.
+ */
+static void percentiles_use_nearest_rank(void)
+{
+	static const unsigned permille[] = { 1, 100, 250, 500, 750, 900, 990, 999, 1000 };
+	int bad = 0;
+
+	for (int n = 7; n <= 8; n++) {
+		struct spe_report *r = loads_10_to(n);
+
+		if (!r)
+			return;
+		for (size_t i = 0; i < sizeof(permille) / sizeof(permille[0]); i++) {
+			unsigned rank = (permille[i] * (unsigned)n + 999) / 1000;
+			unsigned got = spe_report_percentile(r, SPE_REP_LOAD, 0,
+							     permille[i] / 10.0);
+
+			if (got != 10 * rank) {
+				printf("# n=%d p%.1f: got %u, want %u\n", n,
+				       permille[i] / 10.0, got, 10 * rank);
+				bad++;
+			}
+		}
+		spe_report_free(r);
+	}
+	CHECK_EQ(bad, 0, "percentiles with whole and fractional ranks are the value at rank ceil(p*n/100)");
+}
+
+static void top_lists_at_most_n_symbols(void)
+{
+	struct spe_report *r;
+	struct spe_record rec = { 0 };
+	struct spe_qrecord qr = { .rec = &rec, .ds_table = SPE_DS_TABLE_NONE };
+	struct spe_sample s = { .qr = &qr };
+	static const char *const names[] = { "sym_three", "sym_two", "sym_one" };
+
+	if (spe_report_new(&r))
+		return;
+	for (int k = 0; k < 3; k++) {
+		struct spe_sym sym = { .dso = "/bin/app", .name = names[k], .has_sym = true };
+
+		for (int i = 0; i < 3 - k; i++)
+			spe_report_add(r, &s, &sym);
+	}
+	text_len = 0;
+	text[0] = '\0';
+	spe_report_print(r, NULL, 2, sink, NULL);
+	CHECK(strstr(text, "sym_three") && strstr(text, "sym_two") && !strstr(text, "sym_one"),
+	      "report --top 2 with three symbols lists the two with most records, not the third");
+	text_len = 0;
+	text[0] = '\0';
+	spe_report_print(r, NULL, 3, sink, NULL);
+	CHECK(strstr(text, "sym_two") < strstr(text, "sym_one"),
+	      "report --top 3 lists all three, by records");
+	spe_report_free(r);
+}
+
 int main(void)
 {
 	struct spe_report *r;
@@ -35,6 +115,9 @@ int main(void)
 	struct spe_sym cold = { .dso = "/bin/app", .name = "cold_path", .has_sym = true };
 	struct spe_ds_input dsi = { .is_load = true, .has_source = true };
 
+	percentiles_use_nearest_rank();
+	top_lists_at_most_n_symbols();
+	text_len = 0;
 	if (spe_report_new(&r))
 		return 1;
 	/* 100 loads with total latency 1..100, 90 from L1D, 10 from DRAM. */

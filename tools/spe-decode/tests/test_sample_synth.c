@@ -56,6 +56,60 @@ static const char *names(const struct spe_itrace *it, const struct got *g, char 
 	return buf;
 }
 
+/*
+ * Branch flags from the Operation Type packet's branch subclass (DDI 0586A
+ * §5.3.8, DDI 0487 D18.1: bit 0 conditional, bit 1 indirect, bits 4:3 the call/return
+ * hint) and the Events packet (mispredicted, not taken), each combination
+ * compared with the exact set of flags it must give.
+ */
+static void branch_subclasses_give_exact_flags(void)
+{
+	static const struct {
+		uint8_t subclass;
+		uint64_t events;
+		uint32_t flags;
+	} cases[] = {
+		{ 0x00, 0, SPE_BRF_BRANCH },
+		{ 0x01, 0, SPE_BRF_BRANCH | SPE_BRF_CONDITIONAL },
+		{ 0x02, 0, SPE_BRF_BRANCH | SPE_BRF_INDIRECT },
+		{ 0x04, 0, SPE_BRF_BRANCH },	/* GCS: no perf flag */
+		{ 0x08, 0, SPE_BRF_BRANCH | SPE_BRF_CALL },
+		{ 0x0a, 0, SPE_BRF_BRANCH | SPE_BRF_INDIRECT | SPE_BRF_CALL },
+		{ 0x10, 0, SPE_BRF_BRANCH | SPE_BRF_RETURN },
+		{ 0x12, 0, SPE_BRF_BRANCH | SPE_BRF_INDIRECT | SPE_BRF_RETURN },
+		{ 0x18, 0, SPE_BRF_BRANCH | SPE_BRF_RETURN },
+		{ 0x01, SPE_EV_NOT_TAKEN, SPE_BRF_BRANCH | SPE_BRF_CONDITIONAL | SPE_BRF_NOT_TAKEN },
+		{ 0x01, SPE_EV_MISPRED, SPE_BRF_BRANCH | SPE_BRF_CONDITIONAL | SPE_BRF_MISPRED },
+	};
+	struct spe_itrace it;
+	struct spe_synth sy;
+	const char *why;
+	int bad = 0;
+
+	spe_itrace_parse("b", &it, &why);
+	spe_synth_init(&sy, &it);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct spe_record rec = { 0 };
+		struct spe_qrecord qr = { .rec = &rec };
+		struct got g = { .n = 0 };
+
+		rec.present = SPE_REC_PC | SPE_REC_OP_TYPE | SPE_REC_EVENTS;
+		rec.pc.addr = 0x400000;
+		rec.op_class = SPE_OP_CLASS_BRANCH;
+		rec.op_subclass = cases[i].subclass;
+		rec.events = SPE_EV_RETIRED | cases[i].events;
+		spe_synth_record(&sy, &qr, collect, &g);
+		if (g.n != 1 || g.s[0].flags != cases[i].flags) {
+			printf("# subclass 0x%02x events 0x%llx: flags 0x%x, want 0x%x\n",
+			       cases[i].subclass, (unsigned long long)cases[i].events,
+			       g.n ? g.s[0].flags : 0, cases[i].flags);
+			bad++;
+		}
+	}
+	spe_synth_free(&sy);
+	CHECK_EQ(bad, 0, "branch flags are exactly those of the subclass and events (DDI 0586A §5.3.8, DDI 0487 D18.1)");
+}
+
 int main(void)
 {
 	struct spe_record rec = load_rec();
@@ -66,6 +120,8 @@ int main(void)
 	struct got g = { .n = 0 };
 	const char *why = NULL;
 	char buf[256];
+
+	branch_subclasses_give_exact_flags();
 
 	spe_itrace_default(&it);
 	spe_synth_init(&sy, &it);

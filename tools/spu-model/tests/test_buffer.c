@@ -80,6 +80,7 @@ static void test_buffer_full(void)
 	CHECK(t_used(u) % rec == 0 && size - t_used(u) < 64 && size - t_used(u) + rec >= 64,
 	      "§3.5.2 buffer full leaves PMBPTR after the last complete record");
 	CHECK(!(SR(u) & SPE_PMBSR_DL), "§3.5.2 buffer full leaves PMBSR.DL unchanged (0)");
+	CHECK(!(SR(u) & SPE_PMBSR_EA), "§3.5.2 buffer full is no external abort: PMBSR.EA stays 0");
 	CHECK(SR(u) & SPE_PMBSR_COLL, "§3.5 other PMBSR fields (COLL) are unchanged");
 	for (i = (int)size; i < (int)size + 4096; i++)
 		canary &= u->buf[i] == T_CANARY;
@@ -112,6 +113,24 @@ static void test_buffer_full(void)
 	CHECK(spe_spu_irq(&u->spu) && PTR(u) == T_BUF_BASE + 4096 - 8 &&
 	      u->buf[4096 - 8] == T_CANARY,
 	      "§3.4.1 no room for a record: buffer full without writing past the limit");
+	CHECK(EC(SR(u)) == SPE_PMBSR_EC_BUF && MSS(SR(u)) == SPE_PMBSR_BSC_FULL &&
+	      !(SR(u) & (SPE_PMBSR_EA | SPE_PMBSR_DL)),
+	      "§3.5.2 that buffer full is EC=0 BSC=1 with EA and DL clear");
+	t_unit_free(u);
+
+	/*
+	 * §3.5.3: a buffer whose memory is not mapped (the flat translator
+	 * maps only the test buffer) gives a stage 1 translation fault at
+	 * level 3 at the first byte written.
+	 */
+	u = t_unit_new(SPE_SPU_PROFILE_V1_MIN);
+	t_enable(u, EN, 0, 2 * sizeof(u->buf));
+	spe_spu_write_reg(&u->spu, SPE_REG_PMBPTR_EL1, T_BUF_BASE + sizeof(u->buf));
+	t_run(u, &op);
+	CHECK(spe_spu_irq(&u->spu) && EC(SR(u)) == SPE_PMBSR_EC_FAULT_S1 &&
+	      MSS(SR(u)) == SPE_FSC_TRANSLATION(3) &&
+	      PTR(u) == T_BUF_BASE + sizeof(u->buf),
+	      "§3.5.3 unmapped buffer memory: stage 1 translation fault, level 3, at PMBPTR");
 	t_unit_free(u);
 }
 
@@ -339,8 +358,118 @@ static void test_psb_csync(void)
 	t_unit_free(u);
 }
 
+/* A translator that maps nothing and says nothing about why. */
+static int silent_translate(void *ctx, uint64_t va, struct spe_spu_xlat *out)
+{
+	(void)ctx;
+	(void)va;
+	(void)out;
+	return 1;
+}
+
+/*
+ * A backend translator that fails without naming a fault: the unit reports
+ * the buffer write as a stage 1 translation fault at level 3 (DDI 0586A
+ * §3.5.3 Table 6), the address in PMBPTR.
+ */
+static void test_silent_translator(void)
+{
+	struct spe_spu spu;
+	struct spe_op op = t_op_load();
+	uint64_t sr;
+
+	if (spe_spu_init(&spu, spe_spu_profile(SPE_SPU_PROFILE_V1_MIN), silent_translate, NULL)) {
+		CHECK(0, "the unit initialises");
+		return;
+	}
+	spe_spu_write_reg(&spu, SPE_REG_PMBPTR_EL1, T_BUF_BASE);
+	spe_spu_write_reg(&spu, SPE_REG_PMBLIMITR_EL1, (T_BUF_BASE + T_BUF_SIZE) | SPE_PMBLIMITR_E);
+	spe_spu_write_reg(&spu, SPE_REG_PMSIRR_EL1, 0);
+	spe_spu_write_reg(&spu, SPE_REG_PMSCR_EL1, EN);
+	spe_spu_step(&spu, &op);
+	spe_spu_psb_csync(&spu);
+	sr = spe_spu_read_reg(&spu, SPE_REG_PMBSR_EL1);
+	CHECK(spe_spu_irq(&spu) && EC(sr) == SPE_PMBSR_EC_FAULT_S1 &&
+	      MSS(sr) == SPE_FSC_TRANSLATION(3) &&
+	      spe_spu_read_reg(&spu, SPE_REG_PMBPTR_EL1) == T_BUF_BASE,
+	      "§3.5.3 a translator that maps nothing: stage 1 translation fault, level 3");
+}
+
+static uint64_t discarded_pcs[8];
+static unsigned int nr_discarded_pcs, outcome_addr_bad;
+
+/* Records the discarded operations; and every outcome but WRITTEN must
+ * come without an address or length (spe_spu_hook_fn: only a written
+ * record has one). */
+static void pc_hook(void *ctx, const struct spe_op *op, enum spe_spu_outcome what,
+		    uint64_t addr, uint32_t len)
+{
+	(void)ctx;
+	if (what != SPE_SPU_WRITTEN && (addr || len))
+		outcome_addr_bad++;
+	if (what == SPE_SPU_DISCARDED && nr_discarded_pcs < 8)
+		discarded_pcs[nr_discarded_pcs++] = op->pc;
+}
+
+/*
+ * §3.5: sampled operations still in flight when PMBSR_EL1.S is set are
+ * discarded; §3.6.1: so are those in flight when the buffer is disabled
+ * (PMBLIMITR.E = 0) without a PSB CSYNC.  Each of them once, oldest first;
+ * in later rounds the in-flight ring starts elsewhere.
+ */
+static void test_discards_in_flight(void)
+{
+	struct spe_spu_config cfg = *spe_spu_profile(SPE_SPU_PROFILE_V1_MIN);
+	struct t_unit *u;
+	struct spe_op op = t_op_load();
+	int ok_s = 1, ok_e = 1;
+
+	cfg.max_inflight = 3;
+	u = t_unit_new_cfg(&cfg);
+	u->spu.hook = pc_hook;
+	op.lat_total = 1000;
+	for (int round = 0; round < 3; round++) {
+		int n = 3 - (round & 1), *ok = round < 2 ? &ok_s : &ok_e;
+
+		t_enable(u, EN, 0, T_BUF_SIZE);
+		nr_discarded_pcs = 0;
+		for (int i = 0; i < n; i++) {
+			op.pc = 0x400000 + 0x100 * round + 4 * i;
+			spe_spu_step(&u->spu, &op);
+		}
+		if (round < 2) {
+			spe_spu_write_reg(&u->spu, SPE_REG_PMBSR_EL1, SPE_PMBSR_S);
+			spe_spu_write_reg(&u->spu, SPE_REG_PMBSR_EL1, 0);
+		} else {
+			spe_spu_write_reg(&u->spu, SPE_REG_PMBLIMITR_EL1, 0);
+		}
+		spe_spu_psb_csync(&u->spu);
+		*ok &= nr_discarded_pcs == (unsigned int)n;
+		for (int i = 0; i < n && i < (int)nr_discarded_pcs; i++)
+			*ok &= discarded_pcs[i] == (uint64_t)(0x400000 + 0x100 * round + 4 * i);
+	}
+	CHECK(ok_s && t_used(u) == 0,
+	      "§3.5 setting PMBSR.S discards each in-flight sample once, oldest first");
+	CHECK(ok_e && t_used(u) == 0,
+	      "§3.6.1 clearing PMBLIMITR.E discards each in-flight sample once, oldest first");
+	t_unit_free(u);
+
+	/* A filtered sample, reported to the hook without an address. */
+	u = t_unit_new(SPE_SPU_PROFILE_V1_MIN);
+	u->spu.hook = pc_hook;
+	outcome_addr_bad = 0;
+	t_enable(u, EN, 0, T_BUF_SIZE);
+	spe_spu_write_reg(&u->spu, SPE_REG_PMSFCR_EL1, SPE_PMSFCR_FT | SPE_PMSFCR_ST);
+	t_run(u, &op);
+	CHECK(t_used(u) == 0 && outcome_addr_bad == 0,
+	      "a filtered or discarded sample reaches the hook with no address or length");
+	t_unit_free(u);
+}
+
 int main(void)
 {
+	test_discards_in_flight();
+	test_silent_translator();
 	test_sequential();
 	test_align();
 	test_buffer_full();

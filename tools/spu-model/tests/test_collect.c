@@ -230,8 +230,34 @@ static void test_contents(void)
 		 "§5.3.7 events the implementation does not report are not written");
 }
 
+/*
+ * Every built-in profile models a Linux system: TBI0 set (user addresses
+ * carry a top-byte tag, kept in the data VA packet, DDI 0586A §5.3.1) and
+ * TBI1 clear (kernel addresses: byte 7 zero).
+ */
+static void test_profiles_tbi(void)
+{
+	int bad = 0;
+
+	for (int id = 0; id < SPE_SPU_PROFILE_NR; id++) {
+		struct t_unit *u = t_unit_new((enum spe_spu_profile_id)id);
+		struct spe_op op = t_op_load();
+		const uint8_t *va;
+		unsigned int sz;
+
+		t_enable(u, SPE_PMSCR_E0SPE, 0, T_BUF_SIZE);
+		op.va = 0x0f00ffffcafe0008ULL;
+		t_run(u, &op);
+		va = t_find_packet(u->buf, t_used(u), 0xff, SPE_ADDR_HDR | SPE_ADDR_DATA_VA, &sz);
+		bad += !va || t_le(va, sz) != op.va;
+		t_unit_free(u);
+	}
+	CHECK_EQ(bad, 0, "§5.3.1 every profile has TBI0 set: a user data VA keeps its tag");
+}
+
 int main(void)
 {
+	test_profiles_tbi();
 	test_context();
 	test_timestamp();
 	test_pa();

@@ -155,6 +155,12 @@ static void test_data_source(void)
 		 "DDI 0487 FDS: a load whose data source bit is set in PMSDSFR is recorded");
 	CHECK_EQ(recorded(SPE_SPU_PROFILE_FULL, fds, 0, 0, 0, SPE_BIT(SPE_DS_COMMON_L2), &op), 0,
 		 "DDI 0487 FDS: a load whose data source bit is clear is not recorded");
+	op.data_source = 64;
+	CHECK_EQ(recorded(SPE_SPU_PROFILE_FULL, fds, 0, 0, 0, ~0ull, &op), 0,
+		 "DDI 0487 D18 FEAT_SPE_FDS: a data source past PMSDSFR's 64 bits never matches");
+	op.data_source = 63;
+	CHECK_EQ(recorded(SPE_SPU_PROFILE_FULL, fds, 0, 0, 0, SPE_BIT(63), &op), 1,
+		 "DDI 0487 D18 FEAT_SPE_FDS: data source 63 matches PMSDSFR bit 63");
 	op = t_op_store();
 	CHECK_EQ(recorded(SPE_SPU_PROFILE_FULL, fds, 0, 0, 0, 0, &op), 1,
 		 "DDI 0487 D17.1 the data-source filter applies to loads only");
@@ -185,6 +191,30 @@ static void test_eft(void)
 		 "DDI 0487 EFT: a mask bit with its type bit clear excludes that type");
 	CHECK_EQ(recorded(f, ft | SPE_PMSFCR_LD | SPE_PMSFCR_SIMDM, 0, 0, 0, 0, &ld), 1,
 		 "DDI 0487 EFT: ...and keeps the others of the OR set");
+	{
+		/*
+		 * Which operations are SIMD and which floating point comes
+		 * from the Operation Type payload (DDI 0487 D18.1): every SVE
+		 * "other" operation is SIMD, with or without its FP bit; the FP
+		 * bit means floating point only in class "other" (in a load or
+		 * store the same bit says extended subclass, not FP).
+		 */
+		struct spe_op sve = t_op_other(), sve_fp = t_op_other(), plain = t_op_other();
+		struct spe_op ext_ld = t_op_load();
+
+		sve.subclass = 0x08;			/* SVE, not FP, not predicated */
+		sve_fp.subclass = 0x08 | SPE_OP_OTHER_FP;
+		plain.subclass = 0;			/* plain integer */
+		ext_ld.subclass = 0x02;			/* extended load/store */
+		CHECK(recorded(f, ft | SPE_PMSFCR_SIMD, 0, 0, 0, 0, &sve) == 1 &&
+		      recorded(f, ft | SPE_PMSFCR_SIMD, 0, 0, 0, 0, &sve_fp) == 1 &&
+		      recorded(f, ft | SPE_PMSFCR_SIMD, 0, 0, 0, 0, &plain) == 0,
+		      "DDI 0487 D18.1 FEAT_SPE_EFT: SIMD=1 records SVE operations, not plain integer ones");
+		CHECK(recorded(f, ft | SPE_PMSFCR_FP, 0, 0, 0, 0, &sve_fp) == 1 &&
+		      recorded(f, ft | SPE_PMSFCR_FP, 0, 0, 0, 0, &sve) == 0 &&
+		      recorded(f, ft | SPE_PMSFCR_FP, 0, 0, 0, 0, &ext_ld) == 0,
+		      "DDI 0487 D18.1 FEAT_SPE_EFT: FP=1 records FP other operations only, not a load whose payload has bit 1 set");
+	}
 	CHECK_EQ(spe_spu_profile(SPE_SPU_PROFILE_V1_MIN)->pmsidr & SPE_PMSIDR_EFT, 0,
 		 "v1-min has no FEAT_SPE_EFT");
 	CHECK_EQ(recorded(SPE_SPU_PROFILE_V1_MIN, ft | SPE_PMSFCR_LD | SPE_PMSFCR_FP,

@@ -289,6 +289,63 @@ static void test_collisions_and_pmu(void)
 	t_unit_free(u);
 }
 
+/*
+ * Two sampled operations in flight at once, the older with latency lat_a,
+ * the younger with lat_b.  The model's §2.2.4 rule (spe-spu-model.md):
+ * samples complete in order, each after its total latency, so the younger
+ * one's record comes at max(its own completion, the older one's).
+ * Returns 1 when the record times match that rule.
+ */
+static int two_in_flight_complete_in_order(uint16_t lat_a, uint16_t lat_b)
+{
+	struct spe_spu_config cfg = *spe_spu_profile(SPE_SPU_PROFILE_V1_MIN);
+	struct t_unit *u;
+	struct spe_op op = t_op_other();
+	uint64_t now = 0, t_a = 0, t_b = 0, w1 = 0, w2 = 0, want1, want2;
+
+	cfg.max_inflight = 2;
+	u = t_unit_new_cfg(&cfg);
+	t_enable(u, EN0, IRR(1, 0), T_BUF_SIZE);	/* every 257 ops */
+	op.cycles = 1;
+	while (u->sampled < 2 && now < 10000) {
+		op.lat_total = u->sampled ? lat_b : lat_a;
+		spe_spu_step(&u->spu, &op);
+		now++;
+		if (u->sampled == 1 && !t_a)
+			t_a = now;
+		if (u->sampled == 2)
+			t_b = now;
+		if (u->written >= 1 && !w1)
+			w1 = now;
+	}
+	while (u->written < 2 && now < 20000) {
+		spe_spu_advance(&u->spu, 1);
+		now++;
+		if (u->written >= 1 && !w1)
+			w1 = now;
+		if (u->written >= 2)
+			w2 = now;
+	}
+	want1 = t_a + lat_a;
+	want2 = t_b + lat_b > want1 ? t_b + lat_b : want1;
+	if (w1 != want1 || w2 != want2)
+		printf("# lat %u then %u: records at %llu and %llu, want %llu and %llu\n",
+		       lat_a, lat_b, (unsigned long long)w1, (unsigned long long)w2,
+		       (unsigned long long)want1, (unsigned long long)want2);
+	t_unit_free(u);
+	return w1 == want1 && w2 == want2;
+}
+
+static void test_overlapping_samples(void)
+{
+	CHECK(two_in_flight_complete_in_order(600, 2000),
+	      "§2.2.4 overlapping samples, the younger completing later: each record when its op completes");
+	CHECK(two_in_flight_complete_in_order(2000, 10),
+	      "§2.2.4 overlapping samples, the younger completing first: its record waits for the older one");
+	CHECK(two_in_flight_complete_in_order(600, 343),
+	      "§2.2.4 overlapping samples completing on the same cycle: both records then, in order");
+}
+
 int main(void)
 {
 	test_rnd0();
@@ -297,5 +354,6 @@ int main(void)
 	test_rnd1_ernd1();
 	test_enables();
 	test_collisions_and_pmu();
+	test_overlapping_samples();
 	return tap_done();
 }

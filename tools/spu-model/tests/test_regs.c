@@ -129,9 +129,45 @@ static void test_id_regs(void)
 	}
 }
 
+/*
+ * §4.3.11 PMSIDR_EL1.MaxSize bounds every record.  The largest record a
+ * configuration can write (DDI 0586A §5.3): PC 9, CONTEXTIDR_EL1 5 (and
+ * CONTEXTIDR_EL2 5 with EL2), Operation Type 2, Events 1 + its payload,
+ * three counters 3 each, data VA 9, PA 9, Data Source 3 (with LDS),
+ * Timestamp 9.  A configuration is refused exactly when that exceeds
+ * 2^MaxSize; the sizes around 64 bytes are all tried.
+ */
+static void test_worst_record_bound(void)
+{
+	int bad = 0;
+
+	for (int el2 = 0; el2 <= 1; el2++)
+		for (int lds = 0; lds <= 1; lds++)
+			for (uint32_t min = 2; min <= 8; min *= 2) {
+				struct spe_spu spu;
+				struct spe_spu_config cfg = *spe_spu_profile(SPE_SPU_PROFILE_V1_MIN);
+				uint32_t worst = 9 + 5 + 2 + (1 + min) + 3 * 3 + 9 + 9 + 9 +
+						 (el2 ? 5 : 0) + (lds ? 3 : 0);
+				int want = worst > 64 ? SPE_SPU_EINVAL : 0;
+
+				cfg.have_el2 = (uint8_t)el2;
+				cfg.pmsidr = (cfg.pmsidr & ~(SPE_PMSIDR_LDS | SPE_PMSIDR_MAXSIZE_MASK)) |
+					     (lds ? SPE_PMSIDR_LDS : 0) |
+					     SPE_FIELD_PREP(SPE_PMSIDR_MAXSIZE_MASK, 6);
+				cfg.events_min_bytes = min;
+				if (spe_spu_init(&spu, &cfg, spe_spu_flat_translate, NULL) != want) {
+					printf("# el2 %d lds %d events %u bytes: worst %u\n",
+					       el2, lds, min, worst);
+					bad++;
+				}
+			}
+	CHECK_EQ(bad, 0, "§4.3.11 a configuration is refused exactly when its largest record exceeds 2^MaxSize");
+}
+
 int main(void)
 {
 	test_res0();
 	test_id_regs();
+	test_worst_record_bound();
 	return tap_done();
 }

@@ -1,0 +1,388 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Mutation testing: put one mutant at a time into a copy of the tree, run
+the test suites that own its layer, and report which mutants the tests
+catch.  Called by scripts/mutate.sh (see there for usage).
+
+The working files are never changed: a pristine copy of the tree is built
+once (and its suites run, so a red tree is refused before any mutant), and
+every mutant gets its own copy of that, removed afterwards.
+"""
+
+import argparse
+import difflib
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mutants import mutants_of, normalise  # noqa: E402
+
+DEC = "tools/spe-decode/lib/"
+DRV = "drivers/perf/"
+
+# Layer -> (source files, build command, suites that own the layer, fastest
+# first so a killed mutant usually dies early).  The build command only
+# decides "does not compile"; the suites rebuild what they need themselves.
+DEC_BUILD = ["make", "-s", "-C", "tools/spe-decode", "all", "tests"]
+LAYERS = {
+    # 14 runs 10 and 11 under ASan+UBSan: a mutant that only reads past
+    # the end of the buffer changes no output, the sanitizer sees it.
+    "packet": ([DEC + "packet.c"], DEC_BUILD,
+               ["11-decoder-golden", "10-decoder-unit",
+                "14-decoder-sanitizers", "12-decoder-perf-diff"]),
+    "record": ([DEC + "record.c"], DEC_BUILD,
+               ["11-decoder-golden", "10-decoder-unit",
+                "14-decoder-sanitizers", "12-decoder-perf-diff"]),
+    "perfdata": ([DEC + f for f in ("sample_synth.c", "data_source.c",
+                                    "perf_time.c", "aux_queue.c", "report.c",
+                                    "perf_data_read.c")],
+                 DEC_BUILD,
+                 ["20-perfdata-units-writer", "24-perfdata-symbols",
+                  "21-perfdata-vs-perf", "22-perfdata-corrupt"]),
+    # The files the host driver tests compile (drivers/perf/tests/Makefile:
+    # PORTABLE and GLUE).
+    "driver": ([DRV + f for f in ("spe_caps.c", "spe_format.c",
+                                  "spe_auxcalc.c", "spe_pmbsr.c",
+                                  "spe_core.c", "spe_aux.c", "spe_irq.c")],
+               ["make", "-s", "-C", "drivers/perf/tests"],
+               ["40-driver-logic"]),
+    "model": ([DRV + "spe_spu_model.c"],
+              ["make", "-s", "-C", "tools/spu-model", "all", "tests"],
+              ["31-model-gen", "30-model-rules", "32-model-roundtrip"]),
+}
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+RUNNING = set()
+STOPPING = []
+
+
+def run(cmd, cwd, timeout, env=None):
+    """Run cmd in its own process group; (status, output, timed_out)."""
+    p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, start_new_session=True,
+                         env=env)
+    RUNNING.add(p)
+    try:
+        out, _ = p.communicate(timeout=timeout)
+        return p.returncode, out.decode("utf-8", "replace"), False
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, _ = p.communicate()
+        return -1, out.decode("utf-8", "replace"), True
+    finally:
+        RUNNING.discard(p)
+
+
+def stop(signum, frame):
+    """Interrupted: end every running suite, then unwind (the temporary
+    trees are removed on the way out)."""
+    STOPPING.append(signum)
+    for p in list(RUNNING):
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except OSError:
+            pass
+    raise KeyboardInterrupt
+
+
+def suite_failed(rc, out):
+    """As scripts/run-tests.sh: a failure is a 'not ok' that is not a
+    TODO, or a non-zero exit."""
+    for line in out.splitlines():
+        if line.startswith("not ok") and "# TODO" not in line:
+            return True
+    return rc != 0
+
+
+def suite_cmd(tree, name):
+    return ["bash", os.path.join(tree, "scripts", "suites", name + ".sh")]
+
+
+def copy_tree(src, dst):
+    subprocess.run(["cp", "-a", src + "/.", dst], check=True)
+
+
+def make_pristine(top, work):
+    """Copy the tree's files (tracked and new, not ignored) to work/base."""
+    base = os.path.join(work, "base")
+    os.makedirs(base)
+    try:
+        files = subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others",
+             "--exclude-standard"], cwd=top, check=True,
+            stdout=subprocess.PIPE).stdout.split(b"\0")
+        files = [f for f in files if f and os.path.exists(
+            os.path.join(top.encode(), f))]
+        subprocess.run(["tar", "-cf", "-", "--null", "-T", "-"], cwd=top,
+                       input=b"\0".join(files), check=True,
+                       stdout=open(os.path.join(work, "tree.tar"), "wb"))
+        subprocess.run(["tar", "-xf", os.path.join(work, "tree.tar")],
+                       cwd=base, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        # Not a git checkout: everything but the build output.
+        subprocess.run(["cp", "-a", top + "/.", base], check=True)
+        shutil.rmtree(os.path.join(base, "build"), ignore_errors=True)
+    return base
+
+
+def load_equivalents(filename):
+    """Keys of mutants known to be equivalent: 'file: before => after'
+    lines; '#' lines are the justification of the entry below them."""
+    keys = {}
+    if not os.path.exists(filename):
+        return keys
+    why = []
+    with open(filename) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("#") or not line.strip():
+                if line.startswith("#"):
+                    why.append(line[1:].strip())
+                else:
+                    why = []
+                continue
+            path, _, change = line.partition(": ")
+            before, sep, after = change.partition(" => ")
+            if not sep:
+                log("mutate: %s: not 'file: before => after': %s" % (
+                    os.path.basename(filename), line))
+                sys.exit(2)
+            keys["%s: %s => %s" % (path.strip(), normalise(before),
+                                   normalise(after))] = " ".join(why)
+            why = []
+    return keys
+
+
+def select(top, layers, sample, seed):
+    """All mutants of the layers' files, or a deterministic sample of
+    `sample` of them, spread evenly over the layers."""
+    chosen = []
+    pools = {}
+    for layer in layers:
+        pools[layer] = []
+        for path in LAYERS[layer][0]:
+            with open(os.path.join(top, path)) as f:
+                text = f.read()
+            pools[layer] += [(layer, m, text) for m in mutants_of(path, text)]
+    # Even shares; what a small layer cannot use goes to the others.
+    share = dict.fromkeys(layers, 0)
+    left = sample
+    while left > 0:
+        open_layers = [x for x in layers if share[x] < len(pools[x])]
+        if not open_layers:
+            break
+        each = max(1, left // len(open_layers))
+        for x in open_layers:
+            take = min(each, len(pools[x]) - share[x], left)
+            share[x] += take
+            left -= take
+    for layer in layers:
+        pool = pools[layer]
+        if sample and share[layer] < len(pool):
+            rng = random.Random("%s:%s" % (seed, layer))
+            idx = sorted(rng.sample(range(len(pool)), share[layer]))
+            pool = [pool[i] for i in idx]
+        chosen += pool
+    return chosen
+
+
+def test_mutant(base, work, layer, m, text, timeout, env):
+    d = tempfile.mkdtemp(prefix="m-", dir=work)
+    try:
+        copy_tree(base, d)
+        dst = os.path.join(d, m.path)
+        os.unlink(dst)
+        with open(dst, "w") as f:
+            f.write(m.apply(text))
+        start = time.monotonic()
+        rc, out, to = run(LAYERS[layer][1], d, timeout, env)
+        if to:
+            return "timeout", "build"
+        if rc != 0:
+            return "uncompilable", ""
+        for s in LAYERS[layer][2]:
+            left = timeout - (time.monotonic() - start)
+            if left <= 0:
+                return "timeout", s
+            rc, out, to = run(suite_cmd(d, s), d, left, env)
+            if to:
+                return "timeout", s
+            if suite_failed(rc, out):
+                return "killed", s
+        return "survived", ""
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="scripts/mutate.sh")
+    ap.add_argument("--layer", default="packet,record,perfdata,driver,model",
+                    help="comma-separated: " + ", ".join(LAYERS))
+    ap.add_argument("--sample", type=int, default=0,
+                    help="test N mutants in all (0: every mutant)")
+    ap.add_argument("--seed", default="1")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=int, default=0,
+                    help="seconds per mutant (default: 3x the pristine "
+                    "run of the layer's suites, at least 60)")
+    ap.add_argument("--match", default="",
+                    help="only mutants whose 'file: before => after' key "
+                    "contains this regular expression")
+    ap.add_argument("--list", action="store_true",
+                    help="list the selected mutants, run nothing")
+    ap.add_argument("--report", default="build/mutate/report.txt")
+    ap.add_argument("--equivalents", default="scripts/mutate-equivalent.txt")
+    a = ap.parse_args()
+
+    top = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+    layers = [x for x in a.layer.split(",") if x]
+    for x in layers:
+        if x not in LAYERS:
+            ap.error("unknown layer '%s' (known: %s)" % (x, ", ".join(LAYERS)))
+    if a.jobs < 1 or a.sample < 0:
+        ap.error("--jobs must be at least 1 and --sample not negative")
+    equiv = load_equivalents(os.path.join(top, a.equivalents))
+    chosen = select(top, layers, a.sample, a.seed)
+    if a.match:
+        import re
+        rx = re.compile(a.match)
+        chosen = [c for c in chosen if rx.search(c[1].key(c[2]))]
+
+    if a.list:
+        for layer, m, text in chosen:
+            before, after = m.lines(text)
+            print("%s %s:%d %s: %s  =>  %s" % (
+                layer, m.path, m.line_no(text), m.op, normalise(before),
+                normalise(after)))
+        return 0
+
+    env = dict(os.environ)
+    env.pop("MAKEFLAGS", None)
+    env.pop("MFLAGS", None)
+    env.pop("MAKELEVEL", None)
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    work = tempfile.mkdtemp(prefix="spe-mutate-")
+    t0 = time.monotonic()
+    try:
+        base = make_pristine(top, work)
+        log("# pristine copy: building and running the owning suites")
+        limit = {}
+        for layer in layers:
+            s0 = time.monotonic()
+            rc, out, _ = run(LAYERS[layer][1], base, 1800, env)
+            if rc != 0:
+                log(out[-3000:])
+                log("mutate: the unmutated tree does not build (%s)" % layer)
+                return 1
+            for s in LAYERS[layer][2]:
+                rc, out, _ = run(suite_cmd(base, s), base, 1800, env)
+                if suite_failed(rc, out):
+                    log(out[-3000:])
+                    log("mutate: suite %s fails on the unmutated tree" % s)
+                    return 1
+            took = time.monotonic() - s0
+            limit[layer] = a.timeout or max(60, int(3 * took))
+            log("# %s: suites pass in %.0f s, timeout %d s per mutant" %
+                (layer, took, limit[layer]))
+
+        results = [None] * len(chosen)
+
+        def job(i):
+            if STOPPING:
+                return
+            layer, m, text = chosen[i]
+            key = m.key(text)
+            if key in equiv:
+                r = ("equivalent", "")
+            else:
+                r = test_mutant(base, work, layer, m, text, limit[layer], env)
+            results[i] = r
+            log("[%d/%d] %-12s %s:%d %s %s" % (
+                i + 1, len(chosen), r[0], m.path, m.line_no(text), m.op,
+                r[1]))
+
+        try:
+            with ThreadPoolExecutor(max_workers=a.jobs) as ex:
+                list(ex.map(job, range(len(chosen))))
+        except KeyboardInterrupt:
+            STOPPING.append(0)
+        if STOPPING:
+            log("mutate: interrupted, no report")
+            return 130
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+    return report(a, top, layers, chosen, results, equiv,
+                  time.monotonic() - t0)
+
+
+def report(a, top, layers, chosen, results, equiv, elapsed):
+    kinds = ("killed", "timeout", "survived", "equivalent", "uncompilable")
+    per_file, per_layer = {}, {}
+    for (layer, m, _), (r, _) in zip(chosen, results):
+        for tab, k in ((per_file, m.path), (per_layer, layer)):
+            tab.setdefault(k, dict.fromkeys(kinds, 0))[r] += 1
+    lines = ["# mutation testing: seed %s, sample %s, layers %s, %.0f s" % (
+        a.seed, a.sample or "all", ",".join(layers), elapsed),
+        "# score = (killed + timeout) / (killed + timeout + survived);",
+        "# equivalent mutants (listed in %s) and ones that do not compile"
+        % a.equivalents, "# are not counted.", ""]
+
+    def row(name, c):
+        den = c["killed"] + c["timeout"] + c["survived"]
+        score = 100.0 * (c["killed"] + c["timeout"]) / den if den else 100.0
+        return ("%-40s killed %3d  timeout %2d  survived %3d  equivalent %2d"
+                "  uncompilable %3d  score %5.1f %%" % (
+                    name, c["killed"], c["timeout"], c["survived"],
+                    c["equivalent"], c["uncompilable"], score))
+    for f in sorted(per_file):
+        lines.append(row(f, per_file[f]))
+    lines.append("")
+    total = dict.fromkeys(kinds, 0)
+    for layer in layers:
+        c = per_layer.get(layer, dict.fromkeys(kinds, 0))
+        for k in kinds:
+            total[k] += c[k]
+        lines.append(row("layer " + layer, c))
+    lines.append(row("all", total))
+    lines.append("")
+    for (layer, m, text), (r, _) in zip(chosen, results):
+        if r != "survived":
+            continue
+        lines.append("## survived: %s:%d (%s, %s)" % (
+            m.path, m.line_no(text), layer, m.op))
+        lines.append("## key: " + m.key(text))
+        before, after = m.lines(text)
+        lines += [x.rstrip("\n") for x in difflib.unified_diff(
+            [before + "\n"], [after + "\n"], "a/" + m.path, "b/" + m.path,
+            lineterm="")][2:]
+        lines.append("")
+    seen = {m.key(t) for _, m, t in chosen}
+    stale = [k for k in equiv if k not in seen]
+    if stale and not a.sample:
+        lines.append("# equivalents file entries that match no mutant:")
+        lines += ["#   " + k for k in stale]
+    text = "\n".join(lines) + "\n"
+    path = os.path.join(top, a.report)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + ".tmp", "w") as f:
+        f.write(text)
+    os.replace(path + ".tmp", path)
+    print(text, end="")
+    print("# report written to %s" % a.report)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
