@@ -286,14 +286,14 @@ static void test_start(void)
 	spe.caps.features &= ~(SPE_FEAT_INV_FILT_EVT | SPE_FEAT_FDS);
 	reset_trace();
 	spe.pmu.add(&ev, PERF_EF_START);
-	CHECK(find(0, OP_W, SPE_PMSEVFR, 0, 0) >= 0 && find(0, OP_W, SPE_PMSNEVFR, 0, 0) < 0 &&
-	      find(0, OP_W, SPE_PMSDSFR, 0, 0) < 0,
+	CHECK(find(0, OP_W, SPE_REG_PMSEVFR_EL1, 0, 0) >= 0 && find(0, OP_W, SPE_REG_PMSNEVFR_EL1, 0, 0) < 0 &&
+	      find(0, OP_W, SPE_REG_PMSDSFR_EL1, 0, 0) < 0,
 	      "without FnE and FDS, PMSNEVFR and PMSDSFR are never written");
 	spe.pmu.del(&ev, 0);
 	spe.caps.features |= SPE_FEAT_INV_FILT_EVT | SPE_FEAT_FDS;
 	reset_trace();
 	spe.pmu.add(&ev, PERF_EF_START);
-	CHECK(find(0, OP_W, SPE_PMSNEVFR, 0, 0) >= 0 && find(0, OP_W, SPE_PMSDSFR, 0, 0) >= 0,
+	CHECK(find(0, OP_W, SPE_REG_PMSNEVFR_EL1, 0, 0) >= 0 && find(0, OP_W, SPE_REG_PMSDSFR_EL1, 0, 0) >= 0,
 	      "with FnE and FDS, both are written");
 	spe.pmu.del(&ev, 0);
 }

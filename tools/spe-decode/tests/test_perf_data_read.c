@@ -355,10 +355,10 @@ static void test_ranges(void)
 	}
 	CHECK(spe_pdr_pread(r, b, 8, size - 8) == 0 && spe_pdr_pread(r, b, 0, size) == 0,
 	      "a read ending exactly at the end of the file succeeds");
-	CHECK(spe_pdr_pread(r, b, 16, size - 8) == -ERANGE &&
+	CHECK(spe_pdr_pread(r, b, 16, size - 8) == SPE_ERR_BAD_FILE &&
 	      spe_pdr_error_offset(r) == size - 8,
 	      "a read starting inside the file but ending past it is refused at its offset");
-	CHECK(spe_pdr_pread(r, b, 1, size + 1) == -ERANGE,
+	CHECK(spe_pdr_pread(r, b, 1, size + 1) == SPE_ERR_BAD_FILE,
 	      "a read starting past the end of the file is refused");
 	spe_pdr_close(r);
 	close(fd);
