@@ -223,7 +223,7 @@ static int wrap_build_ids(struct spe_pdw *w, const struct wrap_opts *o)
 		memcpy(sec + len + 36, b->path, name);
 		len += size;
 	}
-	err = spe_pdw_copy_feature(w, SPE_FEAT_BUILD_ID, sec, len);
+	err = spe_pdw_copy_feature(w, SPE_HEADER_BUILD_ID, sec, len);
 	free(sec);
 	return err;
 }
@@ -533,8 +533,8 @@ out:
  */
 static int wrap_features_from(struct spe_pdw *w, const char *path)
 {
-	const uint64_t own = 1ULL << SPE_FEAT_ARCH | 1ULL << SPE_FEAT_CPUID |
-			     1ULL << SPE_FEAT_PMU_MAPPINGS | 1ULL << SPE_FEAT_SAMPLE_TIME;
+	const uint64_t own = 1ULL << SPE_HEADER_ARCH | 1ULL << SPE_HEADER_CPUID |
+			     1ULL << SPE_HEADER_PMU_MAPPINGS | 1ULL << SPE_HEADER_SAMPLE_TIME;
 	struct spe_pdr *r;
 	int fd = open(path, O_RDONLY), err;
 

@@ -47,7 +47,7 @@ static const char *from_build_id_cache(struct spe_pdr *r, char *buf, size_t bufs
 {
 	const char *home = getenv("HOME");
 	size_t len = 0, pos = 0;
-	char *sec = feature(r, SPE_FEAT_BUILD_ID, &len);
+	char *sec = feature(r, SPE_HEADER_BUILD_ID, &len);
 	const char *found = NULL;
 
 	while (sec && home && !found && pos + 36 <= len) {
@@ -80,7 +80,7 @@ static const char *from_build_id_cache(struct spe_pdr *r, char *buf, size_t bufs
 static const char *from_proc(struct spe_pdr *r)
 {
 	size_t hl = 0, rl = 0;
-	char *host = feature(r, SPE_FEAT_HOSTNAME, &hl), *rel = feature(r, SPE_FEAT_OSRELEASE, &rl);
+	char *host = feature(r, SPE_HEADER_HOSTNAME, &hl), *rel = feature(r, SPE_HEADER_OSRELEASE, &rl);
 	struct utsname u;
 	const char *ret = NULL;
 
@@ -156,7 +156,7 @@ void spe_recording_build_ids(const char *path, struct spe_symbols *s)
 
 	if (!open_recording(path, &r, &fd))
 		return;
-	sec = feature(r, SPE_FEAT_BUILD_ID, &len);
+	sec = feature(r, SPE_HEADER_BUILD_ID, &len);
 	if (sec)
 		spe_symbols_build_id_section(s, sec, len);
 	free(sec);

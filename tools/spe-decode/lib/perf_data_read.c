@@ -48,7 +48,7 @@ struct spe_pdr {
 	uint32_t nr_attrs;
 	struct spe_pdr_info info;
 	/* File mode: every feature section the header lists (size 0: none). */
-	struct spe_perf_file_section feat_sec[SPE_FEAT_BITS];
+	struct spe_perf_file_section feat_sec[SPE_HEADER_FEAT_BITS];
 
 	/* An AUXTRACE record cut by the end of the file: its record offset
 	 * and full size, reported after its data is delivered. */
@@ -372,21 +372,21 @@ static void pdr_feat_string(const unsigned char *p, size_t n, char *out, size_t 
 static void pdr_feature(struct spe_pdr *r, int feat, const unsigned char *p, size_t n)
 {
 	switch (feat) {
-	case SPE_FEAT_ARCH:
+	case SPE_HEADER_ARCH:
 		pdr_feat_string(p, n, r->info.arch, sizeof(r->info.arch));
 		break;
-	case SPE_FEAT_CPUID:
+	case SPE_HEADER_CPUID:
 		pdr_feat_string(p, n, r->info.cpuid, sizeof(r->info.cpuid));
 		r->info.has_cpuid = r->info.cpuid[0] != '\0';
 		break;
-	case SPE_FEAT_NRCPUS:
+	case SPE_HEADER_NRCPUS:
 		if (n >= 8) {
 			memcpy(&r->info.nr_cpus_avail, p, 4);
 			memcpy(&r->info.nr_cpus_online, p + 4, 4);
 			r->info.has_nrcpus = true;
 		}
 		break;
-	case SPE_FEAT_AUXTRACE:
+	case SPE_HEADER_AUXTRACE:
 		/* u64 nr, then {offset, size} per AUXTRACE record. */
 		if (n >= 8) {
 			memcpy(&r->info.nr_auxtrace_index, p, 8);
@@ -398,7 +398,7 @@ static void pdr_feature(struct spe_pdr *r, int feat, const unsigned char *p, siz
 
 static void pdr_feature_at(struct spe_pdr *r, int feat, uint64_t off, uint64_t size)
 {
-	if (feat == SPE_FEAT_AUXTRACE) {
+	if (feat == SPE_HEADER_AUXTRACE) {
 		r->info.auxtrace_index_offset = off + 8;
 		/* Only as many entries as the section holds. */
 		if (size < 8 || r->info.nr_auxtrace_index > (size - 8) / 16)
@@ -408,12 +408,12 @@ static void pdr_feature_at(struct spe_pdr *r, int feat, uint64_t off, uint64_t s
 
 static int pdr_read_features(struct spe_pdr *r, const struct spe_perf_file_header *h)
 {
-	static const int wanted[] = { SPE_FEAT_ARCH, SPE_FEAT_NRCPUS, SPE_FEAT_CPUID,
-				      SPE_FEAT_AUXTRACE };
+	static const int wanted[] = { SPE_HEADER_ARCH, SPE_HEADER_NRCPUS, SPE_HEADER_CPUID,
+				      SPE_HEADER_AUXTRACE };
 	uint64_t index = r->data_end;
 	int nth = 0;
 
-	for (int f = 0; f < SPE_FEAT_BITS; f++) {
+	for (int f = 0; f < SPE_HEADER_FEAT_BITS; f++) {
 		struct spe_perf_file_section sec;
 		unsigned char small[256];
 		bool want = false;
@@ -456,7 +456,7 @@ static int pdr_read_features(struct spe_pdr *r, const struct spe_perf_file_heade
 int spe_pdr_feature_section(const struct spe_pdr *r, int feat, uint64_t *off,
 			    uint64_t *size)
 {
-	if (feat < 0 || feat >= SPE_FEAT_BITS || !r->feat_sec[feat].size)
+	if (feat < 0 || feat >= SPE_HEADER_FEAT_BITS || !r->feat_sec[feat].size)
 		return SPE_ERR_NOT_FOUND;
 	*off = r->feat_sec[feat].offset;
 	*size = r->feat_sec[feat].size;
@@ -742,7 +742,7 @@ static int pdr_pipe_header_record(struct spe_pdr *r, const struct spe_pdr_event 
 		uint64_t feat;
 
 		memcpy(&feat, p + 8, 8);
-		if (feat < SPE_FEAT_BITS)
+		if (feat < SPE_HEADER_FEAT_BITS)
 			pdr_feature(r, (int)feat, p + 16, size - 16);
 	}
 	return 0;

@@ -58,8 +58,8 @@ struct spe_pdw {
 	bool counting;			/* pdw_put only counts (pdw_feature_size) */
 	uint64_t counted;
 	/* Feature sections copied from another perf.data (feat_len 0: none). */
-	unsigned char *feat_raw[SPE_FEAT_BITS];
-	size_t feat_len[SPE_FEAT_BITS];
+	unsigned char *feat_raw[SPE_HEADER_FEAT_BITS];
+	size_t feat_len[SPE_HEADER_FEAT_BITS];
 	uint64_t aux_left;		/* AUXTRACE data still to come */
 	/* HEADER_AUXTRACE index: file offset of each AUXTRACE record. */
 	uint64_t *aux_index;
@@ -267,7 +267,7 @@ void spe_pdw_free(struct spe_pdw *w)
 {
 	if (!w)
 		return;
-	for (int f = 0; f < SPE_FEAT_BITS; f++)
+	for (int f = 0; f < SPE_HEADER_FEAT_BITS; f++)
 		free(w->feat_raw[f]);
 	for (uint32_t i = 0; i < w->nr_attrs; i++)
 		free(w->attrs[i].ids);
@@ -862,9 +862,9 @@ static void pdw_put_pmu_mappings(struct spe_pdw *w)
 /* Features that describe this file's own contents, never copied. */
 static bool pdw_feature_is_own(int feat)
 {
-	return feat == SPE_FEAT_EVENT_DESC || feat == SPE_FEAT_AUXTRACE ||
-	       feat == SPE_FEAT_GROUP_DESC || feat == SPE_FEAT_DIR_FORMAT ||
-	       feat == SPE_FEAT_COMPRESSED;
+	return feat == SPE_HEADER_EVENT_DESC || feat == SPE_HEADER_AUXTRACE ||
+	       feat == SPE_HEADER_GROUP_DESC || feat == SPE_HEADER_DIR_FORMAT ||
+	       feat == SPE_HEADER_COMPRESSED;
 }
 
 static bool pdw_has_feature(const struct spe_pdw *w, int feat)
@@ -872,15 +872,15 @@ static bool pdw_has_feature(const struct spe_pdw *w, int feat)
 	if (w->feat_len[feat])
 		return true;
 	switch (feat) {
-	case SPE_FEAT_HOSTNAME:		return w->hostname;
-	case SPE_FEAT_OSRELEASE:	return w->os_release;
-	case SPE_FEAT_VERSION:		return w->perf_version;
-	case SPE_FEAT_ARCH:		return w->arch;
-	case SPE_FEAT_NRCPUS:		return w->nr_cpus_avail;
-	case SPE_FEAT_CPUID:		return w->cpuid;
-	case SPE_FEAT_EVENT_DESC:	return true;
-	case SPE_FEAT_PMU_MAPPINGS:	return w->nr_pmus;
-	case SPE_FEAT_AUXTRACE:		return w->nr_aux_index && !w->pipe;
+	case SPE_HEADER_HOSTNAME:		return w->hostname;
+	case SPE_HEADER_OSRELEASE:	return w->os_release;
+	case SPE_HEADER_VERSION:		return w->perf_version;
+	case SPE_HEADER_ARCH:		return w->arch;
+	case SPE_HEADER_NRCPUS:		return w->nr_cpus_avail;
+	case SPE_HEADER_CPUID:		return w->cpuid;
+	case SPE_HEADER_EVENT_DESC:	return true;
+	case SPE_HEADER_PMU_MAPPINGS:	return w->nr_pmus;
+	case SPE_HEADER_AUXTRACE:		return w->nr_aux_index && !w->pipe;
 	default:			return false;
 	}
 }
@@ -891,7 +891,7 @@ int spe_pdw_copy_feature(struct spe_pdw *w, int feat, const void *data, size_t l
 
 	if (w->err)
 		return w->err;
-	if (feat <= 0 || feat >= SPE_FEAT_BITS || pdw_feature_is_own(feat) || !len ||
+	if (feat <= 0 || feat >= SPE_HEADER_FEAT_BITS || pdw_feature_is_own(feat) || !len ||
 	    w->in_data)
 		return SPE_ERR_INVAL;
 	copy = malloc(len);
@@ -908,7 +908,7 @@ int spe_pdw_copy_features(struct spe_pdw *w, struct spe_pdr *r, uint64_t skip)
 {
 	int err = 0;
 
-	for (int f = 1; !err && f < SPE_FEAT_BITS; f++) {
+	for (int f = 1; !err && f < SPE_HEADER_FEAT_BITS; f++) {
 		uint64_t off, size;
 		void *buf;
 
@@ -935,32 +935,32 @@ static void pdw_put_feature(struct spe_pdw *w, int feat)
 		return;
 	}
 	switch (feat) {
-	case SPE_FEAT_HOSTNAME:
+	case SPE_HEADER_HOSTNAME:
 		pdw_put_feat_str(w, w->hostname);
 		break;
-	case SPE_FEAT_OSRELEASE:
+	case SPE_HEADER_OSRELEASE:
 		pdw_put_feat_str(w, w->os_release);
 		break;
-	case SPE_FEAT_VERSION:
+	case SPE_HEADER_VERSION:
 		pdw_put_feat_str(w, w->perf_version);
 		break;
-	case SPE_FEAT_ARCH:
+	case SPE_HEADER_ARCH:
 		pdw_put_feat_str(w, w->arch);
 		break;
-	case SPE_FEAT_NRCPUS:
+	case SPE_HEADER_NRCPUS:
 		pdw_put_u32(w, w->nr_cpus_avail);
 		pdw_put_u32(w, w->nr_cpus_online);
 		break;
-	case SPE_FEAT_CPUID:
+	case SPE_HEADER_CPUID:
 		pdw_put_feat_str(w, w->cpuid);
 		break;
-	case SPE_FEAT_EVENT_DESC:
+	case SPE_HEADER_EVENT_DESC:
 		pdw_put_event_desc(w);
 		break;
-	case SPE_FEAT_PMU_MAPPINGS:
+	case SPE_HEADER_PMU_MAPPINGS:
 		pdw_put_pmu_mappings(w);
 		break;
-	case SPE_FEAT_AUXTRACE:
+	case SPE_HEADER_AUXTRACE:
 		/* u64 nr, then {file offset, header size} per AUXTRACE record */
 		pdw_put_u64(w, w->nr_aux_index);
 		for (size_t i = 0; i < w->nr_aux_index; i++) {
@@ -1003,14 +1003,14 @@ static int pdw_begin_pipe_data(struct spe_pdw *w)
 		pdw_put(w, a->ids, a->nr_ids * sizeof(uint64_t));
 	}
 	w->in_data = true;	/* the features' contents need the attrs final */
-	for (int f = 1; f < SPE_FEAT_BITS; f++) {
+	for (int f = 1; f < SPE_HEADER_FEAT_BITS; f++) {
 		struct perf_event_header h = { .type = SPE_PERF_RECORD_HEADER_FEATURE };
 		uint64_t start, len, pad;
 
 		/* perf reads these from the file, not the record, so never
 		 * writes them in a pipe (a reader would lose its place). */
-		if (!pdw_has_feature(w, f) || f == SPE_FEAT_AUXTRACE ||
-		    f == SPE_FEAT_TRACING_DATA || f == SPE_FEAT_BUILD_ID || f == SPE_FEAT_STAT)
+		if (!pdw_has_feature(w, f) || f == SPE_HEADER_AUXTRACE ||
+		    f == SPE_HEADER_TRACING_DATA || f == SPE_HEADER_BUILD_ID || f == SPE_HEADER_STAT)
 			continue;
 		len = pdw_feature_size(w, f);
 		pad = (8 - (len & 7)) & 7;
@@ -1031,7 +1031,7 @@ static int pdw_begin_pipe_data(struct spe_pdw *w)
 
 int spe_pdw_finish(struct spe_pdw *w)
 {
-	struct spe_perf_file_section sec[SPE_FEAT_BITS];
+	struct spe_perf_file_section sec[SPE_HEADER_FEAT_BITS];
 	struct spe_perf_file_header hdr = {
 		.magic = SPE_PERF_MAGIC2,
 		.size = sizeof(hdr),
@@ -1058,12 +1058,12 @@ int spe_pdw_finish(struct spe_pdw *w)
 	 * after the data; the contents follow it.  Write the contents after a
 	 * placeholder index, then patch the index in place.
 	 */
-	for (int f = 1; f < SPE_FEAT_BITS; f++)
+	for (int f = 1; f < SPE_HEADER_FEAT_BITS; f++)
 		nr += pdw_has_feature(w, f);
 	index_off = data_end;
 	pdw_put_zero(w, nr * sizeof(struct spe_perf_file_section));
 	nr = 0;
-	for (int f = 1; f < SPE_FEAT_BITS; f++) {
+	for (int f = 1; f < SPE_HEADER_FEAT_BITS; f++) {
 		if (!pdw_has_feature(w, f))
 			continue;
 		sec[nr].offset = spe_pdw_offset(w);

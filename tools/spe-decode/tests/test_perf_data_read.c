@@ -501,7 +501,7 @@ static void test_pipe(void)
 	put64(&s, 77);	/* its id */
 	h = (struct perf_event_header){ .type = SPE_PERF_RECORD_HEADER_FEATURE, .size = 16 + 4 + 20 };
 	put(&s, &h, 8);
-	put64(&s, SPE_FEAT_CPUID);
+	put64(&s, SPE_HEADER_CPUID);
 	{
 		uint32_t len = 20;
 

@@ -169,9 +169,9 @@ static void test_layout(void)
 	CHECK_EQ(p + 88 - f, h.data.offset + h.data.size, "data section ends after the sample");
 
 	/* Feature index right after the data, one section per set bit. */
-	CHECK(h.features[0] & (1ULL << SPE_FEAT_ARCH), "ARCH feature bit set");
-	CHECK(h.features[0] & (1ULL << SPE_FEAT_CPUID), "CPUID feature bit set");
-	CHECK(!(h.features[0] & (1ULL << SPE_FEAT_HOSTNAME)), "absent hostname leaves its bit clear");
+	CHECK(h.features[0] & (1ULL << SPE_HEADER_ARCH), "ARCH feature bit set");
+	CHECK(h.features[0] & (1ULL << SPE_HEADER_CPUID), "CPUID feature bit set");
+	CHECK(!(h.features[0] & (1ULL << SPE_HEADER_HOSTNAME)), "absent hostname leaves its bit clear");
 	{
 		const unsigned char *idx = f + h.data.offset + h.data.size;
 		/* ARCH, NRCPUS, CPUID, EVENT_DESC in bit order. */
@@ -188,7 +188,7 @@ static void test_layout(void)
 		const unsigned char *aux = f + rd64(idx + 64);
 
 		CHECK_EQ(rd64(idx + 64) + rd64(idx + 72), len, "last feature ends the file");
-		CHECK(h.features[0] & (1ULL << SPE_FEAT_AUXTRACE), "AUXTRACE index feature bit set");
+		CHECK(h.features[0] & (1ULL << SPE_HEADER_AUXTRACE), "AUXTRACE index feature bit set");
 		CHECK(rd64(aux) == 1 && rd32(f + rd64(aux + 8)) == SPE_PERF_RECORD_AUXTRACE &&
 		      rd64(aux + 16) == 48,
 		      "AUXTRACE index: one entry, the AUXTRACE record's offset and header size");
@@ -229,7 +229,7 @@ static void test_v2_info(void)
 	p += ((struct perf_event_header *)p)->size;
 	CHECK_EQ(((struct perf_event_header *)p)->size, 16 + 4 * 8 + 6 * 8,
 		 "2024 layout: 6 u64 per CPU without event_filter");
-	CHECK(!(h.features[0] & (1ULL << SPE_FEAT_CPUID)), "no cpuid given: no CPUID section");
+	CHECK(!(h.features[0] & (1ULL << SPE_HEADER_CPUID)), "no cpuid given: no CPUID section");
 	free(f);
 	close(fd);
 }
