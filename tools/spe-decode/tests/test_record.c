@@ -61,7 +61,7 @@ static void records_end_at_end_or_timestamp(void)
  */
 static const char *const every_packet_layouts[] = {
 	"pc 0xffff800008001234 el=1 ns=1 nse=1\n"
-	"ctx 0x1234\nctx 0x5678 el2\n"
+	"ctx 0x80001235\nctx 0x5678 el2\n"
 	"op st sve=512 pred\n"
 	"ev retired l1d-access l2d-miss size=4\n"
 	"lat iss 3\nlat tot 4095\nlat xlat 17 ext\n"
@@ -78,7 +78,7 @@ static const char *const every_packet_layouts[] = {
 	"addr 9 0x99\nraw 0x02\nds 0x1234 size=2\n"
 	"lat 5 55\nlat xlat 17 ext\nlat iss 3\n"
 	"ev retired l1d-access l2d-miss size=4\n"
-	"ctx 0x5678 el2\nctx 0x1234\nlat tot 4095\n"
+	"ctx 0x5678 el2\nctx 0x80001235\nlat tot 4095\n"
 	"op st sve=512 pred\n"
 	"end\n",
 };
@@ -99,10 +99,10 @@ static void every_field_is_filled_in(const char *layout, const char *after)
 		return;
 	CHECK(r.pc.addr == 0xffff800008001234ULL && r.pc.el == 1 && r.pc.ns && r.pc.nse,
 	      "PC: address sign-extended from bit 55, EL bits 62:61, NS bit 63, NSE bit 60");
-	CHECK(r.context_el1 == 0x1234 && r.context_el2 == 0x5678 &&
+	CHECK(r.context_el1 == 0x80001235 && r.context_el2 == 0x5678 &&
 	      (r.present & (SPE_REC_CONTEXT_EL1 | SPE_REC_CONTEXT_EL2)) ==
 	      (SPE_REC_CONTEXT_EL1 | SPE_REC_CONTEXT_EL2),
-	      "Context index 0 fills CONTEXTIDR_EL1, index 1 CONTEXTIDR_EL2");
+	      "Context index 0 fills CONTEXTIDR_EL1 (all 32 bits, top and bottom), index 1 CONTEXTIDR_EL2");
 	CHECK(r.op_class == SPE_OP_CLASS_LDST && r.op_subclass == 0x4d,
 	      "Operation Type keeps its class and raw payload byte");
 	CHECK(r.events == (SPE_EV_RETIRED | SPE_EV_L1D_ACCESS | SPE_EV_L2D_MISS) &&
