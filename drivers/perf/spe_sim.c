@@ -414,17 +414,19 @@ static enum spe_sysreg spe_sim_reg(enum spe_sysreg reg)
 
 u64 spe_read(enum spe_sysreg reg)
 {
+	enum spe_sysreg model_reg = spe_sim_reg(reg);
 	struct spe_sim_cpu *sim;
 	unsigned long flags;
 	u64 val;
 
+	/* As the hardware backend: the driver never names these. */
+	if (WARN_ONCE(model_reg == SPE_REG_NR,
+		      "arm_spe_sim: read of unknown register %d\n", reg))
+		return 0;
 	local_irq_save(flags);
 	sim = this_cpu_ptr(&spe_sim_cpus);
-	val = spe_spu_read_reg(&sim->spu, spe_sim_reg(reg));
+	val = spe_spu_read_reg(&sim->spu, model_reg);
 	local_irq_restore(flags);
-	/* As the hardware backend: the driver never names these. */
-	WARN_ONCE(spe_sim_reg(reg) == SPE_REG_NR,
-		  "arm_spe_sim: read of unknown register %d\n", reg);
 	return val;
 }
 
