@@ -12,6 +12,7 @@ import argparse
 import difflib
 import os
 import random
+import resource
 import shutil
 import signal
 import subprocess
@@ -45,7 +46,8 @@ LAYERS = {
                                     "perf_data_read.c")],
                  DEC_BUILD,
                  ["20-perfdata-units-writer", "24-perfdata-symbols",
-                  "21-perfdata-vs-perf", "22-perfdata-corrupt"]),
+                  "21-perfdata-vs-perf", "22-perfdata-corrupt",
+                  "25-perfdata-memory"]),
     # The files the host driver tests compile (drivers/perf/tests/Makefile:
     # PORTABLE and GLUE).
     "driver": ([DRV + f for f in ("spe_caps.c", "spe_format.c",
@@ -68,11 +70,27 @@ RUNNING = set()
 STOPPING = []
 
 
+# A mutant can turn a loop into one that never ends while it writes: each
+# file a suite writes is capped (a write past it fails, and the suite with
+# it), so a mutant cannot fill the disk before its timeout.
+FILE_SIZE_LIMIT = 1 << 30
+
+
+def limit_files():
+    resource.setrlimit(resource.RLIMIT_FSIZE,
+                       (FILE_SIZE_LIMIT, FILE_SIZE_LIMIT))
+
+
 def run(cmd, cwd, timeout, env=None):
-    """Run cmd in its own process group; (status, output, timed_out)."""
+    """Run cmd in its own process group; (status, output, timed_out).
+    Its temporary files go under cwd (TMPDIR), so they go with the
+    mutant's tree even when the timeout kills the suite before its own
+    clean-up runs."""
+    if env is not None:
+        env = dict(env, TMPDIR=cwd)
     p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, start_new_session=True,
-                         env=env)
+                         env=env, preexec_fn=limit_files)
     RUNNING.add(p)
     try:
         out, _ = p.communicate(timeout=timeout)
