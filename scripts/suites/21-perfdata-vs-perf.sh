@@ -10,7 +10,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib/perfdata-suite.sh"
 bld="$top/build/spe-decode"
 spe="$bld/spe-decode"
-gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
+pdir="$top/tools/spe-decode/tests/perfdata"
+gen="$pdir/gen_mixed.py"
 
 make -s -C "$top/tools/spe-decode" -j2 >"$tmp/build.log" 2>&1 ||
 	{ cat "$tmp/build.log"; nok "spe-decode builds"; exit 1; }
@@ -159,6 +160,16 @@ python3 "$gen" 500 --seed 5 --pad >"$tmp/pad.bin"
 perf report -D -i "$tmp/ch.data" 2>/dev/null | spe_lines >"$tmp/p.out"
 "$spe" dump "$tmp/ch.data" | spe_lines >"$tmp/s.out"
 same "dump of 8 AUXTRACE records with padding: perf report -D's SPE lines" "$tmp/p.out" "$tmp/s.out"
+# One queue of 8 AUXTRACE records whose last one names another CPU and
+# thread (its fields at offsets 40 and 36): perf keeps the CPU and tid of
+# the queue's first record for all its samples.
+python3 "$gen" 500 --seed 6 --pad --no-context >"$tmp/padnc.bin"
+"$spe" wrap -o "$tmp/qc.data" --chunk 4096 "$tmp/padnc.bin"
+python3 "$pdir/patch_record.py" "$tmp/qc.data" 71 7 40 4 1 >/dev/null
+python3 "$pdir/patch_record.py" "$tmp/qc.data" 71 7 36 4 99 >/dev/null
+perf_fields "$tmp/qc.data" >"$tmp/p.out"
+spe_fields "$tmp/qc.data" >"$tmp/s.out"
+same "a queue's later AUXTRACE record naming another CPU and tid: perf's cpu and tid" "$tmp/p.out" "$tmp/s.out"
 
 # 10. perf's pipe format on stdin (perf inject -o - writes it).
 if perf inject -i "$tmp/m.data" -o - >"$tmp/pipe.data" 2>/dev/null && [ -s "$tmp/pipe.data" ]; then

@@ -231,7 +231,6 @@ static bool q_advance(struct spe_session *s, struct aux_queue *q)
 			free(q->cur_mem);
 			s->pipe_held -= q->cur_mem_size;
 			q->cur_mem = NULL;
-			q->cur_mem_size = 0;
 			q->active = false;
 			continue;
 		}
@@ -346,15 +345,15 @@ static int q_add(struct spe_session *s, const struct spe_pdr_event *ev, uint8_t 
 			return SPE_ERR_NOMEM;
 		q->ctx_tid = -1;
 		q->index = idx;
+		/* As perf: a queue's CPU and thread are those of its first
+		 * buffer; a later buffer naming others changes neither. */
+		q->cpu = (int32_t)a->cpu;
+		q->tid = (int32_t)a->tid;
 		s->q[idx] = q;
 		if (idx >= s->nr_q)
 			s->nr_q = idx + 1;
 		s->st.nr_queues++;
 	}
-	if (q->cpu != (int32_t)a->cpu)
-		q->meta_gen = 0;	/* another CPU: look its MIDR up again */
-	q->cpu = (int32_t)a->cpu;
-	q->tid = (int32_t)a->tid;
 	if (q->count == q->cap) {
 		uint32_t ncap = q->cap ? q->cap * 2 : 8;
 		struct q_buffer *nb = malloc(ncap * sizeof(*nb));
