@@ -5,6 +5,7 @@
  * context switches, AUX flags and LOST counted, no record stitched across
  * AUXTRACE buffers (perf.data-file-format.txt).
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,6 +24,9 @@ struct seen {
 	int n;
 };
 
+/* on_record asks the session to stop after this many records (0: never). */
+static int stop_after;
+
 static int on_record(void *ctx, const struct spe_qrecord *qr)
 {
 	struct seen *s = ctx;
@@ -37,7 +41,7 @@ static int on_record(void *ctx, const struct spe_qrecord *qr)
 		s->off[s->n] = qr->file_offset;
 		s->n++;
 	}
-	return 0;
+	return stop_after && s->n >= stop_after;
 }
 
 /* PC, optional CONTEXT, TS: one record (DDI 0586A §5). */
@@ -108,6 +112,19 @@ static void run(int fd, struct seen *s, struct spe_session_stats *st)
 	spe_session_close(ss);
 }
 
+/* Each record delivered starts, at its file offset, with its PC packet. */
+static bool records_at_offsets(int fd, const struct seen *s)
+{
+	for (int i = 0; i < s->n; i++) {
+		uint8_t b[9];
+		uint64_t pc = s->pc[i] | 1ULL << 63;
+
+		if (pread(fd, b, 9, (off_t)s->off[i]) != 9 || b[0] != 0xb0 || memcmp(b + 1, &pc, 8))
+			return false;
+	}
+	return s->n > 0;
+}
+
 static void test_merge(void)
 {
 	int fd = tmpfd();
@@ -148,7 +165,7 @@ static void test_merge(void)
 	      "AUX flags counted");
 	CHECK(st.lost_events == 3 + (1ull << 56) && st.lost_records == 2,
 	      "LOST records counted, each count read as a whole 64-bit field");
-	CHECK(s.off[0] > 0 && s.off[1] > s.off[4], "records carry their file offsets");
+	CHECK(records_at_offsets(fd, &s), "each record's file offset is where its bytes are in the file");
 	close(fd);
 }
 
@@ -210,10 +227,186 @@ static void test_plain_switch_out(void)
 	close(fd);
 }
 
+/* perf time of SPE timestamp ts with writer()'s TIME_CONV. */
+static uint64_t ptime(uint64_t ts)
+{
+	return 7 + (ts >> 1) * 10;
+}
+
+/*
+ * FORK gives a new thread its process (its tid is the third field, after
+ * pid and ppid); a switch to the idle task (pid 0, tid 0) is a real
+ * task, not "unknown" (perf_event_open(2), PERF_RECORD_FORK and
+ * PERF_RECORD_SWITCH_CPU_WIDE).
+ */
+static void test_fork_and_idle(void)
+{
+	int fd = tmpfd();
+	struct spe_pdw *w = writer(fd, false);
+	struct spe_pdw_sample_id fork = { .pid = 70, .tid = 72, .time = ptime(2), .id = 11 };
+	struct spe_pdw_sample_id sw1 = { .time = ptime(20), .id = 11, .cpu = 0 };
+	struct spe_pdw_sample_id sw2 = { .time = ptime(40), .id = 11, .cpu = 0 };
+	uint8_t a[256];
+	size_t na = 0;
+	struct seen s;
+	struct spe_session_stats st;
+
+	na += rec(a + na, 0x1000, -1, 10);
+	na += rec(a + na, 0x1004, -1, 30);
+	na += rec(a + na, 0x1008, -1, 50);
+	if (spe_pdw_task(w, PERF_RECORD_FORK, 70, 1, 72, 70, ptime(2), &fork) ||
+	    spe_pdw_switch(w, true, true, 70, 72, &sw1) ||
+	    spe_pdw_switch(w, true, true, 0, 0, &sw2) || spe_pdw_finished_round(w) ||
+	    spe_pdw_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_pdw_finished_round(w) || spe_pdw_finish(w))
+		abort();
+	spe_pdw_free(w);
+	run(fd, &s, &st);
+	CHECK(s.n == 3 && s.tid[0] == -1, "three records; before any switch the task is unknown");
+	CHECK(s.tid[1] == 72 && s.pid[1] == 70, "a thread created by FORK (tid 72 of pid 70) has its process");
+	CHECK(s.tid[2] == 0 && s.pid[2] == 0, "after a switch to the idle task: tid 0, pid 0");
+	close(fd);
+}
+
+/*
+ * A queue keeps the CPU and thread of its first AUXTRACE buffer, as perf
+ * does: a later buffer of the same queue naming another CPU changes
+ * neither the samples' CPU nor the data-source table (its MIDR).
+ */
+static void test_queue_keeps_first_cpu(void)
+{
+	int fd = tmpfd();
+	struct spe_pdw *w = writer(fd, true);
+	uint8_t a[64], b[64];
+	size_t na = rec(a, 0x1000, -1, 10), nb = rec(b, 0x1004, -1, 20);
+	struct seen s;
+	struct spe_session_stats st;
+
+	if (spe_pdw_auxtrace(w, a, na, 0, 0, 0, 33, 0) ||
+	    spe_pdw_auxtrace(w, b, nb, na, 0, 0, 44, 1) ||	/* same queue, "CPU 1" */
+	    spe_pdw_finished_round(w) || spe_pdw_finish(w))
+		abort();
+	spe_pdw_free(w);
+	run(fd, &s, &st);
+	CHECK(s.n == 2 && s.cpu[0] == 0 && s.cpu[1] == 0 && st.nr_queues == 1,
+	      "both buffers of queue 0 give CPU 0, the first buffer's");
+	CHECK(s.ds[1] == SPE_DS_TABLE_COMMON && s.tid[1] == 33,
+	      "and CPU 0's data-source table and the first buffer's tid");
+	close(fd);
+}
+
+/*
+ * AUX and LOST records of an attribute without sample_id_all have no
+ * trailer: they are exactly 32 and 24 bytes, and still counted.
+ */
+static void test_records_without_trailer(void)
+{
+	int fd = tmpfd();
+	struct spe_pdw_info info = { .cpuid = "0x00000000410fd0c0" };
+	struct perf_event_attr spe = { .type = 8, .sample_type = PERF_SAMPLE_TIME };
+	uint64_t id = 1;
+	struct { struct perf_event_header h; uint64_t off, size, flags; } aux = {
+		{ PERF_RECORD_AUX, 0, 32 }, 0, 64, PERF_AUX_FLAG_TRUNCATED
+	};
+	struct { struct perf_event_header h; uint64_t id, lost; } lost = {
+		{ PERF_RECORD_LOST, 0, 24 }, 1, 5
+	};
+	struct spe_pdw *w;
+	struct seen s;
+	struct spe_session_stats st;
+
+	if (spe_pdw_create(&w, fd, &info) || spe_pdw_add_attr(w, &spe, "arm_spe_0//", &id, 1) ||
+	    spe_pdw_write_event(w, &aux) || spe_pdw_write_event(w, &lost) || spe_pdw_finish(w))
+		abort();
+	spe_pdw_free(w);
+	run(fd, &s, &st);
+	CHECK(st.aux_records == 1 && st.truncated == 1, "a 32-byte AUX record is counted with its flags");
+	CHECK(st.lost_records == 1 && st.lost_events == 5, "a 24-byte LOST record is counted");
+	close(fd);
+}
+
+/*
+ * A callback that asks to stop ends the session early but is not an
+ * error, also when the stop comes while a timed record is delivered.
+ */
+static void test_stop_is_not_an_error(void)
+{
+	int fd = tmpfd();
+	struct spe_pdw *w = writer(fd, false);
+	struct spe_pdw_sample_id comm = { .pid = 40, .tid = 41, .time = ptime(40), .id = 11 };
+	uint8_t a[128];
+	size_t na = 0;
+	struct spe_session_config cfg = { .on_record = on_record };
+	struct spe_session *ss;
+	struct seen s = { .n = 0 };
+	int err;
+
+	na += rec(a + na, 0x1000, -1, 10);
+	na += rec(a + na, 0x1004, -1, 30);
+	na += rec(a + na, 0x1008, -1, 50);
+	if (spe_pdw_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_pdw_comm(w, 40, 41, "late", false, &comm) || spe_pdw_finished_round(w) ||
+	    spe_pdw_finished_round(w) || spe_pdw_finish(w))
+		abort();
+	spe_pdw_free(w);
+	cfg.ctx = &s;
+	stop_after = 1;
+	lseek(fd, 0, SEEK_SET);
+	err = spe_session_open(&ss, fd, &cfg);
+	if (!err)
+		err = spe_session_run(ss);
+	stop_after = 0;
+	CHECK(err == 0 && s.n == 1, "stopped by its callback after one record: no error, no more records");
+	spe_session_close(ss);
+	close(fd);
+}
+
+/* no_decode: the AUXTRACE data goes to on_auxtrace only, nothing is
+ * queued (also from the AUXTRACE index) and no record is decoded. */
+static int count_aux(void *ctx, const struct spe_pdr_event *ev, const uint8_t *data, uint64_t size)
+{
+	(void)ev;
+	(void)data;
+	*(uint64_t *)ctx += size;
+	return 0;
+}
+
+static void test_no_decode(void)
+{
+	int fd = tmpfd();
+	struct spe_pdw *w = writer(fd, false);
+	uint8_t a[64];
+	size_t na = rec(a, 0x1000, -1, 10);
+	uint64_t bytes = 0;
+	struct spe_session_config cfg = { .on_auxtrace = count_aux, .ctx = &bytes,
+					   .no_decode = true, .threads = 2 };
+	struct spe_session *ss;
+	int err;
+
+	if (spe_pdw_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_pdw_finished_round(w) || spe_pdw_finish(w))
+		abort();
+	spe_pdw_free(w);
+	lseek(fd, 0, SEEK_SET);
+	err = spe_session_open(&ss, fd, &cfg);
+	if (!err)
+		err = spe_session_run(ss);
+	CHECK(err == 0 && bytes >= na && spe_session_stats(ss)->auxtrace_records == 1 &&
+	      spe_session_stats(ss)->records == 0 && spe_session_stats(ss)->nr_queues == 0,
+	      "no_decode: the data reaches on_auxtrace, no queue and no record");
+	spe_session_close(ss);
+	close(fd);
+}
+
 int main(void)
 {
 	test_plain_switch_out();
 	test_merge();
 	test_switch_and_truncation();
+	test_fork_and_idle();
+	test_queue_keeps_first_cpu();
+	test_records_without_trailer();
+	test_stop_is_not_an_error();
+	test_no_decode();
 	return tap_done();
 }

@@ -5,6 +5,7 @@
  * files that must fail with the right offset (perf.data-file-format.txt).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -578,6 +579,176 @@ static void test_auxtrace_info_v2(void)
 	close(fd);
 }
 
+/* Opens fd and reads it to the end; the error (0 if none) and its offset. */
+static int read_all(int fd, uint64_t *off, char *msg, size_t cap)
+{
+	struct spe_pdr_event ev;
+	struct spe_pdr *r;
+	int ret;
+
+	lseek(fd, 0, SEEK_SET);
+	ret = spe_pdr_open(&r, fd);
+	if (!ret)
+		while ((ret = spe_pdr_next(r, &ev)) == 1)
+			;
+	*off = r ? spe_pdr_error_offset(r) : 0;
+	snprintf(msg, cap, "%s", r && ret ? spe_pdr_errmsg(r) : "");
+	spe_pdr_close(r);
+	return ret;
+}
+
+static void pwrite64_at(int fd, uint64_t v, uint64_t off)
+{
+	if (pwrite(fd, &v, 8, (off_t)off) != 8)
+		abort();
+}
+
+/*
+ * The file header's sections (perf.data-file-format.txt): an attribute
+ * entry larger than any perf_event_attr the reader knows, and an
+ * attribute section past the end of the file, are refused naming the
+ * header field (attr_size at byte 16, attrs at byte 24).
+ */
+static void test_header_fields(void)
+{
+	uint64_t off, size;
+	char msg[256];
+	int fd = tmpfd(), ret;
+
+	write_sample_file(fd);
+	size = (uint64_t)lseek(fd, 0, SEEK_END);
+	pwrite64_at(fd, 512 + 8, 16);
+	ret = read_all(fd, &off, msg, sizeof(msg));
+	CHECK(ret == SPE_ERR_BAD_FILE && off == 16 && strstr(msg, "attribute entry size 520"),
+	      "an attribute entry of 520 bytes (more than the reader's 512) is refused at byte 16");
+	close(fd);
+
+	fd = tmpfd();
+	write_sample_file(fd);
+	pwrite64_at(fd, size, 32);	/* attrs.size: the whole file, from byte 104 on */
+	ret = read_all(fd, &off, msg, sizeof(msg));
+	CHECK(ret == SPE_ERR_BAD_FILE && off == 24 && strstr(msg, "attribute section"),
+	      "an attribute section running past the end of the file is refused at byte 24");
+	close(fd);
+}
+
+/*
+ * A string feature's length says more than its section holds: the
+ * string is read to the section's end, every byte of it (perf's
+ * do_read_string reads the length given; the reader bounds it).
+ */
+static void test_feature_string_bounds(void)
+{
+	static unsigned char f[1 << 16];
+	const char *cpuid = "0x00000000410fd0c0";
+	uint64_t off, size, hdr[2];
+	uint32_t len = 100;
+	struct spe_pdr *r;
+	int fd = tmpfd();
+	ssize_t n;
+	bool patched = false;
+
+	write_sample_file(fd);
+	n = pread(fd, f, sizeof(f), 0);
+	if (n <= 0 || spe_pdr_open(&r, fd))
+		abort();
+	if (spe_pdr_feature_section(r, SPE_HEADER_CPUID, &off, &size))
+		abort();
+	spe_pdr_close(r);
+	/* The section table entry {off, size}: make the section exactly the
+	 * length field and the 18 characters, no NUL; the length says 100. */
+	for (ssize_t i = 0; i + 16 <= n; i += 8) {
+		memcpy(hdr, f + i, 16);
+		if (hdr[0] == off && hdr[1] == size) {
+			pwrite64_at(fd, 4 + strlen(cpuid), (uint64_t)i + 8);
+			patched = true;
+			break;
+		}
+	}
+	if (!patched || pwrite(fd, &len, 4, (off_t)off) != 4 ||
+	    pwrite(fd, cpuid, strlen(cpuid), (off_t)off + 4) != (ssize_t)strlen(cpuid))
+		abort();
+	lseek(fd, 0, SEEK_SET);
+	CHECK(!spe_pdr_open(&r, fd) && !strcmp(spe_pdr_info(r)->cpuid, cpuid),
+	      "a string feature whose length passes its section: all of the section's 18 characters read");
+	spe_pdr_close(r);
+	close(fd);
+}
+
+/*
+ * Which attribute a record belongs to comes from its IDENTIFIER, the
+ * last 8 bytes of a non-sample record: also for a record of 16 bytes,
+ * a SWITCH of header and identifier only.  A sample without IP has its
+ * TID, TIME and CPU right after the header.
+ */
+static void test_identifier_and_sample_fields(void)
+{
+	struct buf s = { .n = 0 };
+	struct perf_event_header h = { .type = PERF_RECORD_SWITCH, .size = 16 };
+	const struct spe_pdr_attr *sw_attr = NULL;
+	struct spe_pdr_event ev;
+	struct spe_pdr *r;
+	uint32_t pt[2] = { 7, 8 };
+	bool sample_ok = false;
+	int p[2], ret;
+
+	pipe_attrs(&s, 2, PERF_SAMPLE_IDENTIFIER);
+	put(&s, &h, 8);
+	put64(&s, 1001);
+	if (pipe(p) || write(p[1], s.b, s.n) != (ssize_t)s.n)
+		abort();
+	close(p[1]);
+	ret = spe_pdr_open(&r, p[0]);
+	if (!ret)
+		while ((ret = spe_pdr_next(r, &ev)) == 1)
+			if (ev.header->type == PERF_RECORD_SWITCH)
+				sw_attr = ev.attr;
+	CHECK(ret == 0 && sw_attr && sw_attr == spe_pdr_attr(r, 1),
+	      "a 16-byte SWITCH belongs to the attribute its identifier names");
+	spe_pdr_close(r);
+	close(p[0]);
+
+	s.n = 0;
+	pipe_attrs(&s, 1, PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU);
+	h = (struct perf_event_header){ .type = PERF_RECORD_SAMPLE, .size = 8 + 24 };
+	put(&s, &h, 8);
+	put(&s, pt, 8);
+	put64(&s, 0x123456789);
+	put64(&s, 3);
+	if (pipe(p) || write(p[1], s.b, s.n) != (ssize_t)s.n)
+		abort();
+	close(p[1]);
+	ret = spe_pdr_open(&r, p[0]);
+	if (!ret)
+		while ((ret = spe_pdr_next(r, &ev)) == 1)
+			if (ev.header->type == PERF_RECORD_SAMPLE)
+				sample_ok = ev.sid.has_tid && ev.sid.pid == 7 && ev.sid.tid == 8 &&
+					    ev.sid.time == 0x123456789 && ev.sid.cpu == 3;
+	CHECK(ret == 0 && sample_ok, "a sample without IP: pid/tid, time and cpu from their places");
+	spe_pdr_close(r);
+	close(p[0]);
+}
+
+/* HEADER_TRACING_DATA is followed by its data, whose size it gives:
+ * data that runs past the end of the file is refused at the record. */
+static void test_tracing_data_bounds(void)
+{
+	const uint64_t data_off = 104 + 128 + 16;
+	struct buf d = { .n = 0 };
+	struct perf_event_header h = { .type = SPE_PERF_RECORD_HEADER_TRACING_DATA, .size = 16 };
+	uint32_t sz[2] = { 4096, 0 };
+	char msg[256];
+	uint64_t off;
+	int nrec, ret;
+
+	put(&d, &h, 8);
+	put(&d, sz, 8);
+	put64(&d, 0);
+	ret = open_expect_error(&d, 0, &nrec, &off, msg, sizeof(msg));
+	CHECK(ret == SPE_ERR_BAD_FILE && off == data_off && strstr(msg, "tracing data runs past"),
+	      "tracing data running past the end of the file is refused at its record");
+}
+
 int main(void)
 {
 	test_round_trip();
@@ -588,5 +759,9 @@ int main(void)
 	test_pipe_attr_size_zero();
 	test_trailer_and_attr_limit();
 	test_auxtrace_info_v2();
+	test_header_fields();
+	test_feature_string_bounds();
+	test_identifier_and_sample_fields();
+	test_tracing_data_bounds();
 	return tap_done();
 }
