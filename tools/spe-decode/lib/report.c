@@ -276,9 +276,16 @@ static int cmp_count(const void *a, const void *b)
 {
 	const struct sym_count *x = a, *y = b;
 
+	int c;
+
 	if (x->count != y->count)
 		return x->count < y->count ? 1 : -1;
-	return strcmp(x->name, y->name);
+	/* Equal counts: by name, then by DSO (one name in two DSOs), so
+	 * the order never depends on the hash table's. */
+	c = strcmp(x->name, y->name);
+	if (c || x->dso == y->dso)
+		return c;
+	return !x->dso ? -1 : !y->dso ? 1 : strcmp(x->dso, y->dso);
 }
 
 static int cmp_level(const void *a, const void *b)

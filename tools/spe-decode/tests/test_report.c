@@ -105,6 +105,39 @@ static void top_lists_at_most_n_symbols(void)
 	spe_report_free(r);
 }
 
+/* Symbols with equal counts come by name, then by DSO (one function name
+ * in two libraries): the same text whatever order they were met in. */
+static void equal_counts_by_name_then_dso(void)
+{
+	static const char *const dsos[] = { "/lib/libb.so", "/lib/liba.so" };
+	struct spe_record rec = { 0 };
+	struct spe_qrecord qr = { .rec = &rec, .ds_table = SPE_DS_TABLE_NONE };
+	struct spe_sample s = { .qr = &qr };
+	char first[2][64];
+
+	for (int order = 0; order < 2; order++) {
+		struct spe_report *r;
+		const char *a, *b;
+
+		if (spe_report_new(&r))
+			return;
+		for (int k = 0; k < 2; k++) {
+			struct spe_sym sym = { .dso = dsos[k ^ order], .name = "f", .has_sym = true };
+
+			spe_report_add(r, &s, &sym);
+		}
+		text_len = 0;
+		text[0] = '\0';
+		spe_report_print(r, NULL, 5, sink, NULL);
+		a = strstr(text, "/lib/liba.so");
+		b = strstr(text, "/lib/libb.so");
+		snprintf(first[order], sizeof(first[order]), "%s", a && b && a < b ? "liba" : "libb");
+		spe_report_free(r);
+	}
+	CHECK(!strcmp(first[0], "liba") && !strcmp(first[1], "liba"),
+	      "f in liba.so and f in libb.so, one record each: liba.so first, in either insertion order");
+}
+
 int main(void)
 {
 	struct spe_report *r;
@@ -117,6 +150,7 @@ int main(void)
 
 	percentiles_use_nearest_rank();
 	top_lists_at_most_n_symbols();
+	equal_counts_by_name_then_dso();
 	text_len = 0;
 	if (spe_report_new(&r))
 		return 1;
