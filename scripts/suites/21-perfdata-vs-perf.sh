@@ -27,8 +27,13 @@ F=comm,pid,tid,cpu,time,event,ip,sym,dso,addr,phys_addr,data_src,weight,period
 perf_fields() {
 	perf script -i "$1" --ns -F "hw:$F" "${@:2}" 2>/dev/null | tr -s ' '
 }
+# Decoded by threads (the default) and in one thread (-j1): the two must
+# print the same, or a line that no perf output has is added.
 spe_fields() {
-	"$spe" script --branch-miss --ns -F "$F" "$@" | tr -s ' '
+	"$spe" script --branch-miss --ns -F "$F" "$@" | tr -s ' ' >"$tmp/jN.out"
+	"$spe" script -j1 --branch-miss --ns -F "$F" "$@" | tr -s ' ' >"$tmp/j1.out"
+	cat "$tmp/jN.out"
+	cmp -s "$tmp/jN.out" "$tmp/j1.out" || echo "# spe-decode -j1 prints other samples than with threads"
 }
 
 python3 "$gen" 3000 --seed 1 >"$tmp/m0.bin"
@@ -96,6 +101,22 @@ python3 "$gen" 2000 --seed 4 --no-context --ts0 1000030 >"$tmp/n1.bin"
 perf_fields "$tmp/sw.data" >"$tmp/p.out"
 spe_fields "$tmp/sw.data" >"$tmp/s.out"
 same "pid/tid from SWITCH_CPU_WIDE records equal perf's" "$tmp/p.out" "$tmp/s.out"
+# A switch to the idle task (0/0) is a task, "swapper" as perf names it.
+"$spe" wrap -o "$tmp/sw2.data" --pid 10 --tid 11 --comm app \
+	--switch 0:1020000:20:21 --switch 1:1030000:0:0 --switch 1:1100000:10:12 \
+	"$tmp/n0.bin@0" "$tmp/n1.bin@1"
+perf_fields "$tmp/sw2.data" >"$tmp/p.out"
+spe_fields "$tmp/sw2.data" >"$tmp/s.out"
+same "a switch to the idle task: perf's comm, pid and tid" "$tmp/p.out" "$tmp/s.out"
+# A switch to a task perf could not name (-1/-1) makes the CPU's tid
+# unknown.  perf then keeps the pid of the task before (its thread lookup
+# of tid -1 fails and leaves the old pid); spe-decode says -1 for both, so
+# only the tids are compared.
+"$spe" wrap -o "$tmp/sw3.data" --pid 10 --tid 11 --comm app \
+	--switch 0:1020000:20:21 --switch 0:1060000:-1:-1 "$tmp/n0.bin@0" "$tmp/n1.bin@1"
+perf script -i "$tmp/sw3.data" --ns -F hw:tid,cpu,time,ip 2>/dev/null | tr -s ' ' >"$tmp/p.out"
+"$spe" script --branch-miss --ns -F tid,cpu,time,ip "$tmp/sw3.data" | tr -s ' ' >"$tmp/s.out"
+same "a switch to tid -1: the CPU's tid becomes -1, as perf's" "$tmp/p.out" "$tmp/s.out"
 
 # 6. A per-thread recording.
 "$spe" wrap -o "$tmp/pt.data" --per-thread --pid 50 --tid 51 --comm worker "$tmp/n0.bin"

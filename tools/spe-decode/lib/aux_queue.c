@@ -475,10 +475,14 @@ static int s_switch(struct spe_session *s, const struct spe_pdr_event *ev)
 	} else if (!out && ev->sid.has_tid) {
 		pid = (int32_t)ev->sid.pid;
 		tid = (int32_t)ev->sid.tid;
+	} else {
+		return 0;
 	}
+	/* A CPU-wide switch to an unknown task (tid -1) makes the CPU's
+	 * task unknown, as perf's machine__set_current_tid() does. */
+	s->cpu_tid[ev->sid.cpu] = tid;
 	if (tid == -1)
 		return 0;
-	s->cpu_tid[ev->sid.cpu] = tid;
 	return spe_tid_map_pid(&s->threads, tid) == -1 && pid != -1 ?
 	       spe_tid_map_set(&s->threads, (uint32_t)tid, pid) : 0;
 }

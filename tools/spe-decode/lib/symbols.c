@@ -347,7 +347,8 @@ const char *spe_symbols_comm(const struct spe_symbols *s, int32_t tid)
 	for (t = s->threads[(uint32_t)tid % HASH]; t; t = t->next)
 		if (t->tid == tid)
 			return t->comm;
-	return NULL;
+	/* The idle task has no COMM record; perf names it as the kernel does. */
+	return tid == 0 ? "swapper" : NULL;
 }
 
 static int on_fork(struct spe_symbols *s, const unsigned char *p)
