@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "spe_decode.h"
+#include "spe/packet.h"
 #include "spe_perf_synth.h"
 #include "tap.h"
 
@@ -76,6 +77,19 @@ static int tmpfd(void)
 	return fd;
 }
 
+/* Each record delivered starts, at its file offset, with its PC packet. */
+static bool records_at_offsets(int fd, const struct seen *s)
+{
+	for (int i = 0; i < s->n; i++) {
+		uint8_t b[9];
+		uint64_t pc = s->pc[i] | 1ULL << 63;
+
+		if (pread(fd, b, 9, (off_t)s->off[i]) != 9 || b[0] != 0xb0 || memcmp(b + 1, &pc, 8))
+			return false;
+	}
+	return s->n > 0;
+}
+
 static struct spe_pdw *writer(int fd, bool v2)
 {
 	struct spe_pdw_info info = { .cpuid = "0x00000000410fd030" };	/* Cortex-A53 */
@@ -110,19 +124,6 @@ static void run(int fd, struct seen *s, struct spe_session_stats *st)
 		abort();
 	*st = *spe_session_stats(ss);
 	spe_session_close(ss);
-}
-
-/* Each record delivered starts, at its file offset, with its PC packet. */
-static bool records_at_offsets(int fd, const struct seen *s)
-{
-	for (int i = 0; i < s->n; i++) {
-		uint8_t b[9];
-		uint64_t pc = s->pc[i] | 1ULL << 63;
-
-		if (pread(fd, b, 9, (off_t)s->off[i]) != 9 || b[0] != 0xb0 || memcmp(b + 1, &pc, 8))
-			return false;
-	}
-	return s->n > 0;
 }
 
 static void test_merge(void)
@@ -224,6 +225,8 @@ static void test_plain_switch_out(void)
 	run(fd, &s, &st);
 	CHECK(s.n == 2 && s.tid[0] == -1 && s.tid[1] == -1 && s.pc[1] == 0x2000,
 	      "a per-thread SWITCH out record (no next task) does not change the CPU's task");
+	CHECK(records_at_offsets(fd, &s),
+	      "a record of a buffer at a non-zero AUX offset: its file offset is where its bytes are");
 	close(fd);
 }
 
@@ -306,7 +309,8 @@ static void test_records_without_trailer(void)
 	struct perf_event_attr spe = { .type = 8, .sample_type = PERF_SAMPLE_TIME };
 	uint64_t id = 1;
 	struct { struct perf_event_header h; uint64_t off, size, flags; } aux = {
-		{ PERF_RECORD_AUX, 0, 32 }, 0, 64, PERF_AUX_FLAG_TRUNCATED
+		{ PERF_RECORD_AUX, 0, 32 }, 0, 64,
+		PERF_AUX_FLAG_TRUNCATED | PERF_AUX_FLAG_OVERWRITE | PERF_AUX_FLAG_COLLISION
 	};
 	struct { struct perf_event_header h; uint64_t id, lost; } lost = {
 		{ PERF_RECORD_LOST, 0, 24 }, 1, 5
@@ -320,7 +324,8 @@ static void test_records_without_trailer(void)
 		abort();
 	spe_pdw_free(w);
 	run(fd, &s, &st);
-	CHECK(st.aux_records == 1 && st.truncated == 1, "a 32-byte AUX record is counted with its flags");
+	CHECK(st.aux_records == 1 && st.truncated == 1 && st.overwrite == 1 && st.collision == 1 &&
+	      st.partial == 0, "a 32-byte AUX record is counted with each of its flags");
 	CHECK(st.lost_records == 1 && st.lost_events == 5, "a 24-byte LOST record is counted");
 	close(fd);
 }
@@ -398,6 +403,205 @@ static void test_no_decode(void)
 	close(fd);
 }
 
+/* Records of a round are handed on in time order, not file order
+ * (perf's ordered events): the two COMMs come out by their times. */
+static uint32_t event_pids[8];
+static int nr_event_pids;
+
+static int on_event(void *ctx, const struct spe_pdr_event *ev)
+{
+	(void)ctx;
+	if (ev->header->type == PERF_RECORD_COMM && nr_event_pids < 8)
+		event_pids[nr_event_pids++] = ((const uint32_t *)(ev->header + 1))[0];
+	return 0;
+}
+
+static void test_round_in_time_order(void)
+{
+	int fd = tmpfd();
+	struct spe_pdw *w = writer(fd, false);
+	struct spe_pdw_sample_id late = { .pid = 2, .tid = 2, .time = 300, .id = 11 };
+	struct spe_pdw_sample_id early = { .pid = 1, .tid = 1, .time = 100, .id = 11 };
+	struct spe_session_config cfg = { .on_event = on_event };
+	struct spe_session *ss;
+	int err;
+
+	if (spe_pdw_comm(w, 2, 2, "late", false, &late) ||
+	    spe_pdw_comm(w, 1, 1, "early", false, &early) ||
+	    spe_pdw_finished_round(w) || spe_pdw_finish(w))
+		abort();
+	spe_pdw_free(w);
+	nr_event_pids = 0;
+	lseek(fd, 0, SEEK_SET);
+	err = spe_session_open(&ss, fd, &cfg);
+	if (!err)
+		err = spe_session_run(ss);
+	CHECK(err == 0 && nr_event_pids == 2 && event_pids[0] == 1 && event_pids[1] == 2,
+	      "two COMMs written time 300 then 100: handed on by time, 100 first");
+	spe_session_close(ss);
+	close(fd);
+}
+
+/*
+ * A record longer than any SPE record can be (no End or Timestamp packet
+ * within SPE_RECORD_MAX_BYTES) is one decode error, at its file offset;
+ * a record cut by the end of its buffer is partial, not an error.  The
+ * same in the caller's thread and with decoding threads.
+ */
+static void test_decode_error_offset(void)
+{
+	for (unsigned threads = 0; threads <= 2; threads += 2) {
+		int fd = tmpfd();
+		struct spe_pdw *w = writer(fd, false);
+		static uint8_t a[4096];
+		size_t na = rec(a, 0x1000, -1, 10), good = na;
+		struct spe_session_config cfg = { .on_record = on_record, .threads = threads };
+		const struct spe_session_stats *st;
+		struct spe_session *ss;
+		struct seen s = { .n = 0 };
+		uint64_t data_off, at;
+		char name[160];
+		int err;
+
+		while (na - good < SPE_RECORD_MAX_BYTES + 64) {	/* PC packets, no end */
+			uint64_t pc = 0x2000 | 1ULL << 63;
+
+			a[na++] = 0xb0;
+			memcpy(a + na, &pc, 8);
+			na += 8;
+		}
+		na += rec(a + na, 0x1004, -1, 20);
+		a[na++] = 0xb0;		/* cut by the end of the buffer */
+		a[na++] = 0x01;
+		if (spe_pdw_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0))
+			abort();
+		data_off = spe_pdw_offset(w) - ((na + 7) & ~(size_t)7);
+		if (spe_pdw_finished_round(w) || spe_pdw_finish(w))
+			abort();
+		spe_pdw_free(w);
+		cfg.ctx = &s;
+		lseek(fd, 0, SEEK_SET);
+		err = spe_session_open(&ss, fd, &cfg);
+		if (!err)
+			err = spe_session_run(ss);
+		st = spe_session_stats(ss);
+		at = st->first_decode_error_offset;
+		snprintf(name, sizeof(name),
+			 "%u threads: a record past the size limit is one decode error, at its offset; a cut one is partial",
+			 threads);
+		CHECK(err == 0 && st->decode_errors == 1 && st->partial_records >= 2 &&
+		      at >= data_off + good && at <= data_off + good + SPE_RECORD_MAX_BYTES + 9 &&
+		      s.n >= 1 && s.pc[0] == 0x1000, name);
+		spe_session_close(ss);
+		close(fd);
+	}
+}
+
+/* on_auxtrace can stop the session: nothing is decoded after it. */
+static int stop_aux(void *ctx, const struct spe_pdr_event *ev, const uint8_t *data, uint64_t size)
+{
+	(void)ev;
+	(void)data;
+	(void)size;
+	++*(int *)ctx;
+	return 1;
+}
+
+static void test_stop_from_auxtrace(void)
+{
+	int fd = tmpfd();
+	struct spe_pdw *w = writer(fd, false);
+	uint8_t a[64];
+	size_t na = rec(a, 0x1000, -1, 10);
+	int calls = 0;
+	struct seen s = { .n = 0 };
+	struct spe_session_config cfg = { .on_record = on_record, .on_auxtrace = stop_aux, .ctx = &calls };
+	struct spe_session *ss;
+	int err;
+
+	if (spe_pdw_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_pdw_auxtrace(w, a, na, na, 0, 0, (uint32_t)-1, 0) ||
+	    spe_pdw_finished_round(w) || spe_pdw_finish(w))
+		abort();
+	spe_pdw_free(w);
+	(void)s;
+	lseek(fd, 0, SEEK_SET);
+	err = spe_session_open(&ss, fd, &cfg);
+	if (!err)
+		err = spe_session_run(ss);
+	CHECK(err == 0 && calls == 1 && spe_session_stats(ss)->records == 0,
+	      "on_auxtrace stops at the first buffer: no second call, no record decoded");
+	spe_session_close(ss);
+	close(fd);
+}
+
+/*
+ * perf's pipe format carries the CPUID in a HEADER_FEATURE record: the
+ * data-source table follows it.  A kernel mapping (pid -1) names no
+ * process for its tid.
+ */
+static void test_pipe_cpuid_and_kernel_mmap(void)
+{
+	int fd = tmpfd();
+	struct spe_pdw_info info = { .cpuid = "0x00000000410fd0c0" };	/* N1 */
+	uint64_t st = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
+	struct perf_event_attr spe = { .type = 8, .sample_type = st, .sample_id_all = 1 };
+	struct spe_pdw_sample_id kid = { .pid = (uint32_t)-1, .tid = 0, .time = 1, .id = 1 };
+	uint64_t id = 1;
+	uint8_t a[64];
+	size_t na = rec(a, 0x1000, 0, 10);	/* CONTEXT 0: the kernel's tid */
+	struct spe_pdw *w;
+	struct seen s;
+	struct spe_session_stats sst;
+
+	if (spe_pdw_create_pipe(&w, fd, &info) || spe_pdw_add_attr(w, &spe, "arm_spe_0//", &id, 1) ||
+	    spe_pdw_auxtrace_info_v1(w, 8, true) ||
+	    spe_pdw_mmap2(w, PERF_RECORD_MISC_KERNEL, (uint32_t)-1, 0, 0xffff800008000000ull,
+			  0x100000, 0, "[kernel.kallsyms]_text", &kid) ||
+	    spe_pdw_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_pdw_finished_round(w) || spe_pdw_finish(w))
+		abort();
+	spe_pdw_free(w);
+	run(fd, &s, &sst);
+	CHECK(s.n == 1 && s.ds[0] == SPE_DS_TABLE_COMMON,
+	      "pipe format: the CPUID feature record (Neoverse N1) picks the common data-source table");
+	CHECK(s.n == 1 && s.tid[0] == 0 && s.pid[0] == -1,
+	      "a kernel mapping (pid -1) gives tid 0 no process");
+	close(fd);
+}
+
+/* AUXTRACE idx is a queue number below 4096: the largest is decoded, the
+ * next refused with a message naming it. */
+static void test_queue_index_limit(void)
+{
+	for (uint32_t idx = 4095; idx <= 4096; idx++) {
+		int fd = tmpfd();
+		struct spe_pdw *w = writer(fd, false);
+		uint8_t a[64];
+		size_t na = rec(a, 0x1000, -1, 10);
+		struct seen s = { .n = 0 };
+		struct spe_session_config cfg = { .on_record = on_record, .ctx = &s };
+		struct spe_session *ss;
+		int err;
+
+		if (spe_pdw_auxtrace(w, a, na, 0, 0, idx, (uint32_t)-1, 0) ||
+		    spe_pdw_finished_round(w) || spe_pdw_finish(w))
+			abort();
+		spe_pdw_free(w);
+		lseek(fd, 0, SEEK_SET);
+		err = spe_session_open(&ss, fd, &cfg);
+		if (!err)
+			err = spe_session_run(ss);
+		if (idx == 4095)
+			CHECK(err == 0 && s.n == 1, "AUXTRACE idx 4095, the last queue: decoded");
+		else
+			CHECK(err != 0 && strstr(spe_session_errmsg(ss), "idx 4096"),
+			      "AUXTRACE idx 4096: refused, naming the index");
+		spe_session_close(ss);
+		close(fd);
+	}
+}
+
 int main(void)
 {
 	test_plain_switch_out();
@@ -408,5 +612,10 @@ int main(void)
 	test_records_without_trailer();
 	test_stop_is_not_an_error();
 	test_no_decode();
+	test_round_in_time_order();
+	test_decode_error_offset();
+	test_stop_from_auxtrace();
+	test_pipe_cpuid_and_kernel_mmap();
+	test_queue_index_limit();
 	return tap_done();
 }
