@@ -103,6 +103,28 @@ def run(cmd, cwd, timeout, env=None):
         RUNNING.discard(p)
 
 
+def kill_strays(tree):
+    """Kill what is left running from tree.  A suite's own `timeout`
+    command puts its child in another process group, which the group
+    kill at a mutant's timeout misses: a mutant that loops forever there
+    would keep a CPU busy long after its tree is gone."""
+    prefix = os.path.join(tree, "")
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                cmd = f.read().decode("utf-8", "replace")
+            exe = os.readlink("/proc/%s/exe" % pid)
+        except OSError:
+            continue
+        if exe.startswith(prefix) or prefix in cmd:
+            try:
+                os.kill(int(pid), signal.SIGKILL)
+            except OSError:
+                pass
+
+
 def stop(signum, frame):
     """Interrupted: end every running suite, then unwind (the temporary
     trees are removed on the way out)."""
@@ -241,6 +263,7 @@ def test_mutant(base, work, layer, m, text, timeout, env):
                 return "killed", s
         return "survived", ""
     finally:
+        kill_strays(d)
         shutil.rmtree(d, ignore_errors=True)
 
 

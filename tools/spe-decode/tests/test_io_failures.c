@@ -74,9 +74,24 @@ void *__wrap_realloc(void *p, size_t n)
 	return fail_now(F_ALLOC) ? NULL : __real_realloc(p, n);
 }
 
+/*
+ * Every mapping of a file gets an inaccessible page after it, so that a
+ * read past the end of a file that is a whole number of pages faults
+ * instead of reading whatever mapping happens to follow.
+ */
 void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
-	return fail_now(F_MMAP) ? MAP_FAILED : __real_mmap(addr, len, prot, flags, fd, off);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), span = (len + page - 1) & ~(page - 1);
+	char *base;
+
+	if (fail_now(F_MMAP))
+		return MAP_FAILED;
+	if (addr || fd < 0 || (flags & MAP_FIXED))
+		return __real_mmap(addr, len, prot, flags, fd, off);
+	base = __real_mmap(NULL, span + page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (base == MAP_FAILED)
+		return MAP_FAILED;
+	return __real_mmap(base, len, prot, flags | MAP_FIXED, fd, off);
 }
 
 ssize_t __wrap_pread(int fd, void *buf, size_t n, off_t off)
@@ -266,6 +281,46 @@ static void sweep(const char *what, int fd, bool from_pipe, unsigned threads,
 	CHECK(clean.err == 0 && clean.records == 128 && nth > 1 && bad == 0, name);
 }
 
+/*
+ * An AUXTRACE index entry pointing 8 bytes before the end of the file
+ * (no room for an AUXTRACE record) is not followed: the index is ignored
+ * and the records are read as they come, all of them.  The file is made a
+ * whole number of pages, so a read past its end hits the guard page.
+ */
+static void test_index_entry_at_the_end(int clean_fd)
+{
+	char name[] = "/tmp/spe-iofail-idx-XXXXXX";
+	int fd = mkstemp(name);
+	long page = sysconf(_SC_PAGESIZE);
+	const struct spe_pdr_info *info;
+	struct spe_pdr *r;
+	struct outcome o, clean = run_session(clean_fd, false, 0);
+	uint64_t at, size;
+
+	if (fd < 0)
+		abort();
+	unlink(name);
+	write_recording(fd, false);
+	lseek(fd, 0, SEEK_SET);
+	if (spe_pdr_open(&r, fd))
+		abort();
+	info = spe_pdr_info(r);
+	at = info->auxtrace_index_offset;
+	if (!info->has_auxtrace_index || !info->nr_auxtrace_index)
+		abort();
+	spe_pdr_close(r);
+	size = ((uint64_t)lseek(fd, 0, SEEK_END) + (uint64_t)page) & ~(uint64_t)(page - 1);
+	if (ftruncate(fd, (off_t)size))
+		abort();
+	size -= 8;
+	if (pwrite(fd, &size, 8, (off_t)at) != 8)
+		abort();
+	o = run_session(fd, false, 0);
+	CHECK(o.err == 0 && o.records == clean.records && o.digest == clean.digest,
+	      "an index entry 8 bytes before the end of the file is not followed: the records are read from the file");
+	close(fd);
+}
+
 int main(void)
 {
 	char name[] = "/tmp/spe-iofail-XXXXXX", pname[] = "/tmp/spe-iofail-pipe-XXXXXX";
@@ -291,6 +346,7 @@ int main(void)
 	o = run_with_fault(fd, false, 0, F_MMAP, 1, ENOMEM);
 	CHECK(o.err == SPE_ERR_IO && strstr(o.msg, "mmap") && strstr(o.msg, strerror(ENOMEM)),
 	      "mmap of the file fails: the session says so (mmap and the reason)");
+	test_index_entry_at_the_end(fd);
 	close(fd);
 	close(pfd);
 	return tap_done();

@@ -532,12 +532,14 @@ static void test_pipe(void)
 
 			/* Read the first buffer, leave the second to be skipped. */
 			if (!got_aux++)
-				skipped_ok = spe_pdr_aux_read(r, d, 16) == 16 && !memcmp(d, "0123", 4);
+				skipped_ok = spe_pdr_aux_read(r, d, 16) == 16 && !memcmp(d, "0123", 4) &&
+					     spe_pdr_aux_read(r, d, 16) == 0;
 		}
 	}
 	CHECK_EQ(ret, 0, "pipe stream ends cleanly");
 	CHECK_EQ(n, 5, "attr, feature, two AUXTRACE, round");
-	CHECK(skipped_ok && got_aux == 2, "AUXTRACE data is read from the stream, or skipped");
+	CHECK(skipped_ok && got_aux == 2,
+	      "AUXTRACE data is read from the stream (then 0: all consumed), or skipped");
 	CHECK(spe_pdr_nr_attrs(r) == 1 && spe_pdr_attr(r, 0)->ids[0] == 77,
 	      "HEADER_ATTR adds an attribute with its id");
 	CHECK(!strcmp(spe_pdr_info(r)->cpuid, "0x00000000413fd0c1"), "HEADER_FEATURE CPUID read");
@@ -749,6 +751,42 @@ static void test_tracing_data_bounds(void)
 	      "tracing data running past the end of the file is refused at its record");
 }
 
+/* AUXTRACE data cut by the end of a pipe: the read that meets the end
+ * fails, and so does every later one (the reader's error sticks). */
+static void test_pipe_aux_cut(void)
+{
+	struct buf s = { .n = 0 };
+	struct spe_perf_auxtrace_event a = {
+		.header = { .type = SPE_PERF_RECORD_AUXTRACE, .size = sizeof(a) },
+		.size = 4096,
+	};
+	struct spe_pdr_event ev;
+	struct spe_pdr *r;
+	char d[64];
+	long k1 = 1, k2 = 1;
+	int p[2], ret;
+
+	pipe_attrs(&s, 1, PERF_SAMPLE_TIME);
+	put(&s, &a, sizeof(a));
+	put64(&s, 0x1234);		/* 8 of the 4096 bytes */
+	if (pipe(p) || write(p[1], s.b, s.n) != (ssize_t)s.n)
+		abort();
+	close(p[1]);
+	ret = spe_pdr_open(&r, p[0]);
+	if (!ret)
+		while ((ret = spe_pdr_next(r, &ev)) == 1)
+			if (ev.header->type == SPE_PERF_RECORD_AUXTRACE) {
+				k1 = spe_pdr_aux_read(r, d, sizeof(d));
+				k2 = spe_pdr_aux_read(r, d, sizeof(d));
+				break;
+			}
+	CHECK(k1 == SPE_ERR_TRUNCATED && k2 == SPE_ERR_TRUNCATED &&
+	      strstr(spe_pdr_errmsg(r), "cut by the end of input"),
+	      "AUXTRACE data cut by the end of a pipe: that read fails, and the next one too");
+	spe_pdr_close(r);
+	close(p[0]);
+}
+
 int main(void)
 {
 	test_round_trip();
@@ -763,5 +801,6 @@ int main(void)
 	test_feature_string_bounds();
 	test_identifier_and_sample_fields();
 	test_tracing_data_bounds();
+	test_pipe_aux_cut();
 	return tap_done();
 }

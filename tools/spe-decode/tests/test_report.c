@@ -138,6 +138,40 @@ static void equal_counts_by_name_then_dso(void)
 	      "f in liba.so and f in libb.so, one record each: liba.so first, in either insertion order");
 }
 
+/* A data source of the older kind, with several level bits and no level
+ * number, is labelled as perf mem does: "L2 or L3 hit". */
+static void levels_joined_with_or(void)
+{
+	struct spe_report *r;
+	struct spe_record rec = { .present = SPE_REC_OP_TYPE, .op_class = SPE_OP_CLASS_LDST };
+	struct spe_qrecord qr = { .rec = &rec, .ds_table = SPE_DS_TABLE_COMMON };
+	struct spe_sample s = { .qr = &qr };
+
+	if (spe_report_new(&r))
+		return;
+	s.data_src = PERF_MEM_S(OP, LOAD) | PERF_MEM_S(LVL, L2) | PERF_MEM_S(LVL, L3) |
+		     PERF_MEM_S(LVL, HIT);
+	spe_report_add(r, &s, NULL);
+	text_len = 0;
+	text[0] = '\0';
+	spe_report_print(r, NULL, 5, sink, NULL);
+	CHECK(strstr(text, "100.00%  L2 or L3 hit\n") != NULL,
+	      "two level bits without a level number: \"L2 or L3 hit\"");
+	spe_report_free(r);
+
+	/* Every level bit: the label is cut at its buffer (47 characters). */
+	if (spe_report_new(&r))
+		return;
+	s.data_src = PERF_MEM_S(OP, LOAD) | ((uint64_t)0x7ff << (PERF_MEM_LVL_SHIFT + 3));
+	spe_report_add(r, &s, NULL);
+	text_len = 0;
+	text[0] = '\0';
+	spe_report_print(r, NULL, 5, sink, NULL);
+	CHECK(strstr(text, "100.00%  L1 or LFB/MAB or L2 or L3 or Local RAM or Remot\n") != NULL,
+	      "all eleven level bits: the label is cut at 47 characters, nothing written past it");
+	spe_report_free(r);
+}
+
 int main(void)
 {
 	struct spe_report *r;
@@ -151,6 +185,7 @@ int main(void)
 	percentiles_use_nearest_rank();
 	top_lists_at_most_n_symbols();
 	equal_counts_by_name_then_dso();
+	levels_joined_with_or();
 	text_len = 0;
 	if (spe_report_new(&r))
 		return 1;
