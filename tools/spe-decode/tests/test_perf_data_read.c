@@ -787,6 +787,48 @@ static void test_pipe_aux_cut(void)
 	close(p[0]);
 }
 
+/*
+ * Exact sizes in the pipe format: a SWITCH whose attribute has TID and
+ * TIME but no IDENTIFIER is 8 + 16 bytes, all of them its trailer; a
+ * HEADER_FEATURE string runs to the end of its record and no further.
+ */
+static void test_pipe_exact_sizes(void)
+{
+	struct buf s = { .n = 0 };
+	struct perf_event_header h = { .type = PERF_RECORD_SWITCH, .size = 8 + 16 };
+	const char *cpuid = "0x00000000410fd0c0ab";	/* 20 characters, no NUL */
+	uint32_t pt[2] = { 7, 8 }, len = 100;
+	struct spe_pdr_event ev;
+	struct spe_pdr *r;
+	bool sw_ok = false;
+	int p[2], ret;
+
+	pipe_attrs(&s, 1, PERF_SAMPLE_TID | PERF_SAMPLE_TIME);
+	h = (struct perf_event_header){ .type = SPE_PERF_RECORD_HEADER_FEATURE, .size = 8 + 8 + 4 + 20 };
+	put(&s, &h, 8);
+	put64(&s, SPE_HEADER_CPUID);
+	put(&s, &len, 4);
+	put(&s, cpuid, 20);
+	h = (struct perf_event_header){ .type = PERF_RECORD_SWITCH, .size = 8 + 16 };
+	put(&s, &h, 8);
+	put(&s, pt, 8);
+	put64(&s, 4242);
+	put_round(&s);
+	if (pipe(p) || write(p[1], s.b, s.n) != (ssize_t)s.n)
+		abort();
+	close(p[1]);
+	ret = spe_pdr_open(&r, p[0]);
+	if (!ret)
+		while ((ret = spe_pdr_next(r, &ev)) == 1)
+			if (ev.header->type == PERF_RECORD_SWITCH)
+				sw_ok = ev.sid.has_tid && ev.sid.tid == 8 && ev.sid.time == 4242;
+	CHECK(ret == 0 && sw_ok, "a 24-byte SWITCH of TID and TIME only is read, its tid and time found");
+	CHECK(!strcmp(spe_pdr_info(r)->cpuid, cpuid),
+	      "a HEADER_FEATURE string that fills its record: all 20 characters, nothing after");
+	spe_pdr_close(r);
+	close(p[0]);
+}
+
 int main(void)
 {
 	test_round_trip();
@@ -802,5 +844,6 @@ int main(void)
 	test_identifier_and_sample_fields();
 	test_tracing_data_bounds();
 	test_pipe_aux_cut();
+	test_pipe_exact_sizes();
 	return tap_done();
 }
