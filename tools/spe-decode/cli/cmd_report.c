@@ -16,6 +16,7 @@
 #include "input.h"
 #include "kernel_symbols.h"
 #include "samples.h"
+#include "spe_report.h"
 
 struct rep {
 	struct spe_report *r;

@@ -16,7 +16,7 @@
 
 #include "input.h"
 #include "perf_dump.h"
-#include "spe_perf_synth.h"
+#include "spe_session.h"
 
 struct pdump {
 	struct spe_output *out;

@@ -7,7 +7,8 @@
 #ifndef SPE_DECODE_CLI_SAMPLES_H
 #define SPE_DECODE_CLI_SAMPLES_H
 
-#include "spe_perf_synth.h"
+#include "spe_session.h"
+#include "spe_sample_synth.h"
 
 struct spe_samples_run {
 	const char *cmd;		/* for messages: "spe-decode <cmd>: ..." */

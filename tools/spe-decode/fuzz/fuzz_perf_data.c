@@ -12,7 +12,10 @@
 #include <unistd.h>
 
 #include "spe_decode.h"
-#include "spe_perf_synth.h"
+#include "spe_session.h"
+#include "spe_sample_synth.h"
+#include "spe_symbols.h"
+#include "spe_report.h"
 
 struct fz {
 	struct spe_synth synth;

@@ -2,8 +2,12 @@
 /*
  * libspe-decode: decode Arm Statistical Profiling Extension (SPE) data.
  *
- * This is the library's one public header.  The library is layered, one
- * source file per layer, each with a small streaming API:
+ * The library's public API is the headers make install puts in
+ * include/spe-decode/ (PUBLIC_HEADERS in the Makefile), one per layer;
+ * spe_views.h is the CLI's own.  This one is the SPE decoder itself and
+ * the errors of every layer.  The
+ * decoder is layered, one source file per layer, each with a small
+ * streaming API:
  *
  *   bytes   --spe_pkt_decode()-->      packets  (lib/packet.c)
  *   packets --spe_decoder_next()-->    records  (lib/record.c)

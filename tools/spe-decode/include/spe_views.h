@@ -13,7 +13,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "spe_perf_synth.h"
+#include "spe_session.h"
+#include "spe_sample_synth.h"
+#include "spe_symbols.h"
+#include "spe_report.h"
 
 /* ---- One record as the views see it ---------------------------------------- */
 

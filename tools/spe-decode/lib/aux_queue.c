@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 
 #include "session_internal.h"
+#include "spe_perf_time.h"
 
 /* ---- Heap of queues by the time of their next record ------------------------ */
 

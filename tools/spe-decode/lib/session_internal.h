@@ -14,7 +14,8 @@
 #include "decode_workers.h"
 #include "queue_heap.h"
 #include "spe_decode.h"
-#include "spe_perf_synth.h"
+#include "spe_data_source.h"
+#include "spe_session.h"
 #include "tid_map.h"
 
 #define Q_MAX_QUEUES	4096

@@ -21,7 +21,7 @@
 
 #include <linux/perf_event.h>
 
-#include "spe_perf_synth.h"
+#include "spe_symbols.h"
 #include "symtab.h"
 
 #ifndef PERF_RECORD_MISC_MMAP_BUILD_ID

@@ -10,7 +10,8 @@
 #include <unistd.h>
 
 #include "spe_decode.h"
-#include "spe_perf_synth.h"
+#include "spe_data_source.h"
+#include "spe_session.h"
 #include "tap.h"
 
 #define MAXR 64

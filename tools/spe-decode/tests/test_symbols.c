@@ -14,7 +14,7 @@
 
 #include <linux/perf_event.h>
 
-#include "spe_perf_synth.h"
+#include "spe_symbols.h"
 #include "tap.h"
 
 /* A function with a known name whose address we can take. */
