@@ -49,7 +49,7 @@ static int on_record(void *ctx, const struct spe_qrecord *qr)
 	return spe_synth_record(&f->synth, qr, emit, f);
 }
 
-static int on_event(void *ctx, const struct spe_pdr_event *ev)
+static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 {
 	struct fz *f = ctx;
 
@@ -57,7 +57,7 @@ static int on_event(void *ctx, const struct spe_pdr_event *ev)
 	return 0;
 }
 
-static int on_auxtrace(void *ctx, const struct spe_pdr_event *ev, const uint8_t *data,
+static int on_auxtrace(void *ctx, const struct spe_perf_reader_event *ev, const uint8_t *data,
 		       uint64_t size)
 {
 	struct spe_dump_config dc = SPE_DUMP_CONFIG_INIT;

@@ -55,7 +55,7 @@ extern "C" {
  * spe_error, and spe_strerror() names every code.  A code says what went
  * wrong in the library's terms; the detail (the offset of a bad field, the
  * system's reason behind SPE_ERR_IO) is in the message of the object that
- * failed: spe_pdr_errmsg(), spe_pdw_errmsg(), spe_session_errmsg().
+ * failed: spe_perf_reader_errmsg(), spe_perf_writer_errmsg(), spe_session_errmsg().
  *
  * The codes lie below -SPE_ERR_BASE, outside -1..-4095 where Linux keeps
  * -errno values (MAX_ERRNO): a caller's callback (an spe_write_fn, a

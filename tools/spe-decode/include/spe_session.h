@@ -50,10 +50,10 @@ struct spe_session_config {
 	/* Called for every perf.data record but AUXTRACE, after the SPE
 	 * records that precede it in time (timed records are ordered as perf
 	 * orders them, by FINISHED_ROUND); may be NULL. */
-	int (*on_event)(void *ctx, const struct spe_pdr_event *ev);
+	int (*on_event)(void *ctx, const struct spe_perf_reader_event *ev);
 	/* Called for every AUXTRACE record with its data (dump); may be NULL.
 	 * In file input `data` is mapped from the file. */
-	int (*on_auxtrace)(void *ctx, const struct spe_pdr_event *ev,
+	int (*on_auxtrace)(void *ctx, const struct spe_perf_reader_event *ev,
 			   const uint8_t *data, uint64_t size);
 	void *ctx;
 	bool no_decode;			/* only the callbacks above, no records */
@@ -74,7 +74,7 @@ void spe_session_close(struct spe_session *s);
 
 const struct spe_session_stats *spe_session_stats(const struct spe_session *s);
 const char *spe_session_errmsg(const struct spe_session *s);
-struct spe_pdr *spe_session_reader(const struct spe_session *s);
+struct spe_perf_reader *spe_session_reader(const struct spe_session *s);
 /* The AUXTRACE_INFO seen (version 0 until then). */
 const struct spe_auxtrace_info *spe_session_auxtrace_info(const struct spe_session *s);
 /* The MIDR the data-source table is chosen by for this CPU. */

@@ -48,7 +48,7 @@ int spe_symbols_build_id(struct spe_symbols *s, const char *path, const uint8_t 
 int spe_symbols_build_id_section(struct spe_symbols *s, const void *sec, size_t len);
 /* Feed COMM, FORK, MMAP, MMAP2 and HEADER_BUILD_ID records (others are
  * ignored). */
-int spe_symbols_event(struct spe_symbols *s, const struct spe_pdr_event *ev);
+int spe_symbols_event(struct spe_symbols *s, const struct spe_perf_reader_event *ev);
 /* The command name of a thread, NULL when no COMM named it. */
 const char *spe_symbols_comm(const struct spe_symbols *s, int32_t tid);
 void spe_symbols_lookup(struct spe_symbols *s, int32_t pid, uint64_t ip,

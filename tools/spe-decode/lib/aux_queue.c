@@ -232,7 +232,7 @@ void aux_queues_refill(struct spe_session *s)
 	}
 }
 
-int aux_queue_add(struct spe_session *s, const struct spe_pdr_event *ev, uint8_t *mem)
+int aux_queue_add(struct spe_session *s, const struct spe_perf_reader_event *ev, uint8_t *mem)
 {
 	const struct spe_perf_auxtrace_event *a = (const void *)ev->header;
 	struct aux_queue *q;
@@ -282,11 +282,11 @@ int aux_queue_add(struct spe_session *s, const struct spe_pdr_event *ev, uint8_t
 
 /* ---- Pipe input: the data is copied into its queue ------------------------- */
 
-int aux_queue_pipe_buffer(struct spe_session *s, const struct spe_pdr_event *ev)
+int aux_queue_pipe_buffer(struct spe_session *s, const struct spe_perf_reader_event *ev)
 {
 	/* The reader's window moves while the data is read: copy the record. */
 	struct spe_perf_auxtrace_event a;
-	struct spe_pdr_event e = *ev;
+	struct spe_perf_reader_event e = *ev;
 	uint64_t size = ev->aux_data_size;
 	uint8_t *mem;
 	long got;
@@ -303,10 +303,10 @@ int aux_queue_pipe_buffer(struct spe_session *s, const struct spe_pdr_event *ev)
 	mem = malloc(size ? (size_t)size : 1);
 	if (!mem)
 		return SPE_ERR_NOMEM;
-	got = size ? spe_pdr_aux_read(s->r, mem, (size_t)size) : 0;
+	got = size ? spe_perf_reader_aux_read(s->r, mem, (size_t)size) : 0;
 	if (got < 0) {
 		free(mem);
-		snprintf(s->msg, sizeof(s->msg), "%s", spe_pdr_errmsg(s->r));
+		snprintf(s->msg, sizeof(s->msg), "%s", spe_perf_reader_errmsg(s->r));
 		return (int)got;
 	}
 	if (s->cfg.on_auxtrace)

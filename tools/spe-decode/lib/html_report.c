@@ -237,7 +237,7 @@ int spe_html_add(struct spe_html *h, const struct spe_view_sample *vs)
 	return 0;
 }
 
-static void add_mark(struct spe_html *h, const struct spe_pdr_event *ev, char kind)
+static void add_mark(struct spe_html *h, const struct spe_perf_reader_event *ev, char kind)
 {
 	struct mark *n;
 
@@ -260,7 +260,7 @@ static void add_mark(struct spe_html *h, const struct spe_pdr_event *ev, char ki
 	};
 }
 
-int spe_html_event(struct spe_html *h, const struct spe_pdr_event *ev)
+int spe_html_event(struct spe_html *h, const struct spe_perf_reader_event *ev)
 {
 	const struct perf_event_header *hd = ev->header;
 	uint64_t flags;

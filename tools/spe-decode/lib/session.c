@@ -26,7 +26,7 @@ uint64_t spe_session_midr(const struct spe_session *s, int cpu)
 
 /* ---- Records of the perf.data --------------------------------------------------- */
 
-static int s_auxtrace_info(struct spe_session *s, const struct spe_pdr_event *ev)
+static int s_auxtrace_info(struct spe_session *s, const struct spe_perf_reader_event *ev)
 {
 	const char *why = "";
 	int err = spe_parse_auxtrace_info(ev->header, &s->info, &why);
@@ -38,7 +38,7 @@ static int s_auxtrace_info(struct spe_session *s, const struct spe_pdr_event *ev
 		return err;
 	}
 	for (uint32_t i = 0; i < s->info.nr_cpus; i++) {
-		struct spe_pdw_cpu_meta m;
+		struct spe_perf_writer_cpu_meta m;
 
 		err = spe_auxtrace_info_cpu(ev->header, i, &m, &why);
 		if (err) {
@@ -52,7 +52,7 @@ static int s_auxtrace_info(struct spe_session *s, const struct spe_pdr_event *ev
 	return 0;
 }
 
-static int s_switch(struct spe_session *s, const struct spe_pdr_event *ev)
+static int s_switch(struct spe_session *s, const struct spe_perf_reader_event *ev)
 {
 	const struct perf_event_header *h = ev->header;
 	bool out = h->misc & PERF_RECORD_MISC_SWITCH_OUT;
@@ -79,7 +79,7 @@ static int s_switch(struct spe_session *s, const struct spe_pdr_event *ev)
 	       spe_tid_map_set(&s->threads, (uint32_t)tid, pid) : 0;
 }
 
-static int s_event(struct spe_session *s, const struct spe_pdr_event *ev)
+static int s_event(struct spe_session *s, const struct spe_perf_reader_event *ev)
 {
 	const struct perf_event_header *h = ev->header;
 	const uint32_t *u = (const uint32_t *)(h + 1);
@@ -91,7 +91,7 @@ static int s_event(struct spe_session *s, const struct spe_pdr_event *ev)
 	case SPE_PERF_RECORD_HEADER_FEATURE: {
 		/* Pipe format: CPUID arrives as a record (the reader parsed it),
 		 * and picks the data-source table of version-1 recordings. */
-		const struct spe_pdr_info *info = spe_pdr_info(s->r);
+		const struct spe_perf_reader_info *info = spe_perf_reader_info(s->r);
 		uint64_t midr = info->has_cpuid ? strtoull(info->cpuid, NULL, 16) : 0;
 
 		if (midr != s->cpuid_midr) {
@@ -107,7 +107,7 @@ static int s_event(struct spe_session *s, const struct spe_pdr_event *ev)
 	case SPE_PERF_RECORD_AUXTRACE:
 		s->st.auxtrace_records++;
 		s->st.aux_bytes += ev->aux_data_size;
-		if (spe_pdr_is_pipe(s->r))
+		if (spe_perf_reader_is_pipe(s->r))
 			return aux_queue_pipe_buffer(s, ev);
 		if (s->cfg.on_auxtrace) {
 			uint64_t from = ev->aux_data_offset & ~(uint64_t)(s->page - 1);
@@ -170,7 +170,7 @@ static int s_event(struct spe_session *s, const struct spe_pdr_event *ev)
 int spe_session_open(struct spe_session **out, int fd, const struct spe_session_config *cfg)
 {
 	struct spe_session *s = calloc(1, sizeof(*s));
-	const struct spe_pdr_info *info;
+	const struct spe_perf_reader_info *info;
 	int err;
 
 	*out = s;
@@ -186,23 +186,23 @@ int spe_session_open(struct spe_session **out, int fd, const struct spe_session_
 		return SPE_ERR_NOMEM;
 	for (int i = 0; i < Q_MAX_CPUS; i++)
 		s->cpu_tid[i] = -1;
-	err = spe_pdr_open_stream(&s->r, fd, cfg->head, cfg->head_len);
+	err = spe_perf_reader_open_stream(&s->r, fd, cfg->head, cfg->head_len);
 	if (err) {
-		snprintf(s->msg, sizeof(s->msg), "%s", spe_pdr_errmsg(s->r));
+		snprintf(s->msg, sizeof(s->msg), "%s", spe_perf_reader_errmsg(s->r));
 		return err;
 	}
-	info = spe_pdr_info(s->r);
+	info = spe_perf_reader_info(s->r);
 	if (info->has_cpuid)
 		s->cpuid_midr = strtoull(info->cpuid, NULL, 16);
-	if (!spe_pdr_is_pipe(s->r) && spe_pdr_file_size(s->r)) {
-		void *m = mmap(NULL, (size_t)spe_pdr_file_size(s->r), PROT_READ, MAP_PRIVATE, fd, 0);
+	if (!spe_perf_reader_is_pipe(s->r) && spe_perf_reader_file_size(s->r)) {
+		void *m = mmap(NULL, (size_t)spe_perf_reader_file_size(s->r), PROT_READ, MAP_PRIVATE, fd, 0);
 
 		if (m == MAP_FAILED) {
 			snprintf(s->msg, sizeof(s->msg), "mmap: %s", strerror(errno));
 			return SPE_ERR_IO;
 		}
 		s->map = m;
-		s->map_len = (size_t)spe_pdr_file_size(s->r);
+		s->map_len = (size_t)spe_perf_reader_file_size(s->r);
 	}
 	return 0;
 }
@@ -217,7 +217,7 @@ static int held_cmp(const void *a, const void *b)
 }
 
 /* One timed record in time order: older SPE records first, then it. */
-static int deliver(struct spe_session *s, const struct spe_pdr_event *ev)
+static int deliver(struct spe_session *s, const struct spe_perf_reader_event *ev)
 {
 	int err;
 
@@ -256,7 +256,7 @@ static int flush_held(struct spe_session *s, uint64_t limit)
 	return err;
 }
 
-static int hold(struct spe_session *s, const struct spe_pdr_event *ev)
+static int hold(struct spe_session *s, const struct spe_perf_reader_event *ev)
 {
 	struct held_event *h;
 
@@ -291,15 +291,15 @@ static int hold(struct spe_session *s, const struct spe_pdr_event *ev)
  */
 static int queue_from_index(struct spe_session *s)
 {
-	const struct spe_pdr_info *info = spe_pdr_info(s->r);
-	uint64_t size = spe_pdr_file_size(s->r);
+	const struct spe_perf_reader_info *info = spe_perf_reader_info(s->r);
+	uint64_t size = spe_perf_reader_file_size(s->r);
 
 	if (!s->map || !info->has_auxtrace_index || s->cfg.no_decode)
 		return 0;
 	for (uint64_t i = 0; i < info->nr_auxtrace_index; i++) {
 		uint64_t ent[2], at = info->auxtrace_index_offset + i * 16;
 		struct spe_perf_auxtrace_event a;
-		struct spe_pdr_event ev = { 0 };
+		struct spe_perf_reader_event ev = { 0 };
 		int err;
 
 		if (at > size || size - at < 16)
@@ -331,7 +331,7 @@ bad:
 
 int spe_session_run(struct spe_session *s)
 {
-	struct spe_pdr_event ev;
+	struct spe_perf_reader_event ev;
 	int ret = 0, err;
 
 	err = queue_from_index(s);
@@ -346,7 +346,7 @@ int spe_session_run(struct spe_session *s)
 	 * round before; records without a time (and AUXTRACE data, which is
 	 * only queued) take effect at once.
 	 */
-	while (!s->stop && (ret = spe_pdr_next(s->r, &ev)) == 1) {
+	while (!s->stop && (ret = spe_perf_reader_next(s->r, &ev)) == 1) {
 		uint32_t type = ev.header->type;
 
 		if (type == SPE_PERF_RECORD_FINISHED_ROUND) {
@@ -362,7 +362,7 @@ int spe_session_run(struct spe_session *s)
 	}
 	if (!err && !s->stop && ret < 0) {
 		err = ret;
-		snprintf(s->msg, sizeof(s->msg), "%s", spe_pdr_errmsg(s->r));
+		snprintf(s->msg, sizeof(s->msg), "%s", spe_perf_reader_errmsg(s->r));
 	}
 	/* Whatever was read before the end (or the fault) is delivered. */
 	if (!s->stop) {
@@ -387,7 +387,7 @@ void spe_session_close(struct spe_session *s)
 	aux_queues_free(s);
 	if (s->map)
 		munmap((void *)s->map, s->map_len);
-	spe_pdr_close(s->r);
+	spe_perf_reader_close(s->r);
 	spe_tid_map_free(&s->threads);
 	for (size_t i = 0; i < s->nr_held; i++)
 		free(s->held[i].bytes);
@@ -407,7 +407,7 @@ const char *spe_session_errmsg(const struct spe_session *s)
 	return s && s->msg[0] ? s->msg : "no error";
 }
 
-struct spe_pdr *spe_session_reader(const struct spe_session *s)
+struct spe_perf_reader *spe_session_reader(const struct spe_session *s)
 {
 	return s->r;
 }

@@ -61,13 +61,13 @@ struct aux_queue {
 /* A timed perf.data record kept for ordering (perf's ordered events). */
 struct held_event {
 	uint64_t time, seq;
-	struct spe_pdr_event ev;	/* ev.header points to bytes */
+	struct spe_perf_reader_event ev;	/* ev.header points to bytes */
 	uint64_t *bytes;
 };
 
 struct spe_session {
 	struct spe_session_config cfg;
-	struct spe_pdr *r;
+	struct spe_perf_reader *r;
 	int fd;
 	const uint8_t *map;		/* whole file, read-only */
 	size_t map_len;
@@ -107,9 +107,9 @@ struct spe_session {
 
 /* Queue one AUXTRACE buffer: in the file at ev->aux_data_offset, or the copy
  * mem (pipe input, freed by the queue). */
-int aux_queue_add(struct spe_session *s, const struct spe_pdr_event *ev, uint8_t *mem);
+int aux_queue_add(struct spe_session *s, const struct spe_perf_reader_event *ev, uint8_t *mem);
 /* Pipe input: read an AUXTRACE record's data from the reader and queue it. */
-int aux_queue_pipe_buffer(struct spe_session *s, const struct spe_pdr_event *ev);
+int aux_queue_pipe_buffer(struct spe_session *s, const struct spe_perf_reader_event *ev);
 /* Put queues that got data since they ran dry back in the running. */
 void aux_queues_refill(struct spe_session *s);
 /* Deliver every queued record older than perf time t_perf; s->stop. */

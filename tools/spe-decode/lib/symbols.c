@@ -410,7 +410,7 @@ static int on_mmap(struct spe_symbols *s, uint16_t misc, const unsigned char *p,
 	return add_map(s, (int32_t)pid, start, len, pgoff, name);
 }
 
-int spe_symbols_event(struct spe_symbols *s, const struct spe_pdr_event *ev)
+int spe_symbols_event(struct spe_symbols *s, const struct spe_perf_reader_event *ev)
 {
 	const struct perf_event_header *h = ev->header;
 	const unsigned char *p = (const unsigned char *)(h + 1);

@@ -73,25 +73,27 @@ static int tmpfd(void)
 	return fd;
 }
 
-static struct spe_pdw *writer(int fd, bool v2)
+static struct spe_perf_writer *writer(int fd, bool v2)
 {
-	struct spe_pdw_info info = { .cpuid = "0x00000000410fd030" };	/* Cortex-A53 */
+	struct spe_perf_writer_info info = { .cpuid = "0x00000000410fd030" };	/* Cortex-A53 */
 	uint64_t st = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
 	struct perf_event_attr spe = { .type = 8, .sample_type = st, .sample_id_all = 1 };
 	struct perf_event_attr dummy = { .type = 1, .config = 9, .sample_type = st, .sample_id_all = 1 };
 	uint64_t sid[2] = { 1, 2 }, did[2] = { 11, 12 };
 	struct spe_time_conv tc = { .time_shift = 1, .time_mult = 10, .time_zero = 7, .long_form = true };
-	struct spe_pdw_cpu_meta m[2] = {
+	struct spe_perf_writer_cpu_meta m[2] = {
 		{ .cpu = 0, .midr = 0x410fd0c0, .pmu_type = 8 },	/* N1: common table */
 		{ .cpu = 1, .midr = 0xc00fac30, .pmu_type = 8 },	/* AmpereOne */
 	};
-	struct spe_pdw *w;
+	struct spe_perf_writer *w;
 
-	if (spe_pdw_create(&w, fd, &info) || spe_pdw_add_attr(w, &spe, "arm_spe_0//", sid, 2) ||
-	    spe_pdw_add_attr(w, &dummy, "dummy:u", did, 2) || spe_pdw_time_conv(w, &tc))
+	if (spe_perf_writer_create(&w, fd, &info) || spe_perf_writer_add_attr(w, &spe,
+		"arm_spe_0//", sid, 2) ||
+	    spe_perf_writer_add_attr(w, &dummy, "dummy:u", did, 2) || spe_perf_writer_time_conv(w,
+		    &tc))
 		abort();
-	if (v2 ? spe_pdw_auxtrace_info_v2(w, 8, m, 2, SPE_AUXINFO_V2_NR_PARAMS) :
-		 spe_pdw_auxtrace_info_v1(w, 8, true))
+	if (v2 ? spe_perf_writer_auxtrace_info_v2(w, 8, m, 2, SPE_AUXINFO_V2_NR_PARAMS) :
+		 spe_perf_writer_auxtrace_info_v1(w, 8, true))
 		abort();
 	return w;
 }
@@ -112,10 +114,10 @@ static void run(int fd, struct seen *s, struct spe_session_stats *st)
 static void test_merge(void)
 {
 	int fd = tmpfd();
-	struct spe_pdw *w = writer(fd, true);
+	struct spe_perf_writer *w = writer(fd, true);
 	uint8_t a[256], b[256];
 	size_t na = 0, nb = 0;
-	struct spe_pdw_sample_id aux0 = { .id = 1, .cpu = 0 }, lost = { .id = 1 };
+	struct spe_perf_writer_sample_id aux0 = { .id = 1, .cpu = 0 }, lost = { .id = 1 };
 	struct seen s;
 	struct spe_session_stats st;
 	bool sorted = true;
@@ -126,13 +128,13 @@ static void test_merge(void)
 	na += rec(a + na, 0x1008, 5, 50);
 	nb += rec(b + nb, 0x2000, 7, 20);
 	nb += rec(b + nb, 0x2004, -1, 40);
-	if (spe_pdw_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
-	    spe_pdw_aux(w, 0, na, PERF_AUX_FLAG_TRUNCATED | PERF_AUX_FLAG_PARTIAL, &aux0) ||
-	    spe_pdw_auxtrace(w, b, nb, 0, 0, 1, (uint32_t)-1, 1) ||
-	    spe_pdw_lost(w, 1, 3, &lost) || spe_pdw_lost(w, 1, 1ull << 56, &lost) ||
-	    spe_pdw_finished_round(w) || spe_pdw_finish(w))
+	if (spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_aux(w, 0, na, PERF_AUX_FLAG_TRUNCATED | PERF_AUX_FLAG_PARTIAL, &aux0) ||
+	    spe_perf_writer_auxtrace(w, b, nb, 0, 0, 1, (uint32_t)-1, 1) ||
+	    spe_perf_writer_lost(w, 1, 3, &lost) || spe_perf_writer_lost(w, 1, 1ull << 56, &lost) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
 		abort();
-	spe_pdw_free(w);
+	spe_perf_writer_free(w);
 	run(fd, &s, &st);
 	CHECK_EQ(s.n, 5, "five records from two queues");
 	for (int i = 1; i < s.n; i++)
@@ -156,9 +158,9 @@ static void test_merge(void)
 static void test_switch_and_truncation(void)
 {
 	int fd = tmpfd();
-	struct spe_pdw *w = writer(fd, false);
-	struct spe_pdw_sample_id sw = { .time = 7 + 25 * 5, .id = 11, .cpu = 0 };
-	struct spe_pdw_sample_id comm = { .pid = 40, .tid = 41, .time = 8, .id = 11 };
+	struct spe_perf_writer *w = writer(fd, false);
+	struct spe_perf_writer_sample_id sw = { .time = 7 + 25 * 5, .id = 11, .cpu = 0 };
+	struct spe_perf_writer_sample_id comm = { .pid = 40, .tid = 41, .time = 8, .id = 11 };
 	uint8_t a[256], b[64];
 	size_t na = 0, nb;
 	struct seen s;
@@ -169,13 +171,14 @@ static void test_switch_and_truncation(void)
 	nb = rec(b, 0x1008, -1, 40);
 	/* Context switch at perf time of ts 25 to 40/41; it comes before
 	 * the data in the file, as perf record writes it. */
-	if (spe_pdw_comm(w, 40, 41, "worker", false, &comm) ||
-	    spe_pdw_switch(w, true, true, 40, 41, &sw) || spe_pdw_finished_round(w) ||
-	    spe_pdw_auxtrace(w, a, na - 4, 0, 0, 0, (uint32_t)-1, 0) ||	/* cut in the TS */
-	    spe_pdw_auxtrace(w, b, nb, na, 0, 0, (uint32_t)-1, 0) ||
-	    spe_pdw_finished_round(w) || spe_pdw_finish(w))
+	if (spe_perf_writer_comm(w, 40, 41, "worker", false, &comm) ||
+	    spe_perf_writer_switch(w, true, true, 40, 41,
+				   &sw) || spe_perf_writer_finished_round(w) ||
+	    spe_perf_writer_auxtrace(w, a, na - 4, 0, 0, 0, (uint32_t)-1, 0) ||	/* cut in the TS */
+	    spe_perf_writer_auxtrace(w, b, nb, na, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
 		abort();
-	spe_pdw_free(w);
+	spe_perf_writer_free(w);
 	run(fd, &s, &st);
 	CHECK_EQ(s.n, 2, "a record cut by the end of its buffer is not delivered");
 	CHECK(st.partial_records == 1, "and counted as partial");
@@ -192,19 +195,19 @@ static void test_switch_and_truncation(void)
 static void test_plain_switch_out(void)
 {
 	int fd = tmpfd();
-	struct spe_pdw *w = writer(fd, true);
-	struct spe_pdw_sample_id sw = { .time = 7 + 5 * 5, .id = 11, .cpu = 0, .pid = 60, .tid = 61 };
+	struct spe_perf_writer *w = writer(fd, true);
+	struct spe_perf_writer_sample_id sw = { .time = 7 + 5 * 5, .id = 11, .cpu = 0, .pid = 60, .tid = 61 };
 	uint8_t a[64], b[64];
 	size_t na = rec(a, 0x1000, -1, 10), nb = rec(b, 0x2000, -1, 40);
 	struct seen s;
 	struct spe_session_stats st;
 
-	if (spe_pdw_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
-	    spe_pdw_switch(w, true, false, 0, 0, &sw) ||
-	    spe_pdw_auxtrace(w, b, nb, na, 0, 0, (uint32_t)-1, 0) ||
-	    spe_pdw_finished_round(w) || spe_pdw_finish(w))
+	if (spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_switch(w, true, false, 0, 0, &sw) ||
+	    spe_perf_writer_auxtrace(w, b, nb, na, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
 		abort();
-	spe_pdw_free(w);
+	spe_perf_writer_free(w);
 	run(fd, &s, &st);
 	CHECK(s.n == 2 && s.tid[0] == -1 && s.tid[1] == -1 && s.pc[1] == 0x2000,
 	      "a per-thread SWITCH out record (no next task) does not change the CPU's task");
