@@ -50,7 +50,7 @@ LAYERS = {
     # The files the host driver tests compile (drivers/perf/tests/Makefile:
     # PORTABLE and GLUE).
     "driver": ([DRV + f for f in ("spe_caps.c", "spe_format.c",
-                                  "spe_auxcalc.c", "spe_pmbsr.c",
+                                  "spe_aux_window.c", "spe_pmbsr.c",
                                   "spe_core.c", "spe_aux.c", "spe_irq.c",
                                   "spe_unit.c")],
                ["make", "-s", "-C", "drivers/perf/tests"],

@@ -6,8 +6,8 @@
  * fake perf AUX handle.  Only what the glue touches is modelled; every
  * linux/<name>.h of this directory includes this one file.
  */
-#ifndef SPE_KSHIM_H
-#define SPE_KSHIM_H
+#ifndef SPE_HOST_KERNEL_H
+#define SPE_HOST_KERNEL_H
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,16 +24,16 @@
 #define THIS_MODULE		NULL
 #define IS_ENABLED(opt)		0
 #define READ_ONCE(x)		(x)
-#define WARN_ON_ONCE(c)		({ int c_ = !!(c); if (c_) kshim_warn(__FILE__, __LINE__); c_; })
+#define WARN_ON_ONCE(c)		({ int c_ = !!(c); if (c_) host_kernel_warn(__FILE__, __LINE__); c_; })
 #define min(a, b)		((a) < (b) ? (a) : (b))
 #define container_of(p, t, m)	((t *)((char *)(p) - offsetof(t, m)))
 #define dev_dbg(dev, ...)	((void)(dev))
-#define dev_err_ratelimited(dev, ...)	kshim_log_err(__VA_ARGS__)
+#define dev_err_ratelimited(dev, ...)	host_kernel_log_err(__VA_ARGS__)
 #define KERNEL_VERSION(a, b, c)	(((a) << 16) + ((b) << 8) + (c))
 #define LINUX_VERSION_CODE	KERNEL_VERSION(6, 1, 0)
 
-void kshim_warn(const char *file, int line);
-void kshim_log_err(const char *fmt, ...);
+void host_kernel_warn(const char *file, int line);
+void host_kernel_log_err(const char *fmt, ...);
 
 /* Memory */
 #define PAGE_SHIFT		12
@@ -142,4 +142,4 @@ int perf_aux_output_skip(struct perf_output_handle *h, unsigned long size);
 void *perf_get_aux(struct perf_output_handle *h);
 void perf_aux_output_flag(struct perf_output_handle *h, u64 flags);
 
-#endif /* SPE_KSHIM_H */
+#endif /* SPE_HOST_KERNEL_H */

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Profiling Buffer window inside the perf AUX buffer (DDI 0586A §3.4.1,
- * §3.5.2), from the driver's spe_auxcalc.c, driven the way spe_aux.c
+ * §3.5.2), from the driver's spe_aux_window.c, driven the way spe_aux.c
  * drives it: PAD answers are carried out with perf_aux_output_skip()
  * semantics until a LIMIT or FULL answer.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "spe_auxcalc.h"
+#include "spe_aux_window.h"
 #include "tap.h"
 
 #define PAGE	4096ull

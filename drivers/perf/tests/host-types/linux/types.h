@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Host shim: the kernel types the driver's portable files use (spe_caps.c,
- * spe_format.c, spe_auxcalc.c, spe_pmbsr.c), so the unit tests compile
+ * Host stand-in: the kernel types the driver's portable files use (spe_caps.c,
+ * spe_format.c, spe_aux_window.c, spe_pmbsr.c), so the unit tests compile
  * those files unchanged.  The system's own <linux/types.h> comes first
  * because libc headers include it too.
  */

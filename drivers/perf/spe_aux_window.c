@@ -15,7 +15,7 @@
  *  - stop at the page after the wakeup index so the interrupt wakes the
  *    reader in time.
  */
-#include "spe_auxcalc.h"
+#include "spe_aux_window.h"
 
 u64 spe_aux_off(const struct spe_aux_geom *g, u64 idx)
 {

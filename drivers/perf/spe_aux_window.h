@@ -7,8 +7,8 @@
  * more work (the in-tree driver keeps the page count in an int and
  * shifts it by PAGE_SHIFT).
  */
-#ifndef SPE_AUXCALC_H
-#define SPE_AUXCALC_H
+#ifndef SPE_AUX_WINDOW_H
+#define SPE_AUX_WINDOW_H
 
 #include <linux/types.h>
 
@@ -45,4 +45,4 @@ u64 spe_aux_off(const struct spe_aux_geom *g, u64 idx);
 void spe_aux_next(const struct spe_aux_geom *g, const struct spe_aux_pos *p,
 		  struct spe_aux_step *step);
 
-#endif /* SPE_AUXCALC_H */
+#endif /* SPE_AUX_WINDOW_H */
