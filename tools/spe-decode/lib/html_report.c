@@ -18,6 +18,7 @@
 
 #include <linux/perf_event.h>
 
+#include "grow.h"
 #include "spe_decode.h"
 #include "spe_views.h"
 #include "sink_printf.h"
@@ -239,20 +240,12 @@ int spe_html_add(struct spe_html *h, const struct spe_view_sample *vs)
 
 static void add_mark(struct spe_html *h, const struct spe_perf_reader_event *ev, char kind)
 {
-	struct mark *n;
-
 	if (!ev->sid.has_time)
 		return;
-	if (h->nr_marks == h->cap_marks) {
-		size_t ncap = h->cap_marks ? h->cap_marks * 2 : 64;
-
-		/* A bounded list: a pathological file does not grow memory. */
-		if (ncap > 65536 || !(n = realloc(h->marks, ncap * sizeof(*n)))) {
-			h->dropped_marks++;
-			return;
-		}
-		h->marks = n;
-		h->cap_marks = ncap;
+	/* A bounded list: a pathological file does not grow memory. */
+	if (SPE_GROW_MAX(h->marks, h->cap_marks, h->nr_marks, 64, 65536)) {
+		h->dropped_marks++;
+		return;
 	}
 	h->marks[h->nr_marks++] = (struct mark){
 		.time = ev->sid.time, .cpu = ev->sid.has_cpu ? (int32_t)ev->sid.cpu : -1,

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "spe_perf_data.h"
 
 #define PDW_BUF_SIZE	(64u * 1024)
@@ -684,15 +685,8 @@ int spe_perf_writer_auxtrace_begin(struct spe_perf_writer *w, uint64_t size, uin
 		return w->err;
 	if (w->aux_left)
 		return writer_fail(w, SPE_ERR_INVAL);
-	if (w->nr_aux_index == w->cap_aux_index) {
-		size_t ncap = w->cap_aux_index ? w->cap_aux_index * 2 : 64;
-		uint64_t *n = realloc(w->aux_index, ncap * sizeof(*n));
-
-		if (!n)
-			return writer_fail(w, SPE_ERR_NOMEM);
-		w->aux_index = n;
-		w->cap_aux_index = ncap;
-	}
+	if (SPE_GROW(w->aux_index, w->cap_aux_index, w->nr_aux_index, 64))
+		return writer_fail(w, SPE_ERR_NOMEM);
 	w->aux_index[w->nr_aux_index++] = spe_perf_writer_offset(w);
 	writer_put(w, &e, sizeof(e));
 	w->aux_left = size;

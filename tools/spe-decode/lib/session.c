@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "session_internal.h"
 
 /* The MIDR of a CPU: from the v2 AUXTRACE_INFO metadata, else the header's CPUID. */
@@ -260,15 +261,8 @@ static int hold(struct spe_session *s, const struct spe_perf_reader_event *ev)
 {
 	struct held_event *h;
 
-	if (s->nr_held == s->cap_held) {
-		size_t ncap = s->cap_held ? s->cap_held * 2 : 256;
-		struct held_event *nh = realloc(s->held, ncap * sizeof(*nh));
-
-		if (!nh)
-			return SPE_ERR_NOMEM;
-		s->held = nh;
-		s->cap_held = ncap;
-	}
+	if (SPE_GROW(s->held, s->cap_held, s->nr_held, 256))
+		return SPE_ERR_NOMEM;
 	h = &s->held[s->nr_held];
 	h->bytes = malloc(ev->header->size);
 	if (!h->bytes)

@@ -21,6 +21,7 @@
 
 #include <linux/perf_event.h>
 
+#include "grow.h"
 #include "spe_symbols.h"
 #include "symtab.h"
 
@@ -260,15 +261,8 @@ static int add_map(struct spe_symbols *s, int32_t pid, uint64_t start, uint64_t 
 
 	if (!p || !d)
 		return SPE_ERR_NOMEM;
-	if (p->nr == p->cap) {
-		size_t ncap = p->cap ? p->cap * 2 : 16;
-		struct map *nm = realloc(p->maps, ncap * sizeof(*nm));
-
-		if (!nm)
-			return SPE_ERR_NOMEM;
-		p->maps = nm;
-		p->cap = ncap;
-	}
+	if (SPE_GROW(p->maps, p->cap, p->nr, 16))
+		return SPE_ERR_NOMEM;
 	/* Newer mappings shadow older ones: lookups scan from the end. */
 	for (size_t i = 0; i < p->nr && !p->overlap; i++)
 		p->overlap = start < p->maps[i].start + p->maps[i].len &&
