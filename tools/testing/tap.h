@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * A minimal TAP producer for the unit tests: each CHECK is one test point,
+ * The one TAP producer of the userspace unit tests (the decoder, the SPU
+ * model, the driver's host tests): each CHECK is one test point,
  * named after the rule it checks.  tap_done() prints the plan and returns
  * the exit status (non-zero when anything failed).
  */
-#ifndef SPE_TESTS_TAP_H
-#define SPE_TESTS_TAP_H
+#ifndef SPE_TESTING_TAP_H
+#define SPE_TESTING_TAP_H
 
 #include <stdio.h>
 
@@ -45,4 +46,4 @@ static inline int tap_done(void)
 	return tap_failed ? 1 : 0;
 }
 
-#endif /* SPE_TESTS_TAP_H */
+#endif /* SPE_TESTING_TAP_H */
