@@ -34,6 +34,14 @@
 /* An error already reported with the input's name. */
 #define WRAP_ERR_REPORTED	(-10000)
 
+/* The arm_spe format attributes (include/spe/format_table.h, the driver's
+ * one table): fmt_lo_<name> is an attribute's lowest bit in its word. */
+enum {
+#define SPE_FMT(name, word, lo, hi, feat)	fmt_lo_##name = (lo),
+#include "spe/format_table.h"
+#undef SPE_FMT
+};
+
 struct wrap_input {
 	const char *path;
 	int cpu;
@@ -266,7 +274,8 @@ static int wrap_parse(int argc, char **argv, struct wrap_opts *o)
 
 	*o = (struct wrap_opts){
 		.out = "perf.data", .midr = 0x413fd0c1, .version = 1, .pmu_type = 8,
-		.config = 0x3, .period = 4096, .pid = -1, .tid = -1,
+		.config = (1ULL << fmt_lo_ts_enable) | (1ULL << fmt_lo_pa_enable),
+		.period = 4096, .pid = -1, .tid = -1,
 		.tc = { .time_mult = 1, .cap_user_time_zero = true, .long_form = true },
 	};
 	optind = 1;
@@ -431,7 +440,7 @@ static int wrap_attrs(struct spe_perf_writer *w, const struct wrap_opts *o, int 
 	spe.config = o->config;
 	spe.sample_period = o->period;
 	spe.sample_type = st | PERF_SAMPLE_PERIOD;
-	if (o->config & 0x2)	/* pa_enable: perf records PHYS_ADDR then */
+	if (o->config & (1ULL << fmt_lo_pa_enable))	/* perf records PHYS_ADDR then */
 		spe.sample_type |= PERF_SAMPLE_PHYS_ADDR;
 	spe.disabled = 1;
 	spe.exclude_guest = 1;
