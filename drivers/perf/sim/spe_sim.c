@@ -58,7 +58,7 @@
 #include <asm/sysreg.h>
 #include <asm/virt.h>
 
-#include "spe_backend.h"
+#include "../spe_backend.h"
 #include "spe/spu_model.h"
 #include "spe/spu_opgen.h"
 
