@@ -6,7 +6,7 @@
  * physically contiguous, while the Profiling Buffer is one virtual range
  * (PMBPTR_EL1 up to PMBLIMITR_EL1, DDI 0586A §3.4), so setup_aux maps the
  * pages contiguously with vmap().  Where in that range the unit may write
- * is decided by the portable spe_aux_next() (spe_auxcalc.c); this file
+ * is decided by the portable spe_aux_next() (spe_aux_window.c); this file
  * carries out its answers on the perf handle and the registers.
  */
 #include <linux/mm.h>
@@ -15,7 +15,7 @@
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
-#include "spe_auxcalc.h"
+#include "spe_aux_window.h"
 #include "spe_backend.h"
 #include "spe_compat.h"
 #include "spe_pmu.h"

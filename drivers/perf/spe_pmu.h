@@ -11,7 +11,7 @@
  *   spe_unit.c    register sequences of one CPU's unit (spe_unit.h)
  *   spe_hw.c      hardware backend (spe_backend.h)
  * plus the portable logic shared with the host tests: spe_caps.c,
- * spe_format.c, spe_auxcalc.c, spe_pmbsr.c.
+ * spe_format.c, spe_aux_window.c, spe_pmbsr.c.
  */
 #ifndef SPE_PMU_H
 #define SPE_PMU_H

@@ -5,7 +5,7 @@
  * stores, FP/SIMD work), calls and returns, conditional branches with
  * mispredicts, and system calls into kernel code at EL1.
  *
- * Portable like the model (drivers/perf/spe_spu_opgen.c): no libc, no
+ * Portable like the model (drivers/perf/sim/spe_spu_opgen.c): no libc, no
  * floating point, all state in struct spe_opgen, deterministic per seed.
  */
 #ifndef SPE_SPU_OPGEN_H

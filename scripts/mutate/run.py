@@ -41,7 +41,8 @@ LAYERS = {
                ["11-decoder-golden", "10-decoder-unit",
                 "14-decoder-sanitizers", "12-decoder-perf-diff"]),
     "perfdata": ([DEC + f for f in ("sample_synth.c", "data_source.c",
-                                    "perf_time.c", "aux_queue.c", "tid_map.c",
+                                    "perf_time.c", "aux_queue.c", "session.c",
+                                    "tid_map.c",
                                     "queue_heap.c", "report.c",
                                     "perf_data_read.c")],
                  DEC_BUILD,
@@ -51,7 +52,7 @@ LAYERS = {
     # The files the host driver tests compile (drivers/perf/tests/Makefile:
     # PORTABLE and GLUE).
     "driver": ([DRV + f for f in ("spe_caps.c", "spe_format.c",
-                                  "spe_auxcalc.c", "spe_pmbsr.c",
+                                  "spe_aux_window.c", "spe_pmbsr.c",
                                   "spe_core.c", "spe_aux.c", "spe_irq.c",
                                   "spe_unit.c")],
                ["make", "-s", "-C", "drivers/perf/tests"],

@@ -28,7 +28,7 @@ tap() {	# status, name
 
 # Unit-test programs of the decoder layers (the perf.data layers have
 # their own suite): re-number their TAP lines into this suite.
-for prog in test_packet test_record test_packet_print test_dump test_vector test_error \
+for prog in test_packet test_record test_packet_print test_dump test_vector test_error test_grow \
 	    test_sink_printf; do
 	t=$out/tests/$prog
 	"$t" >"$out/$prog.log" 2>&1

@@ -17,9 +17,10 @@ fi
 # Stage the module with the model sources at their repository-relative places.
 stage="$top/build/spu-model/kmod-src"
 rm -rf "$stage"
-mkdir -p "$stage/drivers/perf" "$stage/include"
+mkdir -p "$stage/drivers/perf/sim" "$stage/include"
 cp "$top"/tools/spu-model/kmod/Kbuild "$top"/tools/spu-model/kmod/*.c "$stage/"
-cp "$top"/drivers/perf/spe_spu_model.c "$top"/drivers/perf/spe_spu_opgen.c "$stage/drivers/perf/"
+cp "$top"/drivers/perf/spe_spu_model.c "$stage/drivers/perf/"
+cp "$top"/drivers/perf/sim/spe_spu_opgen.c "$stage/drivers/perf/sim/"
 cp -r "$top/include/spe" "$stage/include/"
 
 for k in 6.1 6.12; do

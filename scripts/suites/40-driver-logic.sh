@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The SPE driver's logic, compiled from the driver's own sources on the
 # host with ASan/UBSan.  The portable files (spe_caps.c, spe_format.c,
-# spe_auxcalc.c, spe_pmbsr.c): capability discovery and intersection, the
+# spe_aux_window.c, spe_pmbsr.c): capability discovery and intersection, the
 # format/ ABI table, event validation and config -> register conversion,
 # the Profiling Buffer window in the AUX buffer, PMBSR decoding.  The perf
 # glue (spe_core.c, spe_aux.c, spe_irq.c) against host stand-ins of the

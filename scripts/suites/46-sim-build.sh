@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The simulated SPE PMU (arm_spe_sim.ko: the driver over drivers/perf/spe_sim.c
+# The simulated SPE PMU (arm_spe_sim.ko: the driver over drivers/perf/sim/spe_sim.c
 # and the SPU model) builds against Debian's arm64 6.1 and 6.12 headers with
 # W=1 and sparse and no warnings; the default build of the same directory
 # makes the hardware module arm_spe.ko alone, with no simulation code in it;
@@ -74,7 +74,7 @@ fi
 
 if cp=$("$top/scripts/fetch-checkpatch.sh" 2>/dev/null); then
 	if res=$(perl "$cp" --no-tree --strict --terse --show-types \
-		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f "$top/drivers/perf/spe_sim.c" 2>&1); then
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f "$top/drivers/perf/sim/spe_sim.c" 2>&1); then
 		tap_ok "spe_sim.c is checkpatch --strict clean"
 	else
 		tap_fail "spe_sim.c is checkpatch --strict clean" "$res"

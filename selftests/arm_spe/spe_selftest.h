@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "spe_tap.h"
+#include "spe/spu_model.h"
 
 #define SPE_PMU_DIR		"/sys/bus/event_source/devices/arm_spe_0"
 #define SPE_SIM_PROFILE		"/sys/module/arm_spe_sim/parameters/profile"
@@ -50,22 +51,47 @@ enum {
 #define CFG_STORE_FILTER	(1ULL << spe_fmt_lo_store_filter)
 #define CFG_DISCARD		(1ULL << spe_fmt_lo_discard)
 
-/* What each profile of drivers/perf/spe_spu_model.c implements. */
+/*
+ * What the simulated unit implements, read off the ID registers of the SPU
+ * model's profile (drivers/perf/spe_spu_model.c, the one list of profiles,
+ * linked in): caps[] are the values caps/ must show, in the order of
+ * spe_caps_names[].  The driver reads the same registers in spe_caps.c; the
+ * rules are restated here from DDI 0487 PMSIDR_EL1 so that a mistake there
+ * shows.
+ */
 struct spe_profile {
 	const char *name;
-	const char *min_interval, *count_size, *ernd, *arch_inst;
+	char caps[4][24];
 	bool discard;	/* SPEv1p2 and later: PMBLIMITR.FM discard */
 	bool fne;	/* PMSIDR.FnE: inverted event filter */
 	bool fds;	/* PMSIDR.FDS: data source filter */
 	bool eft;	/* PMSIDR.EFT: SIMD/float filters and masks */
 };
 
-static const struct spe_profile spe_profiles[] = {
-	{ "v1-min", "1024", "12", "0", "1", false, false, false, false },
-	{ "n1", "1024", "12", "0", "0", false, false, false, false },
-	{ "v2", "1024", "12", "1", "1", true, true, false, false },
-	{ "full", "256", "16", "1", "1", true, true, true, true },
+static const char * const spe_caps_names[4] = {
+	"min_interval", "count_size", "ernd", "arch_inst"
 };
+
+static inline void spe_profile_from_model(struct spe_profile *p,
+					  const struct spe_spu_config *cfg)
+{
+	uint64_t idr = cfg->pmsidr;
+	/* Bits 6, 7 and 26 of PMSIDR are RES0 before SPEv1p2. */
+	bool v1p2 = cfg->pmsver >= SPE_PMSVER_V1P2;
+	unsigned int cntsz = SPE_FIELD_GET(SPE_PMSIDR_COUNTSIZE_MASK, idr);
+
+	p->name = cfg->name;
+	snprintf(p->caps[0], sizeof(p->caps[0]), "%u", spe_pmsidr_min_interval(idr));
+	snprintf(p->caps[1], sizeof(p->caps[1]), "%s",
+		 cntsz == SPE_PMSIDR_COUNTSIZE_16_SAT ? "16" :
+		 cntsz == SPE_PMSIDR_COUNTSIZE_12_SAT ? "12" : "(bad CountSize)");
+	snprintf(p->caps[2], sizeof(p->caps[2]), "%d", !!(idr & SPE_PMSIDR_ERND));
+	snprintf(p->caps[3], sizeof(p->caps[3]), "%d", !!(idr & SPE_PMSIDR_ARCHINST));
+	p->discard = v1p2;
+	p->fne = v1p2 && (idr & SPE_PMSIDR_FNE);
+	p->fds = v1p2 && (idr & SPE_PMSIDR_FDS);
+	p->eft = v1p2 && (idr & SPE_PMSIDR_EFT);
+}
 
 static inline int spe_read_str(const char *path, char *buf, size_t len)
 {
@@ -108,15 +134,39 @@ static inline int spe_pmu_type_or_skip(void)
 /* The simulated profile loaded, or NULL (hardware, or unknown name). */
 static inline const struct spe_profile *spe_sim_profile(void)
 {
+	static struct spe_profile prof;
+	const struct spe_spu_config *cfg;
 	char name[32];
-	unsigned int i;
 
 	if (spe_read_str(SPE_SIM_PROFILE, name, sizeof(name)))
 		return NULL;
-	for (i = 0; i < sizeof(spe_profiles) / sizeof(spe_profiles[0]); i++)
-		if (!strcmp(spe_profiles[i].name, name))
-			return &spe_profiles[i];
-	return NULL;
+	cfg = spe_spu_profile_find(name);
+	if (!cfg)
+		return NULL;
+	spe_profile_from_model(&prof, cfg);
+	return &prof;
+}
+
+/*
+ * caps/ of arm_spe_0 against profile @p: four checks.  Without a profile
+ * (hardware) each file need only be there.
+ */
+static inline void spe_check_caps(const struct spe_profile *p)
+{
+	char path[256], got[64];
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), SPE_PMU_DIR "/caps/%s", spe_caps_names[i]);
+		if (spe_read_str(path, got, sizeof(got)))
+			strcpy(got, "(missing)");
+		if (!p)
+			tap_check(strcmp(got, "(missing)"), "caps/%s present (%s)",
+				  spe_caps_names[i], got);
+		else
+			tap_check(!strcmp(got, p->caps[i]), "caps/%s is %s for profile %s (got %s)",
+				  spe_caps_names[i], p->caps[i], p->name, got);
+	}
 }
 
 /* Disabled, user-space only, period 1024: the base every test changes. */

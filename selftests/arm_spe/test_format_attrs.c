@@ -159,28 +159,6 @@ static void check_formats(int type, const struct spe_profile *p)
 	}
 }
 
-static void check_caps(const struct spe_profile *p)
-{
-	static const char * const names[] = {
-		"min_interval", "count_size", "ernd", "arch_inst"
-	};
-	char path[256], got[64];
-	unsigned int i;
-
-	for (i = 0; i < 4; i++) {
-		const char *want = p ? (&p->min_interval)[i] : NULL;
-
-		snprintf(path, sizeof(path), SPE_PMU_DIR "/caps/%s", names[i]);
-		if (spe_read_str(path, got, sizeof(got)))
-			strcpy(got, "(missing)");
-		if (!want)
-			tap_check(strcmp(got, "(missing)"), "caps/%s present (%s)", names[i], got);
-		else
-			tap_check(!strcmp(got, want), "caps/%s is %s for profile %s (got %s)",
-				  names[i], want, p->name, got);
-	}
-}
-
 /* Every PMSEVFR bit opens exactly when caps/event_filter has it. */
 static void check_event_filter(int type)
 {
@@ -288,7 +266,7 @@ int main(void)
 	if (p)
 		tap_diag("simulated profile %s", p->name);
 	check_formats(type, p);
-	check_caps(p);
+	spe_check_caps(p);
 	check_event_filter(type);
 	check_errnos(type);
 	return tap_exit();

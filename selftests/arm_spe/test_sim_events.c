@@ -20,26 +20,6 @@
 #define RING_PAGES	16
 #define AUX_PAGES	64	/* 256 KiB: a second of samples at most */
 
-static void check_caps(const struct spe_profile *p)
-{
-	static const char * const names[] = {
-		"min_interval", "count_size", "ernd", "arch_inst"
-	};
-	const char *want[] = {
-		p->min_interval, p->count_size, p->ernd, p->arch_inst
-	};
-	char path[256], got[64];
-	unsigned int i;
-
-	for (i = 0; i < 4; i++) {
-		snprintf(path, sizeof(path), SPE_PMU_DIR "/caps/%s", names[i]);
-		if (spe_read_str(path, got, sizeof(got)))
-			strcpy(got, "(missing)");
-		tap_check(!strcmp(got, want[i]), "caps/%s is %s for profile %s (got %s)",
-			  names[i], want[i], p->name, got);
-	}
-}
-
 static void check_errno(int type, const struct spe_profile *p)
 {
 	struct perf_event_attr a;
@@ -221,7 +201,7 @@ int main(void)
 		tap_skip_all("unknown simulated profile %s", name);
 
 	tap_plan(4 + 6 + 3);
-	check_caps(p);
+	spe_check_caps(p);
 	check_errno(type, p);
 	check_records(type);
 	return tap_exit();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The driver's perf glue (spe_core.c, spe_aux.c, spe_irq.c, spe_unit.c), compiled
- * unchanged against host stand-ins of the kernel APIs (kshim/) and run
+ * unchanged against host stand-ins of the kernel APIs (host-kernel/) and run
  * against a fake backend that records every register access and barrier,
  * and a fake perf AUX handle.  This checks the register sequences of
  * DDI 0586A §3.5 and §3.6 and the AUX bookkeeping, which no machine here can
@@ -9,7 +9,7 @@
  */
 #include <stdarg.h>
 
-#include "spe_pmu.h"	/* first: brings in kshim.h (__percpu) */
+#include "spe_pmu.h"	/* first: brings in host_kernel.h (__percpu) */
 #include "spe_backend.h"
 #include "spe_unit.h"
 #include "spe/regs.h"
@@ -60,8 +60,8 @@ static int last_write(void)
 const struct attribute_group *spe_attr_groups[] = { NULL };
 static bool capable_perfmon;
 
-void kshim_warn(const char *file, int line) { warnings++; printf("# WARN at %s:%d\n", file, line); }
-void kshim_log_err(const char *fmt, ...) { (void)fmt; errors++; }
+void host_kernel_warn(const char *file, int line) { warnings++; printf("# WARN at %s:%d\n", file, line); }
+void host_kernel_log_err(const char *fmt, ...) { (void)fmt; errors++; }
 void *kzalloc_node(size_t size, int gfp, int node) { (void)gfp; (void)node; return calloc(1, size); }
 void *kcalloc(size_t n, size_t size, int gfp) { (void)gfp; return calloc(n, size); }
 void kfree(const void *p) { free((void *)p); }

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "spe_perf_synth.h"
+#include "spe_symbols.h"
 
 typedef void (*spe_usage_fn)(FILE *f);
 

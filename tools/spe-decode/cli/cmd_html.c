@@ -20,7 +20,7 @@ static int on_view(void *ctx, const struct spe_view_sample *vs)
 	return spe_html_add(ctx, vs);
 }
 
-static int on_event(void *ctx, const struct spe_pdr_event *ev)
+static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 {
 	return spe_html_event(ctx, ev);
 }

@@ -33,7 +33,7 @@
 #define INJ_ROUND	4096	/* FINISHED_ROUND after this many samples */
 
 struct inject {
-	struct spe_pdw *w;
+	struct spe_perf_writer *w;
 	struct spe_itrace it;
 	uint64_t since_round;
 	int err;
@@ -52,8 +52,8 @@ static void usage(FILE *f)
 static int on_sample(void *ctx, const struct spe_sample *s)
 {
 	struct inject *in = ctx;
-	struct spe_pdw_branch_entry br[2];
-	struct spe_pdw_sample ps = {
+	struct spe_perf_writer_branch_entry br[2];
+	struct spe_perf_writer_sample ps = {
 		.misc = s->cpumode, .id = INJ_ID_BASE + s->kind, .ip = s->ip,
 		.pid = (uint32_t)s->pid, .tid = (uint32_t)s->tid, .time = s->time,
 		.addr = s->addr, .cpu = (uint32_t)(s->cpu < 0 ? 0 : s->cpu), .period = s->period,
@@ -72,22 +72,22 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 		ps.nr_branches = s->nr_branches;
 		ps.branches = br;
 	}
-	in->err = spe_pdw_sample(in->w, &ps);
+	in->err = spe_perf_writer_sample(in->w, &ps);
 	if (!in->err && ++in->since_round >= INJ_ROUND) {
 		in->since_round = 0;
-		in->err = spe_pdw_finished_round(in->w);
+		in->err = spe_perf_writer_finished_round(in->w);
 	}
 	return in->err ? 1 : 0;
 }
 
 /* Tracking records are rewritten with the sample_id of the new file. */
-static int on_event(void *ctx, const struct spe_pdr_event *ev)
+static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 {
 	struct inject *in = ctx;
 	const struct perf_event_header *h = ev->header;
 	const unsigned char *p = (const unsigned char *)(h + 1);
 	size_t body = h->size - sizeof(*h);
-	struct spe_pdw_sample_id sid = {
+	struct spe_perf_writer_sample_id sid = {
 		.pid = ev->sid.pid, .tid = ev->sid.tid, .time = ev->sid.time,
 		.id = INJ_TRACK_ID, .cpu = ev->sid.cpu,
 	};
@@ -99,24 +99,24 @@ static int on_event(void *ctx, const struct spe_pdr_event *ev)
 		if (body < 9 || !memchr(p + 8, 0, body - 8))
 			return 0;
 		memcpy(u, p, 8);
-		in->err = spe_pdw_comm(in->w, u[0], u[1], (const char *)p + 8,
-				       h->misc & PERF_RECORD_MISC_COMM_EXEC, &sid);
+		in->err = spe_perf_writer_comm(in->w, u[0], u[1], (const char *)p + 8,
+					       h->misc & PERF_RECORD_MISC_COMM_EXEC, &sid);
 		break;
 	case PERF_RECORD_MMAP2:
 		if (body < 65 || !memchr(p + 64, 0, body - 64))
 			return 0;
 		memcpy(u, p, 8);
 		memcpy(q, p + 8, 24);
-		in->err = spe_pdw_mmap2(in->w, h->misc, u[0], u[1], q[0], q[1], q[2],
-					(const char *)p + 64, &sid);
+		in->err = spe_perf_writer_mmap2(in->w, h->misc, u[0], u[1], q[0], q[1], q[2],
+						(const char *)p + 64, &sid);
 		break;
 	case PERF_RECORD_MMAP:
 		if (body < 33 || !memchr(p + 32, 0, body - 32))
 			return 0;
 		memcpy(u, p, 8);
 		memcpy(q, p + 8, 24);
-		in->err = spe_pdw_mmap2(in->w, h->misc, u[0], u[1], q[0], q[1], q[2],
-					(const char *)p + 32, &sid);
+		in->err = spe_perf_writer_mmap2(in->w, h->misc, u[0], u[1], q[0], q[1], q[2],
+						(const char *)p + 32, &sid);
 		break;
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
@@ -124,7 +124,7 @@ static int on_event(void *ctx, const struct spe_pdr_event *ev)
 			return 0;
 		memcpy(u, p, 16);
 		memcpy(q, p + 16, 8);
-		in->err = spe_pdw_task(in->w, h->type, u[0], u[1], u[2], u[3], q[0], &sid);
+		in->err = spe_perf_writer_task(in->w, h->type, u[0], u[1], u[2], u[3], q[0], &sid);
 		break;
 	default:
 		return 0;
@@ -164,13 +164,14 @@ static int add_attrs(struct inject *in, bool per_cpu)
 			a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
 		}
 		id = INJ_ID_BASE + (uint64_t)k;
-		err = spe_pdw_add_attr(in->w, &a,
-				       spe_sample_name(&in->it, (enum spe_sample_kind)k), &id, 1);
+		err = spe_perf_writer_add_attr(in->w, &a,
+					       spe_sample_name(&in->it,
+						       (enum spe_sample_kind)k), &id, 1);
 		if (err)
 			return err;
 	}
 	id = INJ_TRACK_ID;
-	return spe_pdw_add_attr(in->w, &track, "dummy:u", &id, 1);
+	return spe_perf_writer_add_attr(in->w, &track, "dummy:u", &id, 1);
 }
 
 /*
@@ -180,9 +181,9 @@ static int add_attrs(struct inject *in, bool per_cpu)
  * that describe the input's own layout are the writer's to fill in.  A
  * stream cannot be read twice: from stdin only the defaults are written.
  */
-static int copy_features(const char *path, struct spe_pdw *w)
+static int copy_features(const char *path, struct spe_perf_writer *w)
 {
-	struct spe_pdr *r;
+	struct spe_perf_reader *r;
 	int fd, err;
 
 	char *data = NULL;
@@ -198,12 +199,12 @@ static int copy_features(const char *path, struct spe_pdw *w)
 	free(data);
 	if (fd < 0)
 		return 0;	/* the decode reports it */
-	err = spe_pdr_open(&r, fd);
+	err = spe_perf_reader_open(&r, fd);
 	if (!err)
-		err = spe_pdw_copy_features(w, r, 0);
+		err = spe_perf_writer_copy_features(w, r, 0);
 	else
 		err = 0;	/* an unreadable header is the decode's to report */
-	spe_pdr_close(r);
+	spe_perf_reader_close(r);
 	close(fd);
 	return err;
 }
@@ -221,7 +222,7 @@ static int run(int argc, char **argv)
 	struct inject in = { 0 };
 	struct spe_samples_run r = { .cmd = "inject", .on_sample = on_sample,
 				     .on_event = on_event, .ctx = &in };
-	struct spe_pdw_info info = { .hostname = "spe-decode", .arch = "aarch64",
+	struct spe_perf_writer_info info = { .hostname = "spe-decode", .arch = "aarch64",
 				     .perf_version = "spe-decode inject" };
 	const char *out = NULL, *path = NULL;
 	struct spe_out_file of;
@@ -258,16 +259,16 @@ static int run(int argc, char **argv)
 	in.it.branch_miss = branch_miss;
 	if (spe_out_file_open(&of, "inject", out, &path, 1))
 		return 1;
-	err = spe_out_file_is_stream(&of) ? spe_pdw_create_pipe(&in.w, of.fd, &info) :
-			     spe_pdw_create(&in.w, of.fd, &info);
+	err = spe_out_file_is_stream(&of) ? spe_perf_writer_create_pipe(&in.w, of.fd, &info) :
+			     spe_perf_writer_create(&in.w, of.fd, &info);
 	if (!err)
 		err = copy_features(path, in.w);
 	if (!err)
 		err = add_attrs(&in, true);
 	if (err) {
 		fprintf(stderr, "spe-decode inject: %s: %s\n", out,
-			spe_pdw_errmsg(in.w) ? spe_pdw_errmsg(in.w) : spe_strerror(err));
-		spe_pdw_free(in.w);
+			spe_perf_writer_errmsg(in.w) ? spe_perf_writer_errmsg(in.w) : spe_strerror(err));
+		spe_perf_writer_free(in.w);
 		spe_out_file_abort(&of);
 		return 1;
 	}
@@ -275,15 +276,15 @@ static int run(int argc, char **argv)
 	r.itrace = in.it;
 	status = spe_samples_execute(&r);
 	/* Even after a data error, what was synthesised is kept. */
-	err = in.err ? in.err : spe_pdw_finished_round(in.w);
+	err = in.err ? in.err : spe_perf_writer_finished_round(in.w);
 	if (!err)
-		err = spe_pdw_finish(in.w);
+		err = spe_perf_writer_finish(in.w);
 	if (err) {
 		fprintf(stderr, "spe-decode inject: writing %s: %s\n", out,
-			spe_pdw_errmsg(in.w) ? spe_pdw_errmsg(in.w) : spe_strerror(err));
+			spe_perf_writer_errmsg(in.w) ? spe_perf_writer_errmsg(in.w) : spe_strerror(err));
 		status = 1;
 	}
-	spe_pdw_free(in.w);
+	spe_perf_writer_free(in.w);
 	/*
 	 * No SPE data, or nothing written: the output is not created (and an
 	 * existing file of that name is left alone).  After a data error

@@ -16,6 +16,7 @@
 #include "input.h"
 #include "kernel_symbols.h"
 #include "samples.h"
+#include "spe_report.h"
 
 struct rep {
 	struct spe_report *r;
@@ -38,7 +39,7 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 	return 0;
 }
 
-static int on_event(void *ctx, const struct spe_pdr_event *ev)
+static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 {
 	struct rep *rp = ctx;
 

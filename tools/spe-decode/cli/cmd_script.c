@@ -695,7 +695,7 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 	return sc->out->err ? 1 : 0;
 }
 
-static int on_event(void *ctx, const struct spe_pdr_event *ev)
+static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 {
 	struct script *sc = ctx;
 

@@ -34,6 +34,14 @@
 /* An error already reported with the input's name. */
 #define WRAP_ERR_REPORTED	(-10000)
 
+/* The arm_spe format attributes (include/spe/format_table.h, the driver's
+ * one table): fmt_lo_<name> is an attribute's lowest bit in its word. */
+enum {
+#define SPE_FMT(name, word, lo, hi, feat)	fmt_lo_##name = (lo),
+#include "spe/format_table.h"
+#undef SPE_FMT
+};
+
 struct wrap_input {
 	const char *path;
 	int cpu;
@@ -189,7 +197,7 @@ static int parse_build_id(const char *s, struct wrap_build_id *b)
 
 /* The BUILD_ID feature section: one build_id_event per file (header, pid
  * -1, the id in 24 bytes with its size in the 21st, the name padded to 8). */
-static int wrap_build_ids(struct spe_pdw *w, const struct wrap_opts *o)
+static int wrap_build_ids(struct spe_perf_writer *w, const struct wrap_opts *o)
 {
 	size_t len = 0, cap = 0;
 	unsigned char *sec = NULL;
@@ -223,7 +231,7 @@ static int wrap_build_ids(struct spe_pdw *w, const struct wrap_opts *o)
 		memcpy(sec + len + 36, b->path, name);
 		len += size;
 	}
-	err = spe_pdw_copy_feature(w, SPE_HEADER_BUILD_ID, sec, len);
+	err = spe_perf_writer_copy_feature(w, SPE_HEADER_BUILD_ID, sec, len);
 	free(sec);
 	return err;
 }
@@ -266,7 +274,8 @@ static int wrap_parse(int argc, char **argv, struct wrap_opts *o)
 
 	*o = (struct wrap_opts){
 		.out = "perf.data", .midr = 0x413fd0c1, .version = 1, .pmu_type = 8,
-		.config = 0x3, .period = 4096, .pid = -1, .tid = -1,
+		.config = (1ULL << fmt_lo_ts_enable) | (1ULL << fmt_lo_pa_enable),
+		.period = 4096, .pid = -1, .tid = -1,
 		.tc = { .time_mult = 1, .cap_user_time_zero = true, .long_form = true },
 	};
 	optind = 1;
@@ -404,7 +413,7 @@ static int wrap_max_cpu(const struct wrap_opts *o)
 
 /* The attributes perf record creates for -e arm_spe//: the SPE event and
  * the dummy event that tracks comm/mmap/task/switch. */
-static int wrap_attrs(struct spe_pdw *w, const struct wrap_opts *o, int nr_cpus)
+static int wrap_attrs(struct spe_perf_writer *w, const struct wrap_opts *o, int nr_cpus)
 {
 	uint64_t spe_ids[WRAP_MAX_INPUTS], dummy_ids[WRAP_MAX_INPUTS];
 	uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
@@ -431,12 +440,12 @@ static int wrap_attrs(struct spe_pdw *w, const struct wrap_opts *o, int nr_cpus)
 	spe.config = o->config;
 	spe.sample_period = o->period;
 	spe.sample_type = st | PERF_SAMPLE_PERIOD;
-	if (o->config & 0x2)	/* pa_enable: perf records PHYS_ADDR then */
+	if (o->config & (1ULL << fmt_lo_pa_enable))	/* perf records PHYS_ADDR then */
 		spe.sample_type |= PERF_SAMPLE_PHYS_ADDR;
 	spe.disabled = 1;
 	spe.exclude_guest = 1;
 	spe.sample_id_all = 1;
-	err = spe_pdw_add_attr(w, &spe, "arm_spe_0//", spe_ids, nr_ids);
+	err = spe_perf_writer_add_attr(w, &spe, "arm_spe_0//", spe_ids, nr_ids);
 	if (err)
 		return err;
 
@@ -453,14 +462,14 @@ static int wrap_attrs(struct spe_pdw *w, const struct wrap_opts *o, int nr_cpus)
 	dummy.task = 1;
 	dummy.context_switch = !o->per_thread;
 	dummy.sample_id_all = 1;
-	return spe_pdw_add_attr(w, &dummy, "dummy:u", dummy_ids, nr_ids);
+	return spe_perf_writer_add_attr(w, &dummy, "dummy:u", dummy_ids, nr_ids);
 }
 
-static int wrap_copy_input(struct spe_pdw *w, const struct wrap_opts *o,
+static int wrap_copy_input(struct spe_perf_writer *w, const struct wrap_opts *o,
 			   const struct wrap_input *in, unsigned char *buf)
 {
 	int idx = o->per_thread ? 0 : in->cpu;
-	struct spe_pdw_sample_id sid = {
+	struct spe_perf_writer_sample_id sid = {
 		.pid = (uint32_t)o->pid, .tid = (uint32_t)o->tid,
 		.id = WRAP_SPE_ID_BASE + (o->per_thread ? 0 : in->cpu),
 		.cpu = o->per_thread ? 0 : (uint32_t)in->cpu,
@@ -487,15 +496,15 @@ static int wrap_copy_input(struct spe_pdw *w, const struct wrap_opts *o,
 			return WRAP_ERR_REPORTED;
 	}
 	left = (uint64_t)st.st_size;
-	err = spe_pdw_itrace_start(w, (uint32_t)o->pid, (uint32_t)o->tid, &sid);
+	err = spe_perf_writer_itrace_start(w, (uint32_t)o->pid, (uint32_t)o->tid, &sid);
 	while (!err && left) {
 		/* One AUXTRACE record per chunk, streamed through buf. */
 		uint64_t size = left < chunk ? left : chunk, got = 0;
 
 		/* perf record: per-CPU buffers have tid -1, per-thread the tid. */
-		err = spe_pdw_auxtrace_begin(w, size, aux_off, aux_off, (uint32_t)idx,
-					     o->per_thread ? (uint32_t)o->tid : UINT32_MAX,
-					     o->per_thread ? UINT32_MAX : (uint32_t)in->cpu);
+		err = spe_perf_writer_auxtrace_begin(w, size, aux_off, aux_off, (uint32_t)idx,
+						     o->per_thread ? (uint32_t)o->tid : UINT32_MAX,
+						     o->per_thread ? UINT32_MAX : (uint32_t)in->cpu);
 		while (!err && got < size) {
 			size_t n = size - got < WRAP_IO_CHUNK ? size - got : WRAP_IO_CHUNK;
 			ssize_t r = read(fd, buf, n);
@@ -505,13 +514,13 @@ static int wrap_copy_input(struct spe_pdw *w, const struct wrap_opts *o,
 				err = WRAP_ERR_REPORTED;
 				break;
 			}
-			err = spe_pdw_auxtrace_data(w, buf, (uint64_t)r);
+			err = spe_perf_writer_auxtrace_data(w, buf, (uint64_t)r);
 			got += (uint64_t)r;
 		}
 		if (!err)
-			err = spe_pdw_aux(w, aux_off, size, o->aux_flags, &sid);
+			err = spe_perf_writer_aux(w, aux_off, size, o->aux_flags, &sid);
 		if (!err)
-			err = spe_pdw_finished_round(w);
+			err = spe_perf_writer_finished_round(w);
 		aux_off += size;
 		left -= size;
 	}
@@ -521,7 +530,7 @@ out:
 		fprintf(stderr, "spe-decode wrap: %s: %s\n", in->path, in_why);
 	else if (err)
 		fprintf(stderr, "spe-decode wrap: %s: writing %s: %s\n", in->path, o->out,
-			spe_pdw_errmsg(w) ? spe_pdw_errmsg(w) : spe_strerror(err));
+			spe_perf_writer_errmsg(w) ? spe_perf_writer_errmsg(w) : spe_strerror(err));
 	return err ? WRAP_ERR_REPORTED : 0;
 }
 
@@ -531,34 +540,34 @@ out:
  * ids, command line) comes from @path.  NRCPUS too: the topology sections
  * are laid out by it.
  */
-static int wrap_features_from(struct spe_pdw *w, const char *path)
+static int wrap_features_from(struct spe_perf_writer *w, const char *path)
 {
 	const uint64_t own = 1ULL << SPE_HEADER_ARCH | 1ULL << SPE_HEADER_CPUID |
 			     1ULL << SPE_HEADER_PMU_MAPPINGS | 1ULL << SPE_HEADER_SAMPLE_TIME;
-	struct spe_pdr *r;
+	struct spe_perf_reader *r;
 	int fd = open(path, O_RDONLY), err;
 
 	if (fd < 0) {
 		fprintf(stderr, "spe-decode wrap: %s: %s\n", path, strerror(errno));
 		return WRAP_ERR_REPORTED;
 	}
-	err = spe_pdr_open(&r, fd);
+	err = spe_perf_reader_open(&r, fd);
 	if (err) {
 		fprintf(stderr, "spe-decode wrap: %s: %s\n", path,
-			r ? spe_pdr_errmsg(r) : spe_strerror(err));
+			r ? spe_perf_reader_errmsg(r) : spe_strerror(err));
 		err = WRAP_ERR_REPORTED;
 	} else {
-		err = spe_pdw_copy_features(w, r, own);
+		err = spe_perf_writer_copy_features(w, r, own);
 	}
-	spe_pdr_close(r);
+	spe_perf_reader_close(r);
 	close(fd);
 	return err;
 }
 
-static int wrap_write(struct spe_pdw *w, const struct wrap_opts *o, int nr_cpus)
+static int wrap_write(struct spe_perf_writer *w, const struct wrap_opts *o, int nr_cpus)
 {
-	struct spe_pdw_cpu_meta meta[WRAP_MAX_INPUTS];
-	struct spe_pdw_sample_id sid = {
+	struct spe_perf_writer_cpu_meta meta[WRAP_MAX_INPUTS];
+	struct spe_perf_writer_sample_id sid = {
 		.pid = (uint32_t)o->pid, .tid = (uint32_t)o->tid,
 		.id = WRAP_DUMMY_ID_BASE + (o->per_thread ? 0 : o->in[0].cpu),
 		.cpu = o->per_thread ? 0 : (uint32_t)o->in[0].cpu,
@@ -567,44 +576,45 @@ static int wrap_write(struct spe_pdw *w, const struct wrap_opts *o, int nr_cpus)
 	int err;
 
 	/* TIME_CONV first: perf copies it when it reads AUXTRACE_INFO. */
-	err = spe_pdw_time_conv(w, &o->tc);
+	err = spe_perf_writer_time_conv(w, &o->tc);
 	if (err)
 		return err;
 	if (o->version == 1) {
-		err = spe_pdw_auxtrace_info_v1(w, o->pmu_type, !o->per_thread);
+		err = spe_perf_writer_auxtrace_info_v1(w, o->pmu_type, !o->per_thread);
 	} else {
 		for (int cpu = 0; cpu < nr_cpus; cpu++)
-			meta[cpu] = (struct spe_pdw_cpu_meta){
+			meta[cpu] = (struct spe_perf_writer_cpu_meta){
 				.cpu = (uint64_t)cpu, .midr = o->midr,
 				.pmu_type = o->pmu_type, .min_interval = 256,
 				.event_filter = 0x7f0ffULL,
 			};
-		err = spe_pdw_auxtrace_info_v2(w, o->pmu_type, meta, (uint32_t)nr_cpus,
-					       SPE_AUXINFO_V2_NR_PARAMS);
+		err = spe_perf_writer_auxtrace_info_v2(w, o->pmu_type, meta, (uint32_t)nr_cpus,
+						       SPE_AUXINFO_V2_NR_PARAMS);
 	}
 	if (!err && o->comm && o->pid != -1)
-		err = spe_pdw_comm(w, (uint32_t)o->pid, (uint32_t)o->tid, o->comm,
-				   true, &sid);
+		err = spe_perf_writer_comm(w, (uint32_t)o->pid, (uint32_t)o->tid, o->comm,
+					   true, &sid);
 	for (int i = 0; !err && i < o->nr_mmaps; i++) {
 		const struct wrap_mmap *m = &o->mmaps[i];
 		uint32_t pid = m->kernel ? (uint32_t)-1 : (uint32_t)o->pid;
 		uint32_t tid = m->kernel ? (uint32_t)-1 : (uint32_t)o->tid;
 
-		err = spe_pdw_mmap2(w, m->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
-				    pid, tid, m->start, m->len, m->pgoff, m->path, &sid);
+		err = spe_perf_writer_mmap2(w,
+					    m->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
+					    pid, tid, m->start, m->len, m->pgoff, m->path, &sid);
 	}
 	for (int i = 0; !err && i < o->nr_sw; i++) {
-		struct spe_pdw_sample_id ssid = {
+		struct spe_perf_writer_sample_id ssid = {
 			.pid = (uint32_t)-1, .tid = (uint32_t)-1, .time = o->sw[i].time,
 			.id = WRAP_DUMMY_ID_BASE + (uint64_t)o->sw[i].cpu,
 			.cpu = (uint32_t)o->sw[i].cpu,
 		};
 
-		err = spe_pdw_switch(w, true, true, (uint32_t)o->sw[i].pid,
-				     (uint32_t)o->sw[i].tid, &ssid);
+		err = spe_perf_writer_switch(w, true, true, (uint32_t)o->sw[i].pid,
+					     (uint32_t)o->sw[i].tid, &ssid);
 	}
 	if (!err)
-		err = spe_pdw_finished_round(w);
+		err = spe_perf_writer_finished_round(w);
 	if (err)
 		return err;
 
@@ -620,7 +630,7 @@ static int wrap_write(struct spe_pdw *w, const struct wrap_opts *o, int nr_cpus)
 static int cmd_wrap(int argc, char **argv)
 {
 	struct wrap_opts o;
-	struct spe_pdw *w;
+	struct spe_perf_writer *w;
 	char cpuid[32];
 	const char *pmu_name = "arm_spe_0";
 	const char *inputs[WRAP_MAX_INPUTS + 1];
@@ -635,7 +645,7 @@ static int cmd_wrap(int argc, char **argv)
 		return 2;
 	}
 	snprintf(cpuid, sizeof(cpuid), "0x%016" PRIx64, o.midr);
-	struct spe_pdw_info info = {
+	struct spe_perf_writer_info info = {
 		.hostname = "spe-decode", .os_release = "6.1.0",
 		.perf_version = "6.1.0", .arch = "aarch64", .cpuid = cpuid,
 		.nr_cpus_avail = (uint32_t)nr_cpus, .nr_cpus_online = (uint32_t)nr_cpus,
@@ -647,8 +657,8 @@ static int cmd_wrap(int argc, char **argv)
 		inputs[i + 1] = o.in[i].path;
 	if (spe_out_file_open(&of, "wrap", o.out, inputs, o.nr_in + 1))
 		return 1;
-	err = spe_out_file_is_stream(&of) ? spe_pdw_create_pipe(&w, of.fd, &info) :
-			     spe_pdw_create(&w, of.fd, &info);
+	err = spe_out_file_is_stream(&of) ? spe_perf_writer_create_pipe(&w, of.fd, &info) :
+			     spe_perf_writer_create(&w, of.fd, &info);
 	if (!err) {
 		if (o.features_from)
 			err = wrap_features_from(w, o.features_from);
@@ -659,13 +669,13 @@ static int cmd_wrap(int argc, char **argv)
 		if (!err)
 			err = wrap_write(w, &o, nr_cpus);
 		if (!err)
-			err = spe_pdw_finish(w);
+			err = spe_perf_writer_finish(w);
 	}
 	/* An input's error was reported with its name; nothing is kept. */
 	if (err && err != WRAP_ERR_REPORTED)
 		fprintf(stderr, "spe-decode wrap: writing %s: %s\n", o.out,
-			spe_pdw_errmsg(w) ? spe_pdw_errmsg(w) : spe_strerror(err));
-	spe_pdw_free(w);
+			spe_perf_writer_errmsg(w) ? spe_perf_writer_errmsg(w) : spe_strerror(err));
+	spe_perf_writer_free(w);
 	if (err) {
 		spe_out_file_abort(&of);
 		return 1;

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "spe_perf_synth.h"
+#include "spe_symbols.h"
 
 struct spe_cost_report_opts {
 	const char *path;

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "spe_perf_synth.h"
+#include "spe_sample_synth.h"
 
 #define SPE_FILTER_MAX		64	/* entries per list */
 #define SPE_FILTER_CPUS		4096

@@ -17,17 +17,17 @@
 #define BUILD_ID_SIZE_FLAG	(1u << 15)	/* PERF_RECORD_MISC_BUILD_ID_SIZE */
 
 /* A feature section of @r, NUL-terminated, or NULL. */
-static char *feature(struct spe_pdr *r, int feat, size_t *len)
+static char *feature(struct spe_perf_reader *r, int feat, size_t *len)
 {
 	uint64_t off, size;
 	char *buf;
 
-	if (spe_pdr_feature_section(r, feat, &off, &size) || size > (16u << 20))
+	if (spe_perf_reader_feature_section(r, feat, &off, &size) || size > (16u << 20))
 		return NULL;
 	buf = malloc(size + 1);
 	if (!buf)
 		return NULL;
-	if (spe_pdr_pread(r, buf, size, off)) {
+	if (spe_perf_reader_pread(r, buf, size, off)) {
 		free(buf);
 		return NULL;
 	}
@@ -43,7 +43,7 @@ static const char *feature_string(const char *sec, size_t len)
 }
 
 /* The cached kallsyms of the kernel the BUILD_ID feature names. */
-static const char *from_build_id_cache(struct spe_pdr *r, char *buf, size_t bufsize)
+static const char *from_build_id_cache(struct spe_perf_reader *r, char *buf, size_t bufsize)
 {
 	const char *home = getenv("HOME");
 	size_t len = 0, pos = 0;
@@ -77,7 +77,7 @@ static const char *from_build_id_cache(struct spe_pdr *r, char *buf, size_t bufs
 
 /* /proc/kallsyms, if this recording is of this machine's running kernel
  * and the addresses are shown (not all zero). */
-static const char *from_proc(struct spe_pdr *r)
+static const char *from_proc(struct spe_perf_reader *r)
 {
 	size_t hl = 0, rl = 0;
 	char *host = feature(r, SPE_HEADER_HOSTNAME, &hl), *rel = feature(r, SPE_HEADER_OSRELEASE, &rl);
@@ -101,7 +101,7 @@ static const char *from_proc(struct spe_pdr *r)
 
 /* The perf.data file at @path opened for its header (a regular file, not
  * a pipe); false when there is none. */
-static bool open_recording(const char *path, struct spe_pdr **r, int *fd)
+static bool open_recording(const char *path, struct spe_perf_reader **r, int *fd)
 {
 	char *data = NULL;
 	struct stat st;
@@ -121,8 +121,8 @@ static bool open_recording(const char *path, struct spe_pdr **r, int *fd)
 	free(data);
 	if (*fd < 0)
 		return false;
-	if (spe_pdr_open(r, *fd) || spe_pdr_is_pipe(*r)) {
-		spe_pdr_close(*r);
+	if (spe_perf_reader_open(r, *fd) || spe_perf_reader_is_pipe(*r)) {
+		spe_perf_reader_close(*r);
 		close(*fd);
 		*r = NULL;
 		*fd = -1;
@@ -133,7 +133,7 @@ static bool open_recording(const char *path, struct spe_pdr **r, int *fd)
 
 const char *spe_default_kallsyms(const char *path, char *buf, size_t size)
 {
-	struct spe_pdr *r;
+	struct spe_perf_reader *r;
 	const char *ret;
 	int fd;
 
@@ -142,14 +142,14 @@ const char *spe_default_kallsyms(const char *path, char *buf, size_t size)
 	ret = from_build_id_cache(r, buf, size);
 	if (!ret)
 		ret = from_proc(r);
-	spe_pdr_close(r);
+	spe_perf_reader_close(r);
 	close(fd);
 	return ret;
 }
 
 void spe_recording_build_ids(const char *path, struct spe_symbols *s)
 {
-	struct spe_pdr *r;
+	struct spe_perf_reader *r;
 	size_t len = 0;
 	char *sec;
 	int fd;
@@ -160,7 +160,7 @@ void spe_recording_build_ids(const char *path, struct spe_symbols *s)
 	if (sec)
 		spe_symbols_build_id_section(s, sec, len);
 	free(sec);
-	spe_pdr_close(r);
+	spe_perf_reader_close(r);
 	close(fd);
 }
 

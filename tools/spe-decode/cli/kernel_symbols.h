@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "spe_perf_synth.h"
+#include "spe_symbols.h"
 
 /* The kallsyms file for the perf.data at @path ("-": none), in @buf; NULL
  * when there is none. */

@@ -42,31 +42,31 @@ static int tmp_file(void)
 }
 
 /* The main file's attributes, features and records into @w. */
-static int copy_main(struct spe_pdr *r, struct spe_pdw *w, const char **why)
+static int copy_main(struct spe_perf_reader *r, struct spe_perf_writer *w, const char **why)
 {
-	struct spe_pdr_event ev;
+	struct spe_perf_reader_event ev;
 	unsigned char *buf = NULL;
 	int err = 0, k;
 
-	for (uint32_t i = 0; !err && i < spe_pdr_nr_attrs(r); i++) {
-		const struct spe_pdr_attr *a = spe_pdr_attr(r, i);
+	for (uint32_t i = 0; !err && i < spe_perf_reader_nr_attrs(r); i++) {
+		const struct spe_perf_reader_attr *a = spe_perf_reader_attr(r, i);
 		struct perf_event_attr attr = a->attr;
 
 		attr.size = 0;	/* the writer's own size; the rest is zero-extended */
-		err = spe_pdw_add_attr(w, &attr, NULL, a->ids, a->nr_ids);
+		err = spe_perf_writer_add_attr(w, &attr, NULL, a->ids, a->nr_ids);
 		if (err)
 			*why = "an event attribute this tool cannot rewrite";
 	}
 	if (!err)
-		err = spe_pdw_copy_features(w, r, 0);
-	while (!err && (k = spe_pdr_next(r, &ev)) != 0) {
+		err = spe_perf_writer_copy_features(w, r, 0);
+	while (!err && (k = spe_perf_reader_next(r, &ev)) != 0) {
 		if (k < 0) {
-			*why = spe_pdr_errmsg(r);
+			*why = spe_perf_reader_errmsg(r);
 			err = k;
 			break;
 		}
 		if (ev.header->type != SPE_PERF_RECORD_AUXTRACE) {
-			err = spe_pdw_write_event(w, ev.header);
+			err = spe_perf_writer_write_event(w, ev.header);
 			continue;
 		}
 		{
@@ -77,10 +77,11 @@ static int copy_main(struct spe_pdr *r, struct spe_pdw *w, const char **why)
 				err = SPE_ERR_NOMEM;
 				break;
 			}
-			err = spe_pdw_auxtrace_begin(w, ev.aux_data_size, a->offset, a->reference,
-						     a->idx, a->tid, a->cpu);
-			while (!err && (n = spe_pdr_aux_read(r, buf, 1 << 16)) > 0)
-				err = spe_pdw_auxtrace_data(w, buf, (uint64_t)n);
+			err = spe_perf_writer_auxtrace_begin(w, ev.aux_data_size, a->offset,
+				a->reference,
+							     a->idx, a->tid, a->cpu);
+			while (!err && (n = spe_perf_reader_aux_read(r, buf, 1 << 16)) > 0)
+				err = spe_perf_writer_auxtrace_data(w, buf, (uint64_t)n);
 		}
 	}
 	free(buf);
@@ -88,7 +89,7 @@ static int copy_main(struct spe_pdr *r, struct spe_pdw *w, const char **why)
 }
 
 /* The records of one DIR/data.N (no header) into @w. */
-static int copy_thread_file(const char *path, struct spe_pdw *w, const char **why)
+static int copy_thread_file(const char *path, struct spe_perf_writer *w, const char **why)
 {
 	int fd = open(path, O_RDONLY), err = 0;
 	const unsigned char *p;
@@ -129,15 +130,15 @@ static int copy_thread_file(const char *path, struct spe_pdw *w, const char **wh
 			memcpy(&a, p + pos, sizeof(a));
 			/* Data cut by the end of the file: what is there. */
 			n = a.size < (uint64_t)st.st_size - end ? a.size : (uint64_t)st.st_size - end;
-			err = spe_pdw_auxtrace_begin(w, n, a.offset, a.reference, a.idx, a.tid, a.cpu);
+			err = spe_perf_writer_auxtrace_begin(w, n, a.offset, a.reference, a.idx, a.tid, a.cpu);
 			if (!err)
-				err = spe_pdw_auxtrace_data(w, p + end, n);
+				err = spe_perf_writer_auxtrace_data(w, p + end, n);
 			end += n;
 		} else {
 			uint64_t rec[65536 / 8];	/* 8-aligned copy */
 
 			memcpy(rec, p + pos, h.size);
-			err = spe_pdw_write_event(w, rec);
+			err = spe_perf_writer_write_event(w, rec);
 		}
 		pos = end;
 	}
@@ -159,10 +160,10 @@ static int is_thread_file(const struct dirent *d)
 
 int spe_perf_dir_join(const char *cmd, const char *path)
 {
-	struct spe_pdw_info info = { 0 };
+	struct spe_perf_writer_info info = { 0 };
 	struct dirent **files = NULL;
-	struct spe_pdr *r = NULL;
-	struct spe_pdw *w = NULL;
+	struct spe_perf_reader *r = NULL;
+	struct spe_perf_writer *w = NULL;
 	const char *why = NULL, *where = "data";
 	char *data = NULL, *file = NULL;
 	int in = -1, out, nr = 0, err;
@@ -176,11 +177,11 @@ int spe_perf_dir_join(const char *cmd, const char *path)
 		return -1;
 	}
 	in = open(data, O_RDONLY);
-	err = in < 0 ? -errno : spe_pdr_open(&r, in);
+	err = in < 0 ? -errno : spe_perf_reader_open(&r, in);
 	if (err && r)
-		why = spe_pdr_errmsg(r);
+		why = spe_perf_reader_errmsg(r);
 	if (!err)
-		err = spe_pdw_create_pipe(&w, out, &info);
+		err = spe_perf_writer_create_pipe(&w, out, &info);
 	if (!err)
 		err = copy_main(r, w, &why);
 	if (!err) {
@@ -199,7 +200,7 @@ int spe_perf_dir_join(const char *cmd, const char *path)
 		err = copy_thread_file(file, w, &why);
 	}
 	if (!err)
-		err = spe_pdw_finish(w);
+		err = spe_perf_writer_finish(w);
 	if (err)
 		fprintf(stderr, "spe-decode %s: %s/%s: %s\n", cmd, path, where,
 			why ? why : spe_strerror(err));
@@ -208,8 +209,8 @@ int spe_perf_dir_join(const char *cmd, const char *path)
 	free(files);
 	free(file);
 	free(data);
-	spe_pdw_free(w);
-	spe_pdr_close(r);
+	spe_perf_writer_free(w);
+	spe_perf_reader_close(r);
 	if (in >= 0)
 		close(in);
 	if (err || lseek(out, 0, SEEK_SET)) {

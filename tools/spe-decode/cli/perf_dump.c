@@ -16,7 +16,7 @@
 
 #include "input.h"
 #include "perf_dump.h"
-#include "spe_perf_synth.h"
+#include "spe_session.h"
 
 struct pdump {
 	struct spe_output *out;
@@ -88,7 +88,7 @@ static void drop_pages(const uint8_t *p, uint64_t n)
 		madvise((void *)from, to - from, MADV_DONTNEED);
 }
 
-static int on_auxtrace(void *ctx, const struct spe_pdr_event *ev, const uint8_t *data,
+static int on_auxtrace(void *ctx, const struct spe_perf_reader_event *ev, const uint8_t *data,
 		       uint64_t size)
 {
 	struct pdump *d = ctx;
@@ -128,7 +128,7 @@ static int on_auxtrace(void *ctx, const struct spe_pdr_event *ev, const uint8_t 
 	return d->out->err ? 1 : 0;
 }
 
-static int on_event(void *ctx, const struct spe_pdr_event *ev)
+static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 {
 	struct pdump *d = ctx;
 	const struct perf_event_header *h = ev->header;
@@ -144,7 +144,7 @@ static int on_event(void *ctx, const struct spe_pdr_event *ev)
 				  "  Version            %u\n  PMU Type           %u\n",
 				  ev->offset, h->size, ai.version, ai.pmu_type);
 		for (uint32_t i = 0; i < ai.nr_cpus; i++) {
-			struct spe_pdw_cpu_meta m;
+			struct spe_perf_writer_cpu_meta m;
 
 			if (spe_auxtrace_info_cpu(h, i, &m, &why))
 				break;

@@ -30,7 +30,7 @@ static int on_record(void *ctx, const struct spe_qrecord *qr)
 	return spe_synth_record(&c->synth, qr, emit, c);
 }
 
-static int on_event(void *ctx, const struct spe_pdr_event *ev)
+static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 {
 	struct run_ctx *c = ctx;
 

@@ -7,7 +7,8 @@
 #ifndef SPE_DECODE_CLI_SAMPLES_H
 #define SPE_DECODE_CLI_SAMPLES_H
 
-#include "spe_perf_synth.h"
+#include "spe_session.h"
+#include "spe_sample_synth.h"
 
 struct spe_samples_run {
 	const char *cmd;		/* for messages: "spe-decode <cmd>: ..." */
@@ -16,7 +17,7 @@ struct spe_samples_run {
 	/* Each synthesised sample; non-zero stops. */
 	int (*on_sample)(void *ctx, const struct spe_sample *s);
 	/* Every perf.data record, in time order with the samples (may be NULL). */
-	int (*on_event)(void *ctx, const struct spe_pdr_event *ev);
+	int (*on_event)(void *ctx, const struct spe_perf_reader_event *ev);
 	void *ctx;
 	bool quiet;			/* no end-of-run summary on stderr */
 	unsigned threads;		/* decoding threads, 0: one per online CPU */

@@ -28,7 +28,7 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 	return vr->on_view(vr->ctx, &vs);
 }
 
-static int on_event(void *ctx, const struct spe_pdr_event *ev)
+static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 {
 	struct spe_view_run *vr = ctx;
 

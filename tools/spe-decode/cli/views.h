@@ -18,7 +18,7 @@ struct spe_view_run {
 	unsigned threads;		/* decoding threads, 0: default */
 	int (*on_view)(void *ctx, const struct spe_view_sample *vs);
 	/* Every perf.data record after the symboliser saw it (may be NULL). */
-	int (*on_event)(void *ctx, const struct spe_pdr_event *ev);
+	int (*on_event)(void *ctx, const struct spe_perf_reader_event *ev);
 	void *ctx;
 	/* Filled in: */
 	struct spe_samples_run r;

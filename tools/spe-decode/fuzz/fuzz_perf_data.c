@@ -12,7 +12,10 @@
 #include <unistd.h>
 
 #include "spe_decode.h"
-#include "spe_perf_synth.h"
+#include "spe_session.h"
+#include "spe_sample_synth.h"
+#include "spe_symbols.h"
+#include "spe_report.h"
 
 struct fz {
 	struct spe_synth synth;
@@ -46,7 +49,7 @@ static int on_record(void *ctx, const struct spe_qrecord *qr)
 	return spe_synth_record(&f->synth, qr, emit, f);
 }
 
-static int on_event(void *ctx, const struct spe_pdr_event *ev)
+static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 {
 	struct fz *f = ctx;
 
@@ -54,7 +57,7 @@ static int on_event(void *ctx, const struct spe_pdr_event *ev)
 	return 0;
 }
 
-static int on_auxtrace(void *ctx, const struct spe_pdr_event *ev, const uint8_t *data,
+static int on_auxtrace(void *ctx, const struct spe_perf_reader_event *ev, const uint8_t *data,
 		       uint64_t size)
 {
 	struct spe_dump_config dc = SPE_DUMP_CONFIG_INIT;

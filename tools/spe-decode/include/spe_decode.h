@@ -2,8 +2,12 @@
 /*
  * libspe-decode: decode Arm Statistical Profiling Extension (SPE) data.
  *
- * This is the library's one public header.  The library is layered, one
- * source file per layer, each with a small streaming API:
+ * The library's public API is the headers make install puts in
+ * include/spe-decode/ (PUBLIC_HEADERS in the Makefile), one per layer;
+ * spe_views.h is the CLI's own.  This one is the SPE decoder itself and
+ * the errors of every layer.  The
+ * decoder is layered, one source file per layer, each with a small
+ * streaming API:
  *
  *   bytes   --spe_pkt_decode()-->      packets  (lib/packet.c)
  *   packets --spe_decoder_next()-->    records  (lib/record.c)
@@ -51,7 +55,7 @@ extern "C" {
  * spe_error, and spe_strerror() names every code.  A code says what went
  * wrong in the library's terms; the detail (the offset of a bad field, the
  * system's reason behind SPE_ERR_IO) is in the message of the object that
- * failed: spe_pdr_errmsg(), spe_pdw_errmsg(), spe_session_errmsg().
+ * failed: spe_perf_reader_errmsg(), spe_perf_writer_errmsg(), spe_session_errmsg().
  *
  * The codes lie below -SPE_ERR_BASE, outside -1..-4095 where Linux keeps
  * -errno values (MAX_ERRNO): a caller's callback (an spe_write_fn, a

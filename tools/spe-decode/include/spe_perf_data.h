@@ -167,19 +167,19 @@ struct spe_perf_time_conv_event {
 /* ---- Writer ------------------------------------------------------------ */
 
 /*
- * A perf.data writer for a seekable file.  Usage: spe_pdw_create(), one
- * spe_pdw_add_attr() per event, then records in file order (the first record
- * fixes the attribute section), then spe_pdw_finish() which appends the
+ * A perf.data writer for a seekable file.  Usage: spe_perf_writer_create(), one
+ * spe_perf_writer_add_attr() per event, then records in file order (the first record
+ * fixes the attribute section), then spe_perf_writer_finish() which appends the
  * feature sections and rewrites the file header.  Output is buffered; memory
  * does not depend on how much is written.  Every function returns 0 or a
  * negative SPE_ERR_* code; after an error every later call returns the same
- * error, and spe_pdw_errmsg() says what it was (for SPE_ERR_IO with the
+ * error, and spe_perf_writer_errmsg() says what it was (for SPE_ERR_IO with the
  * system's reason, e.g. "write: No space left on device").
  */
-struct spe_pdw;
+struct spe_perf_writer;
 
 /* What goes into the feature sections; NULL strings are left out. */
-struct spe_pdw_info {
+struct spe_perf_writer_info {
 	const char *hostname;
 	const char *os_release;
 	const char *perf_version;
@@ -195,7 +195,7 @@ struct spe_pdw_info {
 
 /* The sample_id_all trailer of non-sample records, laid out by the sample
  * type of the attribute that owns `id`. */
-struct spe_pdw_sample_id {
+struct spe_perf_writer_sample_id {
 	uint32_t pid, tid;
 	uint64_t time;
 	uint64_t id;
@@ -204,11 +204,11 @@ struct spe_pdw_sample_id {
 
 /* A PERF_RECORD_SAMPLE; which fields are written depends on the sample type
  * of the attribute that owns `id`. */
-struct spe_pdw_branch_entry {
+struct spe_perf_writer_branch_entry {
 	uint64_t from, to, flags;
 };
 
-struct spe_pdw_sample {
+struct spe_perf_writer_sample {
 	uint16_t misc;			/* PERF_RECORD_MISC_USER / _KERNEL */
 	uint64_t id;
 	uint64_t ip;
@@ -225,42 +225,45 @@ struct spe_pdw_sample {
 	uint64_t data_src;
 	uint64_t phys_addr;
 	uint32_t nr_branches;
-	const struct spe_pdw_branch_entry *branches;
+	const struct spe_perf_writer_branch_entry *branches;
 };
 
-int spe_pdw_create(struct spe_pdw **out, int fd, const struct spe_pdw_info *info);
+int spe_perf_writer_create(struct spe_perf_writer **out, int fd,
+			   const struct spe_perf_writer_info *info);
 /* The same in perf's pipe format (perf record -o -), for a pipe or any fd
  * that is only written sequentially. */
-int spe_pdw_create_pipe(struct spe_pdw **out, int fd, const struct spe_pdw_info *info);
-bool spe_pdw_is_pipe(const struct spe_pdw *w);
+int spe_perf_writer_create_pipe(struct spe_perf_writer **out, int fd,
+				const struct spe_perf_writer_info *info);
+bool spe_perf_writer_is_pipe(const struct spe_perf_writer *w);
 /*
  * Writes feature section @feat (enum spe_perf_feature) with these bytes,
- * as read from another perf.data, instead of what spe_pdw_info gives.
+ * as read from another perf.data, instead of what spe_perf_writer_info gives.
  * Features describing the file's own layout (EVENT_DESC, AUXTRACE,
  * GROUP_DESC, DIR_FORMAT, COMPRESSED) are refused with SPE_ERR_INVAL.  Call
  * before the first record.
  */
-int spe_pdw_copy_feature(struct spe_pdw *w, int feat, const void *data, size_t len);
-struct spe_pdr;
+int spe_perf_writer_copy_feature(struct spe_perf_writer *w, int feat, const void *data, size_t len);
+struct spe_perf_reader;
 /* Every feature section of the file @r reads (file mode) through
- * spe_pdw_copy_feature(), but those whose bit is set in @skip (bits < 64)
+ * spe_perf_writer_copy_feature(), but those whose bit is set in @skip (bits < 64)
  * and the writer's own.  Returns 0 or a negative SPE_ERR_* code. */
-int spe_pdw_copy_features(struct spe_pdw *w, struct spe_pdr *r, uint64_t skip);
-/* Frees the writer; does not close fd.  Call spe_pdw_finish() first. */
-void spe_pdw_free(struct spe_pdw *w);
+int spe_perf_writer_copy_features(struct spe_perf_writer *w, struct spe_perf_reader *r,
+				  uint64_t skip);
+/* Frees the writer; does not close fd.  Call spe_perf_writer_finish() first. */
+void spe_perf_writer_free(struct spe_perf_writer *w);
 /* The writer's first error in words, or NULL when it has had none. */
-const char *spe_pdw_errmsg(const struct spe_pdw *w);
+const char *spe_perf_writer_errmsg(const struct spe_perf_writer *w);
 
 /* attr->size is set to the size this library was built with when zero. */
-int spe_pdw_add_attr(struct spe_pdw *w, const struct perf_event_attr *attr,
-		     const char *name, const uint64_t *ids, uint32_t nr_ids);
+int spe_perf_writer_add_attr(struct spe_perf_writer *w, const struct perf_event_attr *attr,
+			     const char *name, const uint64_t *ids, uint32_t nr_ids);
 
 /* A complete record whose header.size is its length. */
-int spe_pdw_write_event(struct spe_pdw *w, const void *event);
+int spe_perf_writer_write_event(struct spe_perf_writer *w, const void *event);
 
-int spe_pdw_auxtrace_info_v1(struct spe_pdw *w, uint32_t pmu_type, bool per_cpu);
+int spe_perf_writer_auxtrace_info_v1(struct spe_perf_writer *w, uint32_t pmu_type, bool per_cpu);
 
-struct spe_pdw_cpu_meta {
+struct spe_perf_writer_cpu_meta {
 	uint64_t cpu;
 	uint64_t midr;
 	uint64_t pmu_type;		/* ~0: no SPE on this CPU */
@@ -268,9 +271,9 @@ struct spe_pdw_cpu_meta {
 	uint64_t event_filter;
 };
 /* nr_params: SPE_AUXINFO_V2_NR_PARAMS, or _OLD for the 2024 layout. */
-int spe_pdw_auxtrace_info_v2(struct spe_pdw *w, uint32_t pmu_type,
-			     const struct spe_pdw_cpu_meta *cpus, uint32_t nr_cpus,
-			     uint32_t nr_params);
+int spe_perf_writer_auxtrace_info_v2(struct spe_perf_writer *w, uint32_t pmu_type,
+				     const struct spe_perf_writer_cpu_meta *cpus, uint32_t nr_cpus,
+				     uint32_t nr_params);
 
 /* Time conversion parameters (perf_event.h), shared with the reader. */
 struct spe_time_conv {
@@ -283,45 +286,45 @@ struct spe_time_conv {
 	bool cap_user_time_short;
 	bool long_form;			/* has time_cycles and what follows */
 };
-int spe_pdw_time_conv(struct spe_pdw *w, const struct spe_time_conv *tc);
+int spe_perf_writer_time_conv(struct spe_perf_writer *w, const struct spe_time_conv *tc);
 
-int spe_pdw_comm(struct spe_pdw *w, uint32_t pid, uint32_t tid, const char *comm,
-		 bool exec, const struct spe_pdw_sample_id *sid);
-int spe_pdw_mmap2(struct spe_pdw *w, uint16_t misc, uint32_t pid, uint32_t tid,
-		  uint64_t addr, uint64_t len, uint64_t pgoff, const char *filename,
-		  const struct spe_pdw_sample_id *sid);
+int spe_perf_writer_comm(struct spe_perf_writer *w, uint32_t pid, uint32_t tid, const char *comm,
+			 bool exec, const struct spe_perf_writer_sample_id *sid);
+int spe_perf_writer_mmap2(struct spe_perf_writer *w, uint16_t misc, uint32_t pid, uint32_t tid,
+			  uint64_t addr, uint64_t len, uint64_t pgoff, const char *filename,
+			  const struct spe_perf_writer_sample_id *sid);
 /* type: PERF_RECORD_FORK or PERF_RECORD_EXIT */
-int spe_pdw_task(struct spe_pdw *w, uint32_t type, uint32_t pid, uint32_t ppid,
-		 uint32_t tid, uint32_t ptid, uint64_t time,
-		 const struct spe_pdw_sample_id *sid);
-int spe_pdw_itrace_start(struct spe_pdw *w, uint32_t pid, uint32_t tid,
-			 const struct spe_pdw_sample_id *sid);
-int spe_pdw_aux(struct spe_pdw *w, uint64_t aux_offset, uint64_t aux_size,
-		uint64_t flags, const struct spe_pdw_sample_id *sid);
+int spe_perf_writer_task(struct spe_perf_writer *w, uint32_t type, uint32_t pid, uint32_t ppid,
+			 uint32_t tid, uint32_t ptid, uint64_t time,
+			 const struct spe_perf_writer_sample_id *sid);
+int spe_perf_writer_itrace_start(struct spe_perf_writer *w, uint32_t pid, uint32_t tid,
+				 const struct spe_perf_writer_sample_id *sid);
+int spe_perf_writer_aux(struct spe_perf_writer *w, uint64_t aux_offset, uint64_t aux_size,
+			uint64_t flags, const struct spe_perf_writer_sample_id *sid);
 /* cpu_wide: PERF_RECORD_SWITCH_CPU_WIDE with next/prev pid/tid. */
-int spe_pdw_switch(struct spe_pdw *w, bool out, bool cpu_wide,
-		   uint32_t next_prev_pid, uint32_t next_prev_tid,
-		   const struct spe_pdw_sample_id *sid);
-int spe_pdw_lost(struct spe_pdw *w, uint64_t id, uint64_t lost,
-		 const struct spe_pdw_sample_id *sid);
-int spe_pdw_finished_round(struct spe_pdw *w);
+int spe_perf_writer_switch(struct spe_perf_writer *w, bool out, bool cpu_wide,
+			   uint32_t next_prev_pid, uint32_t next_prev_tid,
+			   const struct spe_perf_writer_sample_id *sid);
+int spe_perf_writer_lost(struct spe_perf_writer *w, uint64_t id, uint64_t lost,
+			 const struct spe_perf_writer_sample_id *sid);
+int spe_perf_writer_finished_round(struct spe_perf_writer *w);
 /* AUXTRACE record plus its data, zero-padded to 8 bytes as perf does. */
-int spe_pdw_auxtrace(struct spe_pdw *w, const void *data, uint64_t size,
-		     uint64_t offset, uint64_t reference, uint32_t idx,
-		     uint32_t tid, uint32_t cpu);
+int spe_perf_writer_auxtrace(struct spe_perf_writer *w, const void *data, uint64_t size,
+			     uint64_t offset, uint64_t reference, uint32_t idx,
+			     uint32_t tid, uint32_t cpu);
 /* The same in pieces: begin with the total size, then data until complete;
  * no other record may be written in between. */
-int spe_pdw_auxtrace_begin(struct spe_pdw *w, uint64_t size, uint64_t offset,
-			   uint64_t reference, uint32_t idx, uint32_t tid,
-			   uint32_t cpu);
-int spe_pdw_auxtrace_data(struct spe_pdw *w, const void *data, uint64_t n);
-int spe_pdw_sample(struct spe_pdw *w, const struct spe_pdw_sample *s);
+int spe_perf_writer_auxtrace_begin(struct spe_perf_writer *w, uint64_t size, uint64_t offset,
+				   uint64_t reference, uint32_t idx, uint32_t tid,
+				   uint32_t cpu);
+int spe_perf_writer_auxtrace_data(struct spe_perf_writer *w, const void *data, uint64_t n);
+int spe_perf_writer_sample(struct spe_perf_writer *w, const struct spe_perf_writer_sample *s);
 
 /* Appends the feature sections and rewrites the header. */
-int spe_pdw_finish(struct spe_pdw *w);
+int spe_perf_writer_finish(struct spe_perf_writer *w);
 
 /* Bytes written so far (the current end of file). */
-uint64_t spe_pdw_offset(const struct spe_pdw *w);
+uint64_t spe_perf_writer_offset(const struct spe_perf_writer *w);
 
 
 /* ---- Reader ------------------------------------------------------------ */
@@ -331,17 +334,17 @@ uint64_t spe_pdw_offset(const struct spe_pdw *w);
  * record -o -, read from a pipe or stdin).  Records come out one at a time
  * in file order through a fixed buffer, so memory does not grow with the
  * file.  AUXTRACE data is not read with its record: in a file the caller
- * preads it later from aux_data_offset (spe_pdr_pread); in a pipe it must
- * consume it with spe_pdr_aux_read() before the next spe_pdr_next(), which
+ * preads it later from aux_data_offset (spe_perf_reader_pread); in a pipe it must
+ * consume it with spe_perf_reader_aux_read() before the next spe_perf_reader_next(), which
  * otherwise skips it.
  *
  * Errors are negative SPE_ERR_* codes (SPE_ERR_BAD_FILE for a malformed
- * file, SPE_ERR_IO for a failed read); spe_pdr_errmsg() then says what was
- * wrong and at which file offset (spe_pdr_error_offset()).
+ * file, SPE_ERR_IO for a failed read); spe_perf_reader_errmsg() then says what was
+ * wrong and at which file offset (spe_perf_reader_error_offset()).
  */
-struct spe_pdr;
+struct spe_perf_reader;
 
-struct spe_pdr_attr {
+struct spe_perf_reader_attr {
 	struct perf_event_attr attr;	/* zero-extended to this header's size */
 	uint32_t file_size;		/* attr.size as found in the file */
 	uint64_t *ids;
@@ -350,7 +353,7 @@ struct spe_pdr_attr {
 
 /* The sample_id_all trailer (non-sample records) or the leading fields of
  * a PERF_RECORD_SAMPLE. */
-struct spe_pdr_sample_id {
+struct spe_perf_reader_sample_id {
 	uint32_t pid, tid;
 	uint64_t time;
 	uint64_t id;
@@ -358,18 +361,18 @@ struct spe_pdr_sample_id {
 	bool has_tid, has_time, has_id, has_cpu;
 };
 
-struct spe_pdr_event {
+struct spe_perf_reader_event {
 	uint64_t offset;		/* file offset of the record */
 	const struct perf_event_header *header;	/* header.size bytes, 8-aligned */
-	const struct spe_pdr_attr *attr;	/* owner of the record, or NULL */
-	struct spe_pdr_sample_id sid;
+	const struct spe_perf_reader_attr *attr;	/* owner of the record, or NULL */
+	struct spe_perf_reader_sample_id sid;
 	/* PERF_RECORD_AUXTRACE: where its data starts and how long it is. */
 	uint64_t aux_data_offset;
 	uint64_t aux_data_size;
 };
 
 /* Machine description from the feature sections (or pipe-mode records). */
-struct spe_pdr_info {
+struct spe_perf_reader_info {
 	char arch[64];
 	char cpuid[128];		/* arm64: MIDR_EL1 as text */
 	uint32_t nr_cpus_avail, nr_cpus_online;
@@ -379,37 +382,40 @@ struct spe_pdr_info {
 	uint64_t auxtrace_index_offset;	/* file offset of its first entry */
 };
 
-int spe_pdr_open(struct spe_pdr **out, int fd);
+int spe_perf_reader_open(struct spe_perf_reader **out, int fd);
 /* The same for a stream whose first @head_len (at most 16) bytes the
  * caller already read (to tell perf.data from raw SPE bytes): @head. */
-int spe_pdr_open_stream(struct spe_pdr **out, int fd, const void *head, size_t head_len);
-/* On a failed open *out is still set (for spe_pdr_errmsg), or NULL without
- * memory; spe_pdr_close() frees it and does not close fd. */
-void spe_pdr_close(struct spe_pdr *r);
+int spe_perf_reader_open_stream(struct spe_perf_reader **out, int fd, const void *head,
+				size_t head_len);
+/* On a failed open *out is still set (for spe_perf_reader_errmsg), or NULL without
+ * memory; spe_perf_reader_close() frees it and does not close fd. */
+void spe_perf_reader_close(struct spe_perf_reader *r);
 
 /* 1: *ev holds the next record (valid until the next call); 0: end of data;
- * negative: error (see spe_pdr_errmsg). */
-int spe_pdr_next(struct spe_pdr *r, struct spe_pdr_event *ev);
+ * negative: error (see spe_perf_reader_errmsg). */
+int spe_perf_reader_next(struct spe_perf_reader *r, struct spe_perf_reader_event *ev);
 
-bool spe_pdr_is_pipe(const struct spe_pdr *r);
-uint64_t spe_pdr_file_size(const struct spe_pdr *r);	/* 0 for a pipe */
-const struct spe_pdr_info *spe_pdr_info(const struct spe_pdr *r);
-uint32_t spe_pdr_nr_attrs(const struct spe_pdr *r);
-const struct spe_pdr_attr *spe_pdr_attr(const struct spe_pdr *r, uint32_t i);
-const struct spe_pdr_attr *spe_pdr_attr_by_id(const struct spe_pdr *r, uint64_t id);
+bool spe_perf_reader_is_pipe(const struct spe_perf_reader *r);
+uint64_t spe_perf_reader_file_size(const struct spe_perf_reader *r);	/* 0 for a pipe */
+const struct spe_perf_reader_info *spe_perf_reader_info(const struct spe_perf_reader *r);
+uint32_t spe_perf_reader_nr_attrs(const struct spe_perf_reader *r);
+const struct spe_perf_reader_attr *spe_perf_reader_attr(const struct spe_perf_reader *r,
+							uint32_t i);
+const struct spe_perf_reader_attr *spe_perf_reader_attr_by_id(const struct spe_perf_reader *r,
+	uint64_t id);
 /* File mode: the file offset and size of feature section @feat (an
  * enum spe_perf_feature bit); SPE_ERR_NOT_FOUND when the file has none. */
-int spe_pdr_feature_section(const struct spe_pdr *r, int feat, uint64_t *off,
-			    uint64_t *size);
+int spe_perf_reader_feature_section(const struct spe_perf_reader *r, int feat, uint64_t *off,
+				    uint64_t *size);
 
 /* Reads the current AUXTRACE record's data sequentially; returns bytes read
  * (0 when all consumed) or a negative error.  Works in both modes. */
-long spe_pdr_aux_read(struct spe_pdr *r, void *buf, size_t n);
+long spe_perf_reader_aux_read(struct spe_perf_reader *r, void *buf, size_t n);
 /* File mode: n bytes at file offset off (AUXTRACE data of any record). */
-int spe_pdr_pread(struct spe_pdr *r, void *buf, size_t n, uint64_t off);
+int spe_perf_reader_pread(struct spe_perf_reader *r, void *buf, size_t n, uint64_t off);
 
-const char *spe_pdr_errmsg(const struct spe_pdr *r);
-uint64_t spe_pdr_error_offset(const struct spe_pdr *r);
+const char *spe_perf_reader_errmsg(const struct spe_perf_reader *r);
+uint64_t spe_perf_reader_error_offset(const struct spe_perf_reader *r);
 
 /* ---- Parsed records ---------------------------------------------------- */
 
@@ -428,7 +434,7 @@ int spe_parse_auxtrace_info(const struct perf_event_header *h,
 			    struct spe_auxtrace_info *info, const char **why);
 /* Version 2: the metadata of per-CPU entry i (0 <= i < nr_cpus). */
 int spe_auxtrace_info_cpu(const struct perf_event_header *h, uint32_t i,
-			  struct spe_pdw_cpu_meta *meta, const char **why);
+			  struct spe_perf_writer_cpu_meta *meta, const char **why);
 
 int spe_parse_time_conv(const struct perf_event_header *h, struct spe_time_conv *tc);
 

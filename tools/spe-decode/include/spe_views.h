@@ -13,7 +13,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "spe_perf_synth.h"
+#include "spe_session.h"
+#include "spe_sample_synth.h"
+#include "spe_symbols.h"
+#include "spe_report.h"
 
 /* ---- One record as the views see it ---------------------------------------- */
 
@@ -214,7 +217,7 @@ int spe_html_new(struct spe_html **out, bool virt);
 void spe_html_free(struct spe_html *h);
 int spe_html_add(struct spe_html *h, const struct spe_view_sample *vs);
 /* AUX flags and LOST records for the timeline. */
-int spe_html_event(struct spe_html *h, const struct spe_pdr_event *ev);
+int spe_html_event(struct spe_html *h, const struct spe_perf_reader_event *ev);
 struct spe_c2c *spe_html_c2c(struct spe_html *h);
 /* The page; returns 0 or the first error of write (or SPE_ERR_NOMEM). */
 int spe_html_write(const struct spe_html *h, const struct spe_html_meta *m,

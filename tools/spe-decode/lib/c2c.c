@@ -18,6 +18,7 @@
 
 #include <linux/perf_event.h>
 
+#include "grow.h"
 #include "spe_decode.h"
 #include "spe_views.h"
 #include "sink_printf.h"
@@ -265,15 +266,8 @@ static struct entry *entry_for(struct spe_c2c *c, struct shared *l, unsigned off
 	for (size_t i = 0; i < l->nr_entries; i++)
 		if (l->entries[i].offset == offset && l->entries[i].ip == vs->s->ip)
 			return &l->entries[i];
-	if (l->nr_entries == l->cap_entries) {
-		size_t ncap = l->cap_entries ? l->cap_entries * 2 : 8;
-		struct entry *n = realloc(l->entries, ncap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		l->entries = n;
-		l->cap_entries = ncap;
-	}
+	if (SPE_GROW(l->entries, l->cap_entries, l->nr_entries, 8))
+		return NULL;
 	if (vs->sym->has_sym)
 		snprintf(sym, sizeof(sym), "%s+0x%" PRIx64, vs->sym->name, vs->sym->offset);
 	else

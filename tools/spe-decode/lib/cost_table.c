@@ -22,6 +22,7 @@
 
 #include <linux/perf_event.h>
 
+#include "grow.h"
 #include "spe/packet.h"
 #include "spe_decode.h"
 #include "spe_views.h"
@@ -317,15 +318,8 @@ int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
 
 		if (t->used == UINT32_MAX - 1)
 			return SPE_ERR_NOMEM;
-		if (t->used == t->rows_cap) {
-			size_t ncap = t->rows_cap ? t->rows_cap * 2 : 64;
-			struct row *n = realloc(t->rows, ncap * sizeof(*n));
-
-			if (!n)
-				return SPE_ERR_NOMEM;
-			t->rows = n;
-			t->rows_cap = ncap;
-		}
+		if (SPE_GROW(t->rows, t->rows_cap, t->used, 64))
+			return SPE_ERR_NOMEM;
 		if (!(k = strdup(key)))
 			return SPE_ERR_NOMEM;
 		t->rows[t->used] = (struct row){ .key = k, .hash = h };

@@ -11,7 +11,7 @@
 #include <linux/perf_event.h>
 
 #include "spe/packet.h"
-#include "spe_perf_synth.h"
+#include "spe_data_source.h"
 
 #define MIDR_IMPLEMENTER(m)	(((m) >> 24) & 0xff)
 #define MIDR_PARTNUM(m)		(((m) >> 4) & 0xfff)

@@ -18,6 +18,7 @@
 
 #include <linux/perf_event.h>
 
+#include "grow.h"
 #include "spe_decode.h"
 #include "spe_views.h"
 #include "sink_printf.h"
@@ -237,22 +238,14 @@ int spe_html_add(struct spe_html *h, const struct spe_view_sample *vs)
 	return 0;
 }
 
-static void add_mark(struct spe_html *h, const struct spe_pdr_event *ev, char kind)
+static void add_mark(struct spe_html *h, const struct spe_perf_reader_event *ev, char kind)
 {
-	struct mark *n;
-
 	if (!ev->sid.has_time)
 		return;
-	if (h->nr_marks == h->cap_marks) {
-		size_t ncap = h->cap_marks ? h->cap_marks * 2 : 64;
-
-		/* A bounded list: a pathological file does not grow memory. */
-		if (ncap > 65536 || !(n = realloc(h->marks, ncap * sizeof(*n)))) {
-			h->dropped_marks++;
-			return;
-		}
-		h->marks = n;
-		h->cap_marks = ncap;
+	/* A bounded list: a pathological file does not grow memory. */
+	if (SPE_GROW_MAX(h->marks, h->cap_marks, h->nr_marks, 64, 65536)) {
+		h->dropped_marks++;
+		return;
 	}
 	h->marks[h->nr_marks++] = (struct mark){
 		.time = ev->sid.time, .cpu = ev->sid.has_cpu ? (int32_t)ev->sid.cpu : -1,
@@ -260,7 +253,7 @@ static void add_mark(struct spe_html *h, const struct spe_pdr_event *ev, char ki
 	};
 }
 
-int spe_html_event(struct spe_html *h, const struct spe_pdr_event *ev)
+int spe_html_event(struct spe_html *h, const struct spe_perf_reader_event *ev)
 {
 	const struct perf_event_header *hd = ev->header;
 	uint64_t flags;

@@ -24,7 +24,7 @@
 #define PDR_MAX_IDS	(1u << 20)
 #define PDR_MSG_SIZE	256
 
-struct spe_pdr {
+struct spe_perf_reader {
 	int fd;
 	bool pipe;			/* not seekable: read as a stream */
 	bool pipe_fmt;			/* perf's pipe format (maybe saved to a file) */
@@ -44,9 +44,9 @@ struct spe_pdr {
 
 	uint64_t *scratch;		/* 8-aligned copy of a misaligned record */
 
-	struct spe_pdr_attr attrs[PDR_MAX_ATTRS];
+	struct spe_perf_reader_attr attrs[PDR_MAX_ATTRS];
 	uint32_t nr_attrs;
-	struct spe_pdr_info info;
+	struct spe_perf_reader_info info;
 	/* File mode: every feature section the header lists (size 0: none). */
 	struct spe_perf_file_section feat_sec[SPE_HEADER_FEAT_BITS];
 
@@ -59,7 +59,7 @@ struct spe_pdr {
 	char msg[PDR_MSG_SIZE];
 };
 
-static int pdr_error(struct spe_pdr *r, int err, uint64_t off, const char *fmt, ...)
+static int reader_error(struct spe_perf_reader *r, int err, uint64_t off, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -75,42 +75,43 @@ static int pdr_error(struct spe_pdr *r, int err, uint64_t off, const char *fmt, 
 	return err;
 }
 
-const char *spe_pdr_errmsg(const struct spe_pdr *r)
+const char *spe_perf_reader_errmsg(const struct spe_perf_reader *r)
 {
 	return r && r->err ? r->msg : "no error";
 }
 
-uint64_t spe_pdr_error_offset(const struct spe_pdr *r)
+uint64_t spe_perf_reader_error_offset(const struct spe_perf_reader *r)
 {
 	return r->err_off;
 }
 
-bool spe_pdr_is_pipe(const struct spe_pdr *r)
+bool spe_perf_reader_is_pipe(const struct spe_perf_reader *r)
 {
 	return r->pipe;
 }
 
-uint64_t spe_pdr_file_size(const struct spe_pdr *r)
+uint64_t spe_perf_reader_file_size(const struct spe_perf_reader *r)
 {
 	return r->pipe ? 0 : r->file_size;
 }
 
-const struct spe_pdr_info *spe_pdr_info(const struct spe_pdr *r)
+const struct spe_perf_reader_info *spe_perf_reader_info(const struct spe_perf_reader *r)
 {
 	return &r->info;
 }
 
-uint32_t spe_pdr_nr_attrs(const struct spe_pdr *r)
+uint32_t spe_perf_reader_nr_attrs(const struct spe_perf_reader *r)
 {
 	return r->nr_attrs;
 }
 
-const struct spe_pdr_attr *spe_pdr_attr(const struct spe_pdr *r, uint32_t i)
+const struct spe_perf_reader_attr *spe_perf_reader_attr(const struct spe_perf_reader *r, uint32_t i)
 {
 	return i < r->nr_attrs ? &r->attrs[i] : NULL;
 }
 
-const struct spe_pdr_attr *spe_pdr_attr_by_id(const struct spe_pdr *r, uint64_t id)
+const struct spe_perf_reader_attr *spe_perf_reader_attr_by_id(const struct spe_perf_reader *r,
+	uint64_t id)
 {
 	for (uint32_t i = 0; i < r->nr_attrs; i++)
 		for (uint32_t j = 0; j < r->attrs[i].nr_ids; j++)
@@ -123,7 +124,7 @@ const struct spe_pdr_attr *spe_pdr_attr_by_id(const struct spe_pdr *r, uint64_t 
  * pread all of n bytes at off; short reads are the caller's error.  A failed
  * read returns -errno, which the callers turn into SPE_ERR_IO and a message.
  */
-static ssize_t pdr_pread_full(int fd, void *buf, size_t n, uint64_t off)
+static ssize_t reader_pread_full(int fd, void *buf, size_t n, uint64_t off)
 {
 	size_t done = 0;
 
@@ -142,19 +143,19 @@ static ssize_t pdr_pread_full(int fd, void *buf, size_t n, uint64_t off)
 	return (ssize_t)done;
 }
 
-int spe_pdr_pread(struct spe_pdr *r, void *buf, size_t n, uint64_t off)
+int spe_perf_reader_pread(struct spe_perf_reader *r, void *buf, size_t n, uint64_t off)
 {
 	ssize_t k;
 
 	if (r->pipe)
 		return SPE_ERR_UNSUPPORTED;
 	if (off > r->file_size || n > r->file_size - off)
-		return pdr_error(r, SPE_ERR_BAD_FILE, off, "read of %zu bytes past the end of the file", n);
-	k = pdr_pread_full(r->fd, buf, n, off);
+		return reader_error(r, SPE_ERR_BAD_FILE, off, "read of %zu bytes past the end of the file", n);
+	k = reader_pread_full(r->fd, buf, n, off);
 	if (k < 0)
-		return pdr_error(r, SPE_ERR_IO, off, "read: %s", strerror((int)-k));
+		return reader_error(r, SPE_ERR_IO, off, "read: %s", strerror((int)-k));
 	if ((size_t)k != n)
-		return pdr_error(r, SPE_ERR_IO, off + (uint64_t)k, "file shrank while reading");
+		return reader_error(r, SPE_ERR_IO, off + (uint64_t)k, "file shrank while reading");
 	return 0;
 }
 
@@ -162,7 +163,7 @@ int spe_pdr_pread(struct spe_pdr *r, void *buf, size_t n, uint64_t off)
  * Make at least `need` bytes available at buf[bpos] (need <= PDR_BUF_SIZE/2).
  * Returns the number available (may be less at the end of input) or an error.
  */
-static long pdr_fill(struct spe_pdr *r, size_t need)
+static long reader_fill(struct spe_perf_reader *r, size_t need)
 {
 	size_t avail = r->blen - r->bpos;
 
@@ -180,8 +181,8 @@ static long pdr_fill(struct spe_pdr *r, size_t need)
 			if (k < 0 && errno == EINTR)
 				continue;
 			if (k < 0)
-				return pdr_error(r, SPE_ERR_IO, r->boff + r->blen, "read: %s",
-						 strerror(errno));
+				return reader_error(r, SPE_ERR_IO, r->boff + r->blen, "read: %s",
+						    strerror(errno));
 		} else {
 			uint64_t at = r->boff + r->blen;
 			size_t want = PDR_BUF_SIZE - r->blen;
@@ -192,9 +193,10 @@ static long pdr_fill(struct spe_pdr *r, size_t need)
 			}
 			if (want > r->data_end - at)
 				want = (size_t)(r->data_end - at);
-			k = pdr_pread_full(r->fd, r->buf + r->blen, want, at);
+			k = reader_pread_full(r->fd, r->buf + r->blen, want, at);
 			if (k < 0)
-				return pdr_error(r, SPE_ERR_IO, at, "read: %s", strerror((int)-k));
+				return reader_error(r, SPE_ERR_IO, at, "read: %s",
+						    strerror((int)-k));
 		}
 		if (k == 0)
 			r->eof = true;
@@ -204,10 +206,10 @@ static long pdr_fill(struct spe_pdr *r, size_t need)
 }
 
 /* Consume n bytes of the sequential stream (pipe mode skipping). */
-static int pdr_skip(struct spe_pdr *r, uint64_t n)
+static int reader_skip(struct spe_perf_reader *r, uint64_t n)
 {
 	while (n) {
-		long avail = pdr_fill(r, 1);
+		long avail = reader_fill(r, 1);
 		size_t c;
 
 		if (avail < 0)
@@ -221,7 +223,7 @@ static int pdr_skip(struct spe_pdr *r, uint64_t n)
 	return 0;
 }
 
-long spe_pdr_aux_read(struct spe_pdr *r, void *buf, size_t n)
+long spe_perf_reader_aux_read(struct spe_perf_reader *r, void *buf, size_t n)
 {
 	if (r->err)
 		return r->err;
@@ -233,14 +235,14 @@ long spe_pdr_aux_read(struct spe_pdr *r, void *buf, size_t n)
 		size_t done = 0;
 
 		while (done < n) {
-			long avail = pdr_fill(r, 1);
+			long avail = reader_fill(r, 1);
 			size_t c;
 
 			if (avail < 0)
 				return avail;
 			if (avail == 0)
-				return pdr_error(r, SPE_ERR_TRUNCATED, r->aux_next,
-						 "AUXTRACE data cut by the end of input");
+				return reader_error(r, SPE_ERR_TRUNCATED, r->aux_next,
+						    "AUXTRACE data cut by the end of input");
 			c = (size_t)avail < n - done ? (size_t)avail : n - done;
 			memcpy((char *)buf + done, r->buf + r->bpos, c);
 			r->bpos += c;
@@ -248,7 +250,7 @@ long spe_pdr_aux_read(struct spe_pdr *r, void *buf, size_t n)
 			r->aux_next += c;
 		}
 	} else {
-		int err = spe_pdr_pread(r, buf, n, r->aux_next);
+		int err = spe_perf_reader_pread(r, buf, n, r->aux_next);
 
 		if (err)
 			return err;
@@ -260,23 +262,23 @@ long spe_pdr_aux_read(struct spe_pdr *r, void *buf, size_t n)
 
 /* ---- Attributes ---------------------------------------------------------- */
 
-static int pdr_add_attr(struct spe_pdr *r, const unsigned char *p, size_t avail,
-			uint64_t off, const uint64_t *ids, uint32_t nr_ids)
+static int reader_add_attr(struct spe_perf_reader *r, const unsigned char *p, size_t avail,
+			   uint64_t off, const uint64_t *ids, uint32_t nr_ids)
 {
-	struct spe_pdr_attr *a;
+	struct spe_perf_reader_attr *a;
 	uint32_t size;
 
 	if (r->nr_attrs == PDR_MAX_ATTRS)
-		return pdr_error(r, -E2BIG, off, "more than %d attributes", PDR_MAX_ATTRS);
+		return reader_error(r, -E2BIG, off, "more than %d attributes", PDR_MAX_ATTRS);
 	if (avail < PERF_ATTR_SIZE_VER0)
-		return pdr_error(r, SPE_ERR_BAD_FILE, off, "attribute shorter than %d bytes",
-				 PERF_ATTR_SIZE_VER0);
+		return reader_error(r, SPE_ERR_BAD_FILE, off, "attribute shorter than %d bytes",
+				    PERF_ATTR_SIZE_VER0);
 	memcpy(&size, p + 4, 4);
 	if (!size)
 		size = PERF_ATTR_SIZE_VER0;	/* perf: size 0 means the first ABI */
 	if (size < PERF_ATTR_SIZE_VER0 || size > avail || (size & 7))
-		return pdr_error(r, SPE_ERR_BAD_FILE, off, "attribute size %u invalid (room for %zu)",
-				 size, avail);
+		return reader_error(r, SPE_ERR_BAD_FILE, off, "attribute size %u invalid (room for %zu)",
+				    size, avail);
 	a = &r->attrs[r->nr_attrs];
 	memset(a, 0, sizeof(*a));
 	memcpy(&a->attr, p, size < sizeof(a->attr) ? size : sizeof(a->attr));
@@ -285,7 +287,7 @@ static int pdr_add_attr(struct spe_pdr *r, const unsigned char *p, size_t avail,
 	if (nr_ids) {
 		a->ids = malloc(nr_ids * sizeof(*ids));
 		if (!a->ids)
-			return pdr_error(r, SPE_ERR_NOMEM, off, "out of memory");
+			return reader_error(r, SPE_ERR_NOMEM, off, "out of memory");
 		memcpy(a->ids, ids, nr_ids * sizeof(*ids));
 		a->nr_ids = nr_ids;
 	}
@@ -293,21 +295,21 @@ static int pdr_add_attr(struct spe_pdr *r, const unsigned char *p, size_t avail,
 	return 0;
 }
 
-static int pdr_read_attrs(struct spe_pdr *r, const struct spe_perf_file_header *h)
+static int reader_read_attrs(struct spe_perf_reader *r, const struct spe_perf_file_header *h)
 {
 	unsigned char entry[512];
 	uint64_t nr;
 
 	if (h->attr_size < PERF_ATTR_SIZE_VER0 + 16 || h->attr_size > sizeof(entry))
-		return pdr_error(r, SPE_ERR_BAD_FILE, 16, "attribute entry size %llu invalid",
-				 (unsigned long long)h->attr_size);
+		return reader_error(r, SPE_ERR_BAD_FILE, 16, "attribute entry size %llu invalid",
+				    (unsigned long long)h->attr_size);
 	if (h->attrs.size % h->attr_size)
-		return pdr_error(r, SPE_ERR_BAD_FILE, 32, "attribute section size %llu is not a multiple of %llu",
-				 (unsigned long long)h->attrs.size,
-				 (unsigned long long)h->attr_size);
+		return reader_error(r, SPE_ERR_BAD_FILE, 32, "attribute section size %llu is not a multiple of %llu",
+				    (unsigned long long)h->attrs.size,
+				    (unsigned long long)h->attr_size);
 	nr = h->attrs.size / h->attr_size;
 	if (!nr)
-		return pdr_error(r, SPE_ERR_BAD_FILE, 32, "no attributes");
+		return reader_error(r, SPE_ERR_BAD_FILE, 32, "no attributes");
 	for (uint64_t i = 0; i < nr; i++) {
 		uint64_t off = h->attrs.offset + i * h->attr_size;
 		struct spe_perf_file_section ids;
@@ -315,34 +317,34 @@ static int pdr_read_attrs(struct spe_pdr *r, const struct spe_perf_file_header *
 		uint32_t size;
 		int err;
 
-		err = spe_pdr_pread(r, entry, h->attr_size, off);
+		err = spe_perf_reader_pread(r, entry, h->attr_size, off);
 		if (err)
 			return err;
 		memcpy(&size, entry + 4, 4);
 		if (!size)
 			size = PERF_ATTR_SIZE_VER0;
 		if (size < PERF_ATTR_SIZE_VER0 || (uint64_t)size + 16 > h->attr_size)
-			return pdr_error(r, SPE_ERR_BAD_FILE, off + 4,
-					 "attribute size %u does not fit its %llu-byte entry",
-					 size, (unsigned long long)h->attr_size);
+			return reader_error(r, SPE_ERR_BAD_FILE, off + 4,
+					    "attribute size %u does not fit its %llu-byte entry",
+					    size, (unsigned long long)h->attr_size);
 		memcpy(&ids, entry + size, sizeof(ids));
 		if (ids.size % 8 || ids.size / 8 > PDR_MAX_IDS ||
 		    ids.offset > r->file_size || ids.size > r->file_size - ids.offset)
-			return pdr_error(r, SPE_ERR_BAD_FILE, off + size,
-					 "attribute ids section (%#llx, %llu bytes) outside the file",
-					 (unsigned long long)ids.offset,
-					 (unsigned long long)ids.size);
+			return reader_error(r, SPE_ERR_BAD_FILE, off + size,
+					    "attribute ids section (%#llx, %llu bytes) outside the file",
+					    (unsigned long long)ids.offset,
+					    (unsigned long long)ids.size);
 		if (ids.size) {
 			idv = malloc(ids.size);
 			if (!idv)
-				return pdr_error(r, SPE_ERR_NOMEM, off, "out of memory");
-			err = spe_pdr_pread(r, idv, ids.size, ids.offset);
+				return reader_error(r, SPE_ERR_NOMEM, off, "out of memory");
+			err = spe_perf_reader_pread(r, idv, ids.size, ids.offset);
 			if (!err)
-				err = pdr_add_attr(r, entry, size, off, idv,
-						   (uint32_t)(ids.size / 8));
+				err = reader_add_attr(r, entry, size, off, idv,
+						      (uint32_t)(ids.size / 8));
 			free(idv);
 		} else {
-			err = pdr_add_attr(r, entry, size, off, NULL, 0);
+			err = reader_add_attr(r, entry, size, off, NULL, 0);
 		}
 		if (err)
 			return err;
@@ -353,7 +355,7 @@ static int pdr_read_attrs(struct spe_pdr *r, const struct spe_perf_file_header *
 /* ---- Features -------------------------------------------------------------- */
 
 /* perf's string: u32 length then that many bytes, NUL-terminated inside. */
-static void pdr_feat_string(const unsigned char *p, size_t n, char *out, size_t cap)
+static void reader_feat_string(const unsigned char *p, size_t n, char *out, size_t cap)
 {
 	uint32_t len;
 
@@ -369,14 +371,14 @@ static void pdr_feat_string(const unsigned char *p, size_t n, char *out, size_t 
 	out[len] = '\0';
 }
 
-static void pdr_feature(struct spe_pdr *r, int feat, const unsigned char *p, size_t n)
+static void reader_feature(struct spe_perf_reader *r, int feat, const unsigned char *p, size_t n)
 {
 	switch (feat) {
 	case SPE_HEADER_ARCH:
-		pdr_feat_string(p, n, r->info.arch, sizeof(r->info.arch));
+		reader_feat_string(p, n, r->info.arch, sizeof(r->info.arch));
 		break;
 	case SPE_HEADER_CPUID:
-		pdr_feat_string(p, n, r->info.cpuid, sizeof(r->info.cpuid));
+		reader_feat_string(p, n, r->info.cpuid, sizeof(r->info.cpuid));
 		r->info.has_cpuid = r->info.cpuid[0] != '\0';
 		break;
 	case SPE_HEADER_NRCPUS:
@@ -396,7 +398,7 @@ static void pdr_feature(struct spe_pdr *r, int feat, const unsigned char *p, siz
 	}
 }
 
-static void pdr_feature_at(struct spe_pdr *r, int feat, uint64_t off, uint64_t size)
+static void reader_feature_at(struct spe_perf_reader *r, int feat, uint64_t off, uint64_t size)
 {
 	if (feat == SPE_HEADER_AUXTRACE) {
 		r->info.auxtrace_index_offset = off + 8;
@@ -406,7 +408,7 @@ static void pdr_feature_at(struct spe_pdr *r, int feat, uint64_t off, uint64_t s
 	}
 }
 
-static int pdr_read_features(struct spe_pdr *r, const struct spe_perf_file_header *h)
+static int reader_read_features(struct spe_perf_reader *r, const struct spe_perf_file_header *h)
 {
 	static const int wanted[] = { SPE_HEADER_ARCH, SPE_HEADER_NRCPUS, SPE_HEADER_CPUID,
 				      SPE_HEADER_AUXTRACE };
@@ -426,26 +428,26 @@ static int pdr_read_features(struct spe_pdr *r, const struct spe_perf_file_heade
 			continue;
 		for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++)
 			want |= wanted[i] == f;
-		/* Where every other section is, for spe_pdr_feature_section(). */
-		if (!want && !spe_pdr_pread(r, &sec, sizeof(sec), at) &&
+		/* Where every other section is, for spe_perf_reader_feature_section(). */
+		if (!want && !spe_perf_reader_pread(r, &sec, sizeof(sec), at) &&
 		    sec.offset <= r->file_size && sec.size <= r->file_size - sec.offset)
 			r->feat_sec[f] = sec;
 		if (want) {
-			err = spe_pdr_pread(r, &sec, sizeof(sec), at);
+			err = spe_perf_reader_pread(r, &sec, sizeof(sec), at);
 			if (err)
-				return pdr_error(r, SPE_ERR_BAD_FILE, at,
-						 "feature index entry %d cut by the end of the file", f);
+				return reader_error(r, SPE_ERR_BAD_FILE, at,
+						    "feature index entry %d cut by the end of the file", f);
 			if (sec.offset > r->file_size || sec.size > r->file_size - sec.offset)
-				return pdr_error(r, SPE_ERR_BAD_FILE, at,
-						 "feature %d section (%#llx, %llu bytes) outside the file",
-						 f, (unsigned long long)sec.offset,
-						 (unsigned long long)sec.size);
+				return reader_error(r, SPE_ERR_BAD_FILE, at,
+						    "feature %d section (%#llx, %llu bytes) outside the file",
+						    f, (unsigned long long)sec.offset,
+						    (unsigned long long)sec.size);
 			n = sec.size < sizeof(small) ? (size_t)sec.size : sizeof(small);
-			err = spe_pdr_pread(r, small, n, sec.offset);
+			err = spe_perf_reader_pread(r, small, n, sec.offset);
 			if (err)
 				return err;
-			pdr_feature(r, f, small, n);
-			pdr_feature_at(r, f, sec.offset, sec.size);
+			reader_feature(r, f, small, n);
+			reader_feature_at(r, f, sec.offset, sec.size);
 			r->feat_sec[f] = sec;
 		}
 		nth++;
@@ -453,8 +455,8 @@ static int pdr_read_features(struct spe_pdr *r, const struct spe_perf_file_heade
 	return 0;
 }
 
-int spe_pdr_feature_section(const struct spe_pdr *r, int feat, uint64_t *off,
-			    uint64_t *size)
+int spe_perf_reader_feature_section(const struct spe_perf_reader *r, int feat, uint64_t *off,
+				    uint64_t *size)
 {
 	if (feat < 0 || feat >= SPE_HEADER_FEAT_BITS || !r->feat_sec[feat].size)
 		return SPE_ERR_NOT_FOUND;
@@ -465,23 +467,24 @@ int spe_pdr_feature_section(const struct spe_pdr *r, int feat, uint64_t *off,
 
 /* ---- Open ------------------------------------------------------------------ */
 
-static int pdr_open_file(struct spe_pdr *r)
+static int reader_open_file(struct spe_perf_reader *r)
 {
 	struct spe_perf_file_header h;
 	int err;
 
-	err = spe_pdr_pread(r, &h, sizeof(h), 0);
+	err = spe_perf_reader_pread(r, &h, sizeof(h), 0);
 	if (err)
-		return pdr_error(r, SPE_ERR_BAD_FILE, 0, "file header cut: the file has %llu bytes",
-				 (unsigned long long)r->file_size);
+		return reader_error(r, SPE_ERR_BAD_FILE, 0,
+				    "file header cut: the file has %llu bytes",
+				    (unsigned long long)r->file_size);
 	if (h.size != sizeof(h))
-		return pdr_error(r, SPE_ERR_BAD_FILE, 8, "file header size %llu, expected %zu",
-				 (unsigned long long)h.size, sizeof(h));
+		return reader_error(r, SPE_ERR_BAD_FILE, 8, "file header size %llu, expected %zu",
+				    (unsigned long long)h.size, sizeof(h));
 	if (h.data.offset < sizeof(h) || h.data.offset > r->file_size)
-		return pdr_error(r, SPE_ERR_BAD_FILE, 40,
-				 "data section offset %#llx outside the %llu-byte file",
-				 (unsigned long long)h.data.offset,
-				 (unsigned long long)r->file_size);
+		return reader_error(r, SPE_ERR_BAD_FILE, 40,
+				    "data section offset %#llx outside the %llu-byte file",
+				    (unsigned long long)h.data.offset,
+				    (unsigned long long)r->file_size);
 	/*
 	 * A data section longer than the file is a truncated file, and size 0
 	 * is what perf record leaves when it dies before rewriting the
@@ -494,27 +497,28 @@ static int pdr_open_file(struct spe_pdr *r)
 		memset(h.features, 0, sizeof(h.features));	/* not there */
 	}
 	if (h.attrs.offset > r->file_size || h.attrs.size > r->file_size - h.attrs.offset)
-		return pdr_error(r, SPE_ERR_BAD_FILE, 24,
-				 "attribute section (%#llx, %llu bytes) outside the file",
-				 (unsigned long long)h.attrs.offset,
-				 (unsigned long long)h.attrs.size);
+		return reader_error(r, SPE_ERR_BAD_FILE, 24,
+				    "attribute section (%#llx, %llu bytes) outside the file",
+				    (unsigned long long)h.attrs.offset,
+				    (unsigned long long)h.attrs.size);
 	r->data_off = h.data.offset;
 	r->data_end = h.data.offset + h.data.size;
-	err = pdr_read_attrs(r, &h);
+	err = reader_read_attrs(r, &h);
 	if (!err)
-		err = pdr_read_features(r, &h);
+		err = reader_read_features(r, &h);
 	r->boff = r->pos = r->data_off;
 	return err;
 }
 
-int spe_pdr_open(struct spe_pdr **out, int fd)
+int spe_perf_reader_open(struct spe_perf_reader **out, int fd)
 {
-	return spe_pdr_open_stream(out, fd, NULL, 0);
+	return spe_perf_reader_open_stream(out, fd, NULL, 0);
 }
 
-int spe_pdr_open_stream(struct spe_pdr **out, int fd, const void *head, size_t head_len)
+int spe_perf_reader_open_stream(struct spe_perf_reader **out, int fd, const void *head,
+				size_t head_len)
 {
-	struct spe_pdr *r = calloc(1, sizeof(*r));
+	struct spe_perf_reader *r = calloc(1, sizeof(*r));
 	struct stat st;
 	uint64_t magic_size[2];
 	long avail;
@@ -526,36 +530,36 @@ int spe_pdr_open_stream(struct spe_pdr **out, int fd, const void *head, size_t h
 	r->buf = malloc(PDR_BUF_SIZE);
 	r->scratch = malloc(65536);
 	if (!r->buf || !r->scratch)
-		return pdr_error(r, SPE_ERR_NOMEM, 0, "out of memory");
+		return reader_error(r, SPE_ERR_NOMEM, 0, "out of memory");
 	if (fstat(fd, &st))
-		return pdr_error(r, SPE_ERR_IO, 0, "stat: %s", strerror(errno));
+		return reader_error(r, SPE_ERR_IO, 0, "stat: %s", strerror(errno));
 	r->file_size = (uint64_t)st.st_size;
 	/* A regular file is read with pread; anything else as a stream. */
 	r->pipe = !S_ISREG(st.st_mode) || head_len;
 	if (head_len > 16)
-		return pdr_error(r, SPE_ERR_INVAL, 0, "more than 16 bytes read ahead");
+		return reader_error(r, SPE_ERR_INVAL, 0, "more than 16 bytes read ahead");
 	if (!r->pipe) {
 		if (r->file_size < 16)
-			return pdr_error(r, SPE_ERR_BAD_FILE, 0, "not a perf.data file: only %llu bytes",
-					 (unsigned long long)r->file_size);
-		if (pdr_pread_full(fd, magic_size, 16, 0) != 16)
-			return pdr_error(r, SPE_ERR_IO, 0, "cannot read the file header");
+			return reader_error(r, SPE_ERR_BAD_FILE, 0, "not a perf.data file: only %llu bytes",
+					    (unsigned long long)r->file_size);
+		if (reader_pread_full(fd, magic_size, 16, 0) != 16)
+			return reader_error(r, SPE_ERR_IO, 0, "cannot read the file header");
 	} else {
 		r->data_end = UINT64_MAX;
 		memcpy(r->buf, head, head_len);	/* what the caller read ahead */
 		r->blen = head_len;
-		avail = pdr_fill(r, 16);
+		avail = reader_fill(r, 16);
 		if (avail < 0)
 			return (int)avail;
 		if (avail < 16)
-			return pdr_error(r, SPE_ERR_BAD_FILE, 0, "not a perf.data stream: only %ld bytes", avail);
+			return reader_error(r, SPE_ERR_BAD_FILE, 0, "not a perf.data stream: only %ld bytes", avail);
 		memcpy(magic_size, r->buf, 16);
 	}
 	if (magic_size[0] != SPE_PERF_MAGIC2) {
 		if (magic_size[0] == __builtin_bswap64(SPE_PERF_MAGIC2))
-			return pdr_error(r, SPE_ERR_BAD_FILE, 0, "big-endian perf.data is not supported");
-		return pdr_error(r, SPE_ERR_BAD_FILE, 0, "not a perf.data file: bad magic %#llx",
-				 (unsigned long long)magic_size[0]);
+			return reader_error(r, SPE_ERR_BAD_FILE, 0, "big-endian perf.data is not supported");
+		return reader_error(r, SPE_ERR_BAD_FILE, 0, "not a perf.data file: bad magic %#llx",
+				    (unsigned long long)magic_size[0]);
 	}
 	if (magic_size[1] == sizeof(struct spe_perf_pipe_file_header)) {
 		/* perf's pipe format, from a pipe or saved in a file. */
@@ -570,13 +574,13 @@ int spe_pdr_open_stream(struct spe_pdr **out, int fd, const void *head, size_t h
 		return 0;
 	}
 	if (r->pipe)
-		return pdr_error(r, SPE_ERR_BAD_FILE, 8,
-				 "a stream must use perf's pipe format (header size 16, found %llu)",
-				 (unsigned long long)magic_size[1]);
-	return pdr_open_file(r);
+		return reader_error(r, SPE_ERR_BAD_FILE, 8,
+				    "a stream must use perf's pipe format (header size 16, found %llu)",
+				    (unsigned long long)magic_size[1]);
+	return reader_open_file(r);
 }
 
-void spe_pdr_close(struct spe_pdr *r)
+void spe_perf_reader_close(struct spe_perf_reader *r)
 {
 	if (!r)
 		return;
@@ -589,17 +593,17 @@ void spe_pdr_close(struct spe_pdr *r)
 
 /* ---- Records ---------------------------------------------------------------- */
 
-static bool pdr_known_type(uint32_t type)
+static bool reader_known_type(uint32_t type)
 {
 	return (type >= 1 && type < PERF_RECORD_MAX) ||
 	       (type >= SPE_PERF_RECORD_HEADER_ATTR && type < SPE_PERF_RECORD_USER_MAX);
 }
 
 /* The attribute whose sample type lays out this record's sample fields. */
-static const struct spe_pdr_attr *pdr_owner(const struct spe_pdr *r,
-					    const unsigned char *p, size_t size)
+static const struct spe_perf_reader_attr *reader_owner(const struct spe_perf_reader *r,
+						       const unsigned char *p, size_t size)
 {
-	const struct spe_pdr_attr *first = r->nr_attrs ? &r->attrs[0] : NULL;
+	const struct spe_perf_reader_attr *first = r->nr_attrs ? &r->attrs[0] : NULL;
 	const struct perf_event_header *h = (const void *)p;
 	uint64_t id;
 
@@ -616,21 +620,21 @@ static const struct spe_pdr_attr *pdr_owner(const struct spe_pdr *r,
 			return NULL;
 		memcpy(&id, p + size - 8, 8);
 	}
-	return spe_pdr_attr_by_id(r, id);
+	return spe_perf_reader_attr_by_id(r, id);
 }
 
-static size_t pdr_trailer_size(uint64_t t)
+static size_t reader_trailer_size(uint64_t t)
 {
 	return 8 * (!!(t & PERF_SAMPLE_TID) + !!(t & PERF_SAMPLE_TIME) +
 		    !!(t & PERF_SAMPLE_ID) + !!(t & PERF_SAMPLE_STREAM_ID) +
 		    !!(t & PERF_SAMPLE_CPU) + !!(t & PERF_SAMPLE_IDENTIFIER));
 }
 
-static int pdr_sample_id(struct spe_pdr *r, struct spe_pdr_event *ev,
-			 const unsigned char *p, size_t size)
+static int reader_sample_id(struct spe_perf_reader *r, struct spe_perf_reader_event *ev,
+			    const unsigned char *p, size_t size)
 {
-	const struct spe_pdr_attr *a = ev->attr;
-	struct spe_pdr_sample_id *s = &ev->sid;
+	const struct spe_perf_reader_attr *a = ev->attr;
+	struct spe_perf_reader_sample_id *s = &ev->sid;
 	uint64_t t;
 	size_t q;
 
@@ -646,8 +650,8 @@ static int pdr_sample_id(struct spe_pdr *r, struct spe_pdr_event *ev,
 				   !!(t & PERF_SAMPLE_STREAM_ID) + !!(t & PERF_SAMPLE_CPU));
 
 		if (size < need)
-			return pdr_error(r, SPE_ERR_BAD_FILE, ev->offset,
-					 "sample of %zu bytes too short for its sample type", size);
+			return reader_error(r, SPE_ERR_BAD_FILE, ev->offset,
+					    "sample of %zu bytes too short for its sample type", size);
 		q = 8;
 		if (t & PERF_SAMPLE_IDENTIFIER) {
 			memcpy(&s->id, p + q, 8);
@@ -681,10 +685,10 @@ static int pdr_sample_id(struct spe_pdr *r, struct spe_pdr_event *ev,
 	}
 	if (ev->header->type >= SPE_PERF_RECORD_HEADER_ATTR || !a->attr.sample_id_all)
 		return 0;
-	if (size < sizeof(struct perf_event_header) + pdr_trailer_size(t))
-		return pdr_error(r, SPE_ERR_BAD_FILE, ev->offset,
-				 "record type %u of %zu bytes too short for its sample_id",
-				 ev->header->type, size);
+	if (size < sizeof(struct perf_event_header) + reader_trailer_size(t))
+		return reader_error(r, SPE_ERR_BAD_FILE, ev->offset,
+				    "record type %u of %zu bytes too short for its sample_id",
+				    ev->header->type, size);
 	/* Walk back from the end: IDENTIFIER CPU STREAM_ID ID TIME TID. */
 	q = size;
 	if (t & PERF_SAMPLE_IDENTIFIER) {
@@ -719,36 +723,37 @@ static int pdr_sample_id(struct spe_pdr *r, struct spe_pdr_event *ev,
 }
 
 /* Pipe mode: attributes and features arrive as records. */
-static int pdr_pipe_header_record(struct spe_pdr *r, const struct spe_pdr_event *ev,
-				  const unsigned char *p, size_t size)
+static int reader_pipe_header_record(struct spe_perf_reader *r,
+				     const struct spe_perf_reader_event *ev,
+				     const unsigned char *p, size_t size)
 {
 	if (ev->header->type == SPE_PERF_RECORD_HEADER_ATTR) {
 		uint32_t asz;
 		size_t nr_ids;
 
 		if (size < 8 + PERF_ATTR_SIZE_VER0)
-			return pdr_error(r, SPE_ERR_BAD_FILE, ev->offset, "HEADER_ATTR record too short");
+			return reader_error(r, SPE_ERR_BAD_FILE, ev->offset, "HEADER_ATTR record too short");
 		memcpy(&asz, p + 12, 4);
 		if (!asz)
 			asz = PERF_ATTR_SIZE_VER0;
 		if (asz > size - 8 || asz < PERF_ATTR_SIZE_VER0 || (asz & 7))
-			return pdr_error(r, SPE_ERR_BAD_FILE, ev->offset,
-					 "HEADER_ATTR attribute size %u does not fit the record", asz);
+			return reader_error(r, SPE_ERR_BAD_FILE, ev->offset,
+					    "HEADER_ATTR attribute size %u does not fit the record", asz);
 		nr_ids = (size - 8 - asz) / 8;
 		memcpy(r->scratch, p + 8 + asz, nr_ids * 8);
-		return pdr_add_attr(r, p + 8, asz, ev->offset, r->scratch, (uint32_t)nr_ids);
+		return reader_add_attr(r, p + 8, asz, ev->offset, r->scratch, (uint32_t)nr_ids);
 	}
 	if (ev->header->type == SPE_PERF_RECORD_HEADER_FEATURE && size >= 16) {
 		uint64_t feat;
 
 		memcpy(&feat, p + 8, 8);
 		if (feat < SPE_HEADER_FEAT_BITS)
-			pdr_feature(r, (int)feat, p + 16, size - 16);
+			reader_feature(r, (int)feat, p + 16, size - 16);
 	}
 	return 0;
 }
 
-int spe_pdr_next(struct spe_pdr *r, struct spe_pdr_event *ev)
+int spe_perf_reader_next(struct spe_perf_reader *r, struct spe_perf_reader_event *ev)
 {
 	struct perf_event_header h;
 	const unsigned char *p;
@@ -759,16 +764,16 @@ int spe_pdr_next(struct spe_pdr *r, struct spe_pdr_event *ev)
 	if (r->err)
 		return r->err;
 	if (r->cut_size)
-		return pdr_error(r, SPE_ERR_BAD_FILE, r->cut_at,
-				 "AUXTRACE data of %llu bytes cut by the end of the file (%#llx); "
-				 "the part before it was read",
-				 (unsigned long long)r->cut_size, (unsigned long long)r->data_end);
+		return reader_error(r, SPE_ERR_BAD_FILE, r->cut_at,
+				    "AUXTRACE data of %llu bytes cut by the end of the file (%#llx); "
+				    "the part before it was read",
+				    (unsigned long long)r->cut_size, (unsigned long long)r->data_end);
 	/* Whatever the caller left of the previous AUXTRACE data. */
 	if (r->aux_left) {
 		if (r->pipe) {
-			if (pdr_skip(r, r->aux_left))
-				return pdr_error(r, SPE_ERR_TRUNCATED, r->aux_next,
-						 "AUXTRACE data cut by the end of input");
+			if (reader_skip(r, r->aux_left))
+				return reader_error(r, SPE_ERR_TRUNCATED, r->aux_next,
+						    "AUXTRACE data cut by the end of input");
 		}
 		r->aux_left = 0;
 	}
@@ -782,32 +787,32 @@ int spe_pdr_next(struct spe_pdr *r, struct spe_pdr_event *ev)
 			r->bpos = (size_t)(r->pos - r->boff);
 		}
 	}
-	avail = pdr_fill(r, sizeof(h));
+	avail = reader_fill(r, sizeof(h));
 	if (avail < 0)
 		return (int)avail;
 	if (avail == 0)
 		return 0;
 	r->pos = r->boff + r->bpos;
 	if ((size_t)avail < sizeof(h))
-		return pdr_error(r, SPE_ERR_BAD_FILE, r->pos,
-				 "record header cut by the end of the data (%ld bytes left)", avail);
+		return reader_error(r, SPE_ERR_BAD_FILE, r->pos,
+				    "record header cut by the end of the data (%ld bytes left)", avail);
 	memcpy(&h, r->buf + r->bpos, sizeof(h));
 	if (h.size < sizeof(h))
-		return pdr_error(r, SPE_ERR_BAD_FILE, r->pos, "record type %u has size %u, less than its header",
-				 h.type, h.size);
-	if (!pdr_known_type(h.type))
-		return pdr_error(r, SPE_ERR_BAD_FILE, r->pos, "unknown record type %u (size %u)",
-				 h.type, h.size);
+		return reader_error(r, SPE_ERR_BAD_FILE, r->pos, "record type %u has size %u, less than its header",
+				    h.type, h.size);
+	if (!reader_known_type(h.type))
+		return reader_error(r, SPE_ERR_BAD_FILE, r->pos, "unknown record type %u (size %u)",
+				    h.type, h.size);
 	if (h.type == SPE_PERF_RECORD_COMPRESSED)
-		return pdr_error(r, SPE_ERR_UNSUPPORTED, r->pos,
-				 "compressed records (perf record -z) are not supported");
-	avail = pdr_fill(r, h.size);
+		return reader_error(r, SPE_ERR_UNSUPPORTED, r->pos,
+				    "compressed records (perf record -z) are not supported");
+	avail = reader_fill(r, h.size);
 	if (avail < 0)
 		return (int)avail;
 	if ((size_t)avail < h.size)
-		return pdr_error(r, SPE_ERR_BAD_FILE, r->pos,
-				 "record type %u of %u bytes cut by the end of the data (%ld left)",
-				 h.type, h.size, avail);
+		return reader_error(r, SPE_ERR_BAD_FILE, r->pos,
+				    "record type %u of %u bytes cut by the end of the data (%ld left)",
+				    h.type, h.size, avail);
 	p = r->buf + r->bpos;
 	if ((uintptr_t)p & 7) {
 		memcpy(r->scratch, p, h.size);
@@ -821,8 +826,8 @@ int spe_pdr_next(struct spe_pdr *r, struct spe_pdr_event *ev)
 		struct spe_perf_auxtrace_event a;
 
 		if (h.size < sizeof(a))
-			return pdr_error(r, SPE_ERR_BAD_FILE, r->pos, "AUXTRACE record of %u bytes, expected %zu",
-					 h.size, sizeof(a));
+			return reader_error(r, SPE_ERR_BAD_FILE, r->pos, "AUXTRACE record of %u bytes, expected %zu",
+					    h.size, sizeof(a));
 		memcpy(&a, p, sizeof(a));
 		trailing = a.size;
 		ev->aux_data_offset = r->pos + h.size;
@@ -840,11 +845,11 @@ int spe_pdr_next(struct spe_pdr *r, struct spe_pdr_event *ev)
 			ev->aux_data_size = trailing;
 		}
 		if (!r->pipe && (trailing > r->data_end - ev->aux_data_offset))
-			return pdr_error(r, SPE_ERR_BAD_FILE, r->pos,
-					 "AUXTRACE data of %llu bytes runs past the end of the %s (%#llx)",
-					 (unsigned long long)a.size,
-					 r->data_end == r->file_size ? "file" : "data section",
-					 (unsigned long long)r->data_end);
+			return reader_error(r, SPE_ERR_BAD_FILE, r->pos,
+					    "AUXTRACE data of %llu bytes runs past the end of the %s (%#llx)",
+					    (unsigned long long)a.size,
+					    r->data_end == r->file_size ? "file" : "data section",
+					    (unsigned long long)r->data_end);
 		r->aux_left = trailing;
 		r->aux_next = ev->aux_data_offset;
 	} else if (h.type == SPE_PERF_RECORD_HEADER_TRACING_DATA) {
@@ -854,16 +859,16 @@ int spe_pdr_next(struct spe_pdr *r, struct spe_pdr_event *ev)
 			memcpy(&sz, p + 8, 4);
 		trailing = sz;
 		if (!r->pipe && trailing > r->data_end - (r->pos + h.size))
-			return pdr_error(r, SPE_ERR_BAD_FILE, r->pos, "tracing data runs past the end of the file");
+			return reader_error(r, SPE_ERR_BAD_FILE, r->pos, "tracing data runs past the end of the file");
 		r->aux_left = trailing;	/* skipped like AUXTRACE data */
 		r->aux_next = r->pos + h.size;
 	}
-	ev->attr = pdr_owner(r, p, h.size);
-	err = pdr_sample_id(r, ev, p, h.size);
+	ev->attr = reader_owner(r, p, h.size);
+	err = reader_sample_id(r, ev, p, h.size);
 	if (err)
 		return err;
 	if (r->pipe_fmt) {
-		err = pdr_pipe_header_record(r, ev, p, h.size);
+		err = reader_pipe_header_record(r, ev, p, h.size);
 		if (err)
 			return err;
 	}
@@ -914,7 +919,7 @@ int spe_parse_auxtrace_info(const struct perf_event_header *h,
 }
 
 int spe_auxtrace_info_cpu(const struct perf_event_header *h, uint32_t i,
-			  struct spe_pdw_cpu_meta *meta, const char **why)
+			  struct spe_perf_writer_cpu_meta *meta, const char **why)
 {
 	const uint64_t *priv = (const uint64_t *)((const char *)h +
 				sizeof(struct spe_perf_auxtrace_info_event));

@@ -9,7 +9,7 @@
  * The attribute section is written when the first record arrives, so all
  * attributes must be added before any record.  The header is rewritten last.
  *
- * Pipe mode (spe_pdw_create_pipe(), what perf writes for -o -): a 16-byte
+ * Pipe mode (spe_perf_writer_create_pipe(), what perf writes for -o -): a 16-byte
  * header, then the attributes as HEADER_ATTR records and the features as
  * HEADER_FEATURE records before the first data record; nothing is rewritten.
  */
@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "spe_perf_data.h"
 
 #define PDW_BUF_SIZE	(64u * 1024)
@@ -36,26 +37,26 @@
 	 PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR |		\
 	 PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE)
 
-struct pdw_attr {
+struct writer_attr {
 	struct perf_event_attr attr;
 	char name[128];
 	uint64_t *ids;
 	uint32_t nr_ids;
 };
 
-struct spe_pdw {
+struct spe_perf_writer {
 	int fd;
 	int err;			/* sticky first error */
-	char msg[160];			/* what it was; see spe_pdw_errmsg() */
+	char msg[160];			/* what it was; see spe_perf_writer_errmsg() */
 	uint64_t pos;			/* file offset of buf[0] */
 	size_t len;			/* bytes pending in buf */
 	unsigned char *buf;
-	struct pdw_attr attrs[PDW_MAX_ATTRS];
+	struct writer_attr attrs[PDW_MAX_ATTRS];
 	uint32_t nr_attrs;
 	bool in_data;
 	bool finished;
 	bool pipe;			/* perf's pipe format: write() only */
-	bool counting;			/* pdw_put only counts (pdw_feature_size) */
+	bool counting;			/* writer_put only counts (writer_feature_size) */
 	uint64_t counted;
 	/* Feature sections copied from another perf.data (feat_len 0: none). */
 	unsigned char *feat_raw[SPE_HEADER_FEAT_BITS];
@@ -67,7 +68,7 @@ struct spe_pdw {
 	uint64_t aux_pad;		/* zero bytes after it */
 	uint64_t attrs_offset;
 	uint64_t data_offset;
-	/* Copies of the strings in spe_pdw_info, owned by the writer. */
+	/* Copies of the strings in spe_perf_writer_info, owned by the writer. */
 	char *hostname, *os_release, *perf_version, *arch, *cpuid;
 	uint32_t nr_cpus_avail, nr_cpus_online;
 	uint32_t nr_pmus;
@@ -75,7 +76,7 @@ struct spe_pdw {
 	char **pmu_names;
 };
 
-static int pdw_fail(struct spe_pdw *w, int err)
+static int writer_fail(struct spe_perf_writer *w, int err)
 {
 	if (!w->err) {
 		w->err = err;
@@ -85,7 +86,7 @@ static int pdw_fail(struct spe_pdw *w, int err)
 }
 
 /* A system call failed: SPE_ERR_IO, with the system's reason kept. */
-static int pdw_fail_sys(struct spe_pdw *w, const char *what)
+static int writer_fail_sys(struct spe_perf_writer *w, const char *what)
 {
 	if (!w->err) {
 		w->err = SPE_ERR_IO;
@@ -94,12 +95,12 @@ static int pdw_fail_sys(struct spe_pdw *w, const char *what)
 	return w->err;
 }
 
-const char *spe_pdw_errmsg(const struct spe_pdw *w)
+const char *spe_perf_writer_errmsg(const struct spe_perf_writer *w)
 {
 	return w && w->err ? w->msg : NULL;
 }
 
-static int pdw_flush(struct spe_pdw *w)
+static int writer_flush(struct spe_perf_writer *w)
 {
 	size_t done = 0;
 
@@ -110,11 +111,11 @@ static int pdw_flush(struct spe_pdw *w)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return pdw_fail_sys(w, "write");
+			return writer_fail_sys(w, "write");
 		}
 		if (n == 0) {
 			errno = ENOSPC;
-			return pdw_fail_sys(w, "write");
+			return writer_fail_sys(w, "write");
 		}
 		done += (size_t)n;
 	}
@@ -124,7 +125,7 @@ static int pdw_flush(struct spe_pdw *w)
 }
 
 /* One pwrite of a small block after the data; a short write is a full disk. */
-static int pdw_pwrite_all(struct spe_pdw *w, const void *p, size_t n, uint64_t off)
+static int writer_pwrite_all(struct spe_perf_writer *w, const void *p, size_t n, uint64_t off)
 {
 	ssize_t k = pwrite(w->fd, p, n, (off_t)off);
 
@@ -132,10 +133,10 @@ static int pdw_pwrite_all(struct spe_pdw *w, const void *p, size_t n, uint64_t o
 		return 0;
 	if (k >= 0)
 		errno = ENOSPC;
-	return pdw_fail_sys(w, "write");
+	return writer_fail_sys(w, "write");
 }
 
-static int pdw_put(struct spe_pdw *w, const void *p, size_t n)
+static int writer_put(struct spe_perf_writer *w, const void *p, size_t n)
 {
 	const unsigned char *s = p;
 
@@ -157,41 +158,42 @@ static int pdw_put(struct spe_pdw *w, const void *p, size_t n)
 		n -= c;
 		if (s)
 			s += c;
-		if (w->len == PDW_BUF_SIZE && pdw_flush(w))
+		if (w->len == PDW_BUF_SIZE && writer_flush(w))
 			return w->err;
 	}
 	return 0;
 }
 
-static int pdw_put_zero(struct spe_pdw *w, size_t n)
+static int writer_put_zero(struct spe_perf_writer *w, size_t n)
 {
-	return pdw_put(w, NULL, n);
+	return writer_put(w, NULL, n);
 }
 
-static int pdw_put_u32(struct spe_pdw *w, uint32_t v)
+static int writer_put_u32(struct spe_perf_writer *w, uint32_t v)
 {
-	return pdw_put(w, &v, sizeof(v));
+	return writer_put(w, &v, sizeof(v));
 }
 
-static int pdw_put_u64(struct spe_pdw *w, uint64_t v)
+static int writer_put_u64(struct spe_perf_writer *w, uint64_t v)
 {
-	return pdw_put(w, &v, sizeof(v));
+	return writer_put(w, &v, sizeof(v));
 }
 
-uint64_t spe_pdw_offset(const struct spe_pdw *w)
+uint64_t spe_perf_writer_offset(const struct spe_perf_writer *w)
 {
 	return w->pos + w->len;
 }
 
-static char *pdw_strdup(const char *s)
+static char *writer_strdup(const char *s)
 {
 	return s ? strndup(s, PDW_MAX_STR) : NULL;
 }
 
-static int pdw_create(struct spe_pdw **out, int fd, const struct spe_pdw_info *info,
-		      bool pipe)
+static int writer_create(struct spe_perf_writer **out, int fd,
+			 const struct spe_perf_writer_info *info,
+			 bool pipe)
 {
-	struct spe_pdw *w;
+	struct spe_perf_writer *w;
 
 	*out = NULL;
 	w = calloc(1, sizeof(*w));
@@ -203,11 +205,11 @@ static int pdw_create(struct spe_pdw **out, int fd, const struct spe_pdw_info *i
 	if (!w->buf)
 		goto nomem;
 	if (info) {
-		w->hostname = pdw_strdup(info->hostname);
-		w->os_release = pdw_strdup(info->os_release);
-		w->perf_version = pdw_strdup(info->perf_version);
-		w->arch = pdw_strdup(info->arch);
-		w->cpuid = pdw_strdup(info->cpuid);
+		w->hostname = writer_strdup(info->hostname);
+		w->os_release = writer_strdup(info->os_release);
+		w->perf_version = writer_strdup(info->perf_version);
+		w->arch = writer_strdup(info->arch);
+		w->cpuid = writer_strdup(info->cpuid);
 		w->nr_cpus_avail = info->nr_cpus_avail;
 		w->nr_cpus_online = info->nr_cpus_online;
 		if (info->nr_pmus) {
@@ -218,7 +220,7 @@ static int pdw_create(struct spe_pdw **out, int fd, const struct spe_pdw_info *i
 			w->nr_pmus = info->nr_pmus;
 			for (uint32_t i = 0; i < info->nr_pmus; i++) {
 				w->pmu_types[i] = info->pmu_types[i];
-				w->pmu_names[i] = pdw_strdup(info->pmu_names[i]);
+				w->pmu_names[i] = writer_strdup(info->pmu_names[i]);
 				if (!w->pmu_names[i])
 					goto nomem;
 			}
@@ -229,10 +231,10 @@ static int pdw_create(struct spe_pdw **out, int fd, const struct spe_pdw_info *i
 			.magic = SPE_PERF_MAGIC2, .size = sizeof(ph),
 		};
 
-		if (pdw_put(w, &ph, sizeof(ph)))
+		if (writer_put(w, &ph, sizeof(ph)))
 			goto fail;
-	} else if (pdw_put_zero(w, sizeof(struct spe_perf_file_header))) {
-		/* The header is rewritten by spe_pdw_finish(); reserve its place. */
+	} else if (writer_put_zero(w, sizeof(struct spe_perf_file_header))) {
+		/* The header is rewritten by spe_perf_writer_finish(); reserve its place. */
 		goto fail;
 	}
 	*out = w;
@@ -243,27 +245,29 @@ fail:
 	{
 		int err = w->err;
 
-		spe_pdw_free(w);
+		spe_perf_writer_free(w);
 		return err;
 	}
 }
 
-int spe_pdw_create(struct spe_pdw **out, int fd, const struct spe_pdw_info *info)
+int spe_perf_writer_create(struct spe_perf_writer **out, int fd,
+			   const struct spe_perf_writer_info *info)
 {
-	return pdw_create(out, fd, info, false);
+	return writer_create(out, fd, info, false);
 }
 
-int spe_pdw_create_pipe(struct spe_pdw **out, int fd, const struct spe_pdw_info *info)
+int spe_perf_writer_create_pipe(struct spe_perf_writer **out, int fd,
+				const struct spe_perf_writer_info *info)
 {
-	return pdw_create(out, fd, info, true);
+	return writer_create(out, fd, info, true);
 }
 
-bool spe_pdw_is_pipe(const struct spe_pdw *w)
+bool spe_perf_writer_is_pipe(const struct spe_perf_writer *w)
 {
 	return w->pipe;
 }
 
-void spe_pdw_free(struct spe_pdw *w)
+void spe_perf_writer_free(struct spe_perf_writer *w)
 {
 	if (!w)
 		return;
@@ -285,19 +289,19 @@ void spe_pdw_free(struct spe_pdw *w)
 	free(w);
 }
 
-int spe_pdw_add_attr(struct spe_pdw *w, const struct perf_event_attr *attr,
-		     const char *name, const uint64_t *ids, uint32_t nr_ids)
+int spe_perf_writer_add_attr(struct spe_perf_writer *w, const struct perf_event_attr *attr,
+			     const char *name, const uint64_t *ids, uint32_t nr_ids)
 {
-	struct pdw_attr *a;
+	struct writer_attr *a;
 
 	if (w->err)
 		return w->err;
 	if (w->in_data || w->nr_attrs == PDW_MAX_ATTRS)
-		return pdw_fail(w, SPE_ERR_INVAL);
+		return writer_fail(w, SPE_ERR_INVAL);
 	if (attr->sample_type & ~(uint64_t)PDW_SAMPLE_SUPPORTED)
-		return pdw_fail(w, SPE_ERR_UNSUPPORTED);
+		return writer_fail(w, SPE_ERR_UNSUPPORTED);
 	if (attr->size && attr->size != sizeof(*attr))
-		return pdw_fail(w, SPE_ERR_INVAL);
+		return writer_fail(w, SPE_ERR_INVAL);
 	a = &w->attrs[w->nr_attrs];
 	memset(a, 0, sizeof(*a));
 	a->attr = *attr;
@@ -307,7 +311,7 @@ int spe_pdw_add_attr(struct spe_pdw *w, const struct perf_event_attr *attr,
 	if (nr_ids) {
 		a->ids = malloc(nr_ids * sizeof(*ids));
 		if (!a->ids)
-			return pdw_fail(w, SPE_ERR_NOMEM);
+			return writer_fail(w, SPE_ERR_NOMEM);
 		memcpy(a->ids, ids, nr_ids * sizeof(*ids));
 	}
 	a->nr_ids = nr_ids;
@@ -315,43 +319,43 @@ int spe_pdw_add_attr(struct spe_pdw *w, const struct perf_event_attr *attr,
 	return 0;
 }
 
-static int pdw_begin_pipe_data(struct spe_pdw *w);
+static int writer_begin_pipe_data(struct spe_perf_writer *w);
 
 /* ids of every attribute, then the attribute entries; then data begins. */
-static int pdw_begin_data(struct spe_pdw *w)
+static int writer_begin_data(struct spe_perf_writer *w)
 {
 	uint64_t ids_off[PDW_MAX_ATTRS];
 
 	if (w->in_data) {
 		/* A record may not start inside an AUXTRACE record's data. */
 		if (w->aux_left)
-			return pdw_fail(w, SPE_ERR_INVAL);
+			return writer_fail(w, SPE_ERR_INVAL);
 		return w->err;
 	}
 	if (!w->nr_attrs)
-		return pdw_fail(w, SPE_ERR_INVAL);
+		return writer_fail(w, SPE_ERR_INVAL);
 	if (w->pipe)
-		return pdw_begin_pipe_data(w);
+		return writer_begin_pipe_data(w);
 	for (uint32_t i = 0; i < w->nr_attrs; i++) {
-		ids_off[i] = spe_pdw_offset(w);
-		pdw_put(w, w->attrs[i].ids, w->attrs[i].nr_ids * sizeof(uint64_t));
+		ids_off[i] = spe_perf_writer_offset(w);
+		writer_put(w, w->attrs[i].ids, w->attrs[i].nr_ids * sizeof(uint64_t));
 	}
-	w->attrs_offset = spe_pdw_offset(w);
+	w->attrs_offset = spe_perf_writer_offset(w);
 	for (uint32_t i = 0; i < w->nr_attrs; i++) {
 		struct spe_perf_file_section ids = {
 			.offset = ids_off[i],
 			.size = w->attrs[i].nr_ids * sizeof(uint64_t),
 		};
 
-		pdw_put(w, &w->attrs[i].attr, sizeof(w->attrs[i].attr));
-		pdw_put(w, &ids, sizeof(ids));
+		writer_put(w, &w->attrs[i].attr, sizeof(w->attrs[i].attr));
+		writer_put(w, &ids, sizeof(ids));
 	}
-	w->data_offset = spe_pdw_offset(w);
+	w->data_offset = spe_perf_writer_offset(w);
 	w->in_data = true;
 	return w->err;
 }
 
-static const struct pdw_attr *pdw_attr_of_id(const struct spe_pdw *w, uint64_t id)
+static const struct writer_attr *writer_attr_of_id(const struct spe_perf_writer *w, uint64_t id)
 {
 	for (uint32_t i = 0; i < w->nr_attrs; i++)
 		for (uint32_t j = 0; j < w->attrs[i].nr_ids; j++)
@@ -361,7 +365,7 @@ static const struct pdw_attr *pdw_attr_of_id(const struct spe_pdw *w, uint64_t i
 }
 
 /* Bytes of the sample_id_all trailer for this sample type. */
-static size_t pdw_sample_id_size(const struct perf_event_attr *attr)
+static size_t writer_sample_id_size(const struct perf_event_attr *attr)
 {
 	uint64_t t = attr->sample_type;
 	size_t n = 0;
@@ -377,82 +381,82 @@ static size_t pdw_sample_id_size(const struct perf_event_attr *attr)
 	return n;
 }
 
-static void pdw_put_sample_id(struct spe_pdw *w, const struct perf_event_attr *attr,
-			      const struct spe_pdw_sample_id *sid)
+static void writer_put_sample_id(struct spe_perf_writer *w, const struct perf_event_attr *attr,
+				 const struct spe_perf_writer_sample_id *sid)
 {
 	uint64_t t = attr->sample_type;
 
 	if (!attr->sample_id_all)
 		return;
 	if (t & PERF_SAMPLE_TID) {
-		pdw_put_u32(w, sid->pid);
-		pdw_put_u32(w, sid->tid);
+		writer_put_u32(w, sid->pid);
+		writer_put_u32(w, sid->tid);
 	}
 	if (t & PERF_SAMPLE_TIME)
-		pdw_put_u64(w, sid->time);
+		writer_put_u64(w, sid->time);
 	if (t & PERF_SAMPLE_ID)
-		pdw_put_u64(w, sid->id);
+		writer_put_u64(w, sid->id);
 	if (t & PERF_SAMPLE_STREAM_ID)
-		pdw_put_u64(w, sid->id);
+		writer_put_u64(w, sid->id);
 	if (t & PERF_SAMPLE_CPU) {
-		pdw_put_u32(w, sid->cpu);
-		pdw_put_u32(w, 0);
+		writer_put_u32(w, sid->cpu);
+		writer_put_u32(w, 0);
 	}
 	if (t & PERF_SAMPLE_IDENTIFIER)
-		pdw_put_u64(w, sid->id);
+		writer_put_u64(w, sid->id);
 }
 
 /*
  * Starts a record of `body` bytes (after the header) plus, when sid is given,
  * the sample_id trailer of the attribute owning sid->id.  Returns the
  * attribute (or NULL) through *attrp for the caller to finish with
- * pdw_put_sample_id().
+ * writer_put_sample_id().
  */
-static int pdw_begin_record(struct spe_pdw *w, uint32_t type, uint16_t misc,
-			    size_t body, const struct spe_pdw_sample_id *sid,
-			    const struct perf_event_attr **attrp)
+static int writer_begin_record(struct spe_perf_writer *w, uint32_t type, uint16_t misc,
+			       size_t body, const struct spe_perf_writer_sample_id *sid,
+			       const struct perf_event_attr **attrp)
 {
 	struct perf_event_header h = { .type = type, .misc = misc };
 	const struct perf_event_attr *attr = NULL;
 	size_t size;
 
-	if (pdw_begin_data(w))
+	if (writer_begin_data(w))
 		return w->err;
 	if (sid) {
-		const struct pdw_attr *a = pdw_attr_of_id(w, sid->id);
+		const struct writer_attr *a = writer_attr_of_id(w, sid->id);
 
 		if (!a)
-			return pdw_fail(w, SPE_ERR_NOT_FOUND);
+			return writer_fail(w, SPE_ERR_NOT_FOUND);
 		attr = &a->attr;
 	}
-	size = sizeof(h) + body + (attr ? pdw_sample_id_size(attr) : 0);
+	size = sizeof(h) + body + (attr ? writer_sample_id_size(attr) : 0);
 	if (size > UINT16_MAX || (size & 7))
-		return pdw_fail(w, SPE_ERR_INVAL);
+		return writer_fail(w, SPE_ERR_INVAL);
 	h.size = (uint16_t)size;
 	*attrp = attr;
-	return pdw_put(w, &h, sizeof(h));
+	return writer_put(w, &h, sizeof(h));
 }
 
-static int pdw_end_record(struct spe_pdw *w, const struct perf_event_attr *attr,
-			  const struct spe_pdw_sample_id *sid)
+static int writer_end_record(struct spe_perf_writer *w, const struct perf_event_attr *attr,
+			     const struct spe_perf_writer_sample_id *sid)
 {
 	if (attr)
-		pdw_put_sample_id(w, attr, sid);
+		writer_put_sample_id(w, attr, sid);
 	return w->err;
 }
 
-int spe_pdw_write_event(struct spe_pdw *w, const void *event)
+int spe_perf_writer_write_event(struct spe_perf_writer *w, const void *event)
 {
 	const struct perf_event_header *h = event;
 
-	if (pdw_begin_data(w))
+	if (writer_begin_data(w))
 		return w->err;
 	if (h->size < sizeof(*h) || (h->size & 7))
-		return pdw_fail(w, SPE_ERR_INVAL);
-	return pdw_put(w, event, h->size);
+		return writer_fail(w, SPE_ERR_INVAL);
+	return writer_put(w, event, h->size);
 }
 
-int spe_pdw_auxtrace_info_v1(struct spe_pdw *w, uint32_t pmu_type, bool per_cpu)
+int spe_perf_writer_auxtrace_info_v1(struct spe_perf_writer *w, uint32_t pmu_type, bool per_cpu)
 {
 	struct spe_perf_auxtrace_info_event e = {
 		.header = {
@@ -462,16 +466,16 @@ int spe_pdw_auxtrace_info_v1(struct spe_pdw *w, uint32_t pmu_type, bool per_cpu)
 		.type = SPE_PERF_AUXTRACE_ARM_SPE,
 	};
 
-	if (pdw_begin_data(w))
+	if (writer_begin_data(w))
 		return w->err;
-	pdw_put(w, &e, sizeof(e));
-	pdw_put_u64(w, pmu_type);
-	return pdw_put_u64(w, per_cpu);
+	writer_put(w, &e, sizeof(e));
+	writer_put_u64(w, pmu_type);
+	return writer_put_u64(w, per_cpu);
 }
 
-int spe_pdw_auxtrace_info_v2(struct spe_pdw *w, uint32_t pmu_type,
-			     const struct spe_pdw_cpu_meta *cpus, uint32_t nr_cpus,
-			     uint32_t nr_params)
+int spe_perf_writer_auxtrace_info_v2(struct spe_perf_writer *w, uint32_t pmu_type,
+				     const struct spe_perf_writer_cpu_meta *cpus, uint32_t nr_cpus,
+				     uint32_t nr_params)
 {
 	size_t per_cpu = (SPE_AUXINFO_V2_CPU_FIXED + nr_params) * 8;
 	size_t size = sizeof(struct spe_perf_auxtrace_info_event) +
@@ -483,31 +487,31 @@ int spe_pdw_auxtrace_info_v2(struct spe_pdw *w, uint32_t pmu_type,
 
 	if (nr_params != SPE_AUXINFO_V2_NR_PARAMS &&
 	    nr_params != SPE_AUXINFO_V2_NR_PARAMS_OLD)
-		return pdw_fail(w, SPE_ERR_INVAL);
+		return writer_fail(w, SPE_ERR_INVAL);
 	if (size > UINT16_MAX)
-		return pdw_fail(w, -E2BIG);
-	if (pdw_begin_data(w))
+		return writer_fail(w, -E2BIG);
+	if (writer_begin_data(w))
 		return w->err;
 	e.header.size = (uint16_t)size;
-	pdw_put(w, &e, sizeof(e));
-	pdw_put_u64(w, SPE_AUXINFO_V2);
-	pdw_put_u64(w, SPE_AUXINFO_V2_HDR_SIZE);
-	pdw_put_u64(w, pmu_type);
-	pdw_put_u64(w, nr_cpus);
+	writer_put(w, &e, sizeof(e));
+	writer_put_u64(w, SPE_AUXINFO_V2);
+	writer_put_u64(w, SPE_AUXINFO_V2_HDR_SIZE);
+	writer_put_u64(w, pmu_type);
+	writer_put_u64(w, nr_cpus);
 	for (uint32_t i = 0; i < nr_cpus; i++) {
-		pdw_put_u64(w, SPE_AUXINFO_V2_CPU_MAGIC);
-		pdw_put_u64(w, cpus[i].cpu);
-		pdw_put_u64(w, nr_params);
-		pdw_put_u64(w, cpus[i].midr);
-		pdw_put_u64(w, cpus[i].pmu_type);
-		pdw_put_u64(w, cpus[i].min_interval);
+		writer_put_u64(w, SPE_AUXINFO_V2_CPU_MAGIC);
+		writer_put_u64(w, cpus[i].cpu);
+		writer_put_u64(w, nr_params);
+		writer_put_u64(w, cpus[i].midr);
+		writer_put_u64(w, cpus[i].pmu_type);
+		writer_put_u64(w, cpus[i].min_interval);
 		if (nr_params == SPE_AUXINFO_V2_NR_PARAMS)
-			pdw_put_u64(w, cpus[i].event_filter);
+			writer_put_u64(w, cpus[i].event_filter);
 	}
 	return w->err;
 }
 
-int spe_pdw_time_conv(struct spe_pdw *w, const struct spe_time_conv *tc)
+int spe_perf_writer_time_conv(struct spe_perf_writer *w, const struct spe_time_conv *tc)
 {
 	struct spe_perf_time_conv_event e = {
 		.header = { .type = SPE_PERF_RECORD_TIME_CONV },
@@ -521,147 +525,147 @@ int spe_pdw_time_conv(struct spe_pdw *w, const struct spe_time_conv *tc)
 	};
 
 	e.header.size = tc->long_form ? sizeof(e) : SPE_TIME_CONV_SHORT_SIZE;
-	return spe_pdw_write_event(w, &e);
+	return spe_perf_writer_write_event(w, &e);
 }
 
-static size_t pdw_str_space(const char *s)
+static size_t writer_str_space(const char *s)
 {
 	return (strnlen(s, PDW_MAX_STR) + 1 + 7) & ~(size_t)7;
 }
 
-static void pdw_put_padded_str(struct spe_pdw *w, const char *s, size_t space)
+static void writer_put_padded_str(struct spe_perf_writer *w, const char *s, size_t space)
 {
 	size_t n = strnlen(s, PDW_MAX_STR);
 
-	pdw_put(w, s, n);
-	pdw_put_zero(w, space - n);
+	writer_put(w, s, n);
+	writer_put_zero(w, space - n);
 }
 
-int spe_pdw_comm(struct spe_pdw *w, uint32_t pid, uint32_t tid, const char *comm,
-		 bool exec, const struct spe_pdw_sample_id *sid)
+int spe_perf_writer_comm(struct spe_perf_writer *w, uint32_t pid, uint32_t tid, const char *comm,
+			 bool exec, const struct spe_perf_writer_sample_id *sid)
 {
 	const struct perf_event_attr *attr;
-	size_t space = pdw_str_space(comm);
+	size_t space = writer_str_space(comm);
 
-	if (pdw_begin_record(w, PERF_RECORD_COMM,
-			     exec ? PERF_RECORD_MISC_COMM_EXEC : 0,
-			     8 + space, sid, &attr))
+	if (writer_begin_record(w, PERF_RECORD_COMM,
+				exec ? PERF_RECORD_MISC_COMM_EXEC : 0,
+				8 + space, sid, &attr))
 		return w->err;
-	pdw_put_u32(w, pid);
-	pdw_put_u32(w, tid);
-	pdw_put_padded_str(w, comm, space);
-	return pdw_end_record(w, attr, sid);
+	writer_put_u32(w, pid);
+	writer_put_u32(w, tid);
+	writer_put_padded_str(w, comm, space);
+	return writer_end_record(w, attr, sid);
 }
 
-int spe_pdw_mmap2(struct spe_pdw *w, uint16_t misc, uint32_t pid, uint32_t tid,
-		  uint64_t addr, uint64_t len, uint64_t pgoff, const char *filename,
-		  const struct spe_pdw_sample_id *sid)
+int spe_perf_writer_mmap2(struct spe_perf_writer *w, uint16_t misc, uint32_t pid, uint32_t tid,
+			  uint64_t addr, uint64_t len, uint64_t pgoff, const char *filename,
+			  const struct spe_perf_writer_sample_id *sid)
 {
 	const struct perf_event_attr *attr;
-	size_t space = pdw_str_space(filename);
+	size_t space = writer_str_space(filename);
 
 	/* pid tid addr len pgoff maj min ino ino_gen prot flags filename */
-	if (pdw_begin_record(w, PERF_RECORD_MMAP2, misc,
-			     8 + 3 * 8 + 4 + 4 + 8 + 8 + 4 + 4 + space, sid, &attr))
+	if (writer_begin_record(w, PERF_RECORD_MMAP2, misc,
+				8 + 3 * 8 + 4 + 4 + 8 + 8 + 4 + 4 + space, sid, &attr))
 		return w->err;
-	pdw_put_u32(w, pid);
-	pdw_put_u32(w, tid);
-	pdw_put_u64(w, addr);
-	pdw_put_u64(w, len);
-	pdw_put_u64(w, pgoff);
-	pdw_put_zero(w, 4 + 4 + 8 + 8);		/* maj, min, ino, ino_generation */
-	pdw_put_u32(w, 5);			/* prot: PROT_READ | PROT_EXEC */
-	pdw_put_u32(w, 2);			/* flags: MAP_PRIVATE */
-	pdw_put_padded_str(w, filename, space);
-	return pdw_end_record(w, attr, sid);
+	writer_put_u32(w, pid);
+	writer_put_u32(w, tid);
+	writer_put_u64(w, addr);
+	writer_put_u64(w, len);
+	writer_put_u64(w, pgoff);
+	writer_put_zero(w, 4 + 4 + 8 + 8);		/* maj, min, ino, ino_generation */
+	writer_put_u32(w, 5);			/* prot: PROT_READ | PROT_EXEC */
+	writer_put_u32(w, 2);			/* flags: MAP_PRIVATE */
+	writer_put_padded_str(w, filename, space);
+	return writer_end_record(w, attr, sid);
 }
 
-int spe_pdw_task(struct spe_pdw *w, uint32_t type, uint32_t pid, uint32_t ppid,
-		 uint32_t tid, uint32_t ptid, uint64_t time,
-		 const struct spe_pdw_sample_id *sid)
+int spe_perf_writer_task(struct spe_perf_writer *w, uint32_t type, uint32_t pid, uint32_t ppid,
+			 uint32_t tid, uint32_t ptid, uint64_t time,
+			 const struct spe_perf_writer_sample_id *sid)
 {
 	const struct perf_event_attr *attr;
 
 	if (type != PERF_RECORD_FORK && type != PERF_RECORD_EXIT)
-		return pdw_fail(w, SPE_ERR_INVAL);
-	if (pdw_begin_record(w, type, 0, 4 * 4 + 8, sid, &attr))
+		return writer_fail(w, SPE_ERR_INVAL);
+	if (writer_begin_record(w, type, 0, 4 * 4 + 8, sid, &attr))
 		return w->err;
-	pdw_put_u32(w, pid);
-	pdw_put_u32(w, ppid);
-	pdw_put_u32(w, tid);
-	pdw_put_u32(w, ptid);
-	pdw_put_u64(w, time);
-	return pdw_end_record(w, attr, sid);
+	writer_put_u32(w, pid);
+	writer_put_u32(w, ppid);
+	writer_put_u32(w, tid);
+	writer_put_u32(w, ptid);
+	writer_put_u64(w, time);
+	return writer_end_record(w, attr, sid);
 }
 
-int spe_pdw_itrace_start(struct spe_pdw *w, uint32_t pid, uint32_t tid,
-			 const struct spe_pdw_sample_id *sid)
+int spe_perf_writer_itrace_start(struct spe_perf_writer *w, uint32_t pid, uint32_t tid,
+				 const struct spe_perf_writer_sample_id *sid)
 {
 	const struct perf_event_attr *attr;
 
-	if (pdw_begin_record(w, PERF_RECORD_ITRACE_START, 0, 8, sid, &attr))
+	if (writer_begin_record(w, PERF_RECORD_ITRACE_START, 0, 8, sid, &attr))
 		return w->err;
-	pdw_put_u32(w, pid);
-	pdw_put_u32(w, tid);
-	return pdw_end_record(w, attr, sid);
+	writer_put_u32(w, pid);
+	writer_put_u32(w, tid);
+	return writer_end_record(w, attr, sid);
 }
 
-int spe_pdw_aux(struct spe_pdw *w, uint64_t aux_offset, uint64_t aux_size,
-		uint64_t flags, const struct spe_pdw_sample_id *sid)
+int spe_perf_writer_aux(struct spe_perf_writer *w, uint64_t aux_offset, uint64_t aux_size,
+			uint64_t flags, const struct spe_perf_writer_sample_id *sid)
 {
 	const struct perf_event_attr *attr;
 
-	if (pdw_begin_record(w, PERF_RECORD_AUX, 0, 3 * 8, sid, &attr))
+	if (writer_begin_record(w, PERF_RECORD_AUX, 0, 3 * 8, sid, &attr))
 		return w->err;
-	pdw_put_u64(w, aux_offset);
-	pdw_put_u64(w, aux_size);
-	pdw_put_u64(w, flags);
-	return pdw_end_record(w, attr, sid);
+	writer_put_u64(w, aux_offset);
+	writer_put_u64(w, aux_size);
+	writer_put_u64(w, flags);
+	return writer_end_record(w, attr, sid);
 }
 
-int spe_pdw_switch(struct spe_pdw *w, bool out, bool cpu_wide,
-		   uint32_t next_prev_pid, uint32_t next_prev_tid,
-		   const struct spe_pdw_sample_id *sid)
+int spe_perf_writer_switch(struct spe_perf_writer *w, bool out, bool cpu_wide,
+			   uint32_t next_prev_pid, uint32_t next_prev_tid,
+			   const struct spe_perf_writer_sample_id *sid)
 {
 	const struct perf_event_attr *attr;
 	uint16_t misc = out ? PERF_RECORD_MISC_SWITCH_OUT : 0;
 
-	if (pdw_begin_record(w, cpu_wide ? PERF_RECORD_SWITCH_CPU_WIDE :
+	if (writer_begin_record(w, cpu_wide ? PERF_RECORD_SWITCH_CPU_WIDE :
 					   PERF_RECORD_SWITCH,
 			     misc, cpu_wide ? 8 : 0, sid, &attr))
 		return w->err;
 	if (cpu_wide) {
-		pdw_put_u32(w, next_prev_pid);
-		pdw_put_u32(w, next_prev_tid);
+		writer_put_u32(w, next_prev_pid);
+		writer_put_u32(w, next_prev_tid);
 	}
-	return pdw_end_record(w, attr, sid);
+	return writer_end_record(w, attr, sid);
 }
 
-int spe_pdw_lost(struct spe_pdw *w, uint64_t id, uint64_t lost,
-		 const struct spe_pdw_sample_id *sid)
+int spe_perf_writer_lost(struct spe_perf_writer *w, uint64_t id, uint64_t lost,
+			 const struct spe_perf_writer_sample_id *sid)
 {
 	const struct perf_event_attr *attr;
 
-	if (pdw_begin_record(w, PERF_RECORD_LOST, 0, 16, sid, &attr))
+	if (writer_begin_record(w, PERF_RECORD_LOST, 0, 16, sid, &attr))
 		return w->err;
-	pdw_put_u64(w, id);
-	pdw_put_u64(w, lost);
-	return pdw_end_record(w, attr, sid);
+	writer_put_u64(w, id);
+	writer_put_u64(w, lost);
+	return writer_end_record(w, attr, sid);
 }
 
-int spe_pdw_finished_round(struct spe_pdw *w)
+int spe_perf_writer_finished_round(struct spe_perf_writer *w)
 {
 	struct perf_event_header h = {
 		.type = SPE_PERF_RECORD_FINISHED_ROUND,
 		.size = sizeof(h),
 	};
 
-	return spe_pdw_write_event(w, &h);
+	return spe_perf_writer_write_event(w, &h);
 }
 
-int spe_pdw_auxtrace_begin(struct spe_pdw *w, uint64_t size, uint64_t offset,
-			   uint64_t reference, uint32_t idx, uint32_t tid,
-			   uint32_t cpu)
+int spe_perf_writer_auxtrace_begin(struct spe_perf_writer *w, uint64_t size, uint64_t offset,
+				   uint64_t reference, uint32_t idx, uint32_t tid,
+				   uint32_t cpu)
 {
 	uint64_t padded = (size + 7) & ~7ULL;
 	struct spe_perf_auxtrace_event e = {
@@ -677,52 +681,45 @@ int spe_pdw_auxtrace_begin(struct spe_pdw *w, uint64_t size, uint64_t offset,
 		.cpu = cpu,
 	};
 
-	if (pdw_begin_data(w))
+	if (writer_begin_data(w))
 		return w->err;
 	if (w->aux_left)
-		return pdw_fail(w, SPE_ERR_INVAL);
-	if (w->nr_aux_index == w->cap_aux_index) {
-		size_t ncap = w->cap_aux_index ? w->cap_aux_index * 2 : 64;
-		uint64_t *n = realloc(w->aux_index, ncap * sizeof(*n));
-
-		if (!n)
-			return pdw_fail(w, SPE_ERR_NOMEM);
-		w->aux_index = n;
-		w->cap_aux_index = ncap;
-	}
-	w->aux_index[w->nr_aux_index++] = spe_pdw_offset(w);
-	pdw_put(w, &e, sizeof(e));
+		return writer_fail(w, SPE_ERR_INVAL);
+	if (SPE_GROW(w->aux_index, w->cap_aux_index, w->nr_aux_index, 64))
+		return writer_fail(w, SPE_ERR_NOMEM);
+	w->aux_index[w->nr_aux_index++] = spe_perf_writer_offset(w);
+	writer_put(w, &e, sizeof(e));
 	w->aux_left = size;
 	w->aux_pad = padded - size;
 	if (!size)
-		pdw_put_zero(w, w->aux_pad);
+		writer_put_zero(w, w->aux_pad);
 	return w->err;
 }
 
-int spe_pdw_auxtrace_data(struct spe_pdw *w, const void *data, uint64_t n)
+int spe_perf_writer_auxtrace_data(struct spe_perf_writer *w, const void *data, uint64_t n)
 {
 	if (w->err)
 		return w->err;
 	if (n > w->aux_left)
-		return pdw_fail(w, SPE_ERR_INVAL);
-	pdw_put(w, data, n);
+		return writer_fail(w, SPE_ERR_INVAL);
+	writer_put(w, data, n);
 	w->aux_left -= n;
 	if (!w->aux_left)
-		pdw_put_zero(w, w->aux_pad);
+		writer_put_zero(w, w->aux_pad);
 	return w->err;
 }
 
-int spe_pdw_auxtrace(struct spe_pdw *w, const void *data, uint64_t size,
-		     uint64_t offset, uint64_t reference, uint32_t idx,
-		     uint32_t tid, uint32_t cpu)
+int spe_perf_writer_auxtrace(struct spe_perf_writer *w, const void *data, uint64_t size,
+			     uint64_t offset, uint64_t reference, uint32_t idx,
+			     uint32_t tid, uint32_t cpu)
 {
-	if (spe_pdw_auxtrace_begin(w, size, offset, reference, idx, tid, cpu))
+	if (spe_perf_writer_auxtrace_begin(w, size, offset, reference, idx, tid, cpu))
 		return w->err;
-	return spe_pdw_auxtrace_data(w, data, size);
+	return spe_perf_writer_auxtrace_data(w, data, size);
 }
 
-static size_t pdw_sample_size(const struct perf_event_attr *attr,
-			      const struct spe_pdw_sample *s)
+static size_t writer_sample_size(const struct perf_event_attr *attr,
+				 const struct spe_perf_writer_sample *s)
 {
 	uint64_t t = attr->sample_type;
 	size_t n = sizeof(struct perf_event_header);
@@ -737,7 +734,7 @@ static size_t pdw_sample_size(const struct perf_event_attr *attr,
 	n += (t & PERF_SAMPLE_CPU) ? 8 : 0;
 	n += (t & PERF_SAMPLE_PERIOD) ? 8 : 0;
 	if (t & PERF_SAMPLE_BRANCH_STACK) {
-		n += 8 + s->nr_branches * sizeof(struct spe_pdw_branch_entry);
+		n += 8 + s->nr_branches * sizeof(struct spe_perf_writer_branch_entry);
 		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
 			n += 8;
 	}
@@ -750,75 +747,75 @@ static size_t pdw_sample_size(const struct perf_event_attr *attr,
 	return n;
 }
 
-int spe_pdw_sample(struct spe_pdw *w, const struct spe_pdw_sample *s)
+int spe_perf_writer_sample(struct spe_perf_writer *w, const struct spe_perf_writer_sample *s)
 {
-	const struct pdw_attr *a;
+	const struct writer_attr *a;
 	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .misc = s->misc };
 	uint64_t t;
 	size_t size;
 
-	if (pdw_begin_data(w))
+	if (writer_begin_data(w))
 		return w->err;
-	a = pdw_attr_of_id(w, s->id);
+	a = writer_attr_of_id(w, s->id);
 	if (!a)
-		return pdw_fail(w, SPE_ERR_NOT_FOUND);
+		return writer_fail(w, SPE_ERR_NOT_FOUND);
 	t = a->attr.sample_type;
-	size = pdw_sample_size(&a->attr, s);
+	size = writer_sample_size(&a->attr, s);
 	if (size > UINT16_MAX)
-		return pdw_fail(w, -E2BIG);
+		return writer_fail(w, -E2BIG);
 	h.size = (uint16_t)size;
-	pdw_put(w, &h, sizeof(h));
+	writer_put(w, &h, sizeof(h));
 	if (t & PERF_SAMPLE_IDENTIFIER)
-		pdw_put_u64(w, s->id);
+		writer_put_u64(w, s->id);
 	if (t & PERF_SAMPLE_IP)
-		pdw_put_u64(w, s->ip);
+		writer_put_u64(w, s->ip);
 	if (t & PERF_SAMPLE_TID) {
-		pdw_put_u32(w, s->pid);
-		pdw_put_u32(w, s->tid);
+		writer_put_u32(w, s->pid);
+		writer_put_u32(w, s->tid);
 	}
 	if (t & PERF_SAMPLE_TIME)
-		pdw_put_u64(w, s->time);
+		writer_put_u64(w, s->time);
 	if (t & PERF_SAMPLE_ADDR)
-		pdw_put_u64(w, s->addr);
+		writer_put_u64(w, s->addr);
 	if (t & PERF_SAMPLE_ID)
-		pdw_put_u64(w, s->id);
+		writer_put_u64(w, s->id);
 	if (t & PERF_SAMPLE_STREAM_ID)
-		pdw_put_u64(w, s->id);
+		writer_put_u64(w, s->id);
 	if (t & PERF_SAMPLE_CPU) {
-		pdw_put_u32(w, s->cpu);
-		pdw_put_u32(w, 0);
+		writer_put_u32(w, s->cpu);
+		writer_put_u32(w, 0);
 	}
 	if (t & PERF_SAMPLE_PERIOD)
-		pdw_put_u64(w, s->period);
+		writer_put_u64(w, s->period);
 	if (t & PERF_SAMPLE_BRANCH_STACK) {
-		pdw_put_u64(w, s->nr_branches);
+		writer_put_u64(w, s->nr_branches);
 		if (a->attr.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
-			pdw_put_u64(w, ~0ULL);	/* -1: no hardware index */
-		pdw_put(w, s->branches, s->nr_branches * sizeof(*s->branches));
+			writer_put_u64(w, ~0ULL);	/* -1: no hardware index */
+		writer_put(w, s->branches, s->nr_branches * sizeof(*s->branches));
 	}
 	if (t & PERF_SAMPLE_WEIGHT_STRUCT) {
-		pdw_put_u32(w, s->weight_var1);
-		pdw_put(w, &s->weight_var2, 2);
-		pdw_put(w, &s->weight_var3, 2);
+		writer_put_u32(w, s->weight_var1);
+		writer_put(w, &s->weight_var2, 2);
+		writer_put(w, &s->weight_var3, 2);
 	} else if (t & PERF_SAMPLE_WEIGHT) {
-		pdw_put_u64(w, s->weight);
+		writer_put_u64(w, s->weight);
 	}
 	if (t & PERF_SAMPLE_DATA_SRC)
-		pdw_put_u64(w, s->data_src);
+		writer_put_u64(w, s->data_src);
 	if (t & PERF_SAMPLE_TRANSACTION)
-		pdw_put_u64(w, 0);
+		writer_put_u64(w, 0);
 	if (t & PERF_SAMPLE_PHYS_ADDR)
-		pdw_put_u64(w, s->phys_addr);
+		writer_put_u64(w, s->phys_addr);
 	if (t & PERF_SAMPLE_DATA_PAGE_SIZE)
-		pdw_put_u64(w, 0);
+		writer_put_u64(w, 0);
 	if (t & PERF_SAMPLE_CODE_PAGE_SIZE)
-		pdw_put_u64(w, 0);
+		writer_put_u64(w, 0);
 	return w->err;
 }
 
 /* ---- Feature sections ---------------------------------------------------- */
 
-static size_t pdw_feat_str_len(const char *s)
+static size_t writer_feat_str_len(const char *s)
 {
 	size_t n = strnlen(s, PDW_MAX_STR) + 1;
 
@@ -826,48 +823,48 @@ static size_t pdw_feat_str_len(const char *s)
 }
 
 /* perf's string encoding: u32 padded length, bytes, NUL padding. */
-static void pdw_put_feat_str(struct spe_pdw *w, const char *s)
+static void writer_put_feat_str(struct spe_perf_writer *w, const char *s)
 {
-	size_t len = pdw_feat_str_len(s);
+	size_t len = writer_feat_str_len(s);
 	size_t n = strnlen(s, PDW_MAX_STR);
 
-	pdw_put_u32(w, (uint32_t)len);
-	pdw_put(w, s, n);
-	pdw_put_zero(w, len - n);
+	writer_put_u32(w, (uint32_t)len);
+	writer_put(w, s, n);
+	writer_put_zero(w, len - n);
 }
 
-static void pdw_put_event_desc(struct spe_pdw *w)
+static void writer_put_event_desc(struct spe_perf_writer *w)
 {
-	pdw_put_u32(w, w->nr_attrs);
-	pdw_put_u32(w, sizeof(struct perf_event_attr));
+	writer_put_u32(w, w->nr_attrs);
+	writer_put_u32(w, sizeof(struct perf_event_attr));
 	for (uint32_t i = 0; i < w->nr_attrs; i++) {
-		const struct pdw_attr *a = &w->attrs[i];
+		const struct writer_attr *a = &w->attrs[i];
 
-		pdw_put(w, &a->attr, sizeof(a->attr));
-		pdw_put_u32(w, a->nr_ids);
-		pdw_put_feat_str(w, a->name[0] ? a->name : "unknown");
-		pdw_put(w, a->ids, a->nr_ids * sizeof(uint64_t));
+		writer_put(w, &a->attr, sizeof(a->attr));
+		writer_put_u32(w, a->nr_ids);
+		writer_put_feat_str(w, a->name[0] ? a->name : "unknown");
+		writer_put(w, a->ids, a->nr_ids * sizeof(uint64_t));
 	}
 }
 
-static void pdw_put_pmu_mappings(struct spe_pdw *w)
+static void writer_put_pmu_mappings(struct spe_perf_writer *w)
 {
-	pdw_put_u32(w, w->nr_pmus);
+	writer_put_u32(w, w->nr_pmus);
 	for (uint32_t i = 0; i < w->nr_pmus; i++) {
-		pdw_put_u32(w, w->pmu_types[i]);
-		pdw_put_feat_str(w, w->pmu_names[i]);
+		writer_put_u32(w, w->pmu_types[i]);
+		writer_put_feat_str(w, w->pmu_names[i]);
 	}
 }
 
 /* Features that describe this file's own contents, never copied. */
-static bool pdw_feature_is_own(int feat)
+static bool writer_feature_is_own(int feat)
 {
 	return feat == SPE_HEADER_EVENT_DESC || feat == SPE_HEADER_AUXTRACE ||
 	       feat == SPE_HEADER_GROUP_DESC || feat == SPE_HEADER_DIR_FORMAT ||
 	       feat == SPE_HEADER_COMPRESSED;
 }
 
-static bool pdw_has_feature(const struct spe_pdw *w, int feat)
+static bool writer_has_feature(const struct spe_perf_writer *w, int feat)
 {
 	if (w->feat_len[feat])
 		return true;
@@ -885,18 +882,18 @@ static bool pdw_has_feature(const struct spe_pdw *w, int feat)
 	}
 }
 
-int spe_pdw_copy_feature(struct spe_pdw *w, int feat, const void *data, size_t len)
+int spe_perf_writer_copy_feature(struct spe_perf_writer *w, int feat, const void *data, size_t len)
 {
 	unsigned char *copy;
 
 	if (w->err)
 		return w->err;
-	if (feat <= 0 || feat >= SPE_HEADER_FEAT_BITS || pdw_feature_is_own(feat) || !len ||
+	if (feat <= 0 || feat >= SPE_HEADER_FEAT_BITS || writer_feature_is_own(feat) || !len ||
 	    w->in_data)
 		return SPE_ERR_INVAL;
 	copy = malloc(len);
 	if (!copy)
-		return pdw_fail(w, SPE_ERR_NOMEM);
+		return writer_fail(w, SPE_ERR_NOMEM);
 	memcpy(copy, data, len);
 	free(w->feat_raw[feat]);
 	w->feat_raw[feat] = copy;
@@ -904,7 +901,8 @@ int spe_pdw_copy_feature(struct spe_pdw *w, int feat, const void *data, size_t l
 	return 0;
 }
 
-int spe_pdw_copy_features(struct spe_pdw *w, struct spe_pdr *r, uint64_t skip)
+int spe_perf_writer_copy_features(struct spe_perf_writer *w, struct spe_perf_reader *r,
+				  uint64_t skip)
 {
 	int err = 0;
 
@@ -912,60 +910,60 @@ int spe_pdw_copy_features(struct spe_pdw *w, struct spe_pdr *r, uint64_t skip)
 		uint64_t off, size;
 		void *buf;
 
-		if ((f < 64 && (skip & (1ULL << f))) || pdw_feature_is_own(f) ||
-		    spe_pdr_feature_section(r, f, &off, &size))
+		if ((f < 64 && (skip & (1ULL << f))) || writer_feature_is_own(f) ||
+		    spe_perf_reader_feature_section(r, f, &off, &size))
 			continue;
 		if (size > PDW_MAX_FEATURE)
 			continue;
 		buf = malloc(size);
 		if (!buf)
-			return pdw_fail(w, SPE_ERR_NOMEM);
-		err = spe_pdr_pread(r, buf, size, off);
+			return writer_fail(w, SPE_ERR_NOMEM);
+		err = spe_perf_reader_pread(r, buf, size, off);
 		if (!err)
-			err = spe_pdw_copy_feature(w, f, buf, size);
+			err = spe_perf_writer_copy_feature(w, f, buf, size);
 		free(buf);
 	}
 	return err;
 }
 
-static void pdw_put_feature(struct spe_pdw *w, int feat)
+static void writer_put_feature(struct spe_perf_writer *w, int feat)
 {
 	if (w->feat_len[feat]) {
-		pdw_put(w, w->feat_raw[feat], w->feat_len[feat]);
+		writer_put(w, w->feat_raw[feat], w->feat_len[feat]);
 		return;
 	}
 	switch (feat) {
 	case SPE_HEADER_HOSTNAME:
-		pdw_put_feat_str(w, w->hostname);
+		writer_put_feat_str(w, w->hostname);
 		break;
 	case SPE_HEADER_OSRELEASE:
-		pdw_put_feat_str(w, w->os_release);
+		writer_put_feat_str(w, w->os_release);
 		break;
 	case SPE_HEADER_VERSION:
-		pdw_put_feat_str(w, w->perf_version);
+		writer_put_feat_str(w, w->perf_version);
 		break;
 	case SPE_HEADER_ARCH:
-		pdw_put_feat_str(w, w->arch);
+		writer_put_feat_str(w, w->arch);
 		break;
 	case SPE_HEADER_NRCPUS:
-		pdw_put_u32(w, w->nr_cpus_avail);
-		pdw_put_u32(w, w->nr_cpus_online);
+		writer_put_u32(w, w->nr_cpus_avail);
+		writer_put_u32(w, w->nr_cpus_online);
 		break;
 	case SPE_HEADER_CPUID:
-		pdw_put_feat_str(w, w->cpuid);
+		writer_put_feat_str(w, w->cpuid);
 		break;
 	case SPE_HEADER_EVENT_DESC:
-		pdw_put_event_desc(w);
+		writer_put_event_desc(w);
 		break;
 	case SPE_HEADER_PMU_MAPPINGS:
-		pdw_put_pmu_mappings(w);
+		writer_put_pmu_mappings(w);
 		break;
 	case SPE_HEADER_AUXTRACE:
 		/* u64 nr, then {file offset, header size} per AUXTRACE record */
-		pdw_put_u64(w, w->nr_aux_index);
+		writer_put_u64(w, w->nr_aux_index);
 		for (size_t i = 0; i < w->nr_aux_index; i++) {
-			pdw_put_u64(w, w->aux_index[i]);
-			pdw_put_u64(w, sizeof(struct spe_perf_auxtrace_event));
+			writer_put_u64(w, w->aux_index[i]);
+			writer_put_u64(w, sizeof(struct spe_perf_auxtrace_event));
 		}
 		break;
 	}
@@ -978,29 +976,29 @@ static void pdw_put_feature(struct spe_pdw *w, int feat)
  * feature too large for one record (64 KiB) is left out, and so are those
  * perf itself leaves out of a pipe.
  */
-static uint64_t pdw_feature_size(struct spe_pdw *w, int feat)
+static uint64_t writer_feature_size(struct spe_perf_writer *w, int feat)
 {
 	w->counting = true;
 	w->counted = 0;
-	pdw_put_feature(w, feat);
+	writer_put_feature(w, feat);
 	w->counting = false;
 	return w->counted;
 }
 
-static int pdw_begin_pipe_data(struct spe_pdw *w)
+static int writer_begin_pipe_data(struct spe_perf_writer *w)
 {
 	for (uint32_t i = 0; i < w->nr_attrs; i++) {
-		const struct pdw_attr *a = &w->attrs[i];
+		const struct writer_attr *a = &w->attrs[i];
 		size_t size = sizeof(struct perf_event_header) + sizeof(a->attr) +
 			      a->nr_ids * sizeof(uint64_t);
 		struct perf_event_header h = { .type = SPE_PERF_RECORD_HEADER_ATTR };
 
 		if (size > UINT16_MAX)
-			return pdw_fail(w, -E2BIG);
+			return writer_fail(w, -E2BIG);
 		h.size = (uint16_t)size;
-		pdw_put(w, &h, sizeof(h));
-		pdw_put(w, &a->attr, sizeof(a->attr));
-		pdw_put(w, a->ids, a->nr_ids * sizeof(uint64_t));
+		writer_put(w, &h, sizeof(h));
+		writer_put(w, &a->attr, sizeof(a->attr));
+		writer_put(w, a->ids, a->nr_ids * sizeof(uint64_t));
 	}
 	w->in_data = true;	/* the features' contents need the attrs final */
 	for (int f = 1; f < SPE_HEADER_FEAT_BITS; f++) {
@@ -1009,27 +1007,27 @@ static int pdw_begin_pipe_data(struct spe_pdw *w)
 
 		/* perf reads these from the file, not the record, so never
 		 * writes them in a pipe (a reader would lose its place). */
-		if (!pdw_has_feature(w, f) || f == SPE_HEADER_AUXTRACE ||
+		if (!writer_has_feature(w, f) || f == SPE_HEADER_AUXTRACE ||
 		    f == SPE_HEADER_TRACING_DATA || f == SPE_HEADER_BUILD_ID || f == SPE_HEADER_STAT)
 			continue;
-		len = pdw_feature_size(w, f);
+		len = writer_feature_size(w, f);
 		pad = (8 - (len & 7)) & 7;
 		if (sizeof(h) + 8 + len + pad > UINT16_MAX)
 			continue;
 		h.size = (uint16_t)(sizeof(h) + 8 + len + pad);
-		start = spe_pdw_offset(w);
-		pdw_put(w, &h, sizeof(h));
-		pdw_put_u64(w, (uint64_t)f);
-		pdw_put_feature(w, f);
-		pdw_put_zero(w, (size_t)pad);
-		if (!w->err && spe_pdw_offset(w) - start != h.size)
-			return pdw_fail(w, SPE_ERR_BAD_FILE);
+		start = spe_perf_writer_offset(w);
+		writer_put(w, &h, sizeof(h));
+		writer_put_u64(w, (uint64_t)f);
+		writer_put_feature(w, f);
+		writer_put_zero(w, (size_t)pad);
+		if (!w->err && spe_perf_writer_offset(w) - start != h.size)
+			return writer_fail(w, SPE_ERR_BAD_FILE);
 	}
-	w->data_offset = spe_pdw_offset(w);
+	w->data_offset = spe_perf_writer_offset(w);
 	return w->err;
 }
 
-int spe_pdw_finish(struct spe_pdw *w)
+int spe_perf_writer_finish(struct spe_perf_writer *w)
 {
 	struct spe_perf_file_section sec[SPE_HEADER_FEAT_BITS];
 	struct spe_perf_file_header hdr = {
@@ -1042,16 +1040,16 @@ int spe_pdw_finish(struct spe_pdw *w)
 	size_t nr = 0;
 
 	if (w->finished)
-		return pdw_fail(w, SPE_ERR_INVAL);
-	if (pdw_begin_data(w))
+		return writer_fail(w, SPE_ERR_INVAL);
+	if (writer_begin_data(w))
 		return w->err;
 	if (w->pipe) {
-		if (pdw_flush(w))
+		if (writer_flush(w))
 			return w->err;
 		w->finished = true;
 		return 0;
 	}
-	data_end = spe_pdw_offset(w);
+	data_end = spe_perf_writer_offset(w);
 
 	/*
 	 * The index (one section per set feature bit, ascending) sits right
@@ -1059,29 +1057,29 @@ int spe_pdw_finish(struct spe_pdw *w)
 	 * placeholder index, then patch the index in place.
 	 */
 	for (int f = 1; f < SPE_HEADER_FEAT_BITS; f++)
-		nr += pdw_has_feature(w, f);
+		nr += writer_has_feature(w, f);
 	index_off = data_end;
-	pdw_put_zero(w, nr * sizeof(struct spe_perf_file_section));
+	writer_put_zero(w, nr * sizeof(struct spe_perf_file_section));
 	nr = 0;
 	for (int f = 1; f < SPE_HEADER_FEAT_BITS; f++) {
-		if (!pdw_has_feature(w, f))
+		if (!writer_has_feature(w, f))
 			continue;
-		sec[nr].offset = spe_pdw_offset(w);
-		pdw_put_feature(w, f);
-		sec[nr].size = spe_pdw_offset(w) - sec[nr].offset;
+		sec[nr].offset = spe_perf_writer_offset(w);
+		writer_put_feature(w, f);
+		sec[nr].size = spe_perf_writer_offset(w) - sec[nr].offset;
 		hdr.features[f / 64] |= 1ULL << (f % 64);
 		nr++;
 	}
-	if (pdw_flush(w))
+	if (writer_flush(w))
 		return w->err;
-	if (pdw_pwrite_all(w, sec, nr * sizeof(sec[0]), index_off))
+	if (writer_pwrite_all(w, sec, nr * sizeof(sec[0]), index_off))
 		return w->err;
 
 	hdr.attrs.offset = w->attrs_offset;
 	hdr.attrs.size = w->nr_attrs * hdr.attr_size;
 	hdr.data.offset = w->data_offset;
 	hdr.data.size = data_end - w->data_offset;
-	if (pdw_pwrite_all(w, &hdr, sizeof(hdr), 0))
+	if (writer_pwrite_all(w, &hdr, sizeof(hdr), 0))
 		return w->err;
 	w->finished = true;
 	return 0;

@@ -5,7 +5,7 @@
  * the kernel's cycles-to-ns conversion of the generic timer, split into
  * quotient and remainder of the shift so that the product cannot overflow.
  */
-#include "spe_perf_synth.h"
+#include "spe_perf_time.h"
 
 uint64_t spe_time_to_perf(const struct spe_time_conv *tc, uint64_t cyc)
 {

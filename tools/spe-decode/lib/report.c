@@ -17,7 +17,10 @@
 
 #include "spe/packet.h"
 #include "spe_decode.h"
-#include "spe_perf_synth.h"
+#include "spe_session.h"
+#include "spe_sample_synth.h"
+#include "spe_symbols.h"
+#include "spe_report.h"
 #include "sink_printf.h"
 
 #define LAT_BUCKETS	65536

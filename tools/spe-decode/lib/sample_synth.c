@@ -12,7 +12,9 @@
 
 #include "spe/packet.h"
 #include "spe_decode.h"
-#include "spe_perf_synth.h"
+#include "spe_data_source.h"
+#include "spe_session.h"
+#include "spe_sample_synth.h"
 
 static const char *const names[SPE_S_NR] = {
 	[SPE_S_L1D_MISS] = "l1d-miss",

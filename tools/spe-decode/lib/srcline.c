@@ -19,6 +19,7 @@
 
 #include <elfutils/libdw.h>
 
+#include "grow.h"
 #include "spe_views.h"
 
 struct line_ent {
@@ -126,7 +127,7 @@ static const char *lookup(struct sl_dso *d, uint64_t addr)
 	Dwarf_Line *line;
 	const char *file, *base;
 	int lineno;
-	char buf[512], **ns;
+	char buf[512];
 
 	if (!d->dw || !dwarf_addrdie(d->dw, addr, &cu))
 		return NULL;
@@ -144,15 +145,8 @@ static const char *lookup(struct sl_dso *d, uint64_t addr)
 	for (size_t i = 0; i < d->nr_strings; i++)
 		if (!strcmp(d->strings[i], buf))
 			return d->strings[i];
-	if (d->nr_strings == d->strings_cap) {
-		size_t ncap = d->strings_cap ? d->strings_cap * 2 : 16;
-
-		ns = realloc(d->strings, ncap * sizeof(*ns));
-		if (!ns)
-			return NULL;
-		d->strings = ns;
-		d->strings_cap = ncap;
-	}
+	if (SPE_GROW(d->strings, d->strings_cap, d->nr_strings, 16))
+		return NULL;
 	d->strings[d->nr_strings] = strdup(buf);
 	return d->strings[d->nr_strings] ? d->strings[d->nr_strings++] : NULL;
 }

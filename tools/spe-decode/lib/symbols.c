@@ -21,7 +21,8 @@
 
 #include <linux/perf_event.h>
 
-#include "spe_perf_synth.h"
+#include "grow.h"
+#include "spe_symbols.h"
 #include "symtab.h"
 
 #ifndef PERF_RECORD_MISC_MMAP_BUILD_ID
@@ -260,15 +261,8 @@ static int add_map(struct spe_symbols *s, int32_t pid, uint64_t start, uint64_t 
 
 	if (!p || !d)
 		return SPE_ERR_NOMEM;
-	if (p->nr == p->cap) {
-		size_t ncap = p->cap ? p->cap * 2 : 16;
-		struct map *nm = realloc(p->maps, ncap * sizeof(*nm));
-
-		if (!nm)
-			return SPE_ERR_NOMEM;
-		p->maps = nm;
-		p->cap = ncap;
-	}
+	if (SPE_GROW(p->maps, p->cap, p->nr, 16))
+		return SPE_ERR_NOMEM;
 	/* Newer mappings shadow older ones: lookups scan from the end. */
 	for (size_t i = 0; i < p->nr && !p->overlap; i++)
 		p->overlap = start < p->maps[i].start + p->maps[i].len &&
@@ -411,7 +405,7 @@ static int on_mmap(struct spe_symbols *s, uint16_t misc, const unsigned char *p,
 	return add_map(s, (int32_t)pid, start, len, pgoff, name);
 }
 
-int spe_symbols_event(struct spe_symbols *s, const struct spe_pdr_event *ev)
+int spe_symbols_event(struct spe_symbols *s, const struct spe_perf_reader_event *ev)
 {
 	const struct perf_event_header *h = ev->header;
 	const unsigned char *p = (const unsigned char *)(h + 1);

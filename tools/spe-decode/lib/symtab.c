@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "spe_decode.h"
 #include "symtab.h"
 
@@ -18,15 +19,8 @@ int spe_symtab_add(struct spe_symtab *t, uint64_t start, uint64_t size, const ch
 {
 	size_t n = strlen(name) + 1;
 
-	if (t->nr == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		struct spe_symtab_ent *s = realloc(t->syms, cap * sizeof(*s));
-
-		if (!s)
-			return SPE_ERR_NOMEM;
-		t->syms = s;
-		t->cap = cap;
-	}
+	if (SPE_GROW(t->syms, t->cap, t->nr, 256))
+		return SPE_ERR_NOMEM;
 	if (t->pool_len + n > t->pool_cap) {
 		size_t cap = (t->pool_cap + n) * 2;
 		char *p = realloc(t->pool, cap);

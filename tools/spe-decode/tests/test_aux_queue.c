@@ -12,7 +12,8 @@
 
 #include "spe_decode.h"
 #include "spe/packet.h"
-#include "spe_perf_synth.h"
+#include "spe_data_source.h"
+#include "spe_session.h"
 #include "tap.h"
 
 #define MAXR 64
@@ -90,25 +91,25 @@ static bool records_at_offsets(int fd, const struct seen *s)
 	return s->n > 0;
 }
 
-static struct spe_pdw *writer(int fd, bool v2)
+static struct spe_perf_writer *writer(int fd, bool v2)
 {
-	struct spe_pdw_info info = { .cpuid = "0x00000000410fd030" };	/* Cortex-A53 */
+	struct spe_perf_writer_info info = { .cpuid = "0x00000000410fd030" };	/* Cortex-A53 */
 	uint64_t st = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
 	struct perf_event_attr spe = { .type = 8, .sample_type = st, .sample_id_all = 1 };
 	struct perf_event_attr dummy = { .type = 1, .config = 9, .sample_type = st, .sample_id_all = 1 };
 	uint64_t sid[2] = { 1, 2 }, did[2] = { 11, 12 };
 	struct spe_time_conv tc = { .time_shift = 1, .time_mult = 10, .time_zero = 7, .long_form = true };
-	struct spe_pdw_cpu_meta m[2] = {
+	struct spe_perf_writer_cpu_meta m[2] = {
 		{ .cpu = 0, .midr = 0x410fd0c0, .pmu_type = 8 },	/* N1: common table */
 		{ .cpu = 1, .midr = 0xc00fac30, .pmu_type = 8 },	/* AmpereOne */
 	};
-	struct spe_pdw *w;
+	struct spe_perf_writer *w;
 
-	if (spe_pdw_create(&w, fd, &info) || spe_pdw_add_attr(w, &spe, "arm_spe_0//", sid, 2) ||
-	    spe_pdw_add_attr(w, &dummy, "dummy:u", did, 2) || spe_pdw_time_conv(w, &tc))
+	if (spe_perf_writer_create(&w, fd, &info) || spe_perf_writer_add_attr(w, &spe, "arm_spe_0//", sid, 2) ||
+	    spe_perf_writer_add_attr(w, &dummy, "dummy:u", did, 2) || spe_perf_writer_time_conv(w, &tc))
 		abort();
-	if (v2 ? spe_pdw_auxtrace_info_v2(w, 8, m, 2, SPE_AUXINFO_V2_NR_PARAMS) :
-		 spe_pdw_auxtrace_info_v1(w, 8, true))
+	if (v2 ? spe_perf_writer_auxtrace_info_v2(w, 8, m, 2, SPE_AUXINFO_V2_NR_PARAMS) :
+		 spe_perf_writer_auxtrace_info_v1(w, 8, true))
 		abort();
 	return w;
 }
@@ -129,10 +130,10 @@ static void run(int fd, struct seen *s, struct spe_session_stats *st)
 static void test_merge(void)
 {
 	int fd = tmpfd();
-	struct spe_pdw *w = writer(fd, true);
+	struct spe_perf_writer *w = writer(fd, true);
 	uint8_t a[256], b[256];
 	size_t na = 0, nb = 0;
-	struct spe_pdw_sample_id aux0 = { .id = 1, .cpu = 0 }, lost = { .id = 1 };
+	struct spe_perf_writer_sample_id aux0 = { .id = 1, .cpu = 0 }, lost = { .id = 1 };
 	struct seen s;
 	struct spe_session_stats st;
 	bool sorted = true;
@@ -143,13 +144,13 @@ static void test_merge(void)
 	na += rec(a + na, 0x1008, 5, 50);
 	nb += rec(b + nb, 0x2000, 7, 20);
 	nb += rec(b + nb, 0x2004, -1, 40);
-	if (spe_pdw_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
-	    spe_pdw_aux(w, 0, na, PERF_AUX_FLAG_TRUNCATED | PERF_AUX_FLAG_PARTIAL, &aux0) ||
-	    spe_pdw_auxtrace(w, b, nb, 0, 0, 1, (uint32_t)-1, 1) ||
-	    spe_pdw_lost(w, 1, 3, &lost) || spe_pdw_lost(w, 1, 1ull << 56, &lost) ||
-	    spe_pdw_finished_round(w) || spe_pdw_finish(w))
+	if (spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_aux(w, 0, na, PERF_AUX_FLAG_TRUNCATED | PERF_AUX_FLAG_PARTIAL, &aux0) ||
+	    spe_perf_writer_auxtrace(w, b, nb, 0, 0, 1, (uint32_t)-1, 1) ||
+	    spe_perf_writer_lost(w, 1, 3, &lost) || spe_perf_writer_lost(w, 1, 1ull << 56, &lost) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
 		abort();
-	spe_pdw_free(w);
+	spe_perf_writer_free(w);
 	run(fd, &s, &st);
 	CHECK_EQ(s.n, 5, "five records from two queues");
 	for (int i = 1; i < s.n; i++)
@@ -173,9 +174,9 @@ static void test_merge(void)
 static void test_switch_and_truncation(void)
 {
 	int fd = tmpfd();
-	struct spe_pdw *w = writer(fd, false);
-	struct spe_pdw_sample_id sw = { .time = 7 + 25 * 5, .id = 11, .cpu = 0 };
-	struct spe_pdw_sample_id comm = { .pid = 40, .tid = 41, .time = 8, .id = 11 };
+	struct spe_perf_writer *w = writer(fd, false);
+	struct spe_perf_writer_sample_id sw = { .time = 7 + 25 * 5, .id = 11, .cpu = 0 };
+	struct spe_perf_writer_sample_id comm = { .pid = 40, .tid = 41, .time = 8, .id = 11 };
 	uint8_t a[256], b[64];
 	size_t na = 0, nb;
 	struct seen s;
@@ -186,13 +187,13 @@ static void test_switch_and_truncation(void)
 	nb = rec(b, 0x1008, -1, 40);
 	/* Context switch at perf time of ts 25 to 40/41; it comes before
 	 * the data in the file, as perf record writes it. */
-	if (spe_pdw_comm(w, 40, 41, "worker", false, &comm) ||
-	    spe_pdw_switch(w, true, true, 40, 41, &sw) || spe_pdw_finished_round(w) ||
-	    spe_pdw_auxtrace(w, a, na - 4, 0, 0, 0, (uint32_t)-1, 0) ||	/* cut in the TS */
-	    spe_pdw_auxtrace(w, b, nb, na, 0, 0, (uint32_t)-1, 0) ||
-	    spe_pdw_finished_round(w) || spe_pdw_finish(w))
+	if (spe_perf_writer_comm(w, 40, 41, "worker", false, &comm) ||
+	    spe_perf_writer_switch(w, true, true, 40, 41, &sw) || spe_perf_writer_finished_round(w) ||
+	    spe_perf_writer_auxtrace(w, a, na - 4, 0, 0, 0, (uint32_t)-1, 0) ||	/* cut in the TS */
+	    spe_perf_writer_auxtrace(w, b, nb, na, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
 		abort();
-	spe_pdw_free(w);
+	spe_perf_writer_free(w);
 	run(fd, &s, &st);
 	CHECK_EQ(s.n, 2, "a record cut by the end of its buffer is not delivered");
 	CHECK(st.partial_records == 1, "and counted as partial");
@@ -209,19 +210,19 @@ static void test_switch_and_truncation(void)
 static void test_plain_switch_out(void)
 {
 	int fd = tmpfd();
-	struct spe_pdw *w = writer(fd, true);
-	struct spe_pdw_sample_id sw = { .time = 7 + 5 * 5, .id = 11, .cpu = 0, .pid = 60, .tid = 61 };
+	struct spe_perf_writer *w = writer(fd, true);
+	struct spe_perf_writer_sample_id sw = { .time = 7 + 5 * 5, .id = 11, .cpu = 0, .pid = 60, .tid = 61 };
 	uint8_t a[64], b[64];
 	size_t na = rec(a, 0x1000, -1, 10), nb = rec(b, 0x2000, -1, 40);
 	struct seen s;
 	struct spe_session_stats st;
 
-	if (spe_pdw_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
-	    spe_pdw_switch(w, true, false, 0, 0, &sw) ||
-	    spe_pdw_auxtrace(w, b, nb, na, 0, 0, (uint32_t)-1, 0) ||
-	    spe_pdw_finished_round(w) || spe_pdw_finish(w))
+	if (spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_switch(w, true, false, 0, 0, &sw) ||
+	    spe_perf_writer_auxtrace(w, b, nb, na, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
 		abort();
-	spe_pdw_free(w);
+	spe_perf_writer_free(w);
 	run(fd, &s, &st);
 	CHECK(s.n == 2 && s.tid[0] == -1 && s.tid[1] == -1 && s.pc[1] == 0x2000,
 	      "a per-thread SWITCH out record (no next task) does not change the CPU's task");
@@ -245,10 +246,10 @@ static uint64_t ptime(uint64_t ts)
 static void test_fork_and_idle(void)
 {
 	int fd = tmpfd();
-	struct spe_pdw *w = writer(fd, false);
-	struct spe_pdw_sample_id fork = { .pid = 70, .tid = 72, .time = ptime(2), .id = 11 };
-	struct spe_pdw_sample_id sw1 = { .time = ptime(20), .id = 11, .cpu = 0 };
-	struct spe_pdw_sample_id sw2 = { .time = ptime(40), .id = 11, .cpu = 0 };
+	struct spe_perf_writer *w = writer(fd, false);
+	struct spe_perf_writer_sample_id fork = { .pid = 70, .tid = 72, .time = ptime(2), .id = 11 };
+	struct spe_perf_writer_sample_id sw1 = { .time = ptime(20), .id = 11, .cpu = 0 };
+	struct spe_perf_writer_sample_id sw2 = { .time = ptime(40), .id = 11, .cpu = 0 };
 	uint8_t a[256];
 	size_t na = 0;
 	struct seen s;
@@ -257,13 +258,13 @@ static void test_fork_and_idle(void)
 	na += rec(a + na, 0x1000, -1, 10);
 	na += rec(a + na, 0x1004, -1, 30);
 	na += rec(a + na, 0x1008, -1, 50);
-	if (spe_pdw_task(w, PERF_RECORD_FORK, 70, 1, 72, 70, ptime(2), &fork) ||
-	    spe_pdw_switch(w, true, true, 70, 72, &sw1) ||
-	    spe_pdw_switch(w, true, true, 0, 0, &sw2) || spe_pdw_finished_round(w) ||
-	    spe_pdw_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
-	    spe_pdw_finished_round(w) || spe_pdw_finish(w))
+	if (spe_perf_writer_task(w, PERF_RECORD_FORK, 70, 1, 72, 70, ptime(2), &fork) ||
+	    spe_perf_writer_switch(w, true, true, 70, 72, &sw1) ||
+	    spe_perf_writer_switch(w, true, true, 0, 0, &sw2) || spe_perf_writer_finished_round(w) ||
+	    spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
 		abort();
-	spe_pdw_free(w);
+	spe_perf_writer_free(w);
 	run(fd, &s, &st);
 	CHECK(s.n == 3 && s.tid[0] == -1, "three records; before any switch the task is unknown");
 	CHECK(s.tid[1] == 72 && s.pid[1] == 70, "a thread created by FORK (tid 72 of pid 70) has its process");
@@ -279,17 +280,17 @@ static void test_fork_and_idle(void)
 static void test_queue_keeps_first_cpu(void)
 {
 	int fd = tmpfd();
-	struct spe_pdw *w = writer(fd, true);
+	struct spe_perf_writer *w = writer(fd, true);
 	uint8_t a[64], b[64];
 	size_t na = rec(a, 0x1000, -1, 10), nb = rec(b, 0x1004, -1, 20);
 	struct seen s;
 	struct spe_session_stats st;
 
-	if (spe_pdw_auxtrace(w, a, na, 0, 0, 0, 33, 0) ||
-	    spe_pdw_auxtrace(w, b, nb, na, 0, 0, 44, 1) ||	/* same queue, "CPU 1" */
-	    spe_pdw_finished_round(w) || spe_pdw_finish(w))
+	if (spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, 33, 0) ||
+	    spe_perf_writer_auxtrace(w, b, nb, na, 0, 0, 44, 1) ||	/* same queue, "CPU 1" */
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
 		abort();
-	spe_pdw_free(w);
+	spe_perf_writer_free(w);
 	run(fd, &s, &st);
 	CHECK(s.n == 2 && s.cpu[0] == 0 && s.cpu[1] == 0 && st.nr_queues == 1,
 	      "both buffers of queue 0 give CPU 0, the first buffer's");
@@ -305,7 +306,7 @@ static void test_queue_keeps_first_cpu(void)
 static void test_records_without_trailer(void)
 {
 	int fd = tmpfd();
-	struct spe_pdw_info info = { .cpuid = "0x00000000410fd0c0" };
+	struct spe_perf_writer_info info = { .cpuid = "0x00000000410fd0c0" };
 	struct perf_event_attr spe = { .type = 8, .sample_type = PERF_SAMPLE_TIME };
 	uint64_t id = 1;
 	struct { struct perf_event_header h; uint64_t off, size, flags; } aux = {
@@ -315,14 +316,14 @@ static void test_records_without_trailer(void)
 	struct { struct perf_event_header h; uint64_t id, lost; } lost = {
 		{ PERF_RECORD_LOST, 0, 24 }, 1, 5
 	};
-	struct spe_pdw *w;
+	struct spe_perf_writer *w;
 	struct seen s;
 	struct spe_session_stats st;
 
-	if (spe_pdw_create(&w, fd, &info) || spe_pdw_add_attr(w, &spe, "arm_spe_0//", &id, 1) ||
-	    spe_pdw_write_event(w, &aux) || spe_pdw_write_event(w, &lost) || spe_pdw_finish(w))
+	if (spe_perf_writer_create(&w, fd, &info) || spe_perf_writer_add_attr(w, &spe, "arm_spe_0//", &id, 1) ||
+	    spe_perf_writer_write_event(w, &aux) || spe_perf_writer_write_event(w, &lost) || spe_perf_writer_finish(w))
 		abort();
-	spe_pdw_free(w);
+	spe_perf_writer_free(w);
 	run(fd, &s, &st);
 	CHECK(st.aux_records == 1 && st.truncated == 1 && st.overwrite == 1 && st.collision == 1 &&
 	      st.partial == 0, "a 32-byte AUX record is counted with each of its flags");
@@ -337,8 +338,8 @@ static void test_records_without_trailer(void)
 static void test_stop_is_not_an_error(void)
 {
 	int fd = tmpfd();
-	struct spe_pdw *w = writer(fd, false);
-	struct spe_pdw_sample_id comm = { .pid = 40, .tid = 41, .time = ptime(40), .id = 11 };
+	struct spe_perf_writer *w = writer(fd, false);
+	struct spe_perf_writer_sample_id comm = { .pid = 40, .tid = 41, .time = ptime(40), .id = 11 };
 	uint8_t a[128];
 	size_t na = 0;
 	struct spe_session_config cfg = { .on_record = on_record };
@@ -349,11 +350,11 @@ static void test_stop_is_not_an_error(void)
 	na += rec(a + na, 0x1000, -1, 10);
 	na += rec(a + na, 0x1004, -1, 30);
 	na += rec(a + na, 0x1008, -1, 50);
-	if (spe_pdw_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
-	    spe_pdw_comm(w, 40, 41, "late", false, &comm) || spe_pdw_finished_round(w) ||
-	    spe_pdw_finished_round(w) || spe_pdw_finish(w))
+	if (spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_comm(w, 40, 41, "late", false, &comm) || spe_perf_writer_finished_round(w) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
 		abort();
-	spe_pdw_free(w);
+	spe_perf_writer_free(w);
 	cfg.ctx = &s;
 	stop_after = 1;
 	lseek(fd, 0, SEEK_SET);
@@ -368,7 +369,7 @@ static void test_stop_is_not_an_error(void)
 
 /* no_decode: the AUXTRACE data goes to on_auxtrace only, nothing is
  * queued (also from the AUXTRACE index) and no record is decoded. */
-static int count_aux(void *ctx, const struct spe_pdr_event *ev, const uint8_t *data, uint64_t size)
+static int count_aux(void *ctx, const struct spe_perf_reader_event *ev, const uint8_t *data, uint64_t size)
 {
 	(void)ev;
 	(void)data;
@@ -379,7 +380,7 @@ static int count_aux(void *ctx, const struct spe_pdr_event *ev, const uint8_t *d
 static void test_no_decode(void)
 {
 	int fd = tmpfd();
-	struct spe_pdw *w = writer(fd, false);
+	struct spe_perf_writer *w = writer(fd, false);
 	uint8_t a[64];
 	size_t na = rec(a, 0x1000, -1, 10);
 	uint64_t bytes = 0;
@@ -388,10 +389,10 @@ static void test_no_decode(void)
 	struct spe_session *ss;
 	int err;
 
-	if (spe_pdw_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
-	    spe_pdw_finished_round(w) || spe_pdw_finish(w))
+	if (spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
 		abort();
-	spe_pdw_free(w);
+	spe_perf_writer_free(w);
 	lseek(fd, 0, SEEK_SET);
 	err = spe_session_open(&ss, fd, &cfg);
 	if (!err)
@@ -408,7 +409,7 @@ static void test_no_decode(void)
 static uint32_t event_pids[8];
 static int nr_event_pids;
 
-static int on_event(void *ctx, const struct spe_pdr_event *ev)
+static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 {
 	(void)ctx;
 	if (ev->header->type == PERF_RECORD_COMM && nr_event_pids < 8)
@@ -419,18 +420,18 @@ static int on_event(void *ctx, const struct spe_pdr_event *ev)
 static void test_round_in_time_order(void)
 {
 	int fd = tmpfd();
-	struct spe_pdw *w = writer(fd, false);
-	struct spe_pdw_sample_id late = { .pid = 2, .tid = 2, .time = 300, .id = 11 };
-	struct spe_pdw_sample_id early = { .pid = 1, .tid = 1, .time = 100, .id = 11 };
+	struct spe_perf_writer *w = writer(fd, false);
+	struct spe_perf_writer_sample_id late = { .pid = 2, .tid = 2, .time = 300, .id = 11 };
+	struct spe_perf_writer_sample_id early = { .pid = 1, .tid = 1, .time = 100, .id = 11 };
 	struct spe_session_config cfg = { .on_event = on_event };
 	struct spe_session *ss;
 	int err;
 
-	if (spe_pdw_comm(w, 2, 2, "late", false, &late) ||
-	    spe_pdw_comm(w, 1, 1, "early", false, &early) ||
-	    spe_pdw_finished_round(w) || spe_pdw_finish(w))
+	if (spe_perf_writer_comm(w, 2, 2, "late", false, &late) ||
+	    spe_perf_writer_comm(w, 1, 1, "early", false, &early) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
 		abort();
-	spe_pdw_free(w);
+	spe_perf_writer_free(w);
 	nr_event_pids = 0;
 	lseek(fd, 0, SEEK_SET);
 	err = spe_session_open(&ss, fd, &cfg);
@@ -452,7 +453,7 @@ static void test_decode_error_offset(void)
 {
 	for (unsigned threads = 0; threads <= 2; threads += 2) {
 		int fd = tmpfd();
-		struct spe_pdw *w = writer(fd, false);
+		struct spe_perf_writer *w = writer(fd, false);
 		static uint8_t a[4096];
 		size_t na = rec(a, 0x1000, -1, 10), good = na;
 		struct spe_session_config cfg = { .on_record = on_record, .threads = threads };
@@ -473,12 +474,12 @@ static void test_decode_error_offset(void)
 		na += rec(a + na, 0x1004, -1, 20);
 		a[na++] = 0xb0;		/* cut by the end of the buffer */
 		a[na++] = 0x01;
-		if (spe_pdw_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0))
+		if (spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0))
 			abort();
-		data_off = spe_pdw_offset(w) - ((na + 7) & ~(size_t)7);
-		if (spe_pdw_finished_round(w) || spe_pdw_finish(w))
+		data_off = spe_perf_writer_offset(w) - ((na + 7) & ~(size_t)7);
+		if (spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
 			abort();
-		spe_pdw_free(w);
+		spe_perf_writer_free(w);
 		cfg.ctx = &s;
 		lseek(fd, 0, SEEK_SET);
 		err = spe_session_open(&ss, fd, &cfg);
@@ -498,7 +499,7 @@ static void test_decode_error_offset(void)
 }
 
 /* on_auxtrace can stop the session: nothing is decoded after it. */
-static int stop_aux(void *ctx, const struct spe_pdr_event *ev, const uint8_t *data, uint64_t size)
+static int stop_aux(void *ctx, const struct spe_perf_reader_event *ev, const uint8_t *data, uint64_t size)
 {
 	(void)ev;
 	(void)data;
@@ -510,7 +511,7 @@ static int stop_aux(void *ctx, const struct spe_pdr_event *ev, const uint8_t *da
 static void test_stop_from_auxtrace(void)
 {
 	int fd = tmpfd();
-	struct spe_pdw *w = writer(fd, false);
+	struct spe_perf_writer *w = writer(fd, false);
 	uint8_t a[64];
 	size_t na = rec(a, 0x1000, -1, 10);
 	int calls = 0;
@@ -519,11 +520,11 @@ static void test_stop_from_auxtrace(void)
 	struct spe_session *ss;
 	int err;
 
-	if (spe_pdw_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
-	    spe_pdw_auxtrace(w, a, na, na, 0, 0, (uint32_t)-1, 0) ||
-	    spe_pdw_finished_round(w) || spe_pdw_finish(w))
+	if (spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_auxtrace(w, a, na, na, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
 		abort();
-	spe_pdw_free(w);
+	spe_perf_writer_free(w);
 	(void)s;
 	lseek(fd, 0, SEEK_SET);
 	err = spe_session_open(&ss, fd, &cfg);
@@ -543,25 +544,25 @@ static void test_stop_from_auxtrace(void)
 static void test_pipe_cpuid_and_kernel_mmap(void)
 {
 	int fd = tmpfd();
-	struct spe_pdw_info info = { .cpuid = "0x00000000410fd0c0" };	/* N1 */
+	struct spe_perf_writer_info info = { .cpuid = "0x00000000410fd0c0" };	/* N1 */
 	uint64_t st = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
 	struct perf_event_attr spe = { .type = 8, .sample_type = st, .sample_id_all = 1 };
-	struct spe_pdw_sample_id kid = { .pid = (uint32_t)-1, .tid = 0, .time = 1, .id = 1 };
+	struct spe_perf_writer_sample_id kid = { .pid = (uint32_t)-1, .tid = 0, .time = 1, .id = 1 };
 	uint64_t id = 1;
 	uint8_t a[64];
 	size_t na = rec(a, 0x1000, 0, 10);	/* CONTEXT 0: the kernel's tid */
-	struct spe_pdw *w;
+	struct spe_perf_writer *w;
 	struct seen s;
 	struct spe_session_stats sst;
 
-	if (spe_pdw_create_pipe(&w, fd, &info) || spe_pdw_add_attr(w, &spe, "arm_spe_0//", &id, 1) ||
-	    spe_pdw_auxtrace_info_v1(w, 8, true) ||
-	    spe_pdw_mmap2(w, PERF_RECORD_MISC_KERNEL, (uint32_t)-1, 0, 0xffff800008000000ull,
+	if (spe_perf_writer_create_pipe(&w, fd, &info) || spe_perf_writer_add_attr(w, &spe, "arm_spe_0//", &id, 1) ||
+	    spe_perf_writer_auxtrace_info_v1(w, 8, true) ||
+	    spe_perf_writer_mmap2(w, PERF_RECORD_MISC_KERNEL, (uint32_t)-1, 0, 0xffff800008000000ull,
 			  0x100000, 0, "[kernel.kallsyms]_text", &kid) ||
-	    spe_pdw_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
-	    spe_pdw_finished_round(w) || spe_pdw_finish(w))
+	    spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
 		abort();
-	spe_pdw_free(w);
+	spe_perf_writer_free(w);
 	run(fd, &s, &sst);
 	CHECK(s.n == 1 && s.ds[0] == SPE_DS_TABLE_COMMON,
 	      "pipe format: the CPUID feature record (Neoverse N1) picks the common data-source table");
@@ -576,7 +577,7 @@ static void test_queue_index_limit(void)
 {
 	for (uint32_t idx = 4095; idx <= 4096; idx++) {
 		int fd = tmpfd();
-		struct spe_pdw *w = writer(fd, false);
+		struct spe_perf_writer *w = writer(fd, false);
 		uint8_t a[64];
 		size_t na = rec(a, 0x1000, -1, 10);
 		struct seen s = { .n = 0 };
@@ -584,10 +585,10 @@ static void test_queue_index_limit(void)
 		struct spe_session *ss;
 		int err;
 
-		if (spe_pdw_auxtrace(w, a, na, 0, 0, idx, (uint32_t)-1, 0) ||
-		    spe_pdw_finished_round(w) || spe_pdw_finish(w))
+		if (spe_perf_writer_auxtrace(w, a, na, 0, 0, idx, (uint32_t)-1, 0) ||
+		    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
 			abort();
-		spe_pdw_free(w);
+		spe_perf_writer_free(w);
 		lseek(fd, 0, SEEK_SET);
 		err = spe_session_open(&ss, fd, &cfg);
 		if (!err)

@@ -5,7 +5,7 @@
 #include <linux/perf_event.h>
 
 #include "spe/packet.h"
-#include "spe_perf_synth.h"
+#include "spe_data_source.h"
 #include "tap.h"
 
 static uint64_t ds(enum spe_ds_table t, bool ld, uint64_t ev, int src)

@@ -22,7 +22,8 @@
 #include <unistd.h>
 
 #include "spe_decode.h"
-#include "spe_perf_synth.h"
+#include "spe_data_source.h"
+#include "spe_session.h"
 #include "tap.h"
 
 enum fault { F_NONE, F_ALLOC, F_MMAP, F_READ };
@@ -123,29 +124,29 @@ static size_t rec(uint8_t *p, uint64_t pc, uint64_t ts)
 
 static void write_recording(int fd, bool pipe_format)
 {
-	struct spe_pdw_info info = { .cpuid = "0x00000000410fd0c0" };
+	struct spe_perf_writer_info info = { .cpuid = "0x00000000410fd0c0" };
 	uint64_t st = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
 	struct perf_event_attr spe = { .type = 8, .sample_type = st, .sample_id_all = 1 };
 	struct perf_event_attr dummy = { .type = 1, .config = 9, .sample_type = st, .sample_id_all = 1 };
 	uint64_t sid[2] = { 1, 2 }, did[2] = { 11, 12 };
-	struct spe_pdw_cpu_meta m[2] = {
+	struct spe_perf_writer_cpu_meta m[2] = {
 		{ .cpu = 0, .midr = 0x410fd0c0, .pmu_type = 8 },
 		{ .cpu = 1, .midr = 0x410fd0c0, .pmu_type = 8 },
 	};
 	static uint8_t a[2][64 * 26];
 	size_t na[2] = { 0, 0 };
-	struct spe_pdw *w;
+	struct spe_perf_writer *w;
 	int err;
 
-	err = pipe_format ? spe_pdw_create_pipe(&w, fd, &info) : spe_pdw_create(&w, fd, &info);
-	if (err || spe_pdw_add_attr(w, &spe, "arm_spe_0//", sid, 2) ||
-	    spe_pdw_add_attr(w, &dummy, "dummy:u", did, 2) ||
-	    spe_pdw_auxtrace_info_v2(w, 8, m, 2, SPE_AUXINFO_V2_NR_PARAMS))
+	err = pipe_format ? spe_perf_writer_create_pipe(&w, fd, &info) : spe_perf_writer_create(&w, fd, &info);
+	if (err || spe_perf_writer_add_attr(w, &spe, "arm_spe_0//", sid, 2) ||
+	    spe_perf_writer_add_attr(w, &dummy, "dummy:u", did, 2) ||
+	    spe_perf_writer_auxtrace_info_v2(w, 8, m, 2, SPE_AUXINFO_V2_NR_PARAMS))
 		abort();
 	for (uint32_t t = 0; t < NR_TASKS; t++) {
-		struct spe_pdw_sample_id id = { .pid = 1000 + t, .tid = 1000 + t, .time = 1 + t, .id = 11 };
+		struct spe_perf_writer_sample_id id = { .pid = 1000 + t, .tid = 1000 + t, .time = 1 + t, .id = 11 };
 
-		if (spe_pdw_comm(w, 1000 + t, 1000 + t, "task", false, &id))
+		if (spe_perf_writer_comm(w, 1000 + t, 1000 + t, "task", false, &id))
 			abort();
 	}
 	for (int i = 0; i < 64; i++)
@@ -153,17 +154,17 @@ static void write_recording(int fd, bool pipe_format)
 			na[c] += rec(a[c] + na[c], 0x400000 + (uint64_t)(c * 0x1000 + i * 4),
 				     1000 + (uint64_t)(i * 2 + c));
 	for (int c = 0; c < 2; c++) {
-		struct spe_pdw_sample_id sw = { .time = 1000 + (uint64_t)c, .id = 11, .cpu = (uint32_t)c };
+		struct spe_perf_writer_sample_id sw = { .time = 1000 + (uint64_t)c, .id = 11, .cpu = (uint32_t)c };
 
-		if (spe_pdw_switch(w, true, true, 1000 + (uint32_t)c, 1000 + (uint32_t)c, &sw))
+		if (spe_perf_writer_switch(w, true, true, 1000 + (uint32_t)c, 1000 + (uint32_t)c, &sw))
 			abort();
 	}
-	if (spe_pdw_finished_round(w) ||
-	    spe_pdw_auxtrace(w, a[0], na[0], 0, 0, 0, (uint32_t)-1, 0) ||
-	    spe_pdw_auxtrace(w, a[1], na[1], 0, 1, 1, (uint32_t)-1, 1) ||
-	    spe_pdw_finished_round(w) || spe_pdw_finish(w))
+	if (spe_perf_writer_finished_round(w) ||
+	    spe_perf_writer_auxtrace(w, a[0], na[0], 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_auxtrace(w, a[1], na[1], 0, 1, 1, (uint32_t)-1, 1) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
 		abort();
-	spe_pdw_free(w);
+	spe_perf_writer_free(w);
 }
 
 /* ---- One session, its outcome ------------------------------------------------ */
@@ -292,8 +293,8 @@ static void test_index_entry_at_the_end(int clean_fd)
 	char name[] = "/tmp/spe-iofail-idx-XXXXXX";
 	int fd = mkstemp(name);
 	long page = sysconf(_SC_PAGESIZE);
-	const struct spe_pdr_info *info;
-	struct spe_pdr *r;
+	const struct spe_perf_reader_info *info;
+	struct spe_perf_reader *r;
 	struct outcome o, clean = run_session(clean_fd, false, 0);
 	uint64_t at, size;
 
@@ -302,13 +303,13 @@ static void test_index_entry_at_the_end(int clean_fd)
 	unlink(name);
 	write_recording(fd, false);
 	lseek(fd, 0, SEEK_SET);
-	if (spe_pdr_open(&r, fd))
+	if (spe_perf_reader_open(&r, fd))
 		abort();
-	info = spe_pdr_info(r);
+	info = spe_perf_reader_info(r);
 	at = info->auxtrace_index_offset;
 	if (!info->has_auxtrace_index || !info->nr_auxtrace_index)
 		abort();
-	spe_pdr_close(r);
+	spe_perf_reader_close(r);
 	size = ((uint64_t)lseek(fd, 0, SEEK_END) + (uint64_t)page) & ~(uint64_t)(page - 1);
 	if (ftruncate(fd, (off_t)size))
 		abort();

@@ -31,39 +31,39 @@ static const unsigned char aux[13] = { 0xb0, 1, 2, 3, 4, 5, 6, 7, 0x80, 0x71, 9,
 /* A file with one record of each kind SPE decoding needs. */
 static void write_sample_file(int fd)
 {
-	struct spe_pdw_info info = { .arch = "aarch64", .cpuid = "0x00000000410fd0c0",
+	struct spe_perf_writer_info info = { .arch = "aarch64", .cpuid = "0x00000000410fd0c0",
 				     .nr_cpus_avail = 8, .nr_cpus_online = 8 };
 	uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 		      PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
 	struct perf_event_attr spe = { .type = 8, .sample_type = st, .sample_id_all = 1 };
 	struct perf_event_attr dummy = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_DUMMY,
 					 .sample_type = st, .sample_id_all = 1 };
-	struct spe_pdw_sample_id sid = { .pid = 10, .tid = 11, .time = 500, .id = dummy_id, .cpu = 2 };
+	struct spe_perf_writer_sample_id sid = { .pid = 10, .tid = 11, .time = 500, .id = dummy_id, .cpu = 2 };
 	struct spe_time_conv tc = { .time_shift = 3, .time_mult = 7, .long_form = true,
 				    .cap_user_time_zero = true };
-	struct spe_pdw_sample s = { .id = dummy_id, .ip = 0x1000, .pid = 10, .tid = 11,
+	struct spe_perf_writer_sample s = { .id = dummy_id, .ip = 0x1000, .pid = 10, .tid = 11,
 				    .time = 0x0100000000000384ULL, .cpu = 2 };	/* top byte set */
-	struct spe_pdw *w;
+	struct spe_perf_writer *w;
 
-	if (spe_pdw_create(&w, fd, &info) ||
-	    spe_pdw_add_attr(w, &spe, "arm_spe_0//", &spe_id, 1) ||
-	    spe_pdw_add_attr(w, &dummy, "dummy:u", &dummy_id, 1) ||
-	    spe_pdw_time_conv(w, &tc) ||
-	    spe_pdw_auxtrace_info_v1(w, 8, true) ||
-	    spe_pdw_comm(w, 10, 11, "worker", true, &sid) ||
-	    spe_pdw_mmap2(w, PERF_RECORD_MISC_USER, 10, 11, 0x400000, 0x1000, 0, "/bin/true", &sid) ||
-	    spe_pdw_switch(w, true, true, 12, 13, &sid) ||
-	    spe_pdw_auxtrace(w, aux, sizeof(aux), 0, 0, 2, (uint32_t)-1, 2))
+	if (spe_perf_writer_create(&w, fd, &info) ||
+	    spe_perf_writer_add_attr(w, &spe, "arm_spe_0//", &spe_id, 1) ||
+	    spe_perf_writer_add_attr(w, &dummy, "dummy:u", &dummy_id, 1) ||
+	    spe_perf_writer_time_conv(w, &tc) ||
+	    spe_perf_writer_auxtrace_info_v1(w, 8, true) ||
+	    spe_perf_writer_comm(w, 10, 11, "worker", true, &sid) ||
+	    spe_perf_writer_mmap2(w, PERF_RECORD_MISC_USER, 10, 11, 0x400000, 0x1000, 0, "/bin/true", &sid) ||
+	    spe_perf_writer_switch(w, true, true, 12, 13, &sid) ||
+	    spe_perf_writer_auxtrace(w, aux, sizeof(aux), 0, 0, 2, (uint32_t)-1, 2))
 		abort();
 	sid.id = spe_id;
 	sid.time = 600;
-	if (spe_pdw_aux(w, 0, sizeof(aux), PERF_AUX_FLAG_COLLISION, &sid) ||
-	    spe_pdw_lost(w, spe_id, 3, &sid) ||
-	    spe_pdw_sample(w, &s) ||
-	    spe_pdw_finished_round(w) ||
-	    spe_pdw_finish(w))
+	if (spe_perf_writer_aux(w, 0, sizeof(aux), PERF_AUX_FLAG_COLLISION, &sid) ||
+	    spe_perf_writer_lost(w, spe_id, 3, &sid) ||
+	    spe_perf_writer_sample(w, &s) ||
+	    spe_perf_writer_finished_round(w) ||
+	    spe_perf_writer_finish(w))
 		abort();
-	spe_pdw_free(w);
+	spe_perf_writer_free(w);
 }
 
 static void test_round_trip(void)
@@ -75,22 +75,22 @@ static void test_round_trip(void)
 		PERF_RECORD_AUX, PERF_RECORD_LOST, PERF_RECORD_SAMPLE,
 		SPE_PERF_RECORD_FINISHED_ROUND,
 	};
-	struct spe_pdr_event ev;
-	struct spe_pdr *r;
+	struct spe_perf_reader_event ev;
+	struct spe_perf_reader *r;
 	unsigned n = 0, in_order = 1;
 	int ret;
 
 	write_sample_file(fd);
-	CHECK_EQ(spe_pdr_open(&r, fd), 0, "a written file opens");
-	CHECK(!spe_pdr_is_pipe(r), "a regular file is read in file mode");
-	CHECK_EQ(spe_pdr_nr_attrs(r), 2, "two attributes");
-	CHECK_EQ(spe_pdr_attr(r, 0)->attr.type, 8, "first attribute is the SPE PMU type");
-	CHECK(spe_pdr_attr_by_id(r, dummy_id) == spe_pdr_attr(r, 1), "attribute found by id");
-	CHECK(!strcmp(spe_pdr_info(r)->cpuid, "0x00000000410fd0c0"), "CPUID feature read");
-	CHECK(!strcmp(spe_pdr_info(r)->arch, "aarch64"), "ARCH feature read");
-	CHECK_EQ(spe_pdr_info(r)->nr_cpus_online, 8, "NRCPUS feature read");
+	CHECK_EQ(spe_perf_reader_open(&r, fd), 0, "a written file opens");
+	CHECK(!spe_perf_reader_is_pipe(r), "a regular file is read in file mode");
+	CHECK_EQ(spe_perf_reader_nr_attrs(r), 2, "two attributes");
+	CHECK_EQ(spe_perf_reader_attr(r, 0)->attr.type, 8, "first attribute is the SPE PMU type");
+	CHECK(spe_perf_reader_attr_by_id(r, dummy_id) == spe_perf_reader_attr(r, 1), "attribute found by id");
+	CHECK(!strcmp(spe_perf_reader_info(r)->cpuid, "0x00000000410fd0c0"), "CPUID feature read");
+	CHECK(!strcmp(spe_perf_reader_info(r)->arch, "aarch64"), "ARCH feature read");
+	CHECK_EQ(spe_perf_reader_info(r)->nr_cpus_online, 8, "NRCPUS feature read");
 
-	while ((ret = spe_pdr_next(r, &ev)) == 1) {
+	while ((ret = spe_perf_reader_next(r, &ev)) == 1) {
 		const struct perf_event_header *h = ev.header;
 
 		if (n < sizeof(want) / sizeof(want[0]) && h->type != want[n])
@@ -109,7 +109,7 @@ static void test_round_trip(void)
 			      ai.pmu_type == 8 && ai.per_cpu_mmaps, "AUXTRACE_INFO v1 parsed");
 		} else if (h->type == PERF_RECORD_COMM) {
 			CHECK(ev.sid.has_time && ev.sid.time == 500 && ev.sid.cpu == 2 &&
-			      ev.sid.tid == 11 && ev.attr == spe_pdr_attr(r, 1),
+			      ev.sid.tid == 11 && ev.attr == spe_perf_reader_attr(r, 1),
 			      "COMM: sample_id trailer gives time, cpu, tid and the dummy attribute");
 			CHECK(!strcmp((const char *)h + 16, "worker"), "COMM name");
 		} else if (h->type == PERF_RECORD_SWITCH_CPU_WIDE) {
@@ -120,11 +120,11 @@ static void test_round_trip(void)
 
 			CHECK_EQ(ev.aux_data_size, 16, "AUXTRACE data size (padded)");
 			CHECK_EQ(ev.aux_data_offset, ev.offset + 48, "AUXTRACE data follows its record");
-			k = spe_pdr_aux_read(r, got, 5);
-			k += spe_pdr_aux_read(r, got + 5, sizeof(got) - 5);
+			k = spe_perf_reader_aux_read(r, got, 5);
+			k += spe_perf_reader_aux_read(r, got + 5, sizeof(got) - 5);
 			CHECK(k == 16 && !memcmp(got, aux, sizeof(aux)), "AUXTRACE data read back in two pieces");
 		} else if (h->type == PERF_RECORD_AUX) {
-			CHECK(ev.attr == spe_pdr_attr(r, 0) && ev.sid.time == 600,
+			CHECK(ev.attr == spe_perf_reader_attr(r, 0) && ev.sid.time == 600,
 			      "AUX belongs to the SPE attribute, time 600");
 		} else if (h->type == PERF_RECORD_SAMPLE) {
 			CHECK(ev.sid.time == 0x0100000000000384ULL && ev.sid.cpu == 2 &&
@@ -135,7 +135,7 @@ static void test_round_trip(void)
 	}
 	CHECK_EQ(ret, 0, "the data section ends cleanly");
 	CHECK(in_order && n == sizeof(want) / sizeof(want[0]), "every record, in file order");
-	spe_pdr_close(r);
+	spe_perf_reader_close(r);
 	close(fd);
 }
 
@@ -204,16 +204,16 @@ static void test_attr_sizes(void)
 	put_round(&d);
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		char name[80];
-		struct spe_pdr *r;
+		struct spe_perf_reader *r;
 		int fd = hand_file(sizes[i], &d, 0);
-		int ok = !spe_pdr_open(&r, fd) && spe_pdr_nr_attrs(r) == 1 &&
-			 spe_pdr_attr(r, 0)->attr.config == 0x1234 &&
-			 spe_pdr_attr(r, 0)->attr.type == 8 &&
-			 spe_pdr_attr(r, 0)->file_size == sizes[i];
+		int ok = !spe_perf_reader_open(&r, fd) && spe_perf_reader_nr_attrs(r) == 1 &&
+			 spe_perf_reader_attr(r, 0)->attr.config == 0x1234 &&
+			 spe_perf_reader_attr(r, 0)->attr.type == 8 &&
+			 spe_perf_reader_attr(r, 0)->file_size == sizes[i];
 
 		snprintf(name, sizeof(name), "perf_event_attr of %u bytes is read", sizes[i]);
 		CHECK(ok, name);
-		spe_pdr_close(r);
+		spe_perf_reader_close(r);
 		close(fd);
 	}
 }
@@ -222,17 +222,17 @@ static int open_expect_error(const struct buf *d, uint64_t lie, int *nrec, uint6
 			     char *msg, size_t cap)
 {
 	int fd = hand_file(128, d, lie);
-	struct spe_pdr_event ev;
-	struct spe_pdr *r;
-	int ret = spe_pdr_open(&r, fd);
+	struct spe_perf_reader_event ev;
+	struct spe_perf_reader *r;
+	int ret = spe_perf_reader_open(&r, fd);
 
 	*nrec = 0;
 	if (!ret)
-		while ((ret = spe_pdr_next(r, &ev)) == 1)
+		while ((ret = spe_perf_reader_next(r, &ev)) == 1)
 			(*nrec)++;
-	*off = r ? spe_pdr_error_offset(r) : 0;
-	snprintf(msg, cap, "%s", spe_pdr_errmsg(r));
-	spe_pdr_close(r);
+	*off = r ? spe_perf_reader_error_offset(r) : 0;
+	snprintf(msg, cap, "%s", spe_perf_reader_errmsg(r));
+	spe_perf_reader_close(r);
 	close(fd);
 	return ret;
 }
@@ -315,23 +315,23 @@ static void test_corrupt(void)
 	/* Wrong magic. */
 	{
 		int fd = tmpfd();
-		struct spe_pdr *r;
+		struct spe_perf_reader *r;
 
 		if (write(fd, "PERFFILE\x68\0\0\0\0\0\0\0", 16) != 16)
 			abort();
-		ret = spe_pdr_open(&r, fd);
-		CHECK(ret == SPE_ERR_BAD_FILE && spe_pdr_error_offset(r) == 0 &&
-		      strstr(spe_pdr_errmsg(r), "bad magic"), "wrong magic is refused at offset 0");
-		spe_pdr_close(r);
+		ret = spe_perf_reader_open(&r, fd);
+		CHECK(ret == SPE_ERR_BAD_FILE && spe_perf_reader_error_offset(r) == 0 &&
+		      strstr(spe_perf_reader_errmsg(r), "bad magic"), "wrong magic is refused at offset 0");
+		spe_perf_reader_close(r);
 		close(fd);
 
 		fd = tmpfd();
 		if (write(fd, "PERF", 4) != 4)
 			abort();
-		ret = spe_pdr_open(&r, fd);
-		CHECK(ret == SPE_ERR_BAD_FILE && strstr(spe_pdr_errmsg(r), "only 4 bytes"),
+		ret = spe_perf_reader_open(&r, fd);
+		CHECK(ret == SPE_ERR_BAD_FILE && strstr(spe_perf_reader_errmsg(r), "only 4 bytes"),
 		      "a 4-byte file is refused");
-		spe_pdr_close(r);
+		spe_perf_reader_close(r);
 		close(fd);
 	}
 }
@@ -344,24 +344,24 @@ static void test_corrupt(void)
 static void test_ranges(void)
 {
 	int fd = tmpfd();
-	struct spe_pdr *r;
+	struct spe_perf_reader *r;
 	unsigned char b[32];
 	uint64_t size;
 
 	write_sample_file(fd);
 	size = (uint64_t)lseek(fd, 0, SEEK_END);
-	if (spe_pdr_open(&r, fd)) {
+	if (spe_perf_reader_open(&r, fd)) {
 		CHECK(0, "a written file opens");
 		return;
 	}
-	CHECK(spe_pdr_pread(r, b, 8, size - 8) == 0 && spe_pdr_pread(r, b, 0, size) == 0,
+	CHECK(spe_perf_reader_pread(r, b, 8, size - 8) == 0 && spe_perf_reader_pread(r, b, 0, size) == 0,
 	      "a read ending exactly at the end of the file succeeds");
-	CHECK(spe_pdr_pread(r, b, 16, size - 8) == SPE_ERR_BAD_FILE &&
-	      spe_pdr_error_offset(r) == size - 8,
+	CHECK(spe_perf_reader_pread(r, b, 16, size - 8) == SPE_ERR_BAD_FILE &&
+	      spe_perf_reader_error_offset(r) == size - 8,
 	      "a read starting inside the file but ending past it is refused at its offset");
-	CHECK(spe_pdr_pread(r, b, 1, size + 1) == SPE_ERR_BAD_FILE,
+	CHECK(spe_perf_reader_pread(r, b, 1, size + 1) == SPE_ERR_BAD_FILE,
 	      "a read starting past the end of the file is refused");
-	spe_pdr_close(r);
+	spe_perf_reader_close(r);
 	close(fd);
 
 }
@@ -374,8 +374,8 @@ static void test_pipe_attr_size_zero(void)
 	unsigned char attr[64] = { 0 };
 	uint32_t type = 8;
 	struct perf_event_header h;
-	struct spe_pdr_event ev;
-	struct spe_pdr *r;
+	struct spe_perf_reader_event ev;
+	struct spe_perf_reader *r;
 	int p[2], ret, n = 0;
 
 	put64(&s, SPE_PERF_MAGIC2);
@@ -389,14 +389,14 @@ static void test_pipe_attr_size_zero(void)
 	if (pipe(p) || write(p[1], s.b, s.n) != (ssize_t)s.n)
 		abort();
 	close(p[1]);
-	ret = spe_pdr_open(&r, p[0]);
+	ret = spe_perf_reader_open(&r, p[0]);
 	if (!ret)
-		while ((ret = spe_pdr_next(r, &ev)) == 1)
+		while ((ret = spe_perf_reader_next(r, &ev)) == 1)
 			n++;
-	CHECK(ret == 0 && n == 2 && spe_pdr_nr_attrs(r) == 1 &&
-	      spe_pdr_attr(r, 0)->file_size == 64 && spe_pdr_attr(r, 0)->ids[0] == 99,
+	CHECK(ret == 0 && n == 2 && spe_perf_reader_nr_attrs(r) == 1 &&
+	      spe_perf_reader_attr(r, 0)->file_size == 64 && spe_perf_reader_attr(r, 0)->ids[0] == 99,
 	      "HEADER_ATTR with attr.size 0 is read as the 64-byte first ABI, its id after it");
-	spe_pdr_close(r);
+	spe_perf_reader_close(r);
 	close(p[0]);
 }
 
@@ -418,17 +418,17 @@ static void pipe_attrs(struct buf *s, int nr, uint64_t st)
 	}
 }
 
-static int read_pipe(const struct buf *s, struct spe_pdr **r, struct spe_pdr_event *last_comm)
+static int read_pipe(const struct buf *s, struct spe_perf_reader **r, struct spe_perf_reader_event *last_comm)
 {
-	struct spe_pdr_event ev;
+	struct spe_perf_reader_event ev;
 	int p[2], ret;
 
 	if (pipe(p) || write(p[1], s->b, s->n) != (ssize_t)s->n)
 		abort();
 	close(p[1]);
-	ret = spe_pdr_open(r, p[0]);
+	ret = spe_perf_reader_open(r, p[0]);
 	if (!ret)
-		while ((ret = spe_pdr_next(*r, &ev)) == 1)
+		while ((ret = spe_perf_reader_next(*r, &ev)) == 1)
 			if (ev.header->type == PERF_RECORD_COMM)
 				*last_comm = ev;
 	close(p[0]);
@@ -444,8 +444,8 @@ static int read_pipe(const struct buf *s, struct spe_pdr **r, struct spe_pdr_eve
 static void test_trailer_and_attr_limit(void)
 {
 	struct buf s = { .n = 0 };
-	struct spe_pdr_event comm = { 0 };
-	struct spe_pdr *r = NULL;
+	struct spe_perf_reader_event comm = { 0 };
+	struct spe_perf_reader *r = NULL;
 	struct perf_event_header h = { .type = PERF_RECORD_COMM, .size = 8 + 8 + 8 + 24 };
 	uint32_t pt[2] = { 5, 6 };
 	int ret;
@@ -469,15 +469,15 @@ static void test_trailer_and_attr_limit(void)
 	CHECK(ret == 0 && comm.header && comm.sid.has_tid && comm.sid.tid == 8 &&
 	      comm.sid.pid == 7 && comm.sid.time == 123456789 && !comm.sid.has_cpu,
 	      "sample_id trailer without CPU: tid and time read from their own places; a SWITCH of header and trailer only is accepted");
-	spe_pdr_close(r);
+	spe_perf_reader_close(r);
 
 	s.n = 0;
 	r = NULL;
 	pipe_attrs(&s, 257, PERF_SAMPLE_TIME);
 	ret = read_pipe(&s, &r, &comm);
-	CHECK(ret == -E2BIG && r && strstr(spe_pdr_errmsg(r), "more than 256 attributes"),
+	CHECK(ret == -E2BIG && r && strstr(spe_perf_reader_errmsg(r), "more than 256 attributes"),
 	      "more attributes than the table holds: refused, with the limit named");
-	spe_pdr_close(r);
+	spe_perf_reader_close(r);
 }
 
 static void test_pipe(void)
@@ -487,8 +487,8 @@ static void test_pipe(void)
 	uint32_t size = 128, type = 8;
 	uint64_t st = PERF_SAMPLE_TIME;
 	struct perf_event_header h;
-	struct spe_pdr_event ev;
-	struct spe_pdr *r;
+	struct spe_perf_reader_event ev;
+	struct spe_perf_reader *r;
 	int p[2], ret, n = 0, got_aux = 0, skipped_ok = 0;
 
 	put64(&s, SPE_PERF_MAGIC2);
@@ -523,53 +523,53 @@ static void test_pipe(void)
 	if (pipe(p) || write(p[1], s.b, s.n) != (ssize_t)s.n)
 		abort();
 	close(p[1]);
-	ret = spe_pdr_open(&r, p[0]);
-	CHECK(!ret && spe_pdr_is_pipe(r), "perf's pipe format is read from a pipe");
-	while (spe_pdr_is_pipe(r) && (ret = spe_pdr_next(r, &ev)) == 1) {
+	ret = spe_perf_reader_open(&r, p[0]);
+	CHECK(!ret && spe_perf_reader_is_pipe(r), "perf's pipe format is read from a pipe");
+	while (spe_perf_reader_is_pipe(r) && (ret = spe_perf_reader_next(r, &ev)) == 1) {
 		n++;
 		if (ev.header->type == SPE_PERF_RECORD_AUXTRACE) {
 			char d[16];
 
 			/* Read the first buffer, leave the second to be skipped. */
 			if (!got_aux++)
-				skipped_ok = spe_pdr_aux_read(r, d, 16) == 16 && !memcmp(d, "0123", 4) &&
-					     spe_pdr_aux_read(r, d, 16) == 0;
+				skipped_ok = spe_perf_reader_aux_read(r, d, 16) == 16 && !memcmp(d, "0123", 4) &&
+					     spe_perf_reader_aux_read(r, d, 16) == 0;
 		}
 	}
 	CHECK_EQ(ret, 0, "pipe stream ends cleanly");
 	CHECK_EQ(n, 5, "attr, feature, two AUXTRACE, round");
 	CHECK(skipped_ok && got_aux == 2,
 	      "AUXTRACE data is read from the stream (then 0: all consumed), or skipped");
-	CHECK(spe_pdr_nr_attrs(r) == 1 && spe_pdr_attr(r, 0)->ids[0] == 77,
+	CHECK(spe_perf_reader_nr_attrs(r) == 1 && spe_perf_reader_attr(r, 0)->ids[0] == 77,
 	      "HEADER_ATTR adds an attribute with its id");
-	CHECK(!strcmp(spe_pdr_info(r)->cpuid, "0x00000000413fd0c1"), "HEADER_FEATURE CPUID read");
-	spe_pdr_close(r);
+	CHECK(!strcmp(spe_perf_reader_info(r)->cpuid, "0x00000000413fd0c1"), "HEADER_FEATURE CPUID read");
+	spe_perf_reader_close(r);
 	close(p[0]);
 }
 
 static void test_auxtrace_info_v2(void)
 {
 	int fd = tmpfd();
-	struct spe_pdw_cpu_meta m[2] = {
+	struct spe_perf_writer_cpu_meta m[2] = {
 		{ .cpu = 0, .midr = 0x410fd0c0, .pmu_type = 8, .min_interval = 1024, .event_filter = 0xff },
 		{ .cpu = 5, .midr = 0xc00fac30, .pmu_type = 9, .min_interval = 256 },
 	};
 	struct spe_perf_file_header h;
 	struct perf_event_attr a = { .type = 8 };
 	uint64_t id = 1;
-	struct spe_pdw *w;
-	struct spe_pdr *r;
-	struct spe_pdr_event ev;
+	struct spe_perf_writer *w;
+	struct spe_perf_reader *r;
+	struct spe_perf_reader_event ev;
 	struct spe_auxtrace_info ai;
-	struct spe_pdw_cpu_meta got;
+	struct spe_perf_writer_cpu_meta got;
 	const char *why;
 
-	if (spe_pdw_create(&w, fd, NULL) || spe_pdw_add_attr(w, &a, "x", &id, 1) ||
-	    spe_pdw_auxtrace_info_v2(w, 8, m, 2, SPE_AUXINFO_V2_NR_PARAMS_OLD) || spe_pdw_finish(w))
+	if (spe_perf_writer_create(&w, fd, NULL) || spe_perf_writer_add_attr(w, &a, "x", &id, 1) ||
+	    spe_perf_writer_auxtrace_info_v2(w, 8, m, 2, SPE_AUXINFO_V2_NR_PARAMS_OLD) || spe_perf_writer_finish(w))
 		abort();
-	spe_pdw_free(w);
+	spe_perf_writer_free(w);
 	(void)h;
-	CHECK(!spe_pdr_open(&r, fd) && spe_pdr_next(r, &ev) == 1, "v2 file read");
+	CHECK(!spe_perf_reader_open(&r, fd) && spe_perf_reader_next(r, &ev) == 1, "v2 file read");
 	CHECK(!spe_parse_auxtrace_info(ev.header, &ai, &why) && ai.version == 2 && ai.nr_cpus == 2 &&
 	      ai.pmu_type == 8, "v2 header parsed");
 	CHECK(!spe_auxtrace_info_cpu(ev.header, 1, &got, &why) && got.cpu == 5 &&
@@ -577,25 +577,25 @@ static void test_auxtrace_info_v2(void)
 	      "v2 per-CPU entry of the 2024 layout (no event filter)");
 	CHECK(spe_auxtrace_info_cpu(ev.header, 2, &got, &why) == SPE_ERR_BAD_FILE,
 	      "a CPU entry past the record is refused");
-	spe_pdr_close(r);
+	spe_perf_reader_close(r);
 	close(fd);
 }
 
 /* Opens fd and reads it to the end; the error (0 if none) and its offset. */
 static int read_all(int fd, uint64_t *off, char *msg, size_t cap)
 {
-	struct spe_pdr_event ev;
-	struct spe_pdr *r;
+	struct spe_perf_reader_event ev;
+	struct spe_perf_reader *r;
 	int ret;
 
 	lseek(fd, 0, SEEK_SET);
-	ret = spe_pdr_open(&r, fd);
+	ret = spe_perf_reader_open(&r, fd);
 	if (!ret)
-		while ((ret = spe_pdr_next(r, &ev)) == 1)
+		while ((ret = spe_perf_reader_next(r, &ev)) == 1)
 			;
-	*off = r ? spe_pdr_error_offset(r) : 0;
-	snprintf(msg, cap, "%s", r && ret ? spe_pdr_errmsg(r) : "");
-	spe_pdr_close(r);
+	*off = r ? spe_perf_reader_error_offset(r) : 0;
+	snprintf(msg, cap, "%s", r && ret ? spe_perf_reader_errmsg(r) : "");
+	spe_perf_reader_close(r);
 	return ret;
 }
 
@@ -645,18 +645,18 @@ static void test_feature_string_bounds(void)
 	const char *cpuid = "0x00000000410fd0c0";
 	uint64_t off, size, hdr[2];
 	uint32_t len = 100;
-	struct spe_pdr *r;
+	struct spe_perf_reader *r;
 	int fd = tmpfd();
 	ssize_t n;
 	bool patched = false;
 
 	write_sample_file(fd);
 	n = pread(fd, f, sizeof(f), 0);
-	if (n <= 0 || spe_pdr_open(&r, fd))
+	if (n <= 0 || spe_perf_reader_open(&r, fd))
 		abort();
-	if (spe_pdr_feature_section(r, SPE_HEADER_CPUID, &off, &size))
+	if (spe_perf_reader_feature_section(r, SPE_HEADER_CPUID, &off, &size))
 		abort();
-	spe_pdr_close(r);
+	spe_perf_reader_close(r);
 	/* The section table entry {off, size}: make the section exactly the
 	 * length field and the 18 characters, no NUL; the length says 100. */
 	for (ssize_t i = 0; i + 16 <= n; i += 8) {
@@ -671,9 +671,9 @@ static void test_feature_string_bounds(void)
 	    pwrite(fd, cpuid, strlen(cpuid), (off_t)off + 4) != (ssize_t)strlen(cpuid))
 		abort();
 	lseek(fd, 0, SEEK_SET);
-	CHECK(!spe_pdr_open(&r, fd) && !strcmp(spe_pdr_info(r)->cpuid, cpuid),
+	CHECK(!spe_perf_reader_open(&r, fd) && !strcmp(spe_perf_reader_info(r)->cpuid, cpuid),
 	      "a string feature whose length passes its section: all of the section's 18 characters read");
-	spe_pdr_close(r);
+	spe_perf_reader_close(r);
 	close(fd);
 }
 
@@ -687,9 +687,9 @@ static void test_identifier_and_sample_fields(void)
 {
 	struct buf s = { .n = 0 };
 	struct perf_event_header h = { .type = PERF_RECORD_SWITCH, .size = 16 };
-	const struct spe_pdr_attr *sw_attr = NULL;
-	struct spe_pdr_event ev;
-	struct spe_pdr *r;
+	const struct spe_perf_reader_attr *sw_attr = NULL;
+	struct spe_perf_reader_event ev;
+	struct spe_perf_reader *r;
 	uint32_t pt[2] = { 7, 8 };
 	bool sample_ok = false;
 	int p[2], ret;
@@ -700,14 +700,14 @@ static void test_identifier_and_sample_fields(void)
 	if (pipe(p) || write(p[1], s.b, s.n) != (ssize_t)s.n)
 		abort();
 	close(p[1]);
-	ret = spe_pdr_open(&r, p[0]);
+	ret = spe_perf_reader_open(&r, p[0]);
 	if (!ret)
-		while ((ret = spe_pdr_next(r, &ev)) == 1)
+		while ((ret = spe_perf_reader_next(r, &ev)) == 1)
 			if (ev.header->type == PERF_RECORD_SWITCH)
 				sw_attr = ev.attr;
-	CHECK(ret == 0 && sw_attr && sw_attr == spe_pdr_attr(r, 1),
+	CHECK(ret == 0 && sw_attr && sw_attr == spe_perf_reader_attr(r, 1),
 	      "a 16-byte SWITCH belongs to the attribute its identifier names");
-	spe_pdr_close(r);
+	spe_perf_reader_close(r);
 	close(p[0]);
 
 	s.n = 0;
@@ -720,14 +720,14 @@ static void test_identifier_and_sample_fields(void)
 	if (pipe(p) || write(p[1], s.b, s.n) != (ssize_t)s.n)
 		abort();
 	close(p[1]);
-	ret = spe_pdr_open(&r, p[0]);
+	ret = spe_perf_reader_open(&r, p[0]);
 	if (!ret)
-		while ((ret = spe_pdr_next(r, &ev)) == 1)
+		while ((ret = spe_perf_reader_next(r, &ev)) == 1)
 			if (ev.header->type == PERF_RECORD_SAMPLE)
 				sample_ok = ev.sid.has_tid && ev.sid.pid == 7 && ev.sid.tid == 8 &&
 					    ev.sid.time == 0x123456789 && ev.sid.cpu == 3;
 	CHECK(ret == 0 && sample_ok, "a sample without IP: pid/tid, time and cpu from their places");
-	spe_pdr_close(r);
+	spe_perf_reader_close(r);
 	close(p[0]);
 }
 
@@ -760,8 +760,8 @@ static void test_pipe_aux_cut(void)
 		.header = { .type = SPE_PERF_RECORD_AUXTRACE, .size = sizeof(a) },
 		.size = 4096,
 	};
-	struct spe_pdr_event ev;
-	struct spe_pdr *r;
+	struct spe_perf_reader_event ev;
+	struct spe_perf_reader *r;
 	char d[64];
 	long k1 = 1, k2 = 1;
 	int p[2], ret;
@@ -772,18 +772,18 @@ static void test_pipe_aux_cut(void)
 	if (pipe(p) || write(p[1], s.b, s.n) != (ssize_t)s.n)
 		abort();
 	close(p[1]);
-	ret = spe_pdr_open(&r, p[0]);
+	ret = spe_perf_reader_open(&r, p[0]);
 	if (!ret)
-		while ((ret = spe_pdr_next(r, &ev)) == 1)
+		while ((ret = spe_perf_reader_next(r, &ev)) == 1)
 			if (ev.header->type == SPE_PERF_RECORD_AUXTRACE) {
-				k1 = spe_pdr_aux_read(r, d, sizeof(d));
-				k2 = spe_pdr_aux_read(r, d, sizeof(d));
+				k1 = spe_perf_reader_aux_read(r, d, sizeof(d));
+				k2 = spe_perf_reader_aux_read(r, d, sizeof(d));
 				break;
 			}
 	CHECK(k1 == SPE_ERR_TRUNCATED && k2 == SPE_ERR_TRUNCATED &&
-	      strstr(spe_pdr_errmsg(r), "cut by the end of input"),
+	      strstr(spe_perf_reader_errmsg(r), "cut by the end of input"),
 	      "AUXTRACE data cut by the end of a pipe: that read fails, and the next one too");
-	spe_pdr_close(r);
+	spe_perf_reader_close(r);
 	close(p[0]);
 }
 
@@ -798,8 +798,8 @@ static void test_pipe_exact_sizes(void)
 	struct perf_event_header h = { .type = PERF_RECORD_SWITCH, .size = 8 + 16 };
 	const char *cpuid = "0x00000000410fd0c0ab";	/* 20 characters, no NUL */
 	uint32_t pt[2] = { 7, 8 }, len = 100;
-	struct spe_pdr_event ev;
-	struct spe_pdr *r;
+	struct spe_perf_reader_event ev;
+	struct spe_perf_reader *r;
 	bool sw_ok = false;
 	int p[2], ret;
 
@@ -817,15 +817,15 @@ static void test_pipe_exact_sizes(void)
 	if (pipe(p) || write(p[1], s.b, s.n) != (ssize_t)s.n)
 		abort();
 	close(p[1]);
-	ret = spe_pdr_open(&r, p[0]);
+	ret = spe_perf_reader_open(&r, p[0]);
 	if (!ret)
-		while ((ret = spe_pdr_next(r, &ev)) == 1)
+		while ((ret = spe_perf_reader_next(r, &ev)) == 1)
 			if (ev.header->type == PERF_RECORD_SWITCH)
 				sw_ok = ev.sid.has_tid && ev.sid.tid == 8 && ev.sid.time == 4242;
 	CHECK(ret == 0 && sw_ok, "a 24-byte SWITCH of TID and TIME only is read, its tid and time found");
-	CHECK(!strcmp(spe_pdr_info(r)->cpuid, cpuid),
+	CHECK(!strcmp(spe_perf_reader_info(r)->cpuid, cpuid),
 	      "a HEADER_FEATURE string that fills its record: all 20 characters, nothing after");
-	spe_pdr_close(r);
+	spe_perf_reader_close(r);
 	close(p[0]);
 }
 

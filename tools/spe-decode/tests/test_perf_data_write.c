@@ -26,7 +26,7 @@ static unsigned char *slurp(int fd, size_t *len)
 
 static int tmpfd(void)
 {
-	char name[] = "/tmp/spe-pdw-XXXXXX";
+	char name[] = "/tmp/spe-perf-writer-XXXXXX";
 	int fd = mkstemp(name);
 
 	if (fd < 0)
@@ -53,9 +53,9 @@ static uint32_t rd32(const unsigned char *p)
 
 static const uint64_t spe_id = 11, dummy_id = 12;
 
-static struct spe_pdw *open_writer(int fd, const char *cpuid)
+static struct spe_perf_writer *open_writer(int fd, const char *cpuid)
 {
-	struct spe_pdw_info info = {
+	struct spe_perf_writer_info info = {
 		.arch = "aarch64", .cpuid = cpuid,
 		.nr_cpus_avail = 4, .nr_cpus_online = 2,
 	};
@@ -74,13 +74,13 @@ static struct spe_pdw *open_writer(int fd, const char *cpuid)
 			       PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_PHYS_ADDR,
 		.sample_id_all = 1,
 	};
-	struct spe_pdw *w;
+	struct spe_perf_writer *w;
 
-	if (spe_pdw_create(&w, fd, &info))
+	if (spe_perf_writer_create(&w, fd, &info))
 		return NULL;
-	if (spe_pdw_add_attr(w, &spe, "arm_spe_0//", &spe_id, 1) ||
-	    spe_pdw_add_attr(w, &synth, "memory", &dummy_id, 1)) {
-		spe_pdw_free(w);
+	if (spe_perf_writer_add_attr(w, &spe, "arm_spe_0//", &spe_id, 1) ||
+	    spe_perf_writer_add_attr(w, &synth, "memory", &dummy_id, 1)) {
+		spe_perf_writer_free(w);
 		return NULL;
 	}
 	return w;
@@ -89,11 +89,11 @@ static struct spe_pdw *open_writer(int fd, const char *cpuid)
 static void test_layout(void)
 {
 	int fd = tmpfd();
-	struct spe_pdw *w = open_writer(fd, "0x00000000413fd0c1");
-	struct spe_pdw_sample_id sid = { .pid = 5, .tid = 6, .time = 77, .id = spe_id, .cpu = 3 };
+	struct spe_perf_writer *w = open_writer(fd, "0x00000000413fd0c1");
+	struct spe_perf_writer_sample_id sid = { .pid = 5, .tid = 6, .time = 77, .id = spe_id, .cpu = 3 };
 	struct spe_time_conv tc = { .time_shift = 10, .time_mult = 500, .time_zero = 9,
 				    .long_form = false };
-	struct spe_pdw_sample s = {
+	struct spe_perf_writer_sample s = {
 		.misc = PERF_RECORD_MISC_USER, .id = dummy_id, .ip = 0x400000,
 		.pid = 5, .tid = 6, .time = 1000, .addr = 0x7fff0000, .cpu = 3,
 		.period = 1, .weight_var1 = 20, .weight_var2 = 5, .weight_var3 = 2,
@@ -107,14 +107,14 @@ static void test_layout(void)
 	CHECK(w, "writer opens with two attributes");
 	if (!w)
 		return;
-	CHECK(!spe_pdw_time_conv(w, &tc), "short TIME_CONV is written");
-	CHECK(!spe_pdw_auxtrace_info_v1(w, 8, true), "AUXTRACE_INFO v1 is written");
-	CHECK(!spe_pdw_auxtrace(w, data, sizeof(data), 0x40, 0x40, 2, 6, 3),
+	CHECK(!spe_perf_writer_time_conv(w, &tc), "short TIME_CONV is written");
+	CHECK(!spe_perf_writer_auxtrace_info_v1(w, 8, true), "AUXTRACE_INFO v1 is written");
+	CHECK(!spe_perf_writer_auxtrace(w, data, sizeof(data), 0x40, 0x40, 2, 6, 3),
 	      "AUXTRACE with 5 data bytes is written");
-	CHECK(!spe_pdw_aux(w, 0x40, 5, PERF_AUX_FLAG_TRUNCATED, &sid), "AUX is written");
-	CHECK(!spe_pdw_sample(w, &s), "a WEIGHT_STRUCT sample is written");
-	CHECK(!spe_pdw_finish(w), "finish writes features and header");
-	spe_pdw_free(w);
+	CHECK(!spe_perf_writer_aux(w, 0x40, 5, PERF_AUX_FLAG_TRUNCATED, &sid), "AUX is written");
+	CHECK(!spe_perf_writer_sample(w, &s), "a WEIGHT_STRUCT sample is written");
+	CHECK(!spe_perf_writer_finish(w), "finish writes features and header");
+	spe_perf_writer_free(w);
 
 	f = slurp(fd, &len);
 	memcpy(&h, f, sizeof(h));
@@ -200,8 +200,8 @@ static void test_layout(void)
 static void test_v2_info(void)
 {
 	int fd = tmpfd();
-	struct spe_pdw *w = open_writer(fd, NULL);
-	struct spe_pdw_cpu_meta m[2] = {
+	struct spe_perf_writer *w = open_writer(fd, NULL);
+	struct spe_perf_writer_cpu_meta m[2] = {
 		{ .cpu = 0, .midr = 0x410fd0c0, .pmu_type = 8, .min_interval = 1024, .event_filter = 0xff },
 		{ .cpu = 1, .midr = 0x410fd490, .pmu_type = ~0ULL, .min_interval = 256 },
 	};
@@ -209,10 +209,10 @@ static void test_v2_info(void)
 	unsigned char *f, *p;
 	size_t len;
 
-	CHECK(w && !spe_pdw_auxtrace_info_v2(w, 8, m, 2, SPE_AUXINFO_V2_NR_PARAMS) &&
-	      !spe_pdw_auxtrace_info_v2(w, 8, m, 1, SPE_AUXINFO_V2_NR_PARAMS_OLD) &&
-	      !spe_pdw_finish(w), "v2 AUXTRACE_INFO in both per-CPU layouts");
-	spe_pdw_free(w);
+	CHECK(w && !spe_perf_writer_auxtrace_info_v2(w, 8, m, 2, SPE_AUXINFO_V2_NR_PARAMS) &&
+	      !spe_perf_writer_auxtrace_info_v2(w, 8, m, 1, SPE_AUXINFO_V2_NR_PARAMS_OLD) &&
+	      !spe_perf_writer_finish(w), "v2 AUXTRACE_INFO in both per-CPU layouts");
+	spe_perf_writer_free(w);
 	f = slurp(fd, &len);
 	memcpy(&h, f, sizeof(h));
 	p = f + h.data.offset;
@@ -237,33 +237,33 @@ static void test_v2_info(void)
 static void test_misuse(void)
 {
 	int fd = tmpfd();
-	struct spe_pdw *w = open_writer(fd, NULL);
-	struct spe_pdw_sample_id sid = { .id = 999 };
+	struct spe_perf_writer *w = open_writer(fd, NULL);
+	struct spe_perf_writer_sample_id sid = { .id = 999 };
 	struct perf_event_attr a = { .sample_type = PERF_SAMPLE_CALLCHAIN };
 
-	CHECK_EQ(spe_pdw_add_attr(w, &a, "x", NULL, 0), SPE_ERR_UNSUPPORTED,
+	CHECK_EQ(spe_perf_writer_add_attr(w, &a, "x", NULL, 0), SPE_ERR_UNSUPPORTED,
 		 "a sample type the writer cannot lay out is refused");
-	spe_pdw_free(w);
+	spe_perf_writer_free(w);
 
 	w = open_writer(fd, NULL);
-	CHECK_EQ(spe_pdw_aux(w, 0, 0, 0, &sid), SPE_ERR_NOT_FOUND,
+	CHECK_EQ(spe_perf_writer_aux(w, 0, 0, 0, &sid), SPE_ERR_NOT_FOUND,
 		 "a sample_id naming no attribute's id is refused");
-	CHECK_EQ(spe_pdw_finished_round(w), SPE_ERR_NOT_FOUND, "the first error sticks");
-	spe_pdw_free(w);
+	CHECK_EQ(spe_perf_writer_finished_round(w), SPE_ERR_NOT_FOUND, "the first error sticks");
+	spe_perf_writer_free(w);
 
 	w = open_writer(fd, NULL);
-	CHECK(!spe_pdw_finished_round(w), "a record starts the data section");
+	CHECK(!spe_perf_writer_finished_round(w), "a record starts the data section");
 	a.sample_type = 0;
-	CHECK_EQ(spe_pdw_add_attr(w, &a, "late", NULL, 0), SPE_ERR_INVAL,
+	CHECK_EQ(spe_perf_writer_add_attr(w, &a, "late", NULL, 0), SPE_ERR_INVAL,
 		 "attributes cannot be added once data started");
-	spe_pdw_free(w);
+	spe_perf_writer_free(w);
 
 	w = open_writer(fd, NULL);
-	CHECK(!spe_pdw_auxtrace_begin(w, 16, 0, 0, 0, 0, 0) &&
-	      !spe_pdw_auxtrace_data(w, "12345678", 8), "AUXTRACE data in pieces");
-	CHECK_EQ(spe_pdw_finished_round(w), SPE_ERR_INVAL,
+	CHECK(!spe_perf_writer_auxtrace_begin(w, 16, 0, 0, 0, 0, 0) &&
+	      !spe_perf_writer_auxtrace_data(w, "12345678", 8), "AUXTRACE data in pieces");
+	CHECK_EQ(spe_perf_writer_finished_round(w), SPE_ERR_INVAL,
 		 "no record may start inside AUXTRACE data");
-	spe_pdw_free(w);
+	spe_perf_writer_free(w);
 	close(fd);
 }
 
@@ -271,7 +271,7 @@ static void test_misuse(void)
 static void test_write_error(void)
 {
 	int fd = open("/dev/full", O_WRONLY);
-	struct spe_pdw *w;
+	struct spe_perf_writer *w;
 	const char *msg;
 	int err;
 
@@ -280,14 +280,14 @@ static void test_write_error(void)
 		return;
 	}
 	w = open_writer(fd, NULL);
-	CHECK(w && !spe_pdw_errmsg(w), "a fresh writer has no error message");
-	err = spe_pdw_finish(w);
-	msg = spe_pdw_errmsg(w);
+	CHECK(w && !spe_perf_writer_errmsg(w), "a fresh writer has no error message");
+	err = spe_perf_writer_finish(w);
+	msg = spe_perf_writer_errmsg(w);
 	CHECK_EQ(err, SPE_ERR_IO, "a write to a full disk fails with SPE_ERR_IO, not -errno");
 	CHECK(msg && strstr(msg, strerror(ENOSPC)),
-	      "spe_pdw_errmsg() names the system's reason (No space left on device)");
-	CHECK_EQ(spe_pdw_finished_round(w), SPE_ERR_IO, "the I/O error sticks");
-	spe_pdw_free(w);
+	      "spe_perf_writer_errmsg() names the system's reason (No space left on device)");
+	CHECK_EQ(spe_perf_writer_finished_round(w), SPE_ERR_IO, "the I/O error sticks");
+	spe_perf_writer_free(w);
 	close(fd);
 }
 

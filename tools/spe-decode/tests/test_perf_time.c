@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* SPE timestamp -> perf time with TIME_CONV (perf_event.h). */
-#include "spe_perf_synth.h"
+#include "spe_perf_time.h"
 #include "tap.h"
 
 int main(void)

@@ -8,7 +8,11 @@
 
 #include "spe/packet.h"
 #include "spe_decode.h"
-#include "spe_perf_synth.h"
+#include "spe_data_source.h"
+#include "spe_session.h"
+#include "spe_sample_synth.h"
+#include "spe_symbols.h"
+#include "spe_report.h"
 #include "tap.h"
 
 static char text[8192];

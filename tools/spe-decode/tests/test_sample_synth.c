@@ -6,7 +6,9 @@
 
 #include "spe/packet.h"
 #include "spe_decode.h"
-#include "spe_perf_synth.h"
+#include "spe_data_source.h"
+#include "spe_session.h"
+#include "spe_sample_synth.h"
 #include "tap.h"
 
 #define MAXS 16

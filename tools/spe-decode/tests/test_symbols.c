@@ -14,7 +14,7 @@
 
 #include <linux/perf_event.h>
 
-#include "spe_perf_synth.h"
+#include "spe_symbols.h"
 #include "tap.h"
 
 /* A function with a known name whose address we can take. */
@@ -91,7 +91,7 @@ static void feed(struct spe_symbols *s, uint32_t type, uint16_t misc, const void
 {
 	uint64_t buf[64] = { 0 };
 	struct perf_event_header *h = (void *)buf;
-	struct spe_pdr_event ev = { .header = h };
+	struct spe_perf_reader_event ev = { .header = h };
 
 	h->misc = misc;
 	h->type = type;

@@ -7,7 +7,7 @@
 #include <linux/perf_event.h>
 
 #include "spe/packet.h"
-#include "spe_perf_synth.h"
+#include "spe_data_source.h"
 #include "spe_views.h"
 #include "tap.h"
 

@@ -22,6 +22,17 @@
 #define BUF_BASE	0xffff800010000000ULL	/* where a driver's AUX buffer would be */
 #define CHUNK		4096
 
+/*
+ * The perf ABI's format attributes, from the driver's one table: fmt_lo_<name>
+ * is the attribute's lowest bit in its config word.  The perf.data written
+ * with --perf-data claims the config the trace was recorded with.
+ */
+enum {
+#define SPE_FMT(name, word, lo, hi, feat)	fmt_lo_##name = (lo),
+#include "spe/format_table.h"
+#undef SPE_FMT
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -78,9 +89,9 @@ static int write_perf_data(const char *argv0, const char *raw, const char *out,
 	else
 		snprintf(tool, sizeof(tool), "spe-decode");
 	snprintf(period, sizeof(period), "%llu", interval ? interval : 256);
-	/* perf's arm_spe config: ts_enable bit 0, pa_enable bit 1 (perf-arm-spe) */
-	snprintf(config, sizeof(config), "0x%x",
-		 (pmscr & SPE_PMSCR_TS ? 1u : 0) | (pmscr & SPE_PMSCR_PA ? 2u : 0));
+	snprintf(config, sizeof(config), "0x%llx",
+		 (pmscr & SPE_PMSCR_TS ? 1ULL << fmt_lo_ts_enable : 0) |
+		 (pmscr & SPE_PMSCR_PA ? 1ULL << fmt_lo_pa_enable : 0));
 	if (posix_spawnp(&pid, tool, NULL, NULL, args, environ)) {
 		fprintf(stderr, "spe-gen: cannot run %s for --perf-data: %s\n", tool,
 			strerror(errno));

@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 
-#include "../../spe-decode/tests/tap.h"
+#include "tap.h"
 #include "support/spu_test.h"
 
 #define CTX1	(SPE_CONTEXT_HDR | SPE_CONTEXT_EL1)

@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "../../spe-decode/tests/tap.h"
+#include "tap.h"
 #include "support/spu_test.h"
 
 /* Is op recorded with PMSFCR = fcr (and the other filter registers)? */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../spe-decode/tests/tap.h"
+#include "tap.h"
 #include "spe/spu_opgen.h"
 
 #define N	(1u << 20)

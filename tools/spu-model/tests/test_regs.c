@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "../../spe-decode/tests/tap.h"
+#include "tap.h"
 #include "support/spu_test.h"
 
 #define RD(u, r)	spe_spu_read_reg(&(u)->spu, r)

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../spe-decode/tests/tap.h"
+#include "tap.h"
 #include "spe_decode.h"
 #include "spe/spu_opgen.h"
 #include "support/spu_test.h"

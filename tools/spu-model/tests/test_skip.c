@@ -8,7 +8,7 @@
  */
 #include <stdio.h>
 
-#include "../../spe-decode/tests/tap.h"
+#include "tap.h"
 #include "support/spu_test.h"
 
 #define NR_OPS		200000UL

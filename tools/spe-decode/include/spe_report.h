@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The latency report (lib/report.c): records by operation class,
+ * with latency percentiles and the hottest symbols.
+ */
+#ifndef SPE_REPORT_H
+#define SPE_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spe_sample_synth.h"
+#include "spe_session.h"
+#include "spe_symbols.h"
+
+/* Operation classes of the report. */
+enum spe_rep_op { SPE_REP_LOAD, SPE_REP_STORE, SPE_REP_BRANCH, SPE_REP_OTHER, SPE_REP_NR_OPS };
+
+struct spe_report;
+
+int spe_report_new(struct spe_report **out);
+void spe_report_free(struct spe_report *r);
+/* One SPE record, given as its instructions sample (every record once),
+ * with the symbol its ip resolved to. */
+void spe_report_add(struct spe_report *r, const struct spe_sample *s, const struct spe_sym *sym);
+
+/* Latency percentile (0..100) of an operation class; counter 0 total,
+ * 1 issue, 2 translation.  0 when there are no records. */
+unsigned spe_report_percentile(const struct spe_report *r, enum spe_rep_op op,
+			       int counter, double pct);
+uint64_t spe_report_count(const struct spe_report *r, enum spe_rep_op op);
+
+/* Writes the summary as text; stats may be NULL. */
+void spe_report_print(const struct spe_report *r, const struct spe_session_stats *st,
+		      unsigned top, int (*write)(void *ctx, const char *text, size_t len),
+		      void *ctx);
+
+#endif /* SPE_REPORT_H */

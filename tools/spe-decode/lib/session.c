@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * A decode session over one perf.data (file or pipe): it owns the reader
+ * and the file's mapping, keeps the state the records build (CPU MIDRs,
+ * time conversion, threads, context switches), and delivers the records in
+ * perf's order: timed records wait for a FINISHED_ROUND as perf's ordered
+ * events do, and before each one the decode queues (lib/aux_queue.c) give
+ * up the SPE records older than it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "grow.h"
+#include "session_internal.h"
+
+/* The MIDR of a CPU: from the v2 AUXTRACE_INFO metadata, else the header's CPUID. */
+uint64_t spe_session_midr(const struct spe_session *s, int cpu)
+{
+	if (cpu >= 0 && cpu < Q_MAX_CPUS && s->cpu_midr && s->cpu_midr[cpu])
+		return s->cpu_midr[cpu];
+	return s->cpuid_midr;
+}
+
+/* ---- Records of the perf.data --------------------------------------------------- */
+
+static int s_auxtrace_info(struct spe_session *s, const struct spe_perf_reader_event *ev)
+{
+	const char *why = "";
+	int err = spe_parse_auxtrace_info(ev->header, &s->info, &why);
+
+	s->meta_gen++;
+	if (err) {
+		snprintf(s->msg, sizeof(s->msg), "offset %#llx: %s",
+			 (unsigned long long)ev->offset, why);
+		return err;
+	}
+	for (uint32_t i = 0; i < s->info.nr_cpus; i++) {
+		struct spe_perf_writer_cpu_meta m;
+
+		err = spe_auxtrace_info_cpu(ev->header, i, &m, &why);
+		if (err) {
+			snprintf(s->msg, sizeof(s->msg), "offset %#llx: %s",
+				 (unsigned long long)ev->offset, why);
+			return err;
+		}
+		if (m.cpu < Q_MAX_CPUS)
+			s->cpu_midr[m.cpu] = m.midr;
+	}
+	return 0;
+}
+
+static int s_switch(struct spe_session *s, const struct spe_perf_reader_event *ev)
+{
+	const struct perf_event_header *h = ev->header;
+	bool out = h->misc & PERF_RECORD_MISC_SWITCH_OUT;
+	int32_t tid = -1, pid = -1;
+
+	if (!ev->sid.has_cpu || ev->sid.cpu >= Q_MAX_CPUS)
+		return 0;
+	if (h->type == PERF_RECORD_SWITCH_CPU_WIDE) {
+		const uint32_t *np = (const uint32_t *)(h + 1);
+
+		if (h->size < sizeof(*h) + 8)
+			return 0;
+		/* Out: the next task is given; in: the sample_id's task. */
+		pid = (int32_t)(out ? np[0] : ev->sid.pid);
+		tid = (int32_t)(out ? np[1] : ev->sid.tid);
+	} else if (!out && ev->sid.has_tid) {
+		pid = (int32_t)ev->sid.pid;
+		tid = (int32_t)ev->sid.tid;
+	} else {
+		return 0;
+	}
+	/* A CPU-wide switch to an unknown task (tid -1) makes the CPU's
+	 * task unknown, as perf's machine__set_current_tid() does. */
+	s->cpu_tid[ev->sid.cpu] = tid;
+	if (tid == -1)
+		return 0;
+	return spe_tid_map_pid(&s->threads, tid) == -1 && pid != -1 ?
+	       spe_tid_map_set(&s->threads, (uint32_t)tid, pid) : 0;
+}
+
+static int s_event(struct spe_session *s, const struct spe_perf_reader_event *ev)
+{
+	const struct perf_event_header *h = ev->header;
+	const uint32_t *u = (const uint32_t *)(h + 1);
+	int err = 0;
+
+	switch (h->type) {
+	case SPE_PERF_RECORD_AUXTRACE_INFO:
+		return s_auxtrace_info(s, ev);
+	case SPE_PERF_RECORD_HEADER_FEATURE: {
+		/* Pipe format: CPUID arrives as a record (the reader parsed it),
+		 * and picks the data-source table of version-1 recordings. */
+		const struct spe_perf_reader_info *info = spe_perf_reader_info(s->r);
+		uint64_t midr = info->has_cpuid ? strtoull(info->cpuid, NULL, 16) : 0;
+
+		if (midr != s->cpuid_midr) {
+			s->cpuid_midr = midr;
+			s->meta_gen++;
+		}
+		return 0;
+	}
+	case SPE_PERF_RECORD_TIME_CONV:
+		if (!spe_parse_time_conv(h, &s->tc))
+			s->have_tc = true;
+		return 0;
+	case SPE_PERF_RECORD_AUXTRACE:
+		s->st.auxtrace_records++;
+		s->st.aux_bytes += ev->aux_data_size;
+		if (spe_perf_reader_is_pipe(s->r))
+			return aux_queue_pipe_buffer(s, ev);
+		if (s->cfg.on_auxtrace) {
+			uint64_t from = ev->aux_data_offset & ~(uint64_t)(s->page - 1);
+			uint64_t to = (ev->aux_data_offset + ev->aux_data_size) &
+				      ~(uint64_t)(s->page - 1);
+
+			s->stop = s->cfg.on_auxtrace(s->cfg.ctx, ev, s->map + ev->aux_data_offset,
+						     ev->aux_data_size);
+			/* The callback has read it: give the pages back, so a
+			 * dump of a large file stays small. */
+			if (to > from)
+				madvise((void *)(s->map + from), to - from, MADV_DONTNEED);
+			if (s->stop)
+				return 0;
+		}
+		return s->cfg.no_decode || s->data_queued ? 0 : aux_queue_add(s, ev, NULL);
+	case PERF_RECORD_AUX:
+		if (h->size >= sizeof(*h) + 24) {
+			uint64_t flags;
+
+			memcpy(&flags, (const char *)(h + 1) + 16, 8);
+			s->st.aux_records++;
+			s->st.truncated += !!(flags & PERF_AUX_FLAG_TRUNCATED);
+			s->st.partial += !!(flags & PERF_AUX_FLAG_PARTIAL);
+			s->st.collision += !!(flags & PERF_AUX_FLAG_COLLISION);
+			s->st.overwrite += !!(flags & PERF_AUX_FLAG_OVERWRITE);
+		}
+		return 0;
+	case PERF_RECORD_LOST:
+		if (h->size >= sizeof(*h) + 16) {
+			uint64_t lost;
+
+			memcpy(&lost, (const char *)(h + 1) + 8, 8);
+			s->st.lost_records++;
+			s->st.lost_events += lost;
+		}
+		return 0;
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+		if (h->size >= sizeof(*h) + 8)
+			err = spe_tid_map_set(&s->threads, h->type == PERF_RECORD_FORK ? u[2] : u[1],
+				     (int32_t)u[0]);
+		return err;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		/* perf learns a thread's process from its mappings too (a
+		 * recording without COMM); pid -1 is the kernel's. */
+		if (h->size >= sizeof(*h) + 8 && u[0] != (uint32_t)-1 &&
+		    spe_tid_map_pid(&s->threads, (int32_t)u[1]) != (int32_t)u[0])
+			err = spe_tid_map_set(&s->threads, u[1], (int32_t)u[0]);
+		return err;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		return s->ctx_seen ? 0 : s_switch(s, ev);
+	default:
+		return 0;
+	}
+}
+
+int spe_session_open(struct spe_session **out, int fd, const struct spe_session_config *cfg)
+{
+	struct spe_session *s = calloc(1, sizeof(*s));
+	const struct spe_perf_reader_info *info;
+	int err;
+
+	*out = s;
+	if (!s)
+		return SPE_ERR_NOMEM;
+	s->cfg = *cfg;
+	s->fd = fd;
+	s->page = sysconf(_SC_PAGESIZE);
+	s->cpu_midr = calloc(Q_MAX_CPUS, sizeof(*s->cpu_midr));
+	s->cpu_tid = malloc(Q_MAX_CPUS * sizeof(*s->cpu_tid));
+	s->meta_gen = 1;
+	if (!s->cpu_midr || !s->cpu_tid)
+		return SPE_ERR_NOMEM;
+	for (int i = 0; i < Q_MAX_CPUS; i++)
+		s->cpu_tid[i] = -1;
+	err = spe_perf_reader_open_stream(&s->r, fd, cfg->head, cfg->head_len);
+	if (err) {
+		snprintf(s->msg, sizeof(s->msg), "%s", spe_perf_reader_errmsg(s->r));
+		return err;
+	}
+	info = spe_perf_reader_info(s->r);
+	if (info->has_cpuid)
+		s->cpuid_midr = strtoull(info->cpuid, NULL, 16);
+	if (!spe_perf_reader_is_pipe(s->r) && spe_perf_reader_file_size(s->r)) {
+		void *m = mmap(NULL, (size_t)spe_perf_reader_file_size(s->r), PROT_READ, MAP_PRIVATE, fd, 0);
+
+		if (m == MAP_FAILED) {
+			snprintf(s->msg, sizeof(s->msg), "mmap: %s", strerror(errno));
+			return SPE_ERR_IO;
+		}
+		s->map = m;
+		s->map_len = (size_t)spe_perf_reader_file_size(s->r);
+	}
+	return 0;
+}
+
+static int held_cmp(const void *a, const void *b)
+{
+	const struct held_event *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* One timed record in time order: older SPE records first, then it. */
+static int deliver(struct spe_session *s, const struct spe_perf_reader_event *ev)
+{
+	int err;
+
+	if (ev->sid.has_time && ev->sid.time) {
+		aux_queues_refill(s);
+		if (aux_queues_process(s, ev->sid.time))
+			return 0;
+	}
+	/* AUXTRACE records go to on_auxtrace; in a pipe their bytes are
+	 * gone from the reader's window once the data was read. */
+	if (ev->header->type == SPE_PERF_RECORD_AUXTRACE)
+		return s_event(s, ev);
+	err = s_event(s, ev);
+	if (!err && s->cfg.on_event && !s->stop)
+		s->stop = s->cfg.on_event(s->cfg.ctx, ev);
+	return err;
+}
+
+/* Deliver the held records with time <= limit, oldest first. */
+static int flush_held(struct spe_session *s, uint64_t limit)
+{
+	size_t n = 0, i;
+	int err = 0;
+
+	if (!s->nr_held)
+		return 0;
+	qsort(s->held, s->nr_held, sizeof(*s->held), held_cmp);
+	while (n < s->nr_held && s->held[n].time <= limit)
+		n++;
+	for (i = 0; i < n && !err && !s->stop; i++)
+		err = deliver(s, &s->held[i].ev);
+	for (i = 0; i < n; i++)
+		free(s->held[i].bytes);
+	memmove(s->held, s->held + n, (s->nr_held - n) * sizeof(*s->held));
+	s->nr_held -= n;
+	return err;
+}
+
+static int hold(struct spe_session *s, const struct spe_perf_reader_event *ev)
+{
+	struct held_event *h;
+
+	if (SPE_GROW(s->held, s->cap_held, s->nr_held, 256))
+		return SPE_ERR_NOMEM;
+	h = &s->held[s->nr_held];
+	h->bytes = malloc(ev->header->size);
+	if (!h->bytes)
+		return SPE_ERR_NOMEM;
+	memcpy(h->bytes, ev->header, ev->header->size);
+	h->ev = *ev;
+	h->ev.header = (const void *)h->bytes;
+	h->time = ev->sid.time;
+	h->seq = s->seq++;
+	if (h->time > s->max_time)
+		s->max_time = h->time;
+	s->nr_held++;
+	return 0;
+}
+
+/*
+ * A file with a HEADER_AUXTRACE index (perf record writes one) has all its
+ * AUXTRACE data queued before the first record is read, as perf does; the
+ * AUXTRACE records met later are then only counted.
+ */
+static int queue_from_index(struct spe_session *s)
+{
+	const struct spe_perf_reader_info *info = spe_perf_reader_info(s->r);
+	uint64_t size = spe_perf_reader_file_size(s->r);
+
+	if (!s->map || !info->has_auxtrace_index || s->cfg.no_decode)
+		return 0;
+	for (uint64_t i = 0; i < info->nr_auxtrace_index; i++) {
+		uint64_t ent[2], at = info->auxtrace_index_offset + i * 16;
+		struct spe_perf_auxtrace_event a;
+		struct spe_perf_reader_event ev = { 0 };
+		int err;
+
+		if (at > size || size - at < 16)
+			break;
+		memcpy(ent, s->map + at, 16);
+		/* An index entry that does not point at an AUXTRACE record
+		 * inside the file: ignore the index, read the records. */
+		if (ent[0] > size || size - ent[0] < sizeof(a))
+			goto bad;
+		memcpy(&a, s->map + ent[0], sizeof(a));
+		if (a.header.type != SPE_PERF_RECORD_AUXTRACE || a.header.size != sizeof(a) ||
+		    a.size > size - ent[0] - sizeof(a))
+			goto bad;
+		ev.offset = ent[0];
+		ev.header = &a.header;
+		ev.aux_data_offset = ent[0] + sizeof(a);
+		ev.aux_data_size = a.size;
+		err = aux_queue_add(s, &ev, NULL);
+		if (err)
+			return err;
+	}
+	s->data_queued = true;
+	return 0;
+bad:
+	/* Forget what the index queued; the records will queue it. */
+	aux_queues_forget_pending(s);
+	return 0;
+}
+
+int spe_session_run(struct spe_session *s)
+{
+	struct spe_perf_reader_event ev;
+	int ret = 0, err;
+
+	err = queue_from_index(s);
+	if (err)
+		return err;
+	if (s->data_queued && s->cfg.threads > 1)
+		aux_queues_start_threads(s);
+
+	/*
+	 * As perf does with ordered events: records with a time wait for a
+	 * FINISHED_ROUND, which releases those up to the newest time of the
+	 * round before; records without a time (and AUXTRACE data, which is
+	 * only queued) take effect at once.
+	 */
+	while (!s->stop && (ret = spe_perf_reader_next(s->r, &ev)) == 1) {
+		uint32_t type = ev.header->type;
+
+		if (type == SPE_PERF_RECORD_FINISHED_ROUND) {
+			err = flush_held(s, s->next_flush);
+			s->next_flush = s->max_time;
+		} else if (ev.sid.has_time && ev.sid.time && type < SPE_PERF_RECORD_HEADER_ATTR) {
+			err = hold(s, &ev);
+		} else {
+			err = deliver(s, &ev);
+		}
+		if (err)
+			break;
+	}
+	if (!err && !s->stop && ret < 0) {
+		err = ret;
+		snprintf(s->msg, sizeof(s->msg), "%s", spe_perf_reader_errmsg(s->r));
+	}
+	/* Whatever was read before the end (or the fault) is delivered. */
+	if (!s->stop) {
+		int e = flush_held(s, UINT64_MAX);
+
+		if (!err)
+			err = e;
+	}
+	if (!s->stop) {
+		aux_queues_refill(s);
+		aux_queues_process(s, UINT64_MAX);
+	}
+	if (err && !s->msg[0])
+		snprintf(s->msg, sizeof(s->msg), "%s", spe_strerror(err));
+	return err;
+}
+
+void spe_session_close(struct spe_session *s)
+{
+	if (!s)
+		return;
+	aux_queues_free(s);
+	if (s->map)
+		munmap((void *)s->map, s->map_len);
+	spe_perf_reader_close(s->r);
+	spe_tid_map_free(&s->threads);
+	for (size_t i = 0; i < s->nr_held; i++)
+		free(s->held[i].bytes);
+	free(s->held);
+	free(s->cpu_midr);
+	free(s->cpu_tid);
+	free(s);
+}
+
+const struct spe_session_stats *spe_session_stats(const struct spe_session *s)
+{
+	return &s->st;
+}
+
+const char *spe_session_errmsg(const struct spe_session *s)
+{
+	return s && s->msg[0] ? s->msg : "no error";
+}
+
+struct spe_perf_reader *spe_session_reader(const struct spe_session *s)
+{
+	return s->r;
+}
+
+const struct spe_auxtrace_info *spe_session_auxtrace_info(const struct spe_session *s)
+{
+	return &s->info;
+}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Inside a decode session: the session (lib/session.c), which owns the
+ * perf.data reader, its mapping and the order records are delivered in,
+ * and its decode queues (lib/aux_queue.c), one per AUX buffer index.  Both
+ * files work on struct spe_session; nothing here is public.
+ */
+#ifndef SPE_SESSION_INTERNAL_H
+#define SPE_SESSION_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "decode_workers.h"
+#include "queue_heap.h"
+#include "spe_decode.h"
+#include "spe_data_source.h"
+#include "spe_session.h"
+#include "tid_map.h"
+
+#define Q_MAX_QUEUES	4096
+#define Q_MAX_CPUS	4096
+#define Q_DROP_STEP	(4u << 20)	/* drop decoded pages every 4 MiB */
+#define Q_PIPE_MAX	(1ULL << 30)	/* largest AUXTRACE buffer from a pipe */
+#define Q_PIPE_HOLD	(32ULL << 20)	/* pipe data held before decoding early */
+/* Pipe input keeps AUXTRACE data in memory until it is decoded, as perf. */
+
+struct q_buffer {
+	uint8_t *mem;			/* pipe input: a copy of the data */
+	uint64_t data_off;		/* file offset of the data */
+	uint64_t size;
+	uint64_t aux_off;		/* offset in the AUX area (stream offset) */
+};
+
+struct aux_queue {
+	struct q_buffer *bufs;		/* FIFO of buffers not yet decoded */
+	uint32_t head, count, cap;
+	bool active;			/* dec holds a buffer */
+	struct spe_decoder dec;
+	uint64_t cur_data_off, cur_aux_off;	/* of the buffer in dec */
+	uint8_t *cur_mem;		/* pipe input: the copy dec reads */
+	uint64_t cur_mem_size;
+	uint64_t dropped;		/* bytes of it already dropped */
+	struct spe_record rec;		/* next record, when has_rec */
+	const struct spe_record *recp;	/* where it is: &rec, or a decoding
+					 * thread's item */
+	bool has_rec, on_heap;
+	uint64_t time;			/* perf time of rec */
+	uint64_t last_ts;		/* newest SPE timestamp seen: heap key */
+	uint64_t rec_ts;		/* rec's own SPE timestamp, 0 if none */
+	int32_t cpu, tid;		/* from the AUXTRACE records */
+	int32_t ctx_tid;		/* last CONTEXT seen, -1 */
+	/* Caches: the CPU's table (until metadata changes), tid -> pid. */
+	uint32_t meta_gen, pid_gen;
+	uint64_t midr;
+	enum spe_ds_table ds_table;
+	int32_t cached_tid, cached_pid;
+	uint32_t index;			/* in the session's queues */
+};
+
+/* A timed perf.data record kept for ordering (perf's ordered events). */
+struct held_event {
+	uint64_t time, seq;
+	struct spe_perf_reader_event ev;	/* ev.header points to bytes */
+	uint64_t *bytes;
+};
+
+struct spe_session {
+	struct spe_session_config cfg;
+	struct spe_perf_reader *r;
+	int fd;
+	const uint8_t *map;		/* whole file, read-only */
+	size_t map_len;
+	long page;
+
+	struct aux_queue *q[Q_MAX_QUEUES];
+	uint32_t nr_q;
+	struct spe_dw *dw;		/* decoding threads, NULL: decode here */
+	struct spe_qheap_item heap[Q_MAX_QUEUES];	/* by SPE timestamp */
+	uint32_t heap_n;
+
+	struct spe_time_conv tc;
+	bool have_tc;
+	struct spe_auxtrace_info info;
+	uint64_t cpuid_midr;
+	uint64_t *cpu_midr;		/* v2 metadata, per CPU; 0 = unknown */
+	int32_t *cpu_tid;		/* from context switches, -1 */
+	bool ctx_seen;			/* CONTEXT packets drive pid/tid (as perf) */
+	struct spe_tid_map threads;
+	uint32_t meta_gen;		/* bumped when MIDRs change; starts at 1 */
+
+	/* Timed records wait here until a round says they are in order. */
+	struct held_event *held;
+	size_t nr_held, cap_held;
+	uint64_t next_flush, max_time;
+	uint64_t seq;
+
+	struct spe_session_stats st;
+	bool data_queued;		/* all AUXTRACE queued from the index */
+	uint64_t pipe_held;		/* bytes of pipe data waiting in queues */
+	uint64_t delivered;
+	int stop;			/* a callback's non-zero return */
+	char msg[320];
+};
+
+/* ---- The queues (lib/aux_queue.c) ------------------------------------------ */
+
+/* Queue one AUXTRACE buffer: in the file at ev->aux_data_offset, or the copy
+ * mem (pipe input, freed by the queue). */
+int aux_queue_add(struct spe_session *s, const struct spe_perf_reader_event *ev, uint8_t *mem);
+/* Pipe input: read an AUXTRACE record's data from the reader and queue it. */
+int aux_queue_pipe_buffer(struct spe_session *s, const struct spe_perf_reader_event *ev);
+/* Put queues that got data since they ran dry back in the running. */
+void aux_queues_refill(struct spe_session *s);
+/* Deliver every queued record older than perf time t_perf; s->stop. */
+int aux_queues_process(struct spe_session *s, uint64_t t_perf);
+/* Decode the queued buffers ahead with cfg.threads threads, if it can. */
+void aux_queues_start_threads(struct spe_session *s);
+void aux_queues_forget_pending(struct spe_session *s);
+void aux_queues_free(struct spe_session *s);
+
+#endif /* SPE_SESSION_INTERNAL_H */
