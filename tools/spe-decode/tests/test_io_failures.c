@@ -322,6 +322,74 @@ static void test_index_entry_at_the_end(int clean_fd)
 	close(fd);
 }
 
+/*
+ * After a read error in the middle of a pipe's AUXTRACE data, the reader
+ * stays failed: a later read returns the same error, never bytes from
+ * further down the stream (which would be taken for the rest of the
+ * buffer).
+ */
+static void test_pipe_error_sticks(void)
+{
+	static uint8_t big[256 << 10], got[256 << 10];
+	char name[] = "/tmp/spe-iofail-sticky-XXXXXX";
+	struct spe_perf_writer_info info = { .cpuid = "0x00000000410fd0c0" };
+	struct perf_event_attr spe = { .type = 8, .sample_type = PERF_SAMPLE_TIME };
+	struct spe_perf_reader_event ev;
+	struct spe_perf_reader *r = NULL;
+	struct spe_perf_writer *w;
+	uint64_t id = 1;
+	long k1 = 0, k2 = 0;
+	int fd = mkstemp(name), p[2], ret;
+	pid_t child;
+
+	if (fd < 0)
+		abort();
+	unlink(name);
+	memset(big, 0x5a, sizeof(big));
+	if (spe_perf_writer_create_pipe(&w, fd, &info) ||
+	    spe_perf_writer_add_attr(w, &spe, "arm_spe_0//", &id, 1) ||
+	    spe_perf_writer_auxtrace(w, big, sizeof(big), 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_finish(w))
+		abort();
+	spe_perf_writer_free(w);
+	if (pipe(p))
+		abort();
+	child = fork();
+	if (child == 0) {
+		static char buf[1 << 16];
+		off_t off = 0;
+		ssize_t k;
+
+		close(p[0]);
+		while ((k = __real_pread(fd, buf, sizeof(buf), off)) > 0) {
+			off += k;
+			if (write(p[1], buf, (size_t)k) != k)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	ret = spe_perf_reader_open(&r, p[0]);
+	if (!ret)
+		while ((ret = spe_perf_reader_next(r, &ev)) == 1)
+			if (ev.header->type == SPE_PERF_RECORD_AUXTRACE) {
+				atomic_store(&fault_calls, 0);
+				atomic_store(&fault_at, 1);
+				atomic_store(&fault_errno, EIO);
+				atomic_store(&fault_kind, F_READ);
+				k1 = spe_perf_reader_aux_read(r, got, sizeof(got));
+				atomic_store(&fault_kind, F_NONE);
+				k2 = spe_perf_reader_aux_read(r, got, 16);
+				break;
+			}
+	CHECK(k1 == SPE_ERR_IO && k2 == SPE_ERR_IO,
+	      "a read error inside a pipe's AUXTRACE data sticks: the next read fails the same way");
+	spe_perf_reader_close(r);
+	close(p[0]);
+	waitpid(child, NULL, 0);
+	close(fd);
+}
+
 int main(void)
 {
 	char name[] = "/tmp/spe-iofail-XXXXXX", pname[] = "/tmp/spe-iofail-pipe-XXXXXX";
@@ -348,6 +416,7 @@ int main(void)
 	CHECK(o.err == SPE_ERR_IO && strstr(o.msg, "mmap") && strstr(o.msg, strerror(ENOMEM)),
 	      "mmap of the file fails: the session says so (mmap and the reason)");
 	test_index_entry_at_the_end(fd);
+	test_pipe_error_sticks();
 	close(fd);
 	close(pfd);
 	return tap_done();
