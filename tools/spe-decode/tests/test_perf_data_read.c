@@ -164,7 +164,7 @@ static int hand_file(uint32_t attr_size, const struct buf *data, uint64_t lie_da
 {
 	struct buf f = { .n = 0 };
 	struct spe_perf_file_header h = { .magic = SPE_PERF_MAGIC2, .size = sizeof(h) };
-	unsigned char attr[256] = { 0 };
+	unsigned char attr[512] = { 0 };
 	uint32_t type = 8;
 	uint64_t config = 0x1234, sample_type = PERF_SAMPLE_TIME, flags = 0;
 	int fd = tmpfd();
@@ -624,6 +624,27 @@ static void test_header_fields(void)
 	CHECK(ret == SPE_ERR_BAD_FILE && off == 16 && strstr(msg, "attribute entry size 520"),
 	      "an attribute entry of 520 bytes (more than the reader's 512) is refused at byte 16");
 	close(fd);
+
+	/* The largest entry read, 512 bytes (a 496-byte perf_event_attr and
+	 * its ids section), and one byte more. */
+	{
+		struct buf none = { .n = 0 };
+		struct spe_perf_reader *r;
+
+		put_round(&none);
+		fd = hand_file(496, &none, 0);
+		ret = spe_perf_reader_open(&r, fd);
+		CHECK(ret == 0 && spe_perf_reader_attr(r, 0)->file_size == 496 &&
+		      spe_perf_reader_attr(r, 0)->attr.config == 0x1234,
+		      "an attribute entry of exactly 512 bytes is read");
+		spe_perf_reader_close(r);
+		close(fd);
+		fd = hand_file(497, &none, 0);
+		ret = read_all(fd, &off, msg, sizeof(msg));
+		CHECK(ret == SPE_ERR_BAD_FILE && off == 16 && strstr(msg, "attribute entry size 513"),
+		      "an attribute entry of 513 bytes is refused at byte 16");
+		close(fd);
+	}
 
 	fd = tmpfd();
 	write_sample_file(fd);
