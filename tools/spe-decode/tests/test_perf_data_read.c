@@ -850,6 +850,60 @@ static void test_pipe_exact_sizes(void)
 	close(p[0]);
 }
 
+/*
+ * File mode: records after AUXTRACE data larger than the reader's window
+ * (256 KiB) are found where they are, the data skipped unread; and a
+ * tracing-data size of 16 MiB is read as all four bytes of it.
+ */
+static void test_records_after_large_data(void)
+{
+	static uint8_t big[300 << 10];
+	struct spe_perf_writer_info info = { .cpuid = "0x00000000410fd0c0" };
+	uint64_t st = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	struct perf_event_attr spe = { .type = 8, .sample_type = st, .sample_id_all = 1 };
+	struct spe_perf_writer_sample_id sid = { .pid = 5, .tid = 6, .time = 9, .id = 1 };
+	struct spe_perf_reader_event ev;
+	struct spe_perf_reader *r;
+	struct spe_perf_writer *w;
+	uint64_t id = 1;
+	int fd = tmpfd(), ret, comms = 0;
+
+	if (spe_perf_writer_create(&w, fd, &info) ||
+	    spe_perf_writer_add_attr(w, &spe, "arm_spe_0//", &id, 1) ||
+	    spe_perf_writer_auxtrace(w, big, sizeof(big), 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_comm(w, 5, 6, "after", false, &sid) ||
+	    spe_perf_writer_auxtrace(w, big, sizeof(big), sizeof(big), 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_comm(w, 5, 6, "after2", false, &sid) || spe_perf_writer_finish(w))
+		abort();
+	spe_perf_writer_free(w);
+	lseek(fd, 0, SEEK_SET);
+	ret = spe_perf_reader_open(&r, fd);
+	if (!ret)
+		while ((ret = spe_perf_reader_next(r, &ev)) == 1)
+			comms += ev.header->type == PERF_RECORD_COMM &&
+				 !strcmp((const char *)ev.header + 16, comms ? "after2" : "after");
+	CHECK(ret == 0 && comms == 2,
+	      "a COMM after each of two 300 KiB AUXTRACE buffers (unread) is found and read whole");
+	spe_perf_reader_close(r);
+	close(fd);
+
+	{
+		const uint64_t data_off = 104 + 128 + 16;
+		struct buf d = { .n = 0 };
+		struct perf_event_header h = { .type = SPE_PERF_RECORD_HEADER_TRACING_DATA, .size = 16 };
+		uint32_t sz[2] = { 1u << 24, 0 };
+		char msg[256];
+		uint64_t off;
+		int nrec;
+
+		put(&d, &h, 8);
+		put(&d, sz, 8);
+		ret = open_expect_error(&d, 0, &nrec, &off, msg, sizeof(msg));
+		CHECK(ret == SPE_ERR_BAD_FILE && off == data_off && strstr(msg, "tracing data runs past"),
+		      "tracing data of 16 MiB (the size's top byte set) past the end is refused");
+	}
+}
+
 int main(void)
 {
 	test_round_trip();
@@ -866,5 +920,6 @@ int main(void)
 	test_tracing_data_bounds();
 	test_pipe_aux_cut();
 	test_pipe_exact_sizes();
+	test_records_after_large_data();
 	return tap_done();
 }
