@@ -31,11 +31,14 @@ for t in "$out"/test_*; do
 		"ok "*) tap_ok "$(basename "$t"): ${line#ok * - }" ;;
 		"not ok "*) tap_fail "$(basename "$t"): ${line#not ok * - }" ;;
 		1..*) ;;
+		"") ;;
 		"# exit 0") ;;
 		"# exit "*) tap_fail "$(basename "$t") exits cleanly" "${line#\# }" ;;
 		*) echo "$line" ;;
 		esac
-	done < <("$t"; echo "# exit $?")
+	# The newline ends a line a crashing program left unfinished, which
+	# would otherwise swallow the exit line (and pass as an "ok").
+	done < <("$t"; st=$?; echo; echo "# exit $st")
 done
 tap_done || rc=1
 exit $rc

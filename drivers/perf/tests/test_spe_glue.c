@@ -496,6 +496,30 @@ static void test_no_room(void)
 	      "perf core's own request is left as perf core wrote it");
 }
 
+/*
+ * PMBIRQ on a CPU whose event has no AUX buffer any more (the session
+ * already ended): the unit is still reset, so the interrupt is released,
+ * and nothing is reported to a buffer that is gone.
+ */
+static void test_irq_without_aux(void)
+{
+	int ends;
+
+	setup(0);
+	spe.pmu.event_init(&ev);
+	spe.pmu.add(&ev, PERF_EF_START);
+	ends = ring.ends;
+	handle.aux_priv = NULL;		/* the event stays, its buffer is gone */
+	regs[SPE_REG_PMBSR_EL1] = SPE_PMBSR_S | SPE_PMBSR_BSC_FULL;
+	CHECK_EQ(spe_irq_handler(0, &handle), IRQ_HANDLED, "no AUX buffer: the PMBIRQ is handled");
+	CHECK(regs[SPE_REG_PMBSR_EL1] == 0 && regs[SPE_REG_PMBLIMITR_EL1] == 0 && ring.ends == ends,
+	      "no AUX buffer: the unit is reset, no AUX record is ended");
+	regs[SPE_REG_PMBSR_EL1] = 0;
+	reset_trace();
+	CHECK_EQ(spe_irq_handler(0, &handle), IRQ_NONE, "no AUX buffer, PMBSR.S = 0: not ours");
+	CHECK(last_write() < 0, "no AUX buffer, PMBSR.S = 0: no register written");
+}
+
 static void test_discard(void)
 {
 	setup(SPE_BIT(35));
@@ -507,6 +531,14 @@ static void test_discard(void)
 		 "discard: PMBLIMITR = FM discard | E, no window");
 	CHECK(find(0, OP_W, SPE_REG_PMBPTR_EL1, 0, 0) < 0 && ring.ends == 0,
 	      "discard opens no AUX session");
+	/* A PMBIRQ with no AUX session to report to: released all the same. */
+	regs[SPE_REG_PMBSR_EL1] = SPE_PMBSR_S | SPE_PMBSR_BSC_FULL;
+	CHECK_EQ(spe_irq_handler(0, &handle), IRQ_HANDLED, "discard: an asserted PMBIRQ is handled");
+	CHECK(regs[SPE_REG_PMBSR_EL1] == 0 && ring.ends == 0,
+	      "discard: the unit is reset (PMBSR cleared), no AUX record is ended");
+	reset_trace();
+	CHECK_EQ(spe_irq_handler(0, &handle), IRQ_NONE, "discard: PMBSR.S = 0 is not ours");
+	CHECK(last_write() < 0, "discard: a spurious interrupt writes no register");
 	spe.pmu.del(&ev, 0);
 	CHECK(ring.ends == 0 && regs[SPE_REG_PMBLIMITR_EL1] == 0,
 	      "stopping a discard event ends no session");
@@ -555,6 +587,7 @@ int main(void)
 	test_irq_flags();
 	test_irq_truncated_by_aux_end();
 	test_irq_spurious_and_stray();
+	test_irq_without_aux();
 	test_stop_with_pending_event();
 	test_stop_with_collision_only();
 	test_no_room();
