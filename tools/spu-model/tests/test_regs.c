@@ -127,6 +127,22 @@ static void test_id_regs(void)
 		CHECK(spe_spu_init(&spu, &cfg, spe_spu_flat_translate, NULL) == SPE_SPU_EINVAL,
 		      "§4.3.11 a configuration whose records exceed 2^MaxSize is refused");
 	}
+	{
+		/* PMBIDR_EL1.Align: 2^Align bytes, up to 2 KiB (0b1011); larger
+		 * values are reserved (DDI 0586A §4.3.1). */
+		struct spe_spu spu;
+		struct spe_spu_config cfg = *spe_spu_profile(SPE_SPU_PROFILE_V1_MIN);
+		int ok11, bad12;
+
+		cfg.pmbidr = (cfg.pmbidr & ~SPE_PMBIDR_ALIGN_MASK) |
+			     SPE_FIELD_PREP(SPE_PMBIDR_ALIGN_MASK, 11);
+		ok11 = spe_spu_init(&spu, &cfg, spe_spu_flat_translate, NULL);
+		cfg.pmbidr = (cfg.pmbidr & ~SPE_PMBIDR_ALIGN_MASK) |
+			     SPE_FIELD_PREP(SPE_PMBIDR_ALIGN_MASK, 12);
+		bad12 = spe_spu_init(&spu, &cfg, spe_spu_flat_translate, NULL);
+		CHECK(ok11 == 0 && bad12 == SPE_SPU_EINVAL,
+		      "PMBIDR_EL1.Align 11 (2 KiB) is accepted, the reserved 12 refused");
+	}
 }
 
 /*
@@ -162,6 +178,24 @@ static void test_worst_record_bound(void)
 				}
 			}
 	CHECK_EQ(bad, 0, "§4.3.11 a configuration is refused exactly when its largest record exceeds 2^MaxSize");
+
+	/* Whatever MaxSize allows, the model builds a record in a
+	 * SPE_RECORD_MAX_BYTES / 16 (128-byte) scratch: a configuration
+	 * whose largest record is 128 bytes is taken, 129 refused. */
+	for (uint32_t evb = 75; evb <= 76; evb++) {
+		struct spe_spu spu;
+		struct spe_spu_config cfg = *spe_spu_profile(SPE_SPU_PROFILE_V1_MIN);
+		int ret;
+
+		cfg.have_el2 = 0;
+		cfg.pmsidr = (cfg.pmsidr & ~(SPE_PMSIDR_LDS | SPE_PMSIDR_MAXSIZE_MASK)) |
+			     SPE_FIELD_PREP(SPE_PMSIDR_MAXSIZE_MASK, 11);
+		cfg.events_min_bytes = evb;	/* largest record: 53 + evb bytes */
+		ret = spe_spu_init(&spu, &cfg, spe_spu_flat_translate, NULL);
+		CHECK(evb == 75 ? ret == 0 : ret == SPE_SPU_EINVAL,
+		      evb == 75 ? "a largest record of 128 bytes fits the model's record scratch" :
+				  "a largest record of 129 bytes is refused, whatever MaxSize allows");
+	}
 }
 
 int main(void)
