@@ -57,7 +57,7 @@ static int s_switch(struct spe_session *s, const struct spe_perf_reader_event *e
 {
 	const struct perf_event_header *h = ev->header;
 	bool out = h->misc & PERF_RECORD_MISC_SWITCH_OUT;
-	int32_t tid = -1, pid = -1;
+	int32_t tid, pid;
 
 	if (!ev->sid.has_cpu || ev->sid.cpu >= Q_MAX_CPUS)
 		return 0;

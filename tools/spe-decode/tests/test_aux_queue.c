@@ -603,6 +603,76 @@ static void test_queue_index_limit(void)
 	}
 }
 
+/* A thread's process learnt from its mappings alone (a recording with no
+ * COMM, as perf does); and a COMM of 16 bytes (an empty name) still
+ * names its thread's process. */
+static void test_process_from_mmap_and_short_comm(void)
+{
+	int fd = tmpfd();
+	struct spe_perf_writer *w = writer(fd, false);
+	struct spe_perf_writer_sample_id sid = { .pid = 70, .tid = 72, .time = ptime(2), .id = 11 };
+	struct { struct perf_event_header h; uint32_t pid, tid; uint64_t sid[4]; } comm = {
+		{ PERF_RECORD_COMM, 0, 16 + 32 }, 80, 81, { 0, 0, 0, 11 }
+	};
+	uint8_t a[64];
+	size_t na = 0;
+	struct seen s;
+	struct spe_session_stats st;
+
+	na += rec(a + na, 0x1000, 72, 10);
+	na += rec(a + na, 0x1004, 81, 20);
+	comm.sid[0] = 80 | (uint64_t)81 << 32;	/* trailer: pid/tid, time, cpu, id */
+	comm.sid[1] = ptime(3);
+	if (spe_perf_writer_mmap2(w, PERF_RECORD_MISC_USER, 70, 72, 0x400000, 0x1000, 0,
+				  "/bin/app", &sid) ||
+	    spe_perf_writer_write_event(w, &comm) ||
+	    spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
+		abort();
+	spe_perf_writer_free(w);
+	run(fd, &s, &st);
+	CHECK(s.n == 2 && s.tid[0] == 72 && s.pid[0] == 70,
+	      "no COMM: tid 72's process (70) comes from its MMAP2");
+	CHECK(s.n == 2 && s.tid[1] == 81 && s.pid[1] == 80,
+	      "a 16-byte COMM (empty name) gives tid 81 its process (80)");
+	close(fd);
+}
+
+/* A per-CPU entry of a version-2 AUXTRACE_INFO that is not one (bad
+ * magic) stops the session with an error naming the record's offset. */
+static void test_bad_cpu_metadata(void)
+{
+	static uint8_t f[1 << 16];
+	const uint64_t magic = SPE_AUXINFO_V2_CPU_MAGIC;
+	int fd = tmpfd(), err, seen = 0;
+	struct spe_perf_writer *w = writer(fd, true);
+	struct spe_session_config cfg = { .on_record = on_record };
+	struct spe_session *ss;
+	struct seen s = { .n = 0 };
+	ssize_t n;
+
+	if (spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
+		abort();
+	spe_perf_writer_free(w);
+	n = pread(fd, f, sizeof(f), 0);
+	for (ssize_t i = 0; i + 8 <= n; i += 8)
+		if (!memcmp(f + i, &magic, 8) && seen++ == 1) {
+			uint64_t bad = magic + 1;
+
+			if (pwrite(fd, &bad, 8, (off_t)i) != 8)
+				abort();
+		}
+	cfg.ctx = &s;
+	lseek(fd, 0, SEEK_SET);
+	err = spe_session_open(&ss, fd, &cfg);
+	if (!err)
+		err = spe_session_run(ss);
+	CHECK(seen == 2 && err != 0 && strstr(spe_session_errmsg(ss), "offset 0x"),
+	      "a second CPU entry with a bad magic: the session fails, naming the record's offset");
+	spe_session_close(ss);
+	close(fd);
+}
+
 int main(void)
 {
 	test_plain_switch_out();
@@ -618,5 +688,7 @@ int main(void)
 	test_stop_from_auxtrace();
 	test_pipe_cpuid_and_kernel_mmap();
 	test_queue_index_limit();
+	test_process_from_mmap_and_short_comm();
+	test_bad_cpu_metadata();
 	return tap_done();
 }
