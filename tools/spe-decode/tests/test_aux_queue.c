@@ -6,6 +6,7 @@
  * AUXTRACE buffers (perf.data-file-format.txt).
  */
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -673,6 +674,73 @@ static void test_bad_cpu_metadata(void)
 	close(fd);
 }
 
+static int count_mappings(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	int n = 0, c;
+
+	if (!f)
+		return -1;
+	while ((c = fgetc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+/* A closed session gives its file mapping back: fifty sessions opened
+ * and closed leave the process's mappings as they were. */
+static void test_close_unmaps(void)
+{
+	int fd = tmpfd(), before, after;
+	struct spe_perf_writer *w = writer(fd, false);
+	uint8_t a[64];
+	size_t na = rec(a, 0x1000, -1, 10);
+	struct seen s;
+	struct spe_session_stats st;
+
+	if (spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
+		abort();
+	spe_perf_writer_free(w);
+	run(fd, &s, &st);
+	before = count_mappings();
+	for (int i = 0; i < 50; i++)
+		run(fd, &s, &st);
+	after = count_mappings();
+	CHECK(before > 0 && after == before, "fifty sessions opened and closed leave no mapping behind");
+	close(fd);
+}
+
+/*
+ * With an AUXTRACE index all the data is queued before the first record
+ * is read (as perf does), so a switch that comes rounds before the data
+ * in the file still applies only to records after its time.
+ */
+static void test_index_queues_data_first(void)
+{
+	int fd = tmpfd();
+	struct spe_perf_writer *w = writer(fd, false);
+	struct spe_perf_writer_sample_id sw = { .time = ptime(20), .id = 11, .cpu = 0 };
+	uint8_t a[128];
+	size_t na = 0;
+	struct seen s;
+	struct spe_session_stats st;
+
+	na += rec(a + na, 0x1000, -1, 10);
+	na += rec(a + na, 0x1004, -1, 30);
+	if (spe_perf_writer_switch(w, true, true, 40, 41, &sw) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finished_round(w) ||
+	    spe_perf_writer_finished_round(w) ||
+	    spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
+		abort();
+	spe_perf_writer_free(w);
+	run(fd, &s, &st);
+	CHECK(s.n == 2 && s.tid[0] == -1 && s.tid[1] == 41,
+	      "data after the switch in the file, before it in time: the record before the switch keeps the old task");
+	close(fd);
+}
+
 int main(void)
 {
 	test_plain_switch_out();
@@ -690,5 +758,7 @@ int main(void)
 	test_queue_index_limit();
 	test_process_from_mmap_and_short_comm();
 	test_bad_cpu_metadata();
+	test_close_unmaps();
+	test_index_queues_data_first();
 	return tap_done();
 }
