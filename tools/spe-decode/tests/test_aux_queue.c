@@ -741,6 +741,35 @@ static void test_index_queues_data_first(void)
 	close(fd);
 }
 
+/*
+ * A FORK alone names a new thread's process (its tid is the third field,
+ * after pid and ppid) when the thread is known only from CONTEXT
+ * packets; and a switch naming a CPU beyond the session's table is
+ * ignored, not written past it.
+ */
+static void test_fork_alone_and_wild_cpu(void)
+{
+	int fd = tmpfd();
+	struct spe_perf_writer *w = writer(fd, false);
+	struct spe_perf_writer_sample_id fork = { .pid = 90, .tid = 92, .time = ptime(2), .id = 11 };
+	struct spe_perf_writer_sample_id sw = { .time = ptime(3), .id = 11, .cpu = 0x7fffffff };
+	uint8_t a[64];
+	size_t na = rec(a, 0x1000, 92, 10);
+	struct seen s;
+	struct spe_session_stats st;
+
+	if (spe_perf_writer_task(w, PERF_RECORD_FORK, 90, 1, 92, 91, ptime(2), &fork) ||
+	    spe_perf_writer_switch(w, true, true, 5, 6, &sw) ||
+	    spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
+		abort();
+	spe_perf_writer_free(w);
+	run(fd, &s, &st);
+	CHECK(s.n == 1 && s.tid[0] == 92 && s.pid[0] == 90,
+	      "CONTEXT 92 after FORK(pid 90, ppid 1, tid 92, ptid 91): pid 90; a switch on CPU 0x7fffffff is ignored");
+	close(fd);
+}
+
 int main(void)
 {
 	test_plain_switch_out();
@@ -760,5 +789,6 @@ int main(void)
 	test_bad_cpu_metadata();
 	test_close_unmaps();
 	test_index_queues_data_first();
+	test_fork_alone_and_wild_cpu();
 	return tap_done();
 }

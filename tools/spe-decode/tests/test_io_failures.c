@@ -339,16 +339,22 @@ static void test_pipe_error_sticks(void)
 	struct spe_perf_writer *w;
 	uint64_t id = 1;
 	long k1 = 0, k2 = 0;
-	int fd = mkstemp(name), p[2], ret;
+	int fd = mkstemp(name), p[2], ret, comms_in_order = 0;
 	pid_t child;
 
 	if (fd < 0)
 		abort();
 	unlink(name);
-	memset(big, 0x5a, sizeof(big));
+	for (size_t i = 0; i < sizeof(big); i++)
+		big[i] = (uint8_t)(i * 7 + i / 251);
 	if (spe_perf_writer_create_pipe(&w, fd, &info) ||
-	    spe_perf_writer_add_attr(w, &spe, "arm_spe_0//", &id, 1) ||
-	    spe_perf_writer_auxtrace(w, big, sizeof(big), 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_add_attr(w, &spe, "arm_spe_0//", &id, 1))
+		abort();
+	/* 2000 COMMs of 40 bytes, 80 KiB: some straddle the pipe's reads. */
+	for (uint32_t i = 0; i < 2000; i++)
+		if (spe_perf_writer_comm(w, 1000 + i, 1000 + i, "straddling-record", false, NULL))
+			abort();
+	if (spe_perf_writer_auxtrace(w, big, sizeof(big), 0, 0, 0, (uint32_t)-1, 0) ||
 	    spe_perf_writer_finish(w))
 		abort();
 	spe_perf_writer_free(w);
@@ -371,8 +377,19 @@ static void test_pipe_error_sticks(void)
 	close(p[1]);
 	ret = spe_perf_reader_open(&r, p[0]);
 	if (!ret)
-		while ((ret = spe_perf_reader_next(r, &ev)) == 1)
+		while ((ret = spe_perf_reader_next(r, &ev)) == 1) {
+			if (ev.header->type == PERF_RECORD_COMM) {
+				const uint32_t *pt = (const void *)(ev.header + 1);
+
+				comms_in_order += pt[0] == 1000 + (uint32_t)comms_in_order &&
+						  !strcmp((const char *)(pt + 2), "straddling-record");
+			}
 			if (ev.header->type == SPE_PERF_RECORD_AUXTRACE) {
+				/* First a clean read across several pipe reads. */
+				long k0 = spe_perf_reader_aux_read(r, got, sizeof(got) / 2);
+
+				CHECK(k0 == (long)sizeof(got) / 2 && !memcmp(got, big, sizeof(got) / 2),
+				      "128 KiB of a pipe's AUXTRACE data read back byte for byte");
 				atomic_store(&fault_calls, 0);
 				atomic_store(&fault_at, 1);
 				atomic_store(&fault_errno, EIO);
@@ -382,6 +399,8 @@ static void test_pipe_error_sticks(void)
 				k2 = spe_perf_reader_aux_read(r, got, 16);
 				break;
 			}
+		}
+	CHECK_EQ(comms_in_order, 2000, "2000 COMMs through a pipe, across its reads, each whole and in order");
 	CHECK(k1 == SPE_ERR_IO && k2 == SPE_ERR_IO,
 	      "a read error inside a pipe's AUXTRACE data sticks: the next read fails the same way");
 	spe_perf_reader_close(r);
