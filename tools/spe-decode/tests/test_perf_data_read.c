@@ -904,6 +904,98 @@ static void test_records_after_large_data(void)
 	}
 }
 
+/*
+ * Bounds of the reader's own fields: a CPUID longer than its 128-byte
+ * field is cut to 127 characters; a file-format header (size 104) on a
+ * stream is refused at byte 8; a sample trailer's tid is all 32 bits;
+ * AUXTRACE_INFO's per-CPU flag is its own word, not the PMU type.
+ */
+static void test_reader_field_bounds(void)
+{
+	struct buf s = { .n = 0 };
+	char cpuid[200];
+	struct spe_perf_reader_event ev;
+	struct spe_perf_reader *r;
+	struct perf_event_header h;
+	uint32_t len = 199, pt[2] = { 7, 0x01000008 };
+	bool tid_ok = false;
+	int p[2], ret;
+
+	memset(cpuid, 'a', sizeof(cpuid));
+	pipe_attrs(&s, 1, PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU);
+	h = (struct perf_event_header){ .type = SPE_PERF_RECORD_HEADER_FEATURE, .size = 8 + 8 + 4 + 204 };
+	put(&s, &h, 8);
+	put64(&s, SPE_HEADER_CPUID);
+	put(&s, &len, 4);
+	put(&s, cpuid, 200);
+	put(&s, "\0\0\0\0", 4);
+	h = (struct perf_event_header){ .type = PERF_RECORD_SAMPLE, .size = 8 + 24 };
+	put(&s, &h, 8);
+	put(&s, pt, 8);
+	put64(&s, 5);
+	put64(&s, 1);
+	if (pipe(p) || write(p[1], s.b, s.n) != (ssize_t)s.n)
+		abort();
+	close(p[1]);
+	ret = spe_perf_reader_open(&r, p[0]);
+	if (!ret)
+		while ((ret = spe_perf_reader_next(r, &ev)) == 1)
+			if (ev.header->type == PERF_RECORD_SAMPLE)
+				tid_ok = ev.sid.tid == 0x01000008 && ev.sid.pid == 7;
+	CHECK(ret == 0 && strlen(spe_perf_reader_info(r)->cpuid) == 127,
+	      "a 199-character CPUID is cut to the 127 its field holds");
+	CHECK(tid_ok, "a sample's tid 0x01000008: all four bytes read");
+	spe_perf_reader_close(r);
+	close(p[0]);
+
+	{
+		int fd = tmpfd();
+		static unsigned char f[1 << 16];
+		ssize_t n;
+
+		write_sample_file(fd);
+		n = pread(fd, f, sizeof(f), 0);
+		close(fd);
+		if (n <= 0 || pipe(p))
+			abort();
+		if (write(p[1], f, 4096) != 4096)
+			abort();
+		close(p[1]);
+		ret = spe_perf_reader_open(&r, p[0]);
+		CHECK(ret == SPE_ERR_BAD_FILE && spe_perf_reader_error_offset(r) == 8 &&
+		      strstr(spe_perf_reader_errmsg(r), "pipe format"),
+		      "a file-format header on a stream is refused at byte 8, naming the pipe format");
+		spe_perf_reader_close(r);
+		close(p[0]);
+	}
+	{
+		int fd = tmpfd();
+		struct spe_perf_writer_info info = { .cpuid = "0x00000000410fd0c0" };
+		struct perf_event_attr spe = { .type = 8, .sample_type = PERF_SAMPLE_TIME };
+		struct spe_auxtrace_info ai = { .per_cpu_mmaps = true };
+		struct spe_perf_writer *w;
+		uint64_t id = 1;
+		const char *why;
+		bool parsed = false;
+
+		if (spe_perf_writer_create(&w, fd, &info) ||
+		    spe_perf_writer_add_attr(w, &spe, "arm_spe_0//", &id, 1) ||
+		    spe_perf_writer_auxtrace_info_v1(w, 8, false) || spe_perf_writer_finish(w))
+			abort();
+		spe_perf_writer_free(w);
+		lseek(fd, 0, SEEK_SET);
+		ret = spe_perf_reader_open(&r, fd);
+		if (!ret)
+			while ((ret = spe_perf_reader_next(r, &ev)) == 1)
+				if (ev.header->type == SPE_PERF_RECORD_AUXTRACE_INFO)
+					parsed = !spe_parse_auxtrace_info(ev.header, &ai, &why);
+		CHECK(parsed && ai.pmu_type == 8 && !ai.per_cpu_mmaps,
+		      "AUXTRACE_INFO v1 of a per-thread recording: PMU type 8, per-CPU mmaps off");
+		spe_perf_reader_close(r);
+		close(fd);
+	}
+}
+
 int main(void)
 {
 	test_round_trip();
@@ -921,5 +1013,6 @@ int main(void)
 	test_pipe_aux_cut();
 	test_pipe_exact_sizes();
 	test_records_after_large_data();
+	test_reader_field_bounds();
 	return tap_done();
 }
