@@ -367,32 +367,46 @@ static int silent_translate(void *ctx, uint64_t va, struct spe_spu_xlat *out)
 	return 1;
 }
 
+/* A translator that says it succeeded but maps no byte. */
+static int empty_translate(void *ctx, uint64_t va, struct spe_spu_xlat *out)
+{
+	(void)ctx;
+	(void)va;
+	out->len = 0;
+	return 0;
+}
+
 /*
- * A backend translator that fails without naming a fault: the unit reports
- * the buffer write as a stage 1 translation fault at level 3 (DDI 0586A
- * §3.5.3 Table 6), the address in PMBPTR.
+ * A backend translator that fails without naming a fault, or succeeds
+ * mapping nothing: the unit reports the buffer write as a stage 1
+ * translation fault at level 3 (DDI 0586A §3.5.3 Table 6), the address
+ * in PMBPTR.
  */
 static void test_silent_translator(void)
 {
-	struct spe_spu spu;
-	struct spe_op op = t_op_load();
-	uint64_t sr;
+	for (int k = 0; k < 2; k++) {
+		struct spe_spu spu;
+		struct spe_op op = t_op_load();
+		uint64_t sr;
 
-	if (spe_spu_init(&spu, spe_spu_profile(SPE_SPU_PROFILE_V1_MIN), silent_translate, NULL)) {
-		CHECK(0, "the unit initialises");
-		return;
+		if (spe_spu_init(&spu, spe_spu_profile(SPE_SPU_PROFILE_V1_MIN),
+				 k ? empty_translate : silent_translate, NULL)) {
+			CHECK(0, "the unit initialises");
+			return;
+		}
+		spe_spu_write_reg(&spu, SPE_REG_PMBPTR_EL1, T_BUF_BASE);
+		spe_spu_write_reg(&spu, SPE_REG_PMBLIMITR_EL1, (T_BUF_BASE + T_BUF_SIZE) | SPE_PMBLIMITR_E);
+		spe_spu_write_reg(&spu, SPE_REG_PMSIRR_EL1, 0);
+		spe_spu_write_reg(&spu, SPE_REG_PMSCR_EL1, EN);
+		spe_spu_step(&spu, &op);
+		spe_spu_psb_csync(&spu);
+		sr = spe_spu_read_reg(&spu, SPE_REG_PMBSR_EL1);
+		CHECK(spe_spu_irq(&spu) && EC(sr) == SPE_PMBSR_EC_FAULT_S1 &&
+		      MSS(sr) == SPE_FSC_TRANSLATION(3) &&
+		      spe_spu_read_reg(&spu, SPE_REG_PMBPTR_EL1) == T_BUF_BASE,
+		      k ? "§3.5.3 a translator that succeeds mapping 0 bytes: stage 1 translation fault, level 3" :
+			  "§3.5.3 a translator that maps nothing: stage 1 translation fault, level 3");
 	}
-	spe_spu_write_reg(&spu, SPE_REG_PMBPTR_EL1, T_BUF_BASE);
-	spe_spu_write_reg(&spu, SPE_REG_PMBLIMITR_EL1, (T_BUF_BASE + T_BUF_SIZE) | SPE_PMBLIMITR_E);
-	spe_spu_write_reg(&spu, SPE_REG_PMSIRR_EL1, 0);
-	spe_spu_write_reg(&spu, SPE_REG_PMSCR_EL1, EN);
-	spe_spu_step(&spu, &op);
-	spe_spu_psb_csync(&spu);
-	sr = spe_spu_read_reg(&spu, SPE_REG_PMBSR_EL1);
-	CHECK(spe_spu_irq(&spu) && EC(sr) == SPE_PMBSR_EC_FAULT_S1 &&
-	      MSS(sr) == SPE_FSC_TRANSLATION(3) &&
-	      spe_spu_read_reg(&spu, SPE_REG_PMBPTR_EL1) == T_BUF_BASE,
-	      "§3.5.3 a translator that maps nothing: stage 1 translation fault, level 3");
 }
 
 static uint64_t discarded_pcs[8];
@@ -463,6 +477,22 @@ static void test_discards_in_flight(void)
 	t_run(u, &op);
 	CHECK(t_used(u) == 0 && outcome_addr_bad == 0,
 	      "a filtered or discarded sample reaches the hook with no address or length");
+	t_unit_free(u);
+
+	/* §3.6.1: the buffer disabled without a PSB CSYNC, a sample that
+	 * completes afterwards is discarded, with no address or length. */
+	u = t_unit_new_cfg(&cfg);
+	u->spu.hook = pc_hook;
+	outcome_addr_bad = 0;
+	nr_discarded_pcs = 0;
+	t_enable(u, EN, 0, T_BUF_SIZE);
+	op.pc = 0x500000;
+	spe_spu_step(&u->spu, &op);
+	spe_spu_write_reg(&u->spu, SPE_REG_PMBLIMITR_EL1, 0);
+	spe_spu_advance(&u->spu, 100000);
+	CHECK(nr_discarded_pcs == 1 && discarded_pcs[0] == 0x500000 && outcome_addr_bad == 0 &&
+	      t_used(u) == 0,
+	      "§3.6.1 a sample completing after PMBLIMITR.E is cleared is discarded, no address or length");
 	t_unit_free(u);
 }
 
