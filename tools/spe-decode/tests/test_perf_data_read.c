@@ -818,7 +818,7 @@ static void test_pipe_exact_sizes(void)
 	struct buf s = { .n = 0 };
 	struct perf_event_header h = { .type = PERF_RECORD_SWITCH, .size = 8 + 16 };
 	const char *cpuid = "0x00000000410fd0c0ab";	/* 20 characters, no NUL */
-	uint32_t pt[2] = { 7, 8 }, len = 100;
+	uint32_t pt[2] = { 7, 0x01000008 }, len = 100;
 	struct spe_perf_reader_event ev;
 	struct spe_perf_reader *r;
 	bool sw_ok = false;
@@ -842,8 +842,9 @@ static void test_pipe_exact_sizes(void)
 	if (!ret)
 		while ((ret = spe_perf_reader_next(r, &ev)) == 1)
 			if (ev.header->type == PERF_RECORD_SWITCH)
-				sw_ok = ev.sid.has_tid && ev.sid.tid == 8 && ev.sid.time == 4242;
-	CHECK(ret == 0 && sw_ok, "a 24-byte SWITCH of TID and TIME only is read, its tid and time found");
+				sw_ok = ev.sid.has_tid && ev.sid.tid == 0x01000008 && ev.sid.time == 4242;
+	CHECK(ret == 0 && sw_ok,
+	      "a 24-byte SWITCH of TID and TIME only is read, its tid (all 32 bits) and time found");
 	CHECK(!strcmp(spe_perf_reader_info(r)->cpuid, cpuid),
 	      "a HEADER_FEATURE string that fills its record: all 20 characters, nothing after");
 	spe_perf_reader_close(r);
