@@ -17,7 +17,7 @@
 #      commit, message and all); unchanged files keep their timestamps, so
 #      the build below is incremental when only a patch changed (and the
 #      tree is not touched at all when only the model changed); the SPU
-#      model (drivers/perf/spe_spu_model.c, include/spe/*.h) is copied into
+#      model (drivers/perf/sim/spe_spu_model.c, include/spe/*.h) is copied into
 #      target/arm/spe-model/, where the series' meson.build compiles it;
 #   3. configure for aarch64-softmmu only, with the "minimal" device set
 #      (the virt and sbsa-ref boards and the devices they can use, not the
@@ -89,7 +89,7 @@ fi
 patches=("$top"/qemu/patches/*.patch)
 [ -e "${patches[0]}" ] || spe_die "no patches in qemu/patches/"
 # The SPU model is compiled into QEMU (target/arm/spe-model/, see below).
-model_files=("$top/drivers/perf/spe_spu_model.c" "$top"/include/spe/*.h)
+model_files=("$top/drivers/perf/sim/spe_spu_model.c" "$top"/include/spe/*.h)
 key=$( { echo "$version"; printf '%s\n' "${configure_flags[@]}";
 	 cat "${patches[@]}" "${model_files[@]}"; } | sha256sum | cut -c1-16)
 bin=$qdir/bin/$key/qemu-system-aarch64
@@ -132,7 +132,7 @@ fi
 # The model's fourth build: the same sources as userspace and the kernel
 # module, copied unchanged (-p keeps their times: no rebuild when equal).
 mkdir -p "$work/target/arm/spe-model/spe"
-cp -p "$top/drivers/perf/spe_spu_model.c" "$work/target/arm/spe-model/"
+cp -p "$top/drivers/perf/sim/spe_spu_model.c" "$work/target/arm/spe-model/"
 cp -p "$top"/include/spe/*.h "$work/target/arm/spe-model/spe/"
 
 # ---- 4. configure and build -------------------------------------------------

@@ -21,7 +21,7 @@ sel=$1/tools/testing/selftests
 
 dest=$sel/arm_spe
 rm -rf "$dest"
-mkdir -p "$dest/spe-src/tools/spe-decode/lib" "$dest/spe-src/drivers/perf"
+mkdir -p "$dest/spe-src/tools/spe-decode/lib" "$dest/spe-src/drivers/perf/sim"
 cp -r "$top/selftests/arm_spe/." "$dest/"
 cp -r "$top/include" "$dest/spe-src/"
 cp -r "$top/tools/spe-decode/include" "$dest/spe-src/tools/spe-decode/"
@@ -30,7 +30,7 @@ cp "$top"/tools/spe-decode/lib/{record,packet,error}.c "$top"/tools/spe-decode/l
 cp "$top/tools/spe-decode/Makefile" "$dest/spe-src/tools/spe-decode/"
 mkdir -p "$dest/spe-src/tools/build"
 cp "$top/tools/build/flags.mk" "$dest/spe-src/tools/build/"
-cp "$top/drivers/perf/spe_spu_model.c" "$dest/spe-src/drivers/perf/"
+cp "$top/drivers/perf/sim/spe_spu_model.c" "$dest/spe-src/drivers/perf/sim/"
 # The target's own name in the tree's list of targets is not needed:
 # TARGETS=arm_spe names it.
 echo "$dest"

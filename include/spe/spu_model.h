@@ -7,7 +7,7 @@
  * ground truth for the decoder's round-trip tests, the generator of
  * benchmark traces, and the simulated hardware under the kernel driver.
  *
- * The same source (drivers/perf/spe_spu_model.c) compiles unchanged in
+ * The same source (drivers/perf/sim/spe_spu_model.c) compiles unchanged in
  * userspace and in a kernel module: no libc, no floating point, no global
  * mutable state.  All state lives in a caller-allocated struct spe_spu and
  * the model is deterministic given its configuration (including the seed).

@@ -57,7 +57,7 @@ LAYERS = {
                                   "spe_unit.c")],
                ["make", "-s", "-C", "drivers/perf/tests"],
                ["40-driver-logic"]),
-    "model": ([DRV + "spe_spu_model.c"],
+    "model": ([DRV + "sim/spe_spu_model.c"],
               ["make", "-s", "-C", "tools/spu-model", "all", "tests"],
               ["31-model-gen", "30-model-rules", "32-model-roundtrip"]),
 }

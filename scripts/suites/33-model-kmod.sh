@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The SPU model compiles unchanged inside a kernel module: a trivial module
-# (tools/spu-model/kmod) built from the very files drivers/perf/spe_spu_*.c
+# (tools/spu-model/kmod) built from the very files drivers/perf/sim/spe_spu_*.c
 # and include/spe/ against Debian's arm64 6.1 and 6.12 headers, with W=1 and
 # sparse, and zero warnings.
 set -uo pipefail
@@ -19,8 +19,8 @@ stage="$top/build/spu-model/kmod-src"
 rm -rf "$stage"
 mkdir -p "$stage/drivers/perf/sim" "$stage/include"
 cp "$top"/tools/spu-model/kmod/Kbuild "$top"/tools/spu-model/kmod/*.c "$stage/"
-cp "$top"/drivers/perf/spe_spu_model.c "$stage/drivers/perf/"
-cp "$top"/drivers/perf/sim/spe_spu_opgen.c "$stage/drivers/perf/sim/"
+cp "$top"/drivers/perf/sim/spe_spu_model.c "$top"/drivers/perf/sim/spe_spu_opgen.c \
+	"$stage/drivers/perf/sim/"
 cp -r "$top/include/spe" "$stage/include/"
 
 for k in 6.1 6.12; do
@@ -34,10 +34,10 @@ for k in 6.1 6.12; do
 			tap_ok "$name"
 		fi
 		if grep -q 'CHECK .*spe_spu_model.c' "$dir/build.log" &&
-		   cmp -s "$top/drivers/perf/spe_spu_model.c" "$dir/drivers/perf/spe_spu_model.c"; then
-			tap_ok "$k: sparse checked drivers/perf/spe_spu_model.c, compiled unchanged"
+		   cmp -s "$top/drivers/perf/sim/spe_spu_model.c" "$dir/drivers/perf/sim/spe_spu_model.c"; then
+			tap_ok "$k: sparse checked drivers/perf/sim/spe_spu_model.c, compiled unchanged"
 		else
-			tap_fail "$k: sparse checked drivers/perf/spe_spu_model.c, compiled unchanged"
+			tap_fail "$k: sparse checked drivers/perf/sim/spe_spu_model.c, compiled unchanged"
 		fi
 		desc=$(modinfo -F description "$ko" 2>&1)
 		[[ $desc == *"SPU model"* ]] && tap_ok "$k: module info readable ($(basename "$ko"))" ||

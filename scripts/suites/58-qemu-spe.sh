@@ -107,7 +107,7 @@ caps_tool=$top/build/qemu/spe-profile-caps
 mkdir -p "${caps_tool%/*}"
 if ! gcc -std=gnu11 -Wall -Wextra -Werror -I"$top/include" -I"$top/drivers/perf/tests/host-types" \
 	-I"$top/drivers/perf" -o "$caps_tool" "$top/qemu/tests/spe-profile-caps.c" \
-	"$top/drivers/perf/spe_spu_model.c" "$top/drivers/perf/spe_caps.c" 2>"$runs/caps-tool.log"; then
+	"$top/drivers/perf/sim/spe_spu_model.c" "$top/drivers/perf/spe_caps.c" 2>"$runs/caps-tool.log"; then
 	tap_fail "the profile caps tool builds" "$(cat "$runs/caps-tool.log")"
 	tap_done
 	exit 0

@@ -53,7 +53,7 @@ enum {
 
 /*
  * What the simulated unit implements, read off the ID registers of the SPU
- * model's profile (drivers/perf/spe_spu_model.c, the one list of profiles,
+ * model's profile (drivers/perf/sim/spe_spu_model.c, the one list of profiles,
  * linked in): caps[] are the values caps/ must show, in the order of
  * spe_caps_names[].  The driver reads the same registers in spe_caps.c; the
  * rules are restated here from DDI 0487 PMSIDR_EL1 so that a mistake there

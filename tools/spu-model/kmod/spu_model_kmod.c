@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Build test for the SPU model inside a kernel module: the same
- * drivers/perf/spe_spu_model.c as the userspace tools, compiled with the
+ * drivers/perf/sim/spe_spu_model.c as the userspace tools, compiled with the
  * kernel's flags.  On load it runs one short session (the generator's
  * program, records into a vmalloc'd buffer through the flat translator),
  * checks the records came out where they should, and says so in the log:
