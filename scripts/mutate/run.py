@@ -44,7 +44,7 @@ LAYERS = {
                                     "perf_time.c", "aux_queue.c", "session.c",
                                     "tid_map.c",
                                     "queue_heap.c", "report.c",
-                                    "perf_data_read.c")],
+                                    "perf_data_read.c", "perf_recording.c")],
                  DEC_BUILD,
                  ["20-perfdata-units-writer", "24-perfdata-symbols",
                   "21-perfdata-vs-perf", "22-perfdata-corrupt",

@@ -32,7 +32,7 @@ for f in bin/spe-decode bin/spe-gen lib/libspe-decode.a lib/libspe-decode.so \
 	 include/spe-decode/spe_perf_data.h include/spe-decode/spe_perf_time.h \
 	 include/spe-decode/spe_data_source.h include/spe-decode/spe_session.h \
 	 include/spe-decode/spe_sample_synth.h include/spe-decode/spe_symbols.h \
-	 include/spe-decode/spe_report.h \
+	 include/spe-decode/spe_report.h include/spe-decode/spe_perf_recording.h \
 	 lib/pkgconfig/spe-decode.pc share/man/man1/spe-decode.1 \
 	 share/man/man1/spe-decode-script.1 share/man/man1/spe-decode-report.1 \
 	 share/bash-completion/completions/spe-decode; do

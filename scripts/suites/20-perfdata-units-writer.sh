@@ -15,7 +15,7 @@ ok "spe-decode and its unit tests build"
 
 # Unit tests of the perf.data layers: renumber their TAP lines into this
 # suite's.
-for t in perf_data_write perf_data_read perf_time data_source aux_queue \
+for t in perf_data_write perf_recording perf_data_read perf_time data_source aux_queue \
 	 sample_synth symbols report view_sample tid_map queue_heap io_failures; do
 	"$bld/tests/test_$t" >"$tmp/unit.tap" 2>&1
 	urc=$?

@@ -8,13 +8,14 @@
  *
  * Each input becomes the AUX data of one CPU (or, with --per-thread, of the
  * thread given by --tid), split into AUXTRACE records of --chunk bytes, each
- * followed by an AUX record carrying --aux-flags.
+ * followed by an AUX record carrying --aux-flags.  What perf record writes
+ * is the library's (spe_perf_recording.h); this file is the command line
+ * and the files.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,73 +25,27 @@
 #include "commands.h"
 #include "input.h"
 #include "output_file.h"
-#include "spe_perf_data.h"
+#include "spe_perf_recording.h"
 
 #define WRAP_MAX_INPUTS		64
-#define WRAP_IO_CHUNK		(1u << 20)
-#define WRAP_SPE_ID_BASE	100	/* ids of the arm_spe event, + cpu */
-#define WRAP_DUMMY_ID_BASE	200	/* ids of the tracking dummy, + cpu */
 #define WRAP_MAX_MMAPS		16
-/* An error already reported with the input's name. */
-#define WRAP_ERR_REPORTED	(-10000)
-
-/* The arm_spe format attributes (include/spe/format_table.h, the driver's
- * one table): fmt_lo_<name> is an attribute's lowest bit in its word. */
-enum {
-#define SPE_FMT(name, word, lo, hi, feat)	fmt_lo_##name = (lo),
-#include "spe/format_table.h"
-#undef SPE_FMT
-};
+#define WRAP_MAX_SWITCHES	64
 
 struct wrap_input {
 	const char *path;
 	int cpu;
 };
 
-struct wrap_mmap {
-	uint64_t start, len, pgoff;
-	const char *path;
-	bool kernel;			/* a kernel map (pid -1), e.g. a module */
-};
-
-/* A build id of the BUILD_ID feature section, as perf record writes it. */
-struct wrap_build_id {
-	uint8_t id[20];
-	size_t len;
-	const char *path;
-};
-
-struct wrap_switch {
-	int cpu;
-	uint64_t time;
-	int pid, tid;
-};
-
-#define WRAP_MAX_SWITCHES	64
-
 struct wrap_opts {
 	const char *out;
 	int cpu;
-	uint64_t midr;
-	int version;
-	uint32_t pmu_type;
-	uint64_t config;
-	uint64_t period;
-	uint64_t chunk;
-	uint64_t aux_flags;
-	bool per_thread;
-	int pid, tid;
-	const char *comm;
 	const char *features_from;
-	struct spe_time_conv tc;
+	struct spe_perf_recording rec;
 	struct wrap_input in[WRAP_MAX_INPUTS];
 	int nr_in;
-	struct wrap_mmap mmaps[WRAP_MAX_MMAPS];
-	int nr_mmaps;
-	struct wrap_build_id ids[WRAP_MAX_MMAPS];
-	int nr_ids;
-	struct wrap_switch sw[WRAP_MAX_SWITCHES];
-	int nr_sw;
+	struct spe_perf_recording_mmap mmaps[WRAP_MAX_MMAPS];
+	struct spe_perf_recording_build_id ids[WRAP_MAX_MMAPS];
+	struct spe_perf_recording_switch sw[WRAP_MAX_SWITCHES];
 };
 
 static void wrap_usage(FILE *out)
@@ -152,7 +107,7 @@ static int parse_time_conv(const char *s, struct spe_time_conv *tc)
 	return 0;
 }
 
-static int parse_mmap(const char *s, struct wrap_mmap *m)
+static int parse_mmap(const char *s, struct spe_perf_recording_mmap *m)
 {
 	uint64_t v[3];
 	char *end;
@@ -175,7 +130,7 @@ static int parse_mmap(const char *s, struct wrap_mmap *m)
 }
 
 /* HEX:PATH, 1 to 20 bytes of build id. */
-static int parse_build_id(const char *s, struct wrap_build_id *b)
+static int parse_build_id(const char *s, struct spe_perf_recording_build_id *b)
 {
 	const char *colon = strchr(s, ':');
 	size_t n = colon ? (size_t)(colon - s) : 0;
@@ -190,50 +145,9 @@ static int parse_build_id(const char *s, struct wrap_build_id *b)
 			return -1;
 		b->id[i] = (uint8_t)v;
 	}
-	b->len = n / 2;
+	b->len = (uint32_t)(n / 2);
 	b->path = colon + 1;
 	return 0;
-}
-
-/* The BUILD_ID feature section: one build_id_event per file (header, pid
- * -1, the id in 24 bytes with its size in the 21st, the name padded to 8). */
-static int wrap_build_ids(struct spe_perf_writer *w, const struct wrap_opts *o)
-{
-	size_t len = 0, cap = 0;
-	unsigned char *sec = NULL;
-	int err;
-
-	for (int i = 0; i < o->nr_ids; i++) {
-		const struct wrap_build_id *b = &o->ids[i];
-		size_t name = strlen(b->path) + 1, size = 36 + ((name + 7) & ~(size_t)7);
-		struct perf_event_header h = {
-			.misc = (uint16_t)(PERF_RECORD_MISC_USER | (1u << 15)),
-			.size = (uint16_t)size,
-		};
-		int32_t pid = -1;
-
-		if (size > UINT16_MAX)
-			return -ENAMETOOLONG;
-		if (len + size > cap) {
-			unsigned char *n = realloc(sec, cap = (len + size) * 2);
-
-			if (!n) {
-				free(sec);
-				return -ENOMEM;
-			}
-			sec = n;
-		}
-		memset(sec + len, 0, size);
-		memcpy(sec + len, &h, sizeof(h));
-		memcpy(sec + len + 8, &pid, 4);
-		memcpy(sec + len + 12, b->id, b->len);
-		sec[len + 12 + 20] = (unsigned char)b->len;
-		memcpy(sec + len + 36, b->path, name);
-		len += size;
-	}
-	err = spe_perf_writer_copy_feature(w, SPE_HEADER_BUILD_ID, sec, len);
-	free(sec);
-	return err;
 }
 
 enum {
@@ -269,15 +183,15 @@ static int wrap_parse(int argc, char **argv, struct wrap_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct spe_perf_recording *rec = &o->rec;
 	uint64_t v;
-	int c;
+	int c, max_cpu;
 
-	*o = (struct wrap_opts){
-		.out = "perf.data", .midr = 0x413fd0c1, .version = 1, .pmu_type = 8,
-		.config = (1ULL << fmt_lo_ts_enable) | (1ULL << fmt_lo_pa_enable),
-		.period = 4096, .pid = -1, .tid = -1,
-		.tc = { .time_mult = 1, .cap_user_time_zero = true, .long_form = true },
-	};
+	*o = (struct wrap_opts){ .out = "perf.data" };
+	spe_perf_recording_init(rec);
+	rec->mmaps = o->mmaps;
+	rec->build_ids = o->ids;
+	rec->switches = o->sw;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -292,78 +206,80 @@ static int wrap_parse(int argc, char **argv, struct wrap_opts *o)
 		case OPT_TID:
 			if (parse_u64(optarg, &v) && strcmp(optarg, "-1"))
 				goto bad;
-			*(c == OPT_CPU ? &o->cpu : c == OPT_PID ? &o->pid : &o->tid) =
+			*(c == OPT_CPU ? &o->cpu : c == OPT_PID ? &rec->pid : &rec->tid) =
 				(int)strtol(optarg, NULL, 0);
 			break;
 		case OPT_MIDR:
-			if (parse_u64(optarg, &o->midr))
+			if (parse_u64(optarg, &rec->midr))
 				goto bad;
 			break;
 		case OPT_VERSION:
 			if (strcmp(optarg, "1") && strcmp(optarg, "2"))
 				goto bad;
-			o->version = optarg[0] - '0';
+			rec->auxtrace_info_version = (uint32_t)(optarg[0] - '0');
 			break;
 		case OPT_PMU_TYPE:
 			if (parse_u64(optarg, &v) || v > UINT32_MAX)
 				goto bad;
-			o->pmu_type = (uint32_t)v;
+			rec->pmu_type = (uint32_t)v;
 			break;
 		case OPT_CONFIG:
-			if (parse_u64(optarg, &o->config))
+			if (parse_u64(optarg, &rec->config))
 				goto bad;
 			break;
 		case OPT_PERIOD:
-			if (parse_u64(optarg, &o->period) || !o->period)
+			if (parse_u64(optarg, &rec->period) || !rec->period)
 				goto bad;
 			break;
 		case OPT_CHUNK:
-			if (parse_u64(optarg, &o->chunk) || !o->chunk)
+			if (parse_u64(optarg, &rec->chunk) || !rec->chunk)
 				goto bad;
 			break;
 		case OPT_AUX_FLAGS:
-			if (parse_u64(optarg, &o->aux_flags))
+			if (parse_u64(optarg, &rec->aux_flags))
 				goto bad;
 			break;
 		case OPT_PER_THREAD:
-			o->per_thread = true;
+			rec->per_thread = true;
 			break;
 		case OPT_COMM:
-			o->comm = optarg;
+			rec->comm = optarg;
 			break;
 		case OPT_FEATURES_FROM:
 			o->features_from = optarg;
 			break;
 		case OPT_MMAP:
 		case OPT_KERNEL_MMAP:
-			if (o->nr_mmaps == WRAP_MAX_MMAPS ||
-			    parse_mmap(optarg, &o->mmaps[o->nr_mmaps]))
+			if (rec->nr_mmaps == WRAP_MAX_MMAPS ||
+			    parse_mmap(optarg, &o->mmaps[rec->nr_mmaps]))
 				goto bad;
-			o->mmaps[o->nr_mmaps++].kernel = c == OPT_KERNEL_MMAP;
+			o->mmaps[rec->nr_mmaps++].kernel = c == OPT_KERNEL_MMAP;
 			break;
 		case OPT_BUILD_ID:
-			if (o->nr_ids == WRAP_MAX_MMAPS ||
-			    parse_build_id(optarg, &o->ids[o->nr_ids]))
+			if (rec->nr_build_ids == WRAP_MAX_MMAPS ||
+			    parse_build_id(optarg, &o->ids[rec->nr_build_ids]))
 				goto bad;
-			o->nr_ids++;
+			rec->nr_build_ids++;
 			break;
 		case OPT_TIME_CONV:
-			if (parse_time_conv(optarg, &o->tc))
+			if (parse_time_conv(optarg, &rec->tc))
 				goto bad;
 			break;
 		case OPT_SHORT_TC:
-			o->tc.long_form = false;
+			rec->tc.long_form = false;
 			break;
 		case OPT_SWITCH: {
-			struct wrap_switch *w = &o->sw[o->nr_sw];
+			struct spe_perf_recording_switch *w = &o->sw[rec->nr_switches];
 			unsigned long long t;
+			int cpu;
 
-			if (o->nr_sw == WRAP_MAX_SWITCHES ||
-			    sscanf(optarg, "%d:%llu:%d:%d", &w->cpu, &t, &w->pid, &w->tid) != 4 ||
-			    w->cpu < 0 || w->cpu >= WRAP_MAX_INPUTS)
+			if (rec->nr_switches == WRAP_MAX_SWITCHES ||
+			    sscanf(optarg, "%d:%llu:%d:%d", &cpu, &t, &w->pid, &w->tid) != 4 ||
+			    cpu < 0 || cpu >= WRAP_MAX_INPUTS)
 				goto bad;
+			w->cpu = (uint32_t)cpu;
 			w->time = t;
-			o->nr_sw++;
+			rec->nr_switches++;
 			break;
 		}
 		default:
@@ -391,154 +307,103 @@ static int wrap_parse(int argc, char **argv, struct wrap_opts *o)
 		wrap_usage(stderr);
 		return -1;
 	}
-	if (o->per_thread && o->nr_in > 1) {
+	if (rec->per_thread && o->nr_in > 1) {
 		fprintf(stderr, "spe-decode wrap: --per-thread takes one input\n");
 		return -1;
 	}
+	/* CPUs 0 up to the highest named. */
+	max_cpu = o->cpu;
+	for (int i = 0; i < o->nr_in; i++)
+		if (o->in[i].cpu > max_cpu)
+			max_cpu = o->in[i].cpu;
+	if (max_cpu >= WRAP_MAX_INPUTS) {
+		fprintf(stderr, "spe-decode wrap: CPU numbers up to %d\n", WRAP_MAX_INPUTS - 1);
+		return -1;
+	}
+	rec->nr_cpus = (uint32_t)max_cpu + 1;
+	rec->sideband_cpu = rec->per_thread ? 0 : (uint32_t)o->in[0].cpu;
+	for (uint32_t i = 0; i < rec->nr_switches; i++)
+		if (o->sw[i].cpu >= (rec->per_thread ? 1 : rec->nr_cpus)) {
+			fprintf(stderr, "spe-decode wrap: --switch on CPU %u, which has no buffer%s\n",
+				o->sw[i].cpu, rec->per_thread ? " (per-thread: CPU 0)" : "");
+			return -1;
+		}
 	return 0;
 bad:
 	fprintf(stderr, "spe-decode wrap: bad value '%s'\n", optarg);
 	return -1;
 }
 
-static int wrap_max_cpu(const struct wrap_opts *o)
-{
-	int max = o->cpu;
+/* An input file read for the library; @why says why it failed, if it did. */
+struct wrap_reader {
+	int fd;
+	const char *why;
+};
 
-	for (int i = 0; i < o->nr_in; i++)
-		if (o->in[i].cpu > max)
-			max = o->in[i].cpu;
-	return max;
+static long wrap_read(void *ctx, void *buf, size_t n)
+{
+	struct wrap_reader *r = ctx;
+	ssize_t got = read(r->fd, buf, n);
+
+	if (got < 0) {
+		int e = errno;
+
+		r->why = strerror(e);
+		return -e;
+	}
+	if (!got)
+		r->why = "file shrank while reading";
+	return got;
 }
 
-/* The attributes perf record creates for -e arm_spe//: the SPE event and
- * the dummy event that tracks comm/mmap/task/switch. */
-static int wrap_attrs(struct spe_perf_writer *w, const struct wrap_opts *o, int nr_cpus)
+/* Returns 0, 1 after a message, or a writer error for the caller to report. */
+static int wrap_copy_input(struct spe_perf_writer *w, const struct wrap_opts *o,
+			   const struct wrap_input *in)
 {
-	uint64_t spe_ids[WRAP_MAX_INPUTS], dummy_ids[WRAP_MAX_INPUTS];
-	uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-		      PERF_SAMPLE_IDENTIFIER;
-	struct perf_event_attr spe = { 0 }, dummy = { 0 };
-	uint32_t nr_ids = 0;
+	struct wrap_reader r = {
+		.fd = strcmp(in->path, "-") ? open(in->path, O_RDONLY) : STDIN_FILENO,
+	};
+	struct stat st;
 	int err;
 
-	if (!o->per_thread)
-		st |= PERF_SAMPLE_CPU;
-	if (o->per_thread) {
-		spe_ids[0] = WRAP_SPE_ID_BASE;
-		dummy_ids[0] = WRAP_DUMMY_ID_BASE;
-		nr_ids = 1;
-	} else {
-		for (int cpu = 0; cpu < nr_cpus && cpu < WRAP_MAX_INPUTS; cpu++) {
-			spe_ids[nr_ids] = WRAP_SPE_ID_BASE + cpu;
-			dummy_ids[nr_ids] = WRAP_DUMMY_ID_BASE + cpu;
-			nr_ids++;
-		}
-	}
-
-	spe.type = o->pmu_type;
-	spe.config = o->config;
-	spe.sample_period = o->period;
-	spe.sample_type = st | PERF_SAMPLE_PERIOD;
-	if (o->config & (1ULL << fmt_lo_pa_enable))	/* perf records PHYS_ADDR then */
-		spe.sample_type |= PERF_SAMPLE_PHYS_ADDR;
-	spe.disabled = 1;
-	spe.exclude_guest = 1;
-	spe.sample_id_all = 1;
-	err = spe_perf_writer_add_attr(w, &spe, "arm_spe_0//", spe_ids, nr_ids);
-	if (err)
-		return err;
-
-	dummy.type = PERF_TYPE_SOFTWARE;
-	dummy.config = PERF_COUNT_SW_DUMMY;
-	dummy.sample_period = 1;
-	dummy.sample_type = st;
-	dummy.disabled = 1;
-	dummy.exclude_guest = 1;
-	dummy.mmap = 1;
-	dummy.mmap2 = 1;
-	dummy.comm = 1;
-	dummy.comm_exec = 1;
-	dummy.task = 1;
-	dummy.context_switch = !o->per_thread;
-	dummy.sample_id_all = 1;
-	return spe_perf_writer_add_attr(w, &dummy, "dummy:u", dummy_ids, nr_ids);
-}
-
-static int wrap_copy_input(struct spe_perf_writer *w, const struct wrap_opts *o,
-			   const struct wrap_input *in, unsigned char *buf)
-{
-	int idx = o->per_thread ? 0 : in->cpu;
-	struct spe_perf_writer_sample_id sid = {
-		.pid = (uint32_t)o->pid, .tid = (uint32_t)o->tid,
-		.id = WRAP_SPE_ID_BASE + (o->per_thread ? 0 : in->cpu),
-		.cpu = o->per_thread ? 0 : (uint32_t)in->cpu,
-	};
-	uint64_t aux_off = 0, left, chunk = o->chunk ? o->chunk : UINT64_MAX;
-	int fd = strcmp(in->path, "-") ? open(in->path, O_RDONLY) : STDIN_FILENO;
-	struct stat st;
-	const char *in_why = NULL;	/* the input failed, not the writer */
-	int err = 0;
-
-	if (fd < 0) {
+	if (r.fd < 0) {
 		fprintf(stderr, "spe-decode wrap: %s: %s\n", in->path, strerror(errno));
-		return WRAP_ERR_REPORTED;
+		return 1;
 	}
-	if (fstat(fd, &st)) {
-		in_why = strerror(errno);
-		err = WRAP_ERR_REPORTED;
-		goto out;
+	if (fstat(r.fd, &st)) {
+		fprintf(stderr, "spe-decode wrap: %s: %s\n", in->path, strerror(errno));
+		close(r.fd);
+		return 1;
 	}
 	/* stdin or a FIFO: its size is needed first, so a seekable copy. */
 	if (!S_ISREG(st.st_mode)) {
-		fd = spe_spool_stream("wrap", strcmp(in->path, "-") ? in->path : "stdin", fd);
-		if (fd < 0 || fstat(fd, &st))
-			return WRAP_ERR_REPORTED;
-	}
-	left = (uint64_t)st.st_size;
-	err = spe_perf_writer_itrace_start(w, (uint32_t)o->pid, (uint32_t)o->tid, &sid);
-	while (!err && left) {
-		/* One AUXTRACE record per chunk, streamed through buf. */
-		uint64_t size = left < chunk ? left : chunk, got = 0;
-
-		/* perf record: per-CPU buffers have tid -1, per-thread the tid. */
-		err = spe_perf_writer_auxtrace_begin(w, size, aux_off, aux_off, (uint32_t)idx,
-						     o->per_thread ? (uint32_t)o->tid : UINT32_MAX,
-						     o->per_thread ? UINT32_MAX : (uint32_t)in->cpu);
-		while (!err && got < size) {
-			size_t n = size - got < WRAP_IO_CHUNK ? size - got : WRAP_IO_CHUNK;
-			ssize_t r = read(fd, buf, n);
-
-			if (r <= 0) {
-				in_why = r < 0 ? strerror(errno) : "file shrank while reading";
-				err = WRAP_ERR_REPORTED;
-				break;
-			}
-			err = spe_perf_writer_auxtrace_data(w, buf, (uint64_t)r);
-			got += (uint64_t)r;
+		r.fd = spe_spool_stream("wrap", strcmp(in->path, "-") ? in->path : "stdin", r.fd);
+		if (r.fd < 0)
+			return 1;
+		if (fstat(r.fd, &st)) {
+			fprintf(stderr, "spe-decode wrap: %s: %s\n", in->path, strerror(errno));
+			close(r.fd);
+			return 1;
 		}
-		if (!err)
-			err = spe_perf_writer_aux(w, aux_off, size, o->aux_flags, &sid);
-		if (!err)
-			err = spe_perf_writer_finished_round(w);
-		aux_off += size;
-		left -= size;
 	}
-out:
-	close(fd);
-	if (in_why)
-		fprintf(stderr, "spe-decode wrap: %s: %s\n", in->path, in_why);
-	else if (err)
+	err = spe_perf_recording_aux(w, &o->rec, (uint32_t)in->cpu, (uint64_t)st.st_size,
+				     wrap_read, &r);
+	close(r.fd);
+	if (r.why) {
+		fprintf(stderr, "spe-decode wrap: %s: %s\n", in->path, r.why);
+		return 1;
+	}
+	if (err)
 		fprintf(stderr, "spe-decode wrap: %s: writing %s: %s\n", in->path, o->out,
 			spe_perf_writer_errmsg(w) ? spe_perf_writer_errmsg(w) : spe_strerror(err));
-	return err ? WRAP_ERR_REPORTED : 0;
+	return err ? 1 : 0;
 }
 
 /*
  * The arm64 machine and its SPE PMU are this tool's to describe, and the
  * sample times are the data's; the rest (topology, caches, memory, build
  * ids, command line) comes from @path.  NRCPUS too: the topology sections
- * are laid out by it.
+ * are laid out by it.  Returns 0, 1 after a message, or a writer error.
  */
 static int wrap_features_from(struct spe_perf_writer *w, const char *path)
 {
@@ -549,13 +414,13 @@ static int wrap_features_from(struct spe_perf_writer *w, const char *path)
 
 	if (fd < 0) {
 		fprintf(stderr, "spe-decode wrap: %s: %s\n", path, strerror(errno));
-		return WRAP_ERR_REPORTED;
+		return 1;
 	}
 	err = spe_perf_reader_open(&r, fd);
 	if (err) {
 		fprintf(stderr, "spe-decode wrap: %s: %s\n", path,
 			r ? spe_perf_reader_errmsg(r) : spe_strerror(err));
-		err = WRAP_ERR_REPORTED;
+		err = 1;
 	} else {
 		err = spe_perf_writer_copy_features(w, r, own);
 	}
@@ -564,115 +429,32 @@ static int wrap_features_from(struct spe_perf_writer *w, const char *path)
 	return err;
 }
 
-static int wrap_write(struct spe_perf_writer *w, const struct wrap_opts *o, int nr_cpus)
-{
-	struct spe_perf_writer_cpu_meta meta[WRAP_MAX_INPUTS];
-	struct spe_perf_writer_sample_id sid = {
-		.pid = (uint32_t)o->pid, .tid = (uint32_t)o->tid,
-		.id = WRAP_DUMMY_ID_BASE + (o->per_thread ? 0 : o->in[0].cpu),
-		.cpu = o->per_thread ? 0 : (uint32_t)o->in[0].cpu,
-	};
-	unsigned char *buf;
-	int err;
-
-	/* TIME_CONV first: perf copies it when it reads AUXTRACE_INFO. */
-	err = spe_perf_writer_time_conv(w, &o->tc);
-	if (err)
-		return err;
-	if (o->version == 1) {
-		err = spe_perf_writer_auxtrace_info_v1(w, o->pmu_type, !o->per_thread);
-	} else {
-		for (int cpu = 0; cpu < nr_cpus; cpu++)
-			meta[cpu] = (struct spe_perf_writer_cpu_meta){
-				.cpu = (uint64_t)cpu, .midr = o->midr,
-				.pmu_type = o->pmu_type, .min_interval = 256,
-				.event_filter = 0x7f0ffULL,
-			};
-		err = spe_perf_writer_auxtrace_info_v2(w, o->pmu_type, meta, (uint32_t)nr_cpus,
-						       SPE_AUXINFO_V2_NR_PARAMS);
-	}
-	if (!err && o->comm && o->pid != -1)
-		err = spe_perf_writer_comm(w, (uint32_t)o->pid, (uint32_t)o->tid, o->comm,
-					   true, &sid);
-	for (int i = 0; !err && i < o->nr_mmaps; i++) {
-		const struct wrap_mmap *m = &o->mmaps[i];
-		uint32_t pid = m->kernel ? (uint32_t)-1 : (uint32_t)o->pid;
-		uint32_t tid = m->kernel ? (uint32_t)-1 : (uint32_t)o->tid;
-
-		err = spe_perf_writer_mmap2(w,
-					    m->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
-					    pid, tid, m->start, m->len, m->pgoff, m->path, &sid);
-	}
-	for (int i = 0; !err && i < o->nr_sw; i++) {
-		struct spe_perf_writer_sample_id ssid = {
-			.pid = (uint32_t)-1, .tid = (uint32_t)-1, .time = o->sw[i].time,
-			.id = WRAP_DUMMY_ID_BASE + (uint64_t)o->sw[i].cpu,
-			.cpu = (uint32_t)o->sw[i].cpu,
-		};
-
-		err = spe_perf_writer_switch(w, true, true, (uint32_t)o->sw[i].pid,
-					     (uint32_t)o->sw[i].tid, &ssid);
-	}
-	if (!err)
-		err = spe_perf_writer_finished_round(w);
-	if (err)
-		return err;
-
-	buf = malloc(WRAP_IO_CHUNK);
-	if (!buf)
-		return SPE_ERR_NOMEM;
-	for (int i = 0; !err && i < o->nr_in; i++)
-		err = wrap_copy_input(w, o, &o->in[i], buf);
-	free(buf);
-	return err;
-}
-
 static int cmd_wrap(int argc, char **argv)
 {
 	struct wrap_opts o;
-	struct spe_perf_writer *w;
-	char cpuid[32];
-	const char *pmu_name = "arm_spe_0";
+	struct spe_perf_writer *w = NULL;
 	const char *inputs[WRAP_MAX_INPUTS + 1];
 	struct spe_out_file of;
-	int err, nr_cpus;
+	int err;
 
 	if (wrap_parse(argc, argv, &o))
 		return 2;
-	nr_cpus = wrap_max_cpu(&o) + 1;
-	if (nr_cpus > WRAP_MAX_INPUTS) {
-		fprintf(stderr, "spe-decode wrap: CPU numbers up to %d\n", WRAP_MAX_INPUTS - 1);
-		return 2;
-	}
-	snprintf(cpuid, sizeof(cpuid), "0x%016" PRIx64, o.midr);
-	struct spe_perf_writer_info info = {
-		.hostname = "spe-decode", .os_release = "6.1.0",
-		.perf_version = "6.1.0", .arch = "aarch64", .cpuid = cpuid,
-		.nr_cpus_avail = (uint32_t)nr_cpus, .nr_cpus_online = (uint32_t)nr_cpus,
-		.nr_pmus = 1, .pmu_types = &o.pmu_type, .pmu_names = &pmu_name,
-	};
-
 	inputs[0] = o.features_from;
 	for (int i = 0; i < o.nr_in; i++)
 		inputs[i + 1] = o.in[i].path;
 	if (spe_out_file_open(&of, "wrap", o.out, inputs, o.nr_in + 1))
 		return 1;
-	err = spe_out_file_is_stream(&of) ? spe_perf_writer_create_pipe(&w, of.fd, &info) :
-			     spe_perf_writer_create(&w, of.fd, &info);
-	if (!err) {
-		if (o.features_from)
-			err = wrap_features_from(w, o.features_from);
-		if (!err && o.nr_ids)
-			err = wrap_build_ids(w, &o);
-		if (!err)
-			err = wrap_attrs(w, &o, nr_cpus);
-		if (!err)
-			err = wrap_write(w, &o, nr_cpus);
-		if (!err)
-			err = spe_perf_writer_finish(w);
-	}
-	/* An input's error was reported with its name; nothing is kept. */
-	if (err && err != WRAP_ERR_REPORTED)
+	err = spe_perf_recording_create(&w, of.fd, spe_out_file_is_stream(&of), &o.rec);
+	if (!err && o.features_from)
+		err = wrap_features_from(w, o.features_from);
+	if (!err)
+		err = spe_perf_recording_begin(w, &o.rec);
+	for (int i = 0; !err && i < o.nr_in; i++)
+		err = wrap_copy_input(w, &o, &o.in[i]);
+	if (!err)
+		err = spe_perf_writer_finish(w);
+	/* 1: reported with the file's name.  Nothing is kept. */
+	if (err && err != 1)
 		fprintf(stderr, "spe-decode wrap: writing %s: %s\n", o.out,
 			spe_perf_writer_errmsg(w) ? spe_perf_writer_errmsg(w) : spe_strerror(err));
 	spe_perf_writer_free(w);
