@@ -17,7 +17,8 @@ prefix=/opt/spe
 # Built into scratch directories, so the tree's own build is not touched.
 if make -s -j2 O="$tmp/bo" -C "$top/tools/spe-decode" DESTDIR="$dest" PREFIX=$prefix install \
 	>"$tmp/install.log" 2>&1 &&
-   make -s -j2 O="$tmp/mo" -C "$top/tools/spu-model" DESTDIR="$dest" PREFIX=$prefix install \
+   make -s -j2 O="$tmp/mo" DECODER_O="$tmp/bo" -C "$top/tools/spu-model" DESTDIR="$dest" \
+	PREFIX=$prefix install \
 	>>"$tmp/install.log" 2>&1; then
 	tap_ok "make install with DESTDIR and PREFIX"
 else

@@ -3,6 +3,8 @@
 # give the same bytes; the traces match the checked-in golden digests (a
 # change to the model's output must update them on purpose:
 # SPE_GEN_UPDATE_GOLDEN=1 rewrites them); bad arguments are refused.
+# --perf-data writes through the decoder library it links (no spe-decode
+# is run): the bytes spe-decode wrap writes for the same trace.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 gen="$top/build/spu-model/spe-gen"
@@ -43,7 +45,6 @@ t $? "spe-gen: an unknown profile is refused with a clear message"
 t $? "spe-gen: an interval that is not a multiple of 256 is refused"
 
 # perf.data around a trace, read by the host's perf as an independent decoder.
-make -s -C "$top/tools/spe-decode" >/dev/null 2>&1
 for p in n1 v2; do
 	name="spe-gen --perf-data $p: host perf report -D decodes one PC per record, no bad packet"
 	if ! sum=$("$gen" -p "$p" -s 5 -n 128K -o "$tmp/p.bin" --perf-data "$tmp/p.data" 2>&1); then
@@ -60,4 +61,33 @@ for p in n1 v2; do
 	[ "$pcs" -eq "$recs" ] && [ "$recs" -gt 0 ] && ! grep -q 'Bad packet' "$tmp/dump"
 	t $? "$name ($pcs of $recs)"
 done
+# spe-gen alone, with nothing to run (an empty environment, no PATH), writes
+# the perf.data that spe-decode wrap writes for its trace: the profile's
+# MIDR, the interval as the period, the config of PMSCR (--no-pa: ts only).
+dec=$top/build/spe-decode/spe-decode
+alone=$tmp/alone
+mkdir -p "$alone"
+cp "$gen" "$alone/spe-gen"
+if (cd "$alone" && env -i ./spe-gen -q -p v2 -s 6 -n 32K -i 512 --no-pa -o t.bin \
+	--perf-data t.data) 2>"$tmp/err" && make -s -C "$top/tools/spe-decode" >/dev/null 2>&1 &&
+   "$dec" wrap -o "$tmp/w.data" --midr 0x410fd4f1 --period 512 --config 0x1 "$alone/t.bin"; then
+	cmp -s "$alone/t.data" "$tmp/w.data"
+	t $? "spe-gen --perf-data alone, nothing to run: the bytes of spe-decode wrap"
+	# To a FIFO, perf's pipe format (perf record -o -), as wrap writes to stdout.
+	mkfifo "$tmp/fifo"
+	cat "$tmp/fifo" >"$tmp/fifo.data" &
+	"$gen" -q -p v2 -s 6 -n 32K -i 512 --no-pa -o "$tmp/t2.bin" --perf-data "$tmp/fifo"
+	gen_rc=$?
+	wait
+	"$dec" wrap -o - --midr 0x410fd4f1 --period 512 --config 0x1 "$tmp/t2.bin" >"$tmp/w.pipe"
+	[ $gen_rc -eq 0 ] && [ -p "$tmp/fifo" ] && cmp -s "$tmp/fifo.data" "$tmp/w.pipe"
+	t $? "spe-gen --perf-data to a FIFO: written in place, perf's pipe format, as wrap -o -"
+else
+	t 1 "spe-gen --perf-data alone, nothing to run: the bytes of spe-decode wrap"
+	sed 's/^/#   /' "$tmp/err"
+fi
+"$gen" -q -o "$tmp/k.bin" --perf-data "$tmp/no-such-dir/p.data" 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "cannot write $tmp/no-such-dir/p.data" "$tmp/err" &&
+	[ ! -e "$tmp/no-such-dir" ]
+t $? "spe-gen: a perf.data it cannot write is an error naming the file"
 exit $rc

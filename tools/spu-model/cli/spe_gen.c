@@ -5,19 +5,22 @@
  * Profiling Buffer: records from the buffer base up to PMBPTR, stopped at
  * the first buffer-full event (DDI 0586A §3.5.2) or when the program ends.
  * Same profile, seed and options give the same bytes on every run.
+ * --perf-data also writes the perf.data perf record would, through the
+ * decoder library's writer (spe_perf_recording.h), linked in.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
-#include <limits.h>
-#include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "spe/spu_model.h"
 #include "spe/spu_opgen.h"
+#include "spe_perf_recording.h"
 
 #define BUF_BASE	0xffff800010000000ULL	/* where a driver's AUX buffer would be */
 #define CHUNK		4096
@@ -48,60 +51,138 @@ static void usage(FILE *f)
 "      --load-filter --store-filter --branch-filter   PMSFCR.FT with LD/ST/B\n"
 "      --event-filter HEX  PMSFCR.FE with PMSEVFR\n"
 "      --min-latency N     PMSFCR.FL with PMSLATFR.MINLAT\n"
-"      --perf-data FILE    also write a perf.data around the trace, with\n"
-"                          `spe-decode wrap` ($SPE_DECODE, or the one built beside)\n"
+"      --perf-data FILE    also write a perf.data around the trace, as\n"
+"                          `spe-decode wrap` does (perf record -e arm_spe// of one CPU)\n"
 "  -q, --quiet             no summary on stderr\n");
 }
 
 /* MIDR_EL1 a profile's perf.data claims, so decoders pick its data sources. */
-static const char *profile_midr(const char *name)
+static uint64_t profile_midr(const char *name)
 {
 	if (!strcmp(name, "n1"))
-		return "0x413fd0c1";		/* Neoverse N1 r3p1 */
+		return 0x413fd0c1;		/* Neoverse N1 r3p1 */
 	if (!strcmp(name, "v2"))
-		return "0x410fd4f1";		/* Neoverse V2 r0p1 */
-	return "0x410fd0c0";
+		return 0x410fd4f1;		/* Neoverse V2 r0p1 */
+	return 0x410fd0c0;
 }
 
 /*
- * The perf.data layer lives in the decoder's tools: reuse its wrap command
- * rather than writing perf.data a second time here.
+ * Writes @out through a temporary file beside it (created @mode less the
+ * umask), renamed over it only when complete: a failure leaves what was
+ * there.  An @out that exists and is not a regular file (/dev/null, a FIFO)
+ * is written in place, never replaced.  @fill writes the contents, told
+ * when the file can only be written front to back (a FIFO).
  */
-static int write_perf_data(const char *argv0, const char *raw, const char *out,
-			   const char *profile, unsigned long long interval, uint64_t pmscr)
+static int write_file(const char *out, mode_t mode,
+		      int (*fill)(int fd, bool stream, const void *arg), const void *arg)
 {
-	char tool[PATH_MAX], period[32], config[32];
-	const char *env = getenv("SPE_DECODE");
-	char *const args[] = {
-		tool, "wrap", "-o", (char *)out, "--midr", (char *)profile_midr(profile),
-		"--period", period, "--config", config, (char *)raw, NULL,
-	};
-	extern char **environ;
-	const char *slash = strrchr(argv0, '/');
-	pid_t pid;
-	int status;
+	size_t len = strlen(out);
+	char *tmp = NULL;
+	struct stat st;
+	mode_t mask;
+	int fd, err;
 
-	if (env)
-		snprintf(tool, sizeof(tool), "%s", env);
-	else if (slash)
-		snprintf(tool, sizeof(tool), "%.*s/../spe-decode/spe-decode",
-			 (int)(slash - argv0), argv0);
-	else
-		snprintf(tool, sizeof(tool), "spe-decode");
-	snprintf(period, sizeof(period), "%llu", interval ? interval : 256);
-	snprintf(config, sizeof(config), "0x%llx",
-		 (pmscr & SPE_PMSCR_TS ? 1ULL << fmt_lo_ts_enable : 0) |
-		 (pmscr & SPE_PMSCR_PA ? 1ULL << fmt_lo_pa_enable : 0));
-	if (posix_spawnp(&pid, tool, NULL, NULL, args, environ)) {
-		fprintf(stderr, "spe-gen: cannot run %s for --perf-data: %s\n", tool,
-			strerror(errno));
+	if (!stat(out, &st) && !S_ISREG(st.st_mode)) {
+		fd = open(out, O_WRONLY);
+	} else {
+		tmp = malloc(len + sizeof(".XXXXXX"));
+		if (!tmp) {
+			fprintf(stderr, "spe-gen: out of memory\n");
+			return 1;
+		}
+		memcpy(tmp, out, len);
+		memcpy(tmp + len, ".XXXXXX", sizeof(".XXXXXX"));
+		fd = mkstemp(tmp);
+		mask = umask(0);
+		umask(mask);
+		if (fd >= 0 && fchmod(fd, mode & ~mask)) {
+			close(fd);
+			unlink(tmp);
+			fd = -1;
+		}
+	}
+	if (fd < 0) {
+		fprintf(stderr, "spe-gen: cannot write %s: %s\n", out, strerror(errno));
+		free(tmp);
 		return 1;
 	}
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		fprintf(stderr, "spe-gen: %s wrap failed\n", tool);
-		return 1;
+	err = fill(fd, lseek(fd, 0, SEEK_CUR) < 0, arg);
+	if (close(fd) && !err) {
+		fprintf(stderr, "spe-gen: cannot write %s: %s\n", out, strerror(errno));
+		err = 1;
+	}
+	if (tmp && !err && rename(tmp, out)) {
+		fprintf(stderr, "spe-gen: cannot write %s: %s\n", out, strerror(errno));
+		err = 1;
+	}
+	if (tmp && err)
+		unlink(tmp);
+	free(tmp);
+	return err;
+}
+
+struct trace {
+	const char *out;		/* for messages */
+	const void *data;
+	uint64_t size;
+	const char *profile;
+	unsigned long long interval;
+	uint64_t pmscr;
+};
+
+static int write_raw(int fd, bool stream, const void *arg)
+{
+	const struct trace *t = arg;
+	const unsigned char *p = t->data;
+	uint64_t left = t->size;
+
+	(void)stream;		/* raw bytes are the same either way */
+	while (left) {
+		ssize_t n = write(fd, p, left < (1u << 30) ? (size_t)left : (1u << 30));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			fprintf(stderr, "spe-gen: cannot write %s: %s\n", t->out,
+				n < 0 ? strerror(errno) : "nothing written");
+			return 1;
+		}
+		p += n;
+		left -= (uint64_t)n;
 	}
 	return 0;
+}
+
+/*
+ * The perf.data `perf record -e arm_spe//` would write for this trace on
+ * one CPU, through the decoder library's writer: the MIDR of the profile,
+ * the sampling interval as the period and the config bits of PMSCR.  To a
+ * stream (a FIFO), perf's pipe format, as perf record -o - writes.
+ */
+static int write_perf_data(int fd, bool stream, const void *arg)
+{
+	const struct trace *t = arg;
+	struct spe_perf_recording rec;
+	struct spe_perf_writer *w = NULL;
+	int err;
+
+	spe_perf_recording_init(&rec);
+	rec.midr = profile_midr(t->profile);
+	rec.period = t->interval ? t->interval : 256;
+	rec.config = (t->pmscr & SPE_PMSCR_TS ? 1ULL << fmt_lo_ts_enable : 0) |
+		     (t->pmscr & SPE_PMSCR_PA ? 1ULL << fmt_lo_pa_enable : 0);
+	err = spe_perf_recording_create(&w, fd, stream, &rec);
+	if (!err)
+		err = spe_perf_recording_begin(w, &rec);
+	if (!err)
+		err = spe_perf_recording_aux_mem(w, &rec, 0, t->data, t->size);
+	if (!err)
+		err = spe_perf_writer_finish(w);
+	if (err)
+		fprintf(stderr, "spe-gen: cannot write %s: %s\n", t->out,
+			spe_perf_writer_errmsg(w) ? spe_perf_writer_errmsg(w) : spe_strerror(err));
+	spe_perf_writer_free(w);
+	return err ? 1 : 0;
 }
 
 static unsigned long long parse_num(const char *s, const char *what)
@@ -166,7 +247,8 @@ int main(int argc, char **argv)
 	struct spe_opgen gen;
 	struct spe_op ops[CHUNK];
 	unsigned long long nr_ops = 0;
-	FILE *f;
+	struct trace trace;
+	int rc;
 
 	while ((c = getopt_long(argc, argv, "o:p:s:n:i:jqh", longopts, NULL)) != -1) {
 		switch (c) {
@@ -252,13 +334,17 @@ int main(int argc, char **argv)
 	}
 	spe_spu_psb_csync(spu);
 
-	f = fopen(out, "wb");
-	if (!f || fwrite(mem.host, 1, spu->pmbptr - BUF_BASE, f) != spu->pmbptr - BUF_BASE ||
-	    fclose(f)) {
-		fprintf(stderr, "spe-gen: cannot write %s: %s\n", out, strerror(errno));
-		return 1;
+	trace = (struct trace){
+		.out = out, .data = mem.host, .size = spu->pmbptr - BUF_BASE,
+		.profile = profile, .interval = interval, .pmscr = pmscr,
+	};
+	rc = write_file(out, 0666, write_raw, &trace);
+	if (!rc && perf_data) {
+		trace.out = perf_data;
+		/* 0600, as perf creates perf.data. */
+		rc = write_file(perf_data, 0600, write_perf_data, &trace);
 	}
-	if (!quiet)
+	if (!rc && !quiet)
 		fprintf(stderr,
 			"spe-gen: %s seed %llu: %llu ops, %llu records, %llu bytes; "
 			"SAMPLE_POP %llu FEED %llu FILTRATE %llu COLLISION %llu; PMBSR 0x%llx\n",
@@ -271,7 +357,5 @@ int main(int argc, char **argv)
 			(unsigned long long)spu->pmbsr);
 	free(mem.host);
 	free(spu);
-	if (perf_data)
-		return write_perf_data(argv[0], out, perf_data, profile, interval, pmscr);
-	return 0;
+	return rc;
 }
