@@ -15,6 +15,7 @@
 #include "spe/packet.h"
 #include "spe_data_source.h"
 #include "spe_session.h"
+#include "support/temp_file.h"
 #include "tap.h"
 
 #define MAXR 64
@@ -68,17 +69,6 @@ static size_t rec(uint8_t *p, uint64_t pc, int64_t ctx, uint64_t ts)
 	return n + 8;
 }
 
-static int tmpfd(void)
-{
-	char name[] = "/tmp/spe-q-XXXXXX";
-	int fd = mkstemp(name);
-
-	if (fd < 0)
-		abort();
-	unlink(name);
-	return fd;
-}
-
 /* Each record delivered starts, at its file offset, with its PC packet. */
 static bool records_at_offsets(int fd, const struct seen *s)
 {
@@ -130,7 +120,7 @@ static void run(int fd, struct seen *s, struct spe_session_stats *st)
 
 static void test_merge(void)
 {
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 	struct spe_perf_writer *w = writer(fd, true);
 	uint8_t a[256], b[256];
 	size_t na = 0, nb = 0;
@@ -174,7 +164,7 @@ static void test_merge(void)
 
 static void test_switch_and_truncation(void)
 {
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 	struct spe_perf_writer *w = writer(fd, false);
 	struct spe_perf_writer_sample_id sw = { .time = 7 + 25 * 5, .id = 11, .cpu = 0 };
 	struct spe_perf_writer_sample_id comm = { .pid = 40, .tid = 41, .time = 8, .id = 11 };
@@ -210,7 +200,7 @@ static void test_switch_and_truncation(void)
  */
 static void test_plain_switch_out(void)
 {
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 	struct spe_perf_writer *w = writer(fd, true);
 	struct spe_perf_writer_sample_id sw = { .time = 7 + 5 * 5, .id = 11, .cpu = 0, .pid = 60, .tid = 61 };
 	uint8_t a[64], b[64];
@@ -246,7 +236,7 @@ static uint64_t ptime(uint64_t ts)
  */
 static void test_fork_and_idle(void)
 {
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 	struct spe_perf_writer *w = writer(fd, false);
 	struct spe_perf_writer_sample_id fork = { .pid = 70, .tid = 72, .time = ptime(2), .id = 11 };
 	struct spe_perf_writer_sample_id sw1 = { .time = ptime(20), .id = 11, .cpu = 0 };
@@ -280,7 +270,7 @@ static void test_fork_and_idle(void)
  */
 static void test_queue_keeps_first_cpu(void)
 {
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 	struct spe_perf_writer *w = writer(fd, true);
 	uint8_t a[64], b[64];
 	size_t na = rec(a, 0x1000, -1, 10), nb = rec(b, 0x1004, -1, 20);
@@ -306,7 +296,7 @@ static void test_queue_keeps_first_cpu(void)
  */
 static void test_records_without_trailer(void)
 {
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 	struct spe_perf_writer_info info = { .cpuid = "0x00000000410fd0c0" };
 	struct perf_event_attr spe = { .type = 8, .sample_type = PERF_SAMPLE_TIME };
 	uint64_t id = 1;
@@ -338,7 +328,7 @@ static void test_records_without_trailer(void)
  */
 static void test_stop_is_not_an_error(void)
 {
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 	struct spe_perf_writer *w = writer(fd, false);
 	struct spe_perf_writer_sample_id comm = { .pid = 40, .tid = 41, .time = ptime(40), .id = 11 };
 	uint8_t a[128];
@@ -380,7 +370,7 @@ static int count_aux(void *ctx, const struct spe_perf_reader_event *ev, const ui
 
 static void test_no_decode(void)
 {
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 	struct spe_perf_writer *w = writer(fd, false);
 	uint8_t a[64];
 	size_t na = rec(a, 0x1000, -1, 10);
@@ -420,7 +410,7 @@ static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 
 static void test_round_in_time_order(void)
 {
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 	struct spe_perf_writer *w = writer(fd, false);
 	struct spe_perf_writer_sample_id late = { .pid = 2, .tid = 2, .time = 300, .id = 11 };
 	struct spe_perf_writer_sample_id early = { .pid = 1, .tid = 1, .time = 100, .id = 11 };
@@ -453,7 +443,7 @@ static void test_round_in_time_order(void)
 static void test_decode_error_offset(void)
 {
 	for (unsigned threads = 0; threads <= 2; threads += 2) {
-		int fd = tmpfd();
+		int fd = test_temp_fd();
 		struct spe_perf_writer *w = writer(fd, false);
 		static uint8_t a[4096];
 		size_t na = rec(a, 0x1000, -1, 10), good = na;
@@ -511,7 +501,7 @@ static int stop_aux(void *ctx, const struct spe_perf_reader_event *ev, const uin
 
 static void test_stop_from_auxtrace(void)
 {
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 	struct spe_perf_writer *w = writer(fd, false);
 	uint8_t a[64];
 	size_t na = rec(a, 0x1000, -1, 10);
@@ -544,7 +534,7 @@ static void test_stop_from_auxtrace(void)
  */
 static void test_pipe_cpuid_and_kernel_mmap(void)
 {
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 	struct spe_perf_writer_info info = { .cpuid = "0x00000000410fd0c0" };	/* N1 */
 	uint64_t st = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
 	struct perf_event_attr spe = { .type = 8, .sample_type = st, .sample_id_all = 1 };
@@ -577,7 +567,7 @@ static void test_pipe_cpuid_and_kernel_mmap(void)
 static void test_queue_index_limit(void)
 {
 	for (uint32_t idx = 4095; idx <= 4096; idx++) {
-		int fd = tmpfd();
+		int fd = test_temp_fd();
 		struct spe_perf_writer *w = writer(fd, false);
 		uint8_t a[64];
 		size_t na = rec(a, 0x1000, -1, 10);
@@ -609,7 +599,7 @@ static void test_queue_index_limit(void)
  * names its thread's process. */
 static void test_process_from_mmap_and_short_comm(void)
 {
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 	struct spe_perf_writer *w = writer(fd, false);
 	struct spe_perf_writer_sample_id sid = { .pid = 70, .tid = 72, .time = ptime(2), .id = 11 };
 	struct { struct perf_event_header h; uint32_t pid, tid; uint64_t sid[4]; } comm = {
@@ -645,7 +635,7 @@ static void test_bad_cpu_metadata(void)
 {
 	static uint8_t f[1 << 16];
 	const uint64_t magic = SPE_AUXINFO_V2_CPU_MAGIC;
-	int fd = tmpfd(), err, seen = 0;
+	int fd = test_temp_fd(), err, seen = 0;
 	struct spe_perf_writer *w = writer(fd, true);
 	struct spe_session_config cfg = { .on_record = on_record };
 	struct spe_session *ss;
@@ -691,7 +681,7 @@ static int count_mappings(void)
  * and closed leave the process's mappings as they were. */
 static void test_close_unmaps(void)
 {
-	int fd = tmpfd(), before, after;
+	int fd = test_temp_fd(), before, after;
 	struct spe_perf_writer *w = writer(fd, false);
 	uint8_t a[64];
 	size_t na = rec(a, 0x1000, -1, 10);
@@ -718,7 +708,7 @@ static void test_close_unmaps(void)
  */
 static void test_index_queues_data_first(void)
 {
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 	struct spe_perf_writer *w = writer(fd, false);
 	struct spe_perf_writer_sample_id sw = { .time = ptime(20), .id = 11, .cpu = 0 };
 	uint8_t a[128];
@@ -749,7 +739,7 @@ static void test_index_queues_data_first(void)
  */
 static void test_fork_alone_and_wild_cpu(void)
 {
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 	struct spe_perf_writer *w = writer(fd, false);
 	struct spe_perf_writer_sample_id fork = { .pid = 90, .tid = 92, .time = ptime(2), .id = 11 };
 	struct spe_perf_writer_sample_id sw = { .time = ptime(3), .id = 11, .cpu = 0x7fffffff };

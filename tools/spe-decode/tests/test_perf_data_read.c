@@ -12,18 +12,8 @@
 #include <unistd.h>
 
 #include "spe_perf_data.h"
+#include "support/temp_file.h"
 #include "tap.h"
-
-static int tmpfd(void)
-{
-	char name[] = "/tmp/spe-pdr-XXXXXX";
-	int fd = mkstemp(name);
-
-	if (fd < 0)
-		abort();
-	unlink(name);
-	return fd;
-}
 
 static const uint64_t spe_id = 21, dummy_id = 22;
 static const unsigned char aux[13] = { 0xb0, 1, 2, 3, 4, 5, 6, 7, 0x80, 0x71, 9, 9, 9 };
@@ -68,7 +58,7 @@ static void write_sample_file(int fd)
 
 static void test_round_trip(void)
 {
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 	static const uint32_t want[] = {
 		SPE_PERF_RECORD_TIME_CONV, SPE_PERF_RECORD_AUXTRACE_INFO, PERF_RECORD_COMM,
 		PERF_RECORD_MMAP2, PERF_RECORD_SWITCH_CPU_WIDE, SPE_PERF_RECORD_AUXTRACE,
@@ -167,7 +157,7 @@ static int hand_file(uint32_t attr_size, const struct buf *data, uint64_t lie_da
 	unsigned char attr[512] = { 0 };
 	uint32_t type = 8;
 	uint64_t config = 0x1234, sample_type = PERF_SAMPLE_TIME, flags = 0;
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 
 	h.attr_size = attr_size + 16;
 	h.attrs.offset = sizeof(h);
@@ -314,7 +304,7 @@ static void test_corrupt(void)
 
 	/* Wrong magic. */
 	{
-		int fd = tmpfd();
+		int fd = test_temp_fd();
 		struct spe_perf_reader *r;
 
 		if (write(fd, "PERFFILE\x68\0\0\0\0\0\0\0", 16) != 16)
@@ -325,7 +315,7 @@ static void test_corrupt(void)
 		spe_perf_reader_close(r);
 		close(fd);
 
-		fd = tmpfd();
+		fd = test_temp_fd();
 		if (write(fd, "PERF", 4) != 4)
 			abort();
 		ret = spe_perf_reader_open(&r, fd);
@@ -343,7 +333,7 @@ static void test_corrupt(void)
  */
 static void test_ranges(void)
 {
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 	struct spe_perf_reader *r;
 	unsigned char b[32];
 	uint64_t size;
@@ -549,7 +539,7 @@ static void test_pipe(void)
 
 static void test_auxtrace_info_v2(void)
 {
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 	struct spe_perf_writer_cpu_meta m[2] = {
 		{ .cpu = 0, .midr = 0x410fd0c0, .pmu_type = 8, .min_interval = 1024, .event_filter = 0xff },
 		{ .cpu = 5, .midr = 0xc00fac30, .pmu_type = 9, .min_interval = 256 },
@@ -615,7 +605,7 @@ static void test_header_fields(void)
 {
 	uint64_t off, size;
 	char msg[256];
-	int fd = tmpfd(), ret;
+	int fd = test_temp_fd(), ret;
 
 	write_sample_file(fd);
 	size = (uint64_t)lseek(fd, 0, SEEK_END);
@@ -646,7 +636,7 @@ static void test_header_fields(void)
 		close(fd);
 	}
 
-	fd = tmpfd();
+	fd = test_temp_fd();
 	write_sample_file(fd);
 	pwrite64_at(fd, size, 32);	/* attrs.size: the whole file, from byte 104 on */
 	ret = read_all(fd, &off, msg, sizeof(msg));
@@ -667,7 +657,7 @@ static void test_feature_string_bounds(void)
 	uint64_t off, size, hdr[2];
 	uint32_t len = 100;
 	struct spe_perf_reader *r;
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 	ssize_t n;
 	bool patched = false;
 
@@ -867,7 +857,7 @@ static void test_records_after_large_data(void)
 	struct spe_perf_reader *r;
 	struct spe_perf_writer *w;
 	uint64_t id = 1;
-	int fd = tmpfd(), ret, comms = 0;
+	int fd = test_temp_fd(), ret, comms = 0;
 
 	if (spe_perf_writer_create(&w, fd, &info) ||
 	    spe_perf_writer_add_attr(w, &spe, "arm_spe_0//", &id, 1) ||
@@ -950,7 +940,7 @@ static void test_reader_field_bounds(void)
 	close(p[0]);
 
 	{
-		int fd = tmpfd();
+		int fd = test_temp_fd();
 		static unsigned char f[1 << 16];
 		ssize_t n;
 
@@ -970,7 +960,7 @@ static void test_reader_field_bounds(void)
 		close(p[0]);
 	}
 	{
-		int fd = tmpfd();
+		int fd = test_temp_fd();
 		struct spe_perf_writer_info info = { .cpuid = "0x00000000410fd0c0" };
 		struct perf_event_attr spe = { .type = 8, .sample_type = PERF_SAMPLE_TIME };
 		struct spe_auxtrace_info ai = { .per_cpu_mmaps = true };

@@ -11,29 +11,8 @@
 #include <unistd.h>
 
 #include "spe_perf_data.h"
+#include "support/temp_file.h"
 #include "tap.h"
-
-static unsigned char *slurp(int fd, size_t *len)
-{
-	off_t end = lseek(fd, 0, SEEK_END);
-	unsigned char *p = malloc((size_t)end + 1);
-
-	if (!p || pread(fd, p, (size_t)end, 0) != end)
-		abort();
-	*len = (size_t)end;
-	return p;
-}
-
-static int tmpfd(void)
-{
-	char name[] = "/tmp/spe-perf-writer-XXXXXX";
-	int fd = mkstemp(name);
-
-	if (fd < 0)
-		abort();
-	unlink(name);
-	return fd;
-}
 
 static uint64_t rd64(const unsigned char *p)
 {
@@ -88,7 +67,7 @@ static struct spe_perf_writer *open_writer(int fd, const char *cpuid)
 
 static void test_layout(void)
 {
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 	struct spe_perf_writer *w = open_writer(fd, "0x00000000413fd0c1");
 	struct spe_perf_writer_sample_id sid = { .pid = 5, .tid = 6, .time = 77, .id = spe_id, .cpu = 3 };
 	struct spe_time_conv tc = { .time_shift = 10, .time_mult = 500, .time_zero = 9,
@@ -116,7 +95,7 @@ static void test_layout(void)
 	CHECK(!spe_perf_writer_finish(w), "finish writes features and header");
 	spe_perf_writer_free(w);
 
-	f = slurp(fd, &len);
+	f = test_slurp(fd, &len);
 	memcpy(&h, f, sizeof(h));
 	CHECK_EQ(h.magic, SPE_PERF_MAGIC2, "header starts with PERFILE2");
 	CHECK_EQ(h.size, 104, "file header is 104 bytes");
@@ -199,7 +178,7 @@ static void test_layout(void)
 
 static void test_v2_info(void)
 {
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 	struct spe_perf_writer *w = open_writer(fd, NULL);
 	struct spe_perf_writer_cpu_meta m[2] = {
 		{ .cpu = 0, .midr = 0x410fd0c0, .pmu_type = 8, .min_interval = 1024, .event_filter = 0xff },
@@ -213,7 +192,7 @@ static void test_v2_info(void)
 	      !spe_perf_writer_auxtrace_info_v2(w, 8, m, 1, SPE_AUXINFO_V2_NR_PARAMS_OLD) &&
 	      !spe_perf_writer_finish(w), "v2 AUXTRACE_INFO in both per-CPU layouts");
 	spe_perf_writer_free(w);
-	f = slurp(fd, &len);
+	f = test_slurp(fd, &len);
 	memcpy(&h, f, sizeof(h));
 	p = f + h.data.offset;
 	CHECK_EQ(((struct perf_event_header *)p)->size, 16 + 4 * 8 + 2 * 7 * 8,
@@ -236,7 +215,7 @@ static void test_v2_info(void)
 
 static void test_misuse(void)
 {
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 	struct spe_perf_writer *w = open_writer(fd, NULL);
 	struct spe_perf_writer_sample_id sid = { .id = 999 };
 	struct perf_event_attr a = { .sample_type = PERF_SAMPLE_CALLCHAIN };

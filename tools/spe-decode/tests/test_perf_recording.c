@@ -12,29 +12,8 @@
 
 #include "spe_decode.h"
 #include "spe_perf_recording.h"
+#include "support/temp_file.h"
 #include "tap.h"
-
-static int tmpfd(void)
-{
-	char name[] = "/tmp/spe-perf-recording-XXXXXX";
-	int fd = mkstemp(name);
-
-	if (fd < 0)
-		abort();
-	unlink(name);
-	return fd;
-}
-
-static unsigned char *slurp(int fd, size_t *len)
-{
-	off_t end = lseek(fd, 0, SEEK_END);
-	unsigned char *p = malloc((size_t)end + 1);
-
-	if (!p || pread(fd, p, (size_t)end, 0) != end)
-		abort();
-	*len = (size_t)end;
-	return p;
-}
 
 /* Two SPE buffers of odd sizes, filled with a pattern.  Each AUXTRACE
  * record's data is zero-padded to 8 bytes, as perf pads it. */
@@ -219,7 +198,7 @@ static void test_per_cpu(void)
 	struct spe_perf_reader *r;
 	struct seen s;
 	uint64_t off, size;
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 	/* What perf record writes before the data, then per buffer
 	 * ITRACE_START and per chunk AUXTRACE, AUX, FINISHED_ROUND. */
 	static const uint32_t want[] = {
@@ -293,7 +272,7 @@ static void test_per_thread_v2(void)
 	const struct spe_perf_reader_attr *spe, *dummy;
 	struct spe_perf_reader *r;
 	struct seen s;
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 
 	spe_perf_recording_init(&rec);
 	rec.per_thread = true;
@@ -331,14 +310,14 @@ static void test_pipe(void)
 	struct seen s;
 	unsigned char *head;
 	size_t len;
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 
 	per_cpu_recording(&rec);
 	CHECK(!write_recording(fd, true, &rec, 3), "the pipe format is written");
 	CHECK_EQ(read_back(fd, &r, &s), 0, "it reads back to the end");
 	if (!r)
 		return;
-	head = slurp(fd, &len);
+	head = test_slurp(fd, &len);
 	CHECK(len > 16 && !memcmp(head, "PERFILE2", 8) && head[8] == 16 && !head[9],
 	      "the file is in the pipe format: a 16-byte header");
 	free(head);
@@ -355,7 +334,7 @@ static void test_callback_is_memory(void)
 	struct spe_perf_recording rec;
 	struct spe_perf_writer *w;
 	struct mem_reader rd = { .p = buf0, .left = sizeof(buf0), .step = 1 };
-	int a = tmpfd(), b = tmpfd(), err;
+	int a = test_temp_fd(), b = test_temp_fd(), err;
 	unsigned char *fa, *fb;
 	size_t la, lb;
 
@@ -377,8 +356,8 @@ static void test_callback_is_memory(void)
 		err = spe_perf_writer_finish(w);
 	spe_perf_writer_free(w);
 	CHECK_EQ(err, 0, "the same buffer written from memory and byte by byte");
-	fa = slurp(a, &la);
-	fb = slurp(b, &lb);
+	fa = test_slurp(a, &la);
+	fb = test_slurp(b, &lb);
 	CHECK(la == lb && !memcmp(fa, fb, la), "both files are the same bytes");
 	free(fa);
 	free(fb);
@@ -392,7 +371,7 @@ static void test_read_errors(void)
 	struct spe_perf_recording rec;
 	struct spe_perf_writer *w;
 	struct mem_reader rd = { .p = buf0, .left = 4, .step = 4 };
-	int fd = tmpfd(), err;
+	int fd = test_temp_fd(), err;
 
 	spe_perf_recording_init(&rec);
 	err = spe_perf_recording_create(&w, fd, false, &rec);
@@ -418,7 +397,7 @@ static void test_invalid(void)
 	struct spe_perf_recording rec, bad;
 	struct spe_perf_recording_build_id id0 = { .len = 0, .path = "/x" };
 	struct spe_perf_writer *w = NULL;
-	int fd = tmpfd();
+	int fd = test_temp_fd();
 
 	spe_perf_recording_init(&rec);
 	bad = rec;
