@@ -6,8 +6,10 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib-decoder.sh"
+# shellcheck source=scripts/lib/tap.sh
+. "$top/scripts/lib/tap.sh"
 san=${SAN:-0}
-decoder_build "$san" || { echo "not ok 1 - spe-decode and its tests build (SAN=$san)"; exit 1; }
+decoder_build "$san" || { tap_fail "spe-decode and its tests build (SAN=$san)"; tap_done; exit 1; }
 if [ "$san" = 1 ]; then
 	out=$top/build/spe-decode-san
 else
@@ -15,33 +17,11 @@ else
 fi
 bin=$out/spe-decode
 
-n=0 failed=0
-tap() {	# status, name
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=1
-	fi
-}
-
 # Unit-test programs of the decoder layers (the perf.data layers have
 # their own suite): re-number their TAP lines into this suite.
 for prog in test_packet test_record test_packet_print test_dump test_vector test_error test_grow \
 	    test_sink_printf; do
-	t=$out/tests/$prog
-	"$t" >"$out/$prog.log" 2>&1
-	rc=$?
-	while IFS= read -r line; do
-		case $line in
-		"ok "*) tap 0 "$prog: ${line#ok * - }" ;;
-		"not ok "*) tap 1 "$prog: ${line#not ok * - }" ;;
-		"#"*) echo "$line" ;;
-		esac
-	done <"$out/$prog.log"
-	grep -q '^1\.\.' "$out/$prog.log" || tap 1 "$prog: ran to completion (exit $rc)"
-	[ $rc = 0 ] || grep -q '^not ok' "$out/$prog.log" || tap 1 "$prog: exits 0 (got $rc)"
+	tap_sub "$prog" "$out/tests/$prog"
 done
 
 # A unit-test program no suite runs would pass silently forever: every
@@ -51,7 +31,7 @@ for src in "$top"/tools/spe-decode/tests/test_*.c; do
 	prog=$(basename "$src" .c)
 	grep -qE "(^|[^a-z_])(test_)?${prog#test_}([^a-z_]|$)" \
 		"$top/scripts/suites/10-decoder-unit.sh" "$top/scripts/suites/20-perfdata-units-writer.sh"
-	tap $? "$prog is run by a suite"
+	tap_status $? "$prog is run by a suite"
 done
 
 # CLI behaviour.
@@ -61,57 +41,56 @@ for cmd in dump records encode wrap script report inject; do
 	"$bin" "$cmd" --help >"$tmp/help" 2>&1
 	rc=$?
 	grep -q "usage: spe-decode $cmd" "$tmp/help"
-	tap $((rc | $?)) "spe-decode $cmd --help prints its usage and exits 0"
+	tap_status $((rc | $?)) "spe-decode $cmd --help prints its usage and exits 0"
 	"$bin" "$cmd" --bogus x >/dev/null 2>"$tmp/err"
 	rc=$?
 	grep -q "usage: spe-decode $cmd" "$tmp/err"
-	tap $(( (rc == 2 ? 0 : 1) | $? )) "spe-decode $cmd: an unknown option is a usage error (exit 2, usage on stderr)"
+	tap_status $(( (rc == 2 ? 0 : 1) | $? )) "spe-decode $cmd: an unknown option is a usage error (exit 2, usage on stderr)"
 	# No input: perf.data, as perf (there is none in the empty directory).
 	if [ "$cmd" = inject ] || [ "$cmd" = encode ] || [ "$cmd" = wrap ]; then
 		(cd "$tmp" && "$bin" "$cmd" >/dev/null 2>&1)
-		tap $(($? == 2 ? 0 : 1)) "spe-decode $cmd: no input or output is a usage error (exit 2)"
+		tap_status $(($? == 2 ? 0 : 1)) "spe-decode $cmd: no input or output is a usage error (exit 2)"
 	else
 		mkdir -p "$tmp/empty"
 		(cd "$tmp/empty" && "$bin" "$cmd" >/dev/null 2>"$tmp/err")
 		rc=$?
 		grep -q "spe-decode $cmd: perf.data: No such file" "$tmp/err"
-		tap $(( (rc == 1 ? 0 : 1) | $? )) "spe-decode $cmd: no input reads perf.data, as perf"
+		tap_status $(( (rc == 1 ? 0 : 1) | $? )) "spe-decode $cmd: no input reads perf.data, as perf"
 	fi
 done
 for cmd in script report; do
 	"$bin" "$cmd" -i a.data b.data >/dev/null 2>&1
-	tap $(($? == 2 ? 0 : 1)) "spe-decode $cmd: -i and an operand are two inputs, a usage error"
+	tap_status $(($? == 2 ? 0 : 1)) "spe-decode $cmd: -i and an operand are two inputs, a usage error"
 done
 "$bin" records "$tmp/missing.bin" >/dev/null 2>"$tmp/err"
 rc=$?
 grep -q "missing.bin: No such file" "$tmp/err"
-tap $(( (rc == 1 ? 0 : 1) | $? )) "a missing input file is named in the error, exit 1"
+tap_status $(( (rc == 1 ? 0 : 1) | $? )) "a missing input file is named in the error, exit 1"
 "$bin" dump "$tmp" >/dev/null 2>"$tmp/err"
 rc=$?
 grep -q "is a directory" "$tmp/err"
-tap $(( (rc == 1 ? 0 : 1) | $? )) "a directory as input is refused with a clear message"
+tap_status $(( (rc == 1 ? 0 : 1) | $? )) "a directory as input is refused with a clear message"
 : >"$tmp/empty.bin"
 "$bin" records "$tmp/empty.bin" >"$tmp/out" 2>&1
-tap $(( $? | $(wc -c <"$tmp/out") )) "an empty input decodes to nothing, exit 0"
+tap_status $(( $? | $(wc -c <"$tmp/out") )) "an empty input decodes to nothing, exit 0"
 printf 'pc 0x400000 el=0 ns=1\nend\npc 0x400004 el=0 ns=1\nraw 0x71 1 2\n' >"$tmp/cut.vec"
 "$bin" encode -o "$tmp/cut.bin" "$tmp/cut.vec"
 "$bin" records "$tmp/cut.bin" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 grep -q "^0x00000000 size=10 end=end" "$tmp/out" && grep -q "end=truncated" "$tmp/out" &&
 	grep -q "first at offset 0x13: truncated" "$tmp/err"
-tap $(( (rc == 1 ? 0 : 1) | $? )) "a truncated file: records printed before it are kept, the error names the offset, exit 1"
+tap_status $(( (rc == 1 ? 0 : 1) | $? )) "a truncated file: records printed before it are kept, the error names the offset, exit 1"
 "$bin" dump --strict "$tmp/cut.bin" >"$tmp/out" 2>/dev/null
-tap $(( $? == 1 ? 0 : 1 )) "dump --strict exits 1 on a truncated packet"
+tap_status $(( $? == 1 ? 0 : 1 )) "dump --strict exits 1 on a truncated packet"
 "$bin" records --count "$tmp/cut.bin" >"$tmp/out" 2>/dev/null
 grep -q "^records 1 errors 1 bytes 22$" "$tmp/out"
-tap $? "records --count counts records, errors and bytes"
+tap_status $? "records --count counts records, errors and bytes"
 printf 'pc 0x400000 el=9\n' >"$tmp/bad.vec"
 "$bin" encode -o "$tmp/bad.bin" "$tmp/bad.vec" 2>"$tmp/err"
 rc=$?
 grep -q "bad.vec:1: syntax error" "$tmp/err"
-tap $(( (rc == 1 ? 0 : 1) | $? )) "encode names the file and line of a syntax error"
+tap_status $(( (rc == 1 ? 0 : 1) | $? )) "encode names the file and line of a syntax error"
 "$bin" dump /dev/null >/dev/null 2>"$tmp/err"
-tap $(( $? == 1 ? 0 : 1 )) "a non-regular input (device) is refused"
+tap_status $(( $? == 1 ? 0 : 1 )) "a non-regular input (device) is refused"
 
-echo "1..$n"
-exit $failed
+tap_done

@@ -8,12 +8,13 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib-decoder.sh"
+# shellcheck source=scripts/lib/tap.sh
+. "$top/scripts/lib/tap.sh"
 bin=${SPE_DECODE:-$spe_decode}
-[ -n "${SPE_DECODE:-}" ] || decoder_build || { echo "not ok 1 - spe-decode builds"; exit 1; }
+[ -n "${SPE_DECODE:-}" ] || decoder_build || { tap_fail "spe-decode builds"; tap_done; exit 1; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
 
 check() {	# name, expected file, actual file
 	if [ "${SPE_GOLDEN_UPDATE:-0}" = 1 ]; then
@@ -27,7 +28,6 @@ check() {	# name, expected file, actual file
 for vec in "$vectors"/*.vec; do
 	name=$(basename "$vec" .vec)
 	base=${vec%.vec}
-	n=$((n + 1))
 	ok=1
 	if ! "$bin" encode -o "$tmp/$name.bin" "$vec" 2>"$tmp/err"; then
 		sed 's/^/# /' "$tmp/err"
@@ -48,28 +48,17 @@ for vec in "$vectors"/*.vec; do
 			ok=0
 		fi
 	fi
-	if [ $ok = 1 ]; then
-		echo "ok $n - vector $name: dump, full dump and records match the golden files"
-	else
-		echo "not ok $n - vector $name: dump, full dump and records match the golden files"
-		failed=1
-	fi
+	tap_status $((!ok)) "vector $name: dump, full dump and records match the golden files"
 done
 
 # JSON lines: one object per record, errors as objects too.
-n=$((n + 1))
 "$bin" encode -o "$tmp/j.bin" "$vectors/load-record.vec"
 "$bin" encode -o "$tmp/b.bin" "$vectors/bad-byte.vec"
 { "$bin" records --json "$tmp/j.bin"; "$bin" records --json "$tmp/b.bin"; } >"$tmp/records.json" 2>/dev/null
-if check json "$vectors/json.expected" "$tmp/records.json"; then
-	echo "ok $n - records --json prints the golden JSON lines (records and errors)"
-else
-	echo "not ok $n - records --json prints the golden JSON lines (records and errors)"
-	failed=1
-fi
+check json "$vectors/json.expected" "$tmp/records.json"
+tap_status $? "records --json prints the golden JSON lines (records and errors)"
 
 # Every vector's --json output is valid JSON, one object per line.
-n=$((n + 1))
 if command -v python3 >/dev/null; then
 	for vec in "$vectors"/*.vec; do
 		"$bin" encode -o "$tmp/v.bin" "$vec" && "$bin" records --json "$tmp/v.bin" 2>/dev/null
@@ -78,15 +67,12 @@ if command -v python3 >/dev/null; then
 for i, line in enumerate(sys.stdin, 1):
     obj = json.loads(line)
     assert isinstance(obj, dict) and ("offset" in obj), i' <"$tmp/all.json" 2>"$tmp/err"; then
-		echo "ok $n - records --json is valid JSON lines on every vector ($(wc -l <"$tmp/all.json") objects)"
+		tap_ok "records --json is valid JSON lines on every vector ($(wc -l <"$tmp/all.json") objects)"
 	else
-		sed 's/^/# /' "$tmp/err" | tail -5
-		echo "not ok $n - records --json is valid JSON lines on every vector"
-		failed=1
+		tap_fail "records --json is valid JSON lines on every vector" "$(tail -5 "$tmp/err")"
 	fi
 else
-	echo "ok $n - records --json is valid JSON lines # SKIP python3 not installed"
+	tap_skip "records --json is valid JSON lines" "python3 not installed"
 fi
 
-echo "1..$n"
-exit $failed
+tap_done

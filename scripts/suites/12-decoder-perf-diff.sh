@@ -9,53 +9,48 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib-decoder.sh"
+# shellcheck source=scripts/lib/tap.sh
+. "$top/scripts/lib/tap.sh"
 records=${SPE_PERF_DIFF_RECORDS:-60000}
 cmp_awk=$top/tools/spe-decode/tests/perf-dump-diff.awk
 gen_awk=$top/tools/spe-decode/tests/gen/realistic.awk
 
 if ! command -v perf >/dev/null || ! perf report --help >/dev/null 2>&1; then
-	echo "ok 1 - compare with perf report -D # SKIP host perf not installed (make deps)"
-	echo "1..1"
+	tap_skip "compare with perf report -D" "host perf not installed (make deps)"
+	tap_done
 	exit 0
 fi
-decoder_build || { echo "not ok 1 - spe-decode builds"; exit 1; }
+decoder_build || { tap_fail "spe-decode builds"; tap_done; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
 
 # compare NAME RAW: wrap RAW (zero-padded to 8 bytes, as AUX data is), dump
 # it both ways, diff.
 compare() {
 	local name=$1 raw=$2 size pad
+	local what="$name: spe-decode dump equals perf report -D on every packet perf decodes"
 	size=$(stat -c %s "$raw")
 	pad=$(( (8 - size % 8) % 8 ))
 	[ $pad = 0 ] || head -c $pad /dev/zero >>"$raw"
-	n=$((n + 1))
 	if ! "$spe_decode" wrap -o "$tmp/$name.data" "$raw" >"$tmp/wrap.log" 2>&1; then
-		sed 's/^/# /' "$tmp/wrap.log"
-		echo "not ok $n - $name: wrapped into perf.data"
-		failed=1
+		tap_fail "$name: wrapped into perf.data" "$(cat "$tmp/wrap.log")"
 		return
 	fi
 	perf report -D -f -i "$tmp/$name.data" 2>/dev/null |
 		grep -a '^\.  [0-9a-f]\{8\}:  ' >"$tmp/$name.perf"
 	"$spe_decode" dump "$raw" >"$tmp/$name.ours" 2>/dev/null
 	if [ ! -s "$tmp/$name.perf" ]; then
-		echo "# perf printed no SPE packets for $name"
-		echo "not ok $n - $name: spe-decode dump equals perf report -D on every packet perf decodes"
-		failed=1
+		tap_fail "$what" "perf printed no SPE packets for $name"
 	elif awk -f "$cmp_awk" "$tmp/$name.ours" "$tmp/$name.perf" >"$tmp/cmp.log"; then
-		echo "ok $n - $name: spe-decode dump equals perf report -D on every packet perf decodes $(tail -1 "$tmp/cmp.log" | sed 's/^# /(/; s/$/)/')"
+		tap_ok "$what $(tail -1 "$tmp/cmp.log" | sed 's/^# /(/; s/$/)/')"
 	else
-		head -30 "$tmp/cmp.log"
-		echo "not ok $n - $name: spe-decode dump equals perf report -D on every packet perf decodes"
-		failed=1
+		tap_fail "$what" "$(head -30 "$tmp/cmp.log")"
 	fi
 }
 
 for vec in "$vectors"/*.vec; do
 	name=$(basename "$vec" .vec)
-	"$spe_decode" encode -o "$tmp/$name.bin" "$vec" || { echo "# encode $vec failed"; continue; }
+	"$spe_decode" encode -o "$tmp/$name.bin" "$vec" || { tap_fail "$name: encoded"; continue; }
 	compare "$name" "$tmp/$name.bin"
 done
 
@@ -72,9 +67,7 @@ if make -s -C "$top/tools/spu-model" -j2 >"$tmp/model-build.log" 2>&1 &&
 		compare "spe-gen-$profile-1MiB" "$tmp/model-$profile.bin"
 	done
 else
-	n=$((n + 1))
-	echo "ok $n - spe-gen traces # SKIP the SPU model (tools/spu-model) does not build"
+	tap_skip "spe-gen traces" "the SPU model (tools/spu-model) does not build"
 fi
 
-echo "1..$n"
-exit $failed
+tap_done

@@ -6,21 +6,22 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib-decoder.sh"
+# shellcheck source=scripts/lib/tap.sh
+. "$top/scripts/lib/tap.sh"
 secs=${SPE_FUZZ_SECONDS:-15}
-n=0 failed=0
 
 if ! command -v clang-14 >/dev/null; then
-	echo "ok 1 - fuzz targets # SKIP clang-14 not installed (make deps)"
-	echo "1..1"
+	tap_skip "fuzz targets" "clang-14 not installed (make deps)"
+	tap_done
 	exit 0
 fi
-decoder_build || { echo "not ok 1 - spe-decode builds"; exit 1; }
+decoder_build || { tap_fail "spe-decode builds"; tap_done; exit 1; }
 # The decoder layers' targets (fuzz_perf_data has its own suite, 23).
 targets="fuzz_packet fuzz_record fuzz_vector"
 if ! log=$(cd "$top/tools/spe-decode" &&
 	   make -j2 $(printf "$top/build/spe-decode-fuzz/%s " $targets) 2>&1); then
-	echo "$log" | tail -20 | sed 's/^/# /'
-	echo "not ok 1 - fuzz targets build"
+	tap_fail "fuzz targets build" "$(tail -20 <<<"$log")"
+	tap_done
 	exit 1
 fi
 
@@ -47,15 +48,8 @@ for name in $targets; do
 		-max_len=4096 -artifact_prefix="$art/$name-" -print_final_stats=1 \
 		"$corpus" >"$work/$name.log" 2>&1
 	rc=$?
-	n=$((n + 1))
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$name.log")
-	if [ $rc = 0 ]; then
-		echo "ok $n - $name: ${secs}s of fuzzing (${runs:-?} inputs), no crash, sanitizer error or broken invariant"
-	else
-		failed=1
-		echo "not ok $n - $name: ${secs}s of fuzzing (${runs:-?} inputs), no crash, sanitizer error or broken invariant"
-		grep -E "ERROR|SUMMARY|runtime error|Test unit written" "$work/$name.log" | head -8 | sed 's/^/# /'
-	fi
+	tap_status $rc "$name: ${secs}s of fuzzing (${runs:-?} inputs), no crash, sanitizer error or broken invariant" \
+		"$(grep -E "ERROR|SUMMARY|runtime error|Test unit written" "$work/$name.log" | head -8)"
 done
-echo "1..$n"
-exit $failed
+tap_done

@@ -11,9 +11,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 spe="$top/build/spe-decode/spe-decode"
 gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
 make -s -C "$top/tools/spe-decode" -j2 >"$tmp/build.log" 2>&1 ||
-	{ cat "$tmp/build.log"; nok "build"; exit 1; }
-command -v perf >/dev/null || { skip "symbols beside perf" "perf not installed"; echo "1..$n"; exit 0; }
-command -v g++ >/dev/null || { skip "symbols beside perf" "g++ not installed"; echo "1..$n"; exit 0; }
+	{ tap_fail "build" "$(cat "$tmp/build.log")"; exit 1; }
+command -v perf >/dev/null || { tap_skip "symbols beside perf" "perf not installed"; tap_done; exit 0; }
+command -v g++ >/dev/null || { tap_skip "symbols beside perf" "g++ not installed"; tap_done; exit 0; }
 
 cat >"$tmp/prog.cpp" <<'CPP'
 #include <vector>
@@ -51,18 +51,18 @@ python3 "$gen" 400 --seed 5 --no-context --pcs "$(pcs "$tmp/cxx" 0)" >"$tmp/cxx.
 wrap -o "$tmp/cxx.data" --mmap "0x401000:0x1000:0x1000:$tmp/cxx" "$tmp/cxx.bin"
 cmpperf "C++ and Rust names demangled as perf script prints them" "$tmp/cxx.data" --
 for want in 'outer::inner::Box<long>::get' 'outer::inner::work+' 'core::fmt::write+' 'mycrate::main+'; do
-	if grep -qF " $want" "$tmp/s.out"; then ok "demangled: $want"; else nok "demangled: $want"; fi
+	if grep -qF " $want" "$tmp/s.out"; then tap_ok "demangled: $want"; else tap_fail "demangled: $want"; fi
 done
 perf script --no-demangle -i "$tmp/cxx.data" -F ip,sym,symoff,dso 2>/dev/null >"$tmp/p.out"
 "$spe" script --branch-miss --no-demangle -F ip,sym,symoff,dso "$tmp/cxx.data" >"$tmp/s.out"
 same "--no-demangle as perf's" "$tmp/p.out" "$tmp/s.out"
-grep -q ' _ZNK5outer5inner3BoxIlE3getEv+' "$tmp/s.out" && ok "--no-demangle keeps ELF names" ||
-	nok "--no-demangle keeps ELF names"
+grep -q ' _ZNK5outer5inner3BoxIlE3getEv+' "$tmp/s.out" && tap_ok "--no-demangle keeps ELF names" ||
+	tap_fail "--no-demangle keeps ELF names"
 # No COMM record: perf learns the thread's process from its MMAP2.
 "$spe" wrap -o "$tmp/nocomm.data" --per-thread --pid 77 --tid 77 \
 	--mmap "0x401000:0x1000:0x1000:$tmp/cxx" "$tmp/cxx.bin"
 cmpperf "no COMM record: the process from MMAP2, symbols as perf" "$tmp/nocomm.data" --
-grep -q ' main+' "$tmp/s.out" && ok "no COMM record: symbols resolve" || nok "no COMM record: symbols resolve"
+grep -q ' main+' "$tmp/s.out" && tap_ok "no COMM record: symbols resolve" || tap_fail "no COMM record: symbols resolve"
 
 # 2. A stripped PIE, its symbols in a .gnu_debuglink file under the symfs.
 sfs="$tmp/symfs"
@@ -75,19 +75,19 @@ python3 "$gen" 400 --seed 6 --no-context --pcs "$(pcs "$tmp/pie" $base)" >"$tmp/
 wrap -o "$tmp/pie.data" --mmap "$base:0x10000:0:/opt/app/pie" "$tmp/pie.bin"
 cmpperf "stripped PIE + debuglink under --symfs: perf script --symfs's symbols" "$tmp/pie.data" \
 	--symfs "$sfs" -- --symfs "$sfs"
-grep -q ' outer::inner::work+' "$tmp/s.out" && ok "the debug file's symbols are used" ||
-	nok "the debug file's symbols are used"
+grep -q ' outer::inner::work+' "$tmp/s.out" && tap_ok "the debug file's symbols are used" ||
+	tap_fail "the debug file's symbols are used"
 # Source lines come from the debug file too (the stripped file has no DWARF).
 "$spe" report --sort sym,srcline --symfs "$sfs" "$tmp/pie.data" >"$tmp/r.out"
 if grep -q 'Box<long>::get  prog\.cpp:[1-9]' "$tmp/r.out"; then
-	ok "report --sort srcline: lines from the debuglink file"
+	tap_ok "report --sort srcline: lines from the debuglink file"
 else
-	nok "report --sort srcline: lines from the debuglink file"; head -12 "$tmp/r.out" | sed 's/^/# /'
+	tap_fail "report --sort srcline: lines from the debuglink file"; head -12 "$tmp/r.out" | sed 's/^/# /'
 fi
 rm "$sfs/usr/lib/debug/opt/app/pie.debug"
 "$spe" script --branch-miss --symfs "$sfs" -F sym "$tmp/pie.data" | grep -v '^ *\[unknown\]$' | grep -q . &&
-	nok "without the debug file: only the stripped file's [unknown]" ||
-	ok "without the debug file: only the stripped file's [unknown]"
+	tap_fail "without the debug file: only the stripped file's [unknown]" ||
+	tap_ok "without the debug file: only the stripped file's [unknown]"
 cmpperf "without the debug file: as perf script" "$tmp/pie.data" --symfs "$sfs" -- --symfs "$sfs"
 
 # A stripped shared library keeps its exported functions in .dynsym.
@@ -106,16 +106,16 @@ python3 "$gen" 300 --seed 8 --no-context --pcs "$lpcs" >"$tmp/lib.bin"
 wrap -o "$tmp/lib.data" --mmap "$lbase:0x4000:0:/usr/lib/libx.so" "$tmp/lib.bin"
 cmpperf "a stripped shared library: .dynsym functions as perf script" "$tmp/lib.data" \
 	--symfs "$sfs" -- --symfs "$sfs"
-grep -q ' lib_mul+' "$tmp/s.out" && ok "exported functions from .dynsym" || nok "exported functions from .dynsym"
+grep -q ' lib_mul+' "$tmp/s.out" && tap_ok "exported functions from .dynsym" || tap_fail "exported functions from .dynsym"
 
 # A mapping that names a FIFO is not opened for reading (no hang).
 mkfifo "$tmp/fifo"
 wrap -o "$tmp/fifo.data" --mmap "0x401000:0x1000:0x1000:$tmp/fifo" "$tmp/cxx.bin"
 if timeout 20 "$spe" script --branch-miss -F sym,dso "$tmp/fifo.data" >"$tmp/s.out" &&
    grep -q "^ *\[unknown\] ($tmp/fifo)$" "$tmp/s.out"; then
-	ok "a mapped FIFO: [unknown], no hang"
+	tap_ok "a mapped FIFO: [unknown], no hang"
 else
-	nok "a mapped FIFO: [unknown], no hang"
+	tap_fail "a mapped FIFO: [unknown], no hang"
 fi
 
 # 3. Build ids: the recording's against the file's.
@@ -124,21 +124,21 @@ wrap -o "$tmp/bad.data" --mmap "0x401000:0x1000:0x1000:$tmp/cxx" \
 	--build-id "00112233445566778899aabbccddeeff00112233:$tmp/cxx" "$tmp/cxx.bin"
 cmpperf "a file of another build is not used, as perf" "$tmp/bad.data" --
 if grep -q "$tmp/cxx: build id 00112233.* the file's is $bid" "$tmp/s.err"; then
-	ok "the mismatch is a warning naming the file and both ids"
+	tap_ok "the mismatch is a warning naming the file and both ids"
 else
-	nok "the mismatch is a warning naming the file and both ids"; cat "$tmp/s.err"
+	tap_fail "the mismatch is a warning naming the file and both ids"; cat "$tmp/s.err"
 fi
-grep -q ' outer::inner' "$tmp/s.out" && nok "no symbol of the other build" || ok "no symbol of the other build"
+grep -q ' outer::inner' "$tmp/s.out" && tap_fail "no symbol of the other build" || tap_ok "no symbol of the other build"
 # A file without a build id cannot be shown to be the recorded build: perf
 # does not use it either.
 g++ -O1 -no-pie -Wl,--build-id=none -o "$tmp/noid" "$tmp/prog.cpp"
 wrap -o "$tmp/noid.data" --mmap "0x401000:0x1000:0x1000:$tmp/noid" --build-id "$bid:$tmp/noid" "$tmp/cxx.bin"
 cmpperf "a file without a build id is not used, as perf" "$tmp/noid.data" --
 grep -q "$tmp/noid: build id $bid in the recording, the file's is none" "$tmp/s.err" &&
-	ok "its warning says the file has none" || nok "its warning says the file has none"
+	tap_ok "its warning says the file has none" || tap_fail "its warning says the file has none"
 wrap -o "$tmp/good.data" --mmap "0x401000:0x1000:0x1000:$tmp/cxx" --build-id "$bid:$tmp/cxx" "$tmp/cxx.bin"
 cmpperf "the matching build id: symbols as perf" "$tmp/good.data" --
-[ -s "$tmp/s.err" ] && nok "no warning for the matching build" || ok "no warning for the matching build"
+[ -s "$tmp/s.err" ] && tap_fail "no warning for the matching build" || tap_ok "no warning for the matching build"
 
 # 4. The build-id cache: the file was rebuilt since; the cache has the recorded build.
 bc="$tmp/buildid"
@@ -149,7 +149,7 @@ g++ -O0 -no-pie -o "$tmp/cxx" "$tmp/prog.cpp" -Wl,--build-id=0xfeedface
 pre="--buildid-dir $bc" cmpperf "--buildid-dir: the cached build, as perf --buildid-dir" \
 	"$tmp/good.data" -- --buildid-dir "$bc"
 grep -q ' outer::inner::work+' "$tmp/s.out" && [ ! -s "$tmp/s.err" ] &&
-	ok "the cached file's symbols, no warning" || nok "the cached file's symbols, no warning"
+	tap_ok "the cached file's symbols, no warning" || tap_fail "the cached file's symbols, no warning"
 
 # 5. A kernel module's map: [module] and its kallsyms symbols; kernel data
 # symbols (d, D, b, B but not r) count, as in perf.
@@ -166,6 +166,6 @@ wrap -o "$tmp/k.data" --kernel-mmap "0xffff800008000000:0x100000:0:[kernel.kalls
 	--kernel-mmap "0xffff800009000000:0x1000:0:/lib/modules/6.1.0/extra/my-mod.ko" "$tmp/k.bin"
 cmpperf "kernel and module maps with --kallsyms, as perf" "$tmp/k.data" \
 	--kallsyms "$tmp/kallsyms" -- --kallsyms "$tmp/kallsyms"
-grep -q ' modfn_[0-9]*+0x[0-9a-f]* (\[my_mod\])$' "$tmp/s.out" && ok "module ips: [my_mod] symbols" ||
-	nok "module ips: [my_mod] symbols"
-suite_plan
+grep -q ' modfn_[0-9]*+0x[0-9a-f]* (\[my_mod\])$' "$tmp/s.out" && tap_ok "module ips: [my_mod] symbols" ||
+	tap_fail "module ips: [my_mod] symbols"
+tap_done

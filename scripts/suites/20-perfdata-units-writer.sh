@@ -10,22 +10,14 @@ bld="$top/build/spe-decode"
 gen="$top/tools/spe-decode/tests/perfdata/gen_raw.py"
 
 make -s -C "$top/tools/spe-decode" -j2 tests >"$tmp/build.log" 2>&1 ||
-	{ cat "$tmp/build.log"; nok "spe-decode and its unit tests build"; exit 1; }
-ok "spe-decode and its unit tests build"
+	{ tap_fail "spe-decode and its unit tests build" "$(cat "$tmp/build.log")"; exit 1; }
+tap_ok "spe-decode and its unit tests build"
 
 # Unit tests of the perf.data layers: renumber their TAP lines into this
 # suite's.
 for t in perf_data_write perf_recording perf_data_read perf_time data_source aux_queue \
 	 sample_synth symbols report view_sample tid_map queue_heap io_failures; do
-	"$bld/tests/test_$t" >"$tmp/unit.tap" 2>&1
-	urc=$?
-	while read -r line; do
-		case $line in
-		"ok "*) ok "$t: ${line#* - }" ;;
-		"not ok "*) nok "$t: ${line#* - }" ;;
-		esac
-	done <"$tmp/unit.tap"
-	[ $urc -eq 0 ] || nok "$t: unit test exit status $urc"
+	tap_sub "$t" "$bld/tests/test_$t"
 done
 
 spe="$bld/spe-decode"
@@ -42,8 +34,8 @@ check "wrap refuses an unknown AUXTRACE_INFO version" '[ $? -eq 2 ]'
 check "wrap names a missing input and fails" '[ $? -ne 0 ] && grep -q does-not-exist "$tmp/err"'
 
 if ! command -v perf >/dev/null; then
-	skip "host perf reads the wrapped files" "perf not installed"
-	echo "1..$n"
+	tap_skip "host perf reads the wrapped files" "perf not installed"
+	tap_done
 	exit 0
 fi
 
@@ -92,4 +84,4 @@ check "AUX flags TRUNCATED|PARTIAL reach perf" '[ $? -eq 0 ]'
 perf report -D -i "$tmp/pt.data" >"$tmp/pt.dump" 2>"$tmp/pt.err"
 check "per-thread file: AUXTRACE for tid 78 on cpu -1, COMM for 77/78" \
 	'grep -q "PERF_RECORD_AUXTRACE size: 0xa00.*tid: 78  cpu: -1" "$tmp/pt.dump" && grep -q "PERF_RECORD_COMM exec: spe-test:77/78" "$tmp/pt.dump"'
-suite_plan
+tap_done

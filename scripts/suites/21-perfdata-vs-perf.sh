@@ -14,10 +14,10 @@ pdir="$top/tools/spe-decode/tests/perfdata"
 gen="$pdir/gen_mixed.py"
 
 make -s -C "$top/tools/spe-decode" -j2 >"$tmp/build.log" 2>&1 ||
-	{ cat "$tmp/build.log"; nok "spe-decode builds"; exit 1; }
+	{ tap_fail "spe-decode builds" "$(cat "$tmp/build.log")"; exit 1; }
 if ! command -v perf >/dev/null; then
-	skip "differential tests against perf" "perf not installed"
-	echo "1..$n"
+	tap_skip "differential tests against perf" "perf not installed"
+	tap_done
 	exit 0
 fi
 
@@ -74,9 +74,9 @@ for j, r, p in zip(js, rows, perf):
     assert int(j["ip"], 16) == int(p[9], 16)
 PY
 then
-	ok "--json and --csv: the same samples as perf, one per line, with ins_lat/xlat_lat"
+	tap_ok "--json and --csv: the same samples as perf, one per line, with ins_lat/xlat_lat"
 else
-	nok "--json and --csv: the same samples as perf"
+	tap_fail "--json and --csv: the same samples as perf"
 fi
 
 # 3. --itrace groups and instruction period.
@@ -203,7 +203,7 @@ if perf inject -i "$tmp/m.data" -o - >"$tmp/pipe.data" 2>/dev/null && [ -s "$tmp
 	cat "$tmp/pipe.data" | "$spe" dump - | spe_lines >"$tmp/s.out"
 	same "pipe format on a pipe: perf report -D's SPE lines" "$tmp/p.out" "$tmp/s.out"
 else
-	skip "pipe format" "perf inject -o - failed"
+	tap_skip "pipe format" "perf inject -o - failed"
 fi
 
 # 10b. A trace from the SPU model (Neoverse N1 profile), when it is built.
@@ -218,7 +218,7 @@ if [ -d "$top/tools/spu-model" ] && make -s -C "$top/tools/spu-model" >/dev/null
 	spe_fields "$tmp/model.data" >"$tmp/s.out"
 	same "SPU-model trace: every field perf prints" "$tmp/p.out" "$tmp/s.out"
 else
-	skip "SPU-model trace" "tools/spu-model not built"
+	tap_skip "SPU-model trace" "tools/spu-model not built"
 fi
 
 # 11. inject: stock perf reads the samples without SPE support.
@@ -228,13 +228,13 @@ spe_fields "$tmp/m.data" >"$tmp/s.out"
 same "perf script on inject's output prints spe-decode script's samples" "$tmp/p.out" "$tmp/s.out"
 perf script -i "$tmp/inj.data" -F event,ins_lat 2>/dev/null | awk '$1 == "memory:" {print $2}' |
 	sort -u | wc -l >"$tmp/lat"
-if [ "$(cat "$tmp/lat")" -gt 10 ]; then ok "inject carries the issue latency perf drops (ins_lat)"; else nok "inject carries the issue latency perf drops (ins_lat)"; fi
+if [ "$(cat "$tmp/lat")" -gt 10 ]; then tap_ok "inject carries the issue latency perf drops (ins_lat)"; else tap_fail "inject carries the issue latency perf drops (ins_lat)"; fi
 perf mem report -i "$tmp/inj.data" --stdio >"$tmp/mem.out" 2>/dev/null
 if [ $? -eq 0 ] && grep -q "Samples: .* of event 'memory'" "$tmp/mem.out" &&
    grep -q "Local RAM or RAM hit" "$tmp/mem.out"; then
-	ok "perf mem report reads inject's memory samples with their data sources"
+	tap_ok "perf mem report reads inject's memory samples with their data sources"
 else
-	nok "perf mem report reads inject's memory samples with their data sources"
+	tap_fail "perf mem report reads inject's memory samples with their data sources"
 fi
 # perf mem report of the memory samples agrees with spe-decode script:
 # the same number of samples, and of DRAM (Local RAM) hits.
@@ -253,14 +253,14 @@ assert total == len(rows), (total, len(rows))
 assert ram == dram and ram > 0, (ram, dram)
 PY
 then
-	ok "perf mem report on inject's output: as many samples and DRAM hits as spe-decode script"
+	tap_ok "perf mem report on inject's output: as many samples and DRAM hits as spe-decode script"
 else
-	nok "perf mem report on inject's output agrees with spe-decode script"
+	tap_fail "perf mem report on inject's output agrees with spe-decode script"
 fi
 perf report -i "$tmp/inj.data" --stdio --sort comm >"$tmp/rep.out" 2>/dev/null
 if [ $? -eq 0 ] && grep -q prog "$tmp/rep.out"; then
-	ok "perf report reads inject's output"
+	tap_ok "perf report reads inject's output"
 else
-	nok "perf report reads inject's output"
+	tap_fail "perf report reads inject's output"
 fi
-suite_plan
+tap_done

@@ -11,7 +11,7 @@ gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
 patch="$top/tools/spe-decode/tests/perfdata/patch_record.py"
 
 make -s -C "$top/tools/spe-decode" -j2 SAN=1 >"$tmp/build.log" 2>&1 ||
-	{ cat "$tmp/build.log"; nok "sanitizer build"; exit 1; }
+	{ tap_fail "sanitizer build" "$(cat "$tmp/build.log")"; exit 1; }
 spe="$top/build/spe-decode-san/spe-decode"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1
 
@@ -20,9 +20,9 @@ python3 "$gen" 1000 --seed 7 --pad >"$tmp/c.bin"
 "$spe" script "$tmp/good.data" >"$tmp/good.out" 2>"$tmp/good.err"
 full=$(wc -l <"$tmp/good.out")
 if [ "$full" -gt 1000 ] && [ ! -s "$tmp/good.err" ]; then
-	ok "the intact file: $full samples, no message"
+	tap_ok "the intact file: $full samples, no message"
 else
-	nok "the intact file decodes cleanly"
+	tap_fail "the intact file decodes cleanly"
 fi
 
 # expect NAME FILE OFFSET_REGEX MESSAGE_REGEX MIN_SAMPLES [cmd]
@@ -33,9 +33,9 @@ expect() {
 	got=$(grep -c . "$tmp/out")
 	if [ $rc -ne 0 ] && grep -qE "offset $off\b.*$msg" "$tmp/err" &&
 	   [ "$got" -ge "$min" ] && ! grep -q 'Sanitizer' "$tmp/err"; then
-		ok "$name ($cmd: exit $rc, $got lines kept)"
+		tap_ok "$name ($cmd: exit $rc, $got lines kept)"
 	else
-		nok "$name ($cmd: exit $rc, $got lines)"
+		tap_fail "$name ($cmd: exit $rc, $got lines)"
 		sed 's/^/# /' "$tmp/err" | head -5
 	fi
 }
@@ -119,9 +119,9 @@ PY
 "$spe" script "$tmp/bad.data" >"$tmp/out" 2>"$tmp/err"
 if grep -q "decode errors" "$tmp/err" && grep -qE "first SPE decode error at file offset 0x" "$tmp/err" &&
    [ "$(wc -l <"$tmp/out")" -gt 1000 ] && ! grep -q Sanitizer "$tmp/err"; then
-	ok "corrupt SPE bytes: records around them decoded, errors counted with their file offset"
+	tap_ok "corrupt SPE bytes: records around them decoded, errors counted with their file offset"
 else
-	nok "corrupt SPE bytes are decoded around and reported"
+	tap_fail "corrupt SPE bytes are decoded around and reported"
 	head -3 "$tmp/err" | sed 's/^/# /'
 fi
 
@@ -129,10 +129,10 @@ fi
 "$spe" wrap -o "$tmp/flags.data" --chunk 4096 --aux-flags 0xd "$tmp/c.bin"
 "$spe" report "$tmp/flags.data" >"$tmp/out" 2>&1
 if grep -q "AUX records 16: truncated 16, partial 16, collision 16" "$tmp/out"; then
-	ok "TRUNCATED/PARTIAL/COLLISION AUX flags are counted in the report"
+	tap_ok "TRUNCATED/PARTIAL/COLLISION AUX flags are counted in the report"
 else
-	nok "AUX flags are counted in the report"
+	tap_fail "AUX flags are counted in the report"
 fi
 "$spe" script "$tmp/flags.data" 2>&1 >/dev/null | grep -q "16 truncated, 16 partial, 16 collision"
-if [ $? -eq 0 ]; then ok "script reports truncated data at the end"; else nok "script reports truncated data at the end"; fi
-suite_plan
+if [ $? -eq 0 ]; then tap_ok "script reports truncated data at the end"; else tap_fail "script reports truncated data at the end"; fi
+tap_done

@@ -12,17 +12,16 @@ gen="$dec/tests/perfdata/gen_mixed.py"
 secs=${FUZZ_SECONDS:-20}
 
 if ! command -v clang-14 >/dev/null; then
-	echo "ok 1 - perf.data fuzz target # SKIP clang-14 not installed (make deps)"
-	echo "1..1"
+	tap_skip "perf.data fuzz target" "clang-14 not installed (make deps)"
+	tap_done
 	exit 0
 fi
 # Built by the decoder's 'make fuzz' rule with every fuzz/fuzz_*.c target.
 if make -s -C "$dec" -j2 "$top/build/spe-decode-fuzz/fuzz_perf_data" >"$tmp/cc.log" 2>&1; then
-	ok "fuzz target builds with -fsanitize=fuzzer,address,undefined"
+	tap_ok "fuzz target builds with -fsanitize=fuzzer,address,undefined"
 else
-	sed 's/^/# /' "$tmp/cc.log" | tail -20
-	nok "fuzz target builds"
-	echo "1..$n"
+	tap_fail "fuzz target builds" "$(tail -20 "$tmp/cc.log")"
+	tap_done
 	exit 1
 fi
 fuzzer="$top/build/spe-decode-fuzz/fuzz_perf_data"
@@ -47,12 +46,12 @@ cd "$tmp" && "$fuzzer" -max_total_time="$secs" -max_len=16384 \
 rc=$?
 runs=$(grep -oE 'Done [0-9]+ runs' "$tmp/fuzz.log" | grep -oE '[0-9]+')
 if [ $rc -eq 0 ] && [ -n "$runs" ]; then
-	ok "fuzzing the perf.data reader for ${secs}s: $runs inputs, no crash, leak or UB"
+	tap_ok "fuzzing the perf.data reader for ${secs}s: $runs inputs, no crash, leak or UB"
 else
-	nok "fuzzing the perf.data reader"
-	grep -E 'ERROR|runtime error|SUMMARY' "$tmp/fuzz.log" | head -5 | sed 's/^/# /'
-	ls "$tmp"/crash-* "$tmp"/leak-* "$tmp"/timeout-* 2>/dev/null | head -3 | sed 's/^/# /'
+	tap_fail "fuzzing the perf.data reader" \
+		"$(grep -E 'ERROR|runtime error|SUMMARY' "$tmp/fuzz.log" | head -5)" \
+		"$(ls "$tmp"/crash-* "$tmp"/leak-* "$tmp"/timeout-* 2>/dev/null | head -3)"
 	mkdir -p "$top/build/fuzz-artifacts" && cp "$tmp"/crash-* "$tmp"/leak-* "$tmp"/timeout-* \
 		"$top/build/fuzz-artifacts/" 2>/dev/null
 fi
-suite_plan
+tap_done

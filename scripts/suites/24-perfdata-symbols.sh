@@ -11,7 +11,7 @@ spe="$bld/spe-decode"
 gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
 
 make -s -C "$top/tools/spe-decode" -j2 tests >"$tmp/build.log" 2>&1 ||
-	{ cat "$tmp/build.log"; nok "build"; exit 1; }
+	{ tap_fail "build" "$(cat "$tmp/build.log")"; exit 1; }
 # Any ELF with a symbol table will do: one of the unit-test programs.
 elf="$tmp/prog"
 cp "$bld/tests/test_symbols" "$elf"
@@ -26,9 +26,9 @@ python3 "$gen" 600 --seed 5 --no-context --pcs "$pcs" >"$tmp/sy.bin"
 	--mmap "0x10000000:0x100000:0:$elf" "$tmp/sy.bin"
 "$spe" script --branch-miss -F ip,sym,dso "$tmp/sy.data" >"$tmp/s.out"
 if grep -q ' spe_symbols_lookup (' "$tmp/s.out" && grep -q ' main (' "$tmp/s.out"; then
-	ok "user ips resolve to the ELF's functions through MMAP2"
+	tap_ok "user ips resolve to the ELF's functions through MMAP2"
 else
-	nok "user ips resolve to the ELF's functions through MMAP2"
+	tap_fail "user ips resolve to the ELF's functions through MMAP2"
 fi
 
 if command -v perf >/dev/null; then
@@ -44,7 +44,7 @@ if command -v perf >/dev/null; then
 	"$spe" script --branch-miss --symfs "$tmp/symfs" -F ip,sym,dso "$tmp/fs.data" >"$tmp/s.out"
 	same "--symfs: the same symbols as perf script --symfs" "$tmp/p.out" "$tmp/s.out"
 else
-	skip "symbols equal perf's" "perf not installed"
+	tap_skip "symbols equal perf's" "perf not installed"
 fi
 
 # An absent file: its name as the dso and [unknown] as the symbol.
@@ -52,9 +52,9 @@ fi
 	--mmap "0x10000000:0x10000:0:/nonexistent/prog" "$tmp/sy.bin"
 "$spe" script --branch-miss -F ip,sym,dso "$tmp/gone.data" >"$tmp/s.out"
 if grep -q '^ *1[0-9a-f]\{7\} \[unknown\] (/nonexistent/prog)$' "$tmp/s.out"; then
-	ok "an absent mapped file: [unknown] symbol, its path as dso"
+	tap_ok "an absent mapped file: [unknown] symbol, its path as dso"
 else
-	nok "an absent mapped file: [unknown] symbol, its path as dso"
+	tap_fail "an absent mapped file: [unknown] symbol, its path as dso"
 fi
 
 # Kernel ips from kallsyms: kfunc_K every 4 KiB from 0xffff800008000000.
@@ -79,15 +79,15 @@ for l in open(sys.argv[1]):
         bad += 1
 print(bad)' "$tmp/k.out")
 if [ -s "$tmp/k.out" ] && [ "$bad" -eq 0 ]; then
-	ok "kernel ips resolve from the kallsyms file ($(wc -l <"$tmp/k.out") samples)"
+	tap_ok "kernel ips resolve from the kallsyms file ($(wc -l <"$tmp/k.out") samples)"
 else
-	nok "kernel ips resolve from the kallsyms file ($bad wrong)"
+	tap_fail "kernel ips resolve from the kallsyms file ($bad wrong)"
 fi
 "$spe" script --kallsyms "$tmp/missing" "$tmp/sy.data" >/dev/null 2>"$tmp/err"
 if [ $? -ne 0 ] && grep -q "$tmp/missing" "$tmp/err"; then
-	ok "a missing kallsyms file is an error naming it"
+	tap_ok "a missing kallsyms file is an error naming it"
 else
-	nok "a missing kallsyms file is an error naming it"
+	tap_fail "a missing kallsyms file is an error naming it"
 fi
 
 # report: the top symbol is the most frequent record ip's symbol.
@@ -95,8 +95,8 @@ fi
 want=$("$spe" script --itrace=i1i -F sym "$tmp/sy.data" | sort | uniq -c | sort -k1,1nr -k2 | head -1 | awk '{print $1, $2}')
 got=$(awk '/^## Top symbols/ {getline; getline; print $1, $3; exit}' "$tmp/rep.out")
 if [ -n "$want" ] && [ "$want" = "$got" ]; then
-	ok "report: top symbol '$got' with its record count"
+	tap_ok "report: top symbol '$got' with its record count"
 else
-	nok "report: top symbol (want '$want', got '$got')"
+	tap_fail "report: top symbol (want '$want', got '$got')"
 fi
-suite_plan
+tap_done

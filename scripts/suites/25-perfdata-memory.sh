@@ -10,10 +10,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 spe="$top/build/spe-decode/spe-decode"
 gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
 
-make -s -C "$top/tools/spe-decode" -j2 >/dev/null 2>&1 || { nok "build"; exit 1; }
+make -s -C "$top/tools/spe-decode" -j2 >/dev/null 2>&1 || { tap_fail "build"; exit 1; }
 if [ ! -x /usr/bin/time ]; then
-	echo "ok 1 - peak memory # SKIP /usr/bin/time not installed"
-	echo "1..1"
+	tap_skip "peak memory" "/usr/bin/time not installed"
+	tap_done
 	exit 0
 fi
 python3 "$gen" 50000 --seed 31 >"$tmp/a.bin"
@@ -29,9 +29,9 @@ for cmd in "script" "script -j1" "script --json" "report" "report -j1" "dump"; d
 	# shellcheck disable=SC2086
 	b=$(peak "$spe" $cmd "$tmp/big.data")
 	if [ $((b - s)) -lt 4096 ] && [ "$b" -lt 65536 ]; then
-		ok "$cmd: peak $((s / 1024)) MB on $(($(stat -c %s "$tmp/small.data") >> 20)) MB, $((b / 1024)) MB on $(($(stat -c %s "$tmp/big.data") >> 20)) MB"
+		tap_ok "$cmd: peak $((s / 1024)) MB on $(($(stat -c %s "$tmp/small.data") >> 20)) MB, $((b / 1024)) MB on $(($(stat -c %s "$tmp/big.data") >> 20)) MB"
 	else
-		nok "$cmd: peak ${s} KB on the small file, ${b} KB on the big one"
+		tap_fail "$cmd: peak ${s} KB on the small file, ${b} KB on the big one"
 	fi
 done
 # perf's pipe format (written by perf inject -o -), from a pipe.
@@ -41,11 +41,11 @@ if command -v perf >/dev/null && perf inject -i "$tmp/big.data" -o - >"$tmp/pipe
 	b=$(tail -1 "$tmp/rss")
 	want=$("$spe" report "$tmp/big.data" 2>/dev/null | grep '^# SPE records')
 	if [ $rc -eq 0 ] && grep -qF "$want" "$tmp/rep" && [ "$b" -lt 65536 ]; then
-		ok "report of $(($(stat -c %s "$tmp/pipe.data") >> 20)) MB from a pipe: the file's records, peak $((b / 1024)) MB"
+		tap_ok "report of $(($(stat -c %s "$tmp/pipe.data") >> 20)) MB from a pipe: the file's records, peak $((b / 1024)) MB"
 	else
-		nok "report from a pipe: exit $rc, peak ${b} KB"
+		tap_fail "report from a pipe: exit $rc, peak ${b} KB"
 	fi
 else
-	n=$((n + 1)); echo "ok $n - report from a pipe # SKIP perf inject unavailable"
+	tap_skip "report from a pipe" "perf inject unavailable"
 fi
-suite_plan
+tap_done

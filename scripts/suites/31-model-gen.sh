@@ -7,59 +7,55 @@
 # is run): the bytes spe-decode wrap writes for the same trace.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/lib/tap.sh
+. "$top/scripts/lib/tap.sh"
 gen="$top/build/spu-model/spe-gen"
 golden="$top/tools/spu-model/tests/golden"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 rc=0
-t() {	# t <ok?> <name>
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; rc=1; fi
-}
 
 make -s -C "$top/tools/spu-model" >/dev/null 2>&1
-t $? "spe-gen builds"
+tap_status $? "spe-gen builds"
 
 for p in v1-min n1 v2 full; do
 	"$gen" -q -p "$p" -s 3 -n 64K -j -o "$tmp/$p.a" && "$gen" -q -p "$p" -s 3 -n 64K -j -o "$tmp/$p.b"
 	cmp -s "$tmp/$p.a" "$tmp/$p.b"
-	t $? "spe-gen $p: the same seed gives the same bytes"
+	tap_status $? "spe-gen $p: the same seed gives the same bytes"
 	size=$(stat -c %s "$tmp/$p.a")
 	[ "$size" -gt 60000 ] && [ "$size" -le 65536 ]
-	t $? "spe-gen $p: a 64K buffer is filled to within one record and never past it ($size bytes)"
+	tap_status $? "spe-gen $p: a 64K buffer is filled to within one record and never past it ($size bytes)"
 	sum=$(sha256sum <"$tmp/$p.a" | cut -d' ' -f1)
 	if [ "${SPE_GEN_UPDATE_GOLDEN:-0}" = 1 ]; then
 		echo "$sum" >"$golden/$p-s3-64k-jitter.sha256"
 	fi
 	[ "$sum" = "$(cat "$golden/$p-s3-64k-jitter.sha256" 2>/dev/null)" ]
-	t $? "spe-gen $p: output matches the golden digest"
+	tap_status $? "spe-gen $p: output matches the golden digest"
 done
 "$gen" -q -p n1 -s 4 -n 64K -o "$tmp/s4"
 ! cmp -s "$tmp/s4" "$tmp/n1.a"
-t $? "spe-gen: another seed gives another trace"
+tap_status $? "spe-gen: another seed gives another trace"
 "$gen" -q -p nosuch -o "$tmp/x" 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "unknown profile" "$tmp/err"
-t $? "spe-gen: an unknown profile is refused with a clear message"
+tap_status $? "spe-gen: an unknown profile is refused with a clear message"
 "$gen" -q -i 300 -o "$tmp/x" 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "multiple of 256" "$tmp/err"
-t $? "spe-gen: an interval that is not a multiple of 256 is refused"
+tap_status $? "spe-gen: an interval that is not a multiple of 256 is refused"
 
 # perf.data around a trace, read by the host's perf as an independent decoder.
 for p in n1 v2; do
 	name="spe-gen --perf-data $p: host perf report -D decodes one PC per record, no bad packet"
 	if ! sum=$("$gen" -p "$p" -s 5 -n 128K -o "$tmp/p.bin" --perf-data "$tmp/p.data" 2>&1); then
-		t 1 "$name"
-		echo "$sum" | sed 's/^/#   /'
+		tap_fail "$name" "$sum"
 		continue
 	fi
 	recs=$(echo "$sum" | sed -n 's/.* \([0-9]*\) records.*/\1/p')
 	if ! command -v perf >/dev/null; then
-		n=$((n + 1)); echo "ok $n - $name # SKIP perf is not installed"; continue
+		tap_skip "$name" "perf is not installed"; continue
 	fi
 	perf report -D -i "$tmp/p.data" >"$tmp/dump" 2>/dev/null
 	pcs=$(grep -c ' PC 0x' "$tmp/dump")
 	[ "$pcs" -eq "$recs" ] && [ "$recs" -gt 0 ] && ! grep -q 'Bad packet' "$tmp/dump"
-	t $? "$name ($pcs of $recs)"
+	tap_status $? "$name ($pcs of $recs)"
 done
 # spe-gen alone, with nothing to run (an empty environment, no PATH), writes
 # the perf.data that spe-decode wrap writes for its trace: the profile's
@@ -72,7 +68,7 @@ if (cd "$alone" && env -i ./spe-gen -q -p v2 -s 6 -n 32K -i 512 --no-pa -o t.bin
 	--perf-data t.data) 2>"$tmp/err" && make -s -C "$top/tools/spe-decode" >/dev/null 2>&1 &&
    "$dec" wrap -o "$tmp/w.data" --midr 0x410fd4f1 --period 512 --config 0x1 "$alone/t.bin"; then
 	cmp -s "$alone/t.data" "$tmp/w.data"
-	t $? "spe-gen --perf-data alone, nothing to run: the bytes of spe-decode wrap"
+	tap_status $? "spe-gen --perf-data alone, nothing to run: the bytes of spe-decode wrap"
 	# To a FIFO, perf's pipe format (perf record -o -), as wrap writes to stdout.
 	mkfifo "$tmp/fifo"
 	cat "$tmp/fifo" >"$tmp/fifo.data" &
@@ -81,13 +77,12 @@ if (cd "$alone" && env -i ./spe-gen -q -p v2 -s 6 -n 32K -i 512 --no-pa -o t.bin
 	wait
 	"$dec" wrap -o - --midr 0x410fd4f1 --period 512 --config 0x1 "$tmp/t2.bin" >"$tmp/w.pipe"
 	[ $gen_rc -eq 0 ] && [ -p "$tmp/fifo" ] && cmp -s "$tmp/fifo.data" "$tmp/w.pipe"
-	t $? "spe-gen --perf-data to a FIFO: written in place, perf's pipe format, as wrap -o -"
+	tap_status $? "spe-gen --perf-data to a FIFO: written in place, perf's pipe format, as wrap -o -"
 else
-	t 1 "spe-gen --perf-data alone, nothing to run: the bytes of spe-decode wrap"
-	sed 's/^/#   /' "$tmp/err"
+	tap_fail "spe-gen --perf-data alone, nothing to run: the bytes of spe-decode wrap" "$(cat "$tmp/err")"
 fi
 "$gen" -q -o "$tmp/k.bin" --perf-data "$tmp/no-such-dir/p.data" 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q "cannot write $tmp/no-such-dir/p.data" "$tmp/err" &&
 	[ ! -e "$tmp/no-such-dir" ]
-t $? "spe-gen: a perf.data it cannot write is an error naming the file"
-exit $rc
+tap_status $? "spe-gen: a perf.data it cannot write is an error naming the file"
+tap_done

@@ -21,24 +21,8 @@ if ! log=$(make -s -C "$top/drivers/perf/tests" O="$out" 2>&1); then
 fi
 tap_ok "driver logic unit tests build with -Wall -Wextra -Werror"
 
-rc=0
 for t in "$out"/test_*; do
 	[ -x "$t" ] || continue
-	echo "# $(basename "$t")"
-	# Each program numbers its own points; renumber into this suite's plan.
-	while IFS= read -r line; do
-		case $line in
-		"ok "*) tap_ok "$(basename "$t"): ${line#ok * - }" ;;
-		"not ok "*) tap_fail "$(basename "$t"): ${line#not ok * - }" ;;
-		1..*) ;;
-		"") ;;
-		"# exit 0") ;;
-		"# exit "*) tap_fail "$(basename "$t") exits cleanly" "${line#\# }" ;;
-		*) echo "$line" ;;
-		esac
-	# The newline ends a line a crashing program left unfinished, which
-	# would otherwise swallow the exit line (and pass as an "ok").
-	done < <("$t"; st=$?; echo; echo "# exit $st")
+	tap_sub "$(basename "$t")" "$t"
 done
-tap_done || rc=1
-exit $rc
+tap_done
