@@ -546,7 +546,8 @@ int spe_perf_reader_open_stream(struct spe_perf_reader **out, int fd, const void
 			return reader_error(r, SPE_ERR_IO, 0, "cannot read the file header");
 	} else {
 		r->data_end = UINT64_MAX;
-		memcpy(r->buf, head, head_len);	/* what the caller read ahead */
+		if (head_len)	/* what the caller read ahead (head may be NULL) */
+			memcpy(r->buf, head, head_len);
 		r->blen = head_len;
 		avail = reader_fill(r, 16);
 		if (avail < 0)
@@ -740,8 +741,11 @@ static int reader_pipe_header_record(struct spe_perf_reader *r,
 			return reader_error(r, SPE_ERR_BAD_FILE, ev->offset,
 					    "HEADER_ATTR attribute size %u does not fit the record", asz);
 		nr_ids = (size - 8 - asz) / 8;
-		memcpy(r->scratch, p + 8 + asz, nr_ids * 8);
-		return reader_add_attr(r, p + 8, asz, ev->offset, r->scratch, (uint32_t)nr_ids);
+		/* p is 8-aligned (a misaligned record is read from its
+		 * aligned copy in r->scratch) and asz a multiple of 8: the
+		 * ids are read in place, never copied over the attribute. */
+		return reader_add_attr(r, p + 8, asz, ev->offset,
+				       (const uint64_t *)(const void *)(p + 8 + asz), (uint32_t)nr_ids);
 	}
 	if (ev->header->type == SPE_PERF_RECORD_HEADER_FEATURE && size >= 16) {
 		uint64_t feat;
