@@ -103,11 +103,9 @@ if ! aarch64-linux-gnu-gcc -std=gnu11 -Wall -Wextra -Werror -O2 -static -o "$el0
 	tap_done
 	exit 0
 fi
+# It links the model's and the driver logic's libraries (qemu/tests/Makefile).
 caps_tool=$top/build/qemu/spe-profile-caps
-mkdir -p "${caps_tool%/*}"
-if ! gcc -std=gnu11 -Wall -Wextra -Werror -I"$top/include" -I"$top/drivers/perf/tests/host-types" \
-	-I"$top/drivers/perf" -o "$caps_tool" "$top/qemu/tests/spe-profile-caps.c" \
-	"$top/drivers/perf/sim/spe_spu_model.c" "$top/drivers/perf/spe_caps.c" 2>"$runs/caps-tool.log"; then
+if ! make -s -C "$top/qemu/tests" "$caps_tool" >"$runs/caps-tool.log" 2>&1; then
 	tap_fail "the profile caps tool builds" "$(cat "$runs/caps-tool.log")"
 	tap_done
 	exit 0
