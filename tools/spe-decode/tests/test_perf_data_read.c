@@ -390,46 +390,6 @@ static void test_pipe_attr_size_zero(void)
 	close(p[0]);
 }
 
-/* A record whose size is not a multiple of 8 leaves the next one
- * misaligned in the read buffer, so the reader reads it from its aligned
- * copy: a HEADER_ATTR there keeps its attribute and every id. */
-static void test_pipe_attr_misaligned(void)
-{
-	struct buf s = { .n = 0 };
-	struct perf_event_attr a = { .type = 8, .size = 64, .sample_type = PERF_SAMPLE_TIME,
-				     .config = 0x1234 };
-	struct perf_event_header h = { .type = SPE_PERF_RECORD_FINISHED_ROUND, .size = 12 };
-	const struct spe_perf_reader_attr *ra;
-	struct spe_perf_reader_event ev;
-	struct spe_perf_reader *r;
-	int p[2], ret;
-
-	put64(&s, SPE_PERF_MAGIC2);
-	put64(&s, 16);
-	put(&s, &h, 8);
-	put(&s, "\0\0\0\0", 4);
-	h = (struct perf_event_header){ .type = SPE_PERF_RECORD_HEADER_ATTR, .size = 8 + 64 + 24 };
-	put(&s, &h, 8);
-	put(&s, &a, 64);
-	put64(&s, 1000);
-	put64(&s, 1001);
-	put64(&s, 1002);
-	if (pipe(p) || write(p[1], s.b, s.n) != (ssize_t)s.n)
-		abort();
-	close(p[1]);
-	ret = spe_perf_reader_open(&r, p[0]);
-	if (!ret)
-		while ((ret = spe_perf_reader_next(r, &ev)) == 1)
-			;
-	ra = ret ? NULL : spe_perf_reader_attr(r, 0);
-	CHECK(ra && spe_perf_reader_nr_attrs(r) == 1 && ra->attr.type == 8 &&
-	      ra->attr.config == 0x1234 && ra->attr.sample_type == PERF_SAMPLE_TIME &&
-	      ra->nr_ids == 3 && ra->ids[0] == 1000 && ra->ids[1] == 1001 && ra->ids[2] == 1002,
-	      "a misaligned HEADER_ATTR in a pipe: its attribute and all its ids");
-	spe_perf_reader_close(r);
-	close(p[0]);
-}
-
 /* A pipe stream: header, then HEADER_ATTR records of one 64-byte
  * attribute each (sample_type st, sample_id_all), ids 1000, 1001, ... */
 static void pipe_attrs(struct buf *s, int nr, uint64_t st)
@@ -463,6 +423,39 @@ static int read_pipe(const struct buf *s, struct spe_perf_reader **r, struct spe
 				*last_comm = ev;
 	close(p[0]);
 	return ret;
+}
+
+/* A record whose size is not a multiple of 8 leaves the next one
+ * misaligned in the read buffer, so the reader reads it from its aligned
+ * copy: a HEADER_ATTR there keeps its attribute and every id. */
+static void test_pipe_attr_misaligned(void)
+{
+	struct buf s = { .n = 0 };
+	struct perf_event_attr a = { .type = 8, .size = 64, .sample_type = PERF_SAMPLE_TIME,
+				     .config = 0x1234 };
+	struct perf_event_header h = { .type = SPE_PERF_RECORD_FINISHED_ROUND, .size = 12 };
+	const struct spe_perf_reader_attr *ra;
+	struct spe_perf_reader_event comm = { 0 };
+	struct spe_perf_reader *r = NULL;
+	int ret;
+
+	put64(&s, SPE_PERF_MAGIC2);
+	put64(&s, 16);
+	put(&s, &h, 8);
+	put(&s, "\0\0\0\0", 4);
+	h = (struct perf_event_header){ .type = SPE_PERF_RECORD_HEADER_ATTR, .size = 8 + 64 + 24 };
+	put(&s, &h, 8);
+	put(&s, &a, 64);
+	put64(&s, 1000);
+	put64(&s, 1001);
+	put64(&s, 1002);
+	ret = read_pipe(&s, &r, &comm);
+	ra = ret ? NULL : spe_perf_reader_attr(r, 0);
+	CHECK(ra && spe_perf_reader_nr_attrs(r) == 1 && ra->attr.type == 8 &&
+	      ra->attr.config == 0x1234 && ra->attr.sample_type == PERF_SAMPLE_TIME &&
+	      ra->nr_ids == 3 && ra->ids[0] == 1000 && ra->ids[1] == 1001 && ra->ids[2] == 1002,
+	      "a misaligned HEADER_ATTR in a pipe: its attribute and all its ids");
+	spe_perf_reader_close(r);
 }
 
 /*
