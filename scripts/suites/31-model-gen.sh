@@ -9,6 +9,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
 . "$top/scripts/lib/tap.sh"
+# shellcheck source=scripts/lib/perf-dump.sh
+. "$top/scripts/lib/perf-dump.sh"
 gen="$top/build/spu-model/spe-gen"
 golden="$top/tools/spu-model/tests/golden"
 tmp=$(mktemp -d)
@@ -44,7 +46,7 @@ tap_status $? "spe-gen: an interval that is not a multiple of 256 is refused"
 # perf.data around a trace, read by the host's perf as an independent decoder.
 for p in n1 v2; do
 	name="spe-gen --perf-data $p: host perf report -D decodes one PC per record, no bad packet"
-	if ! sum=$("$gen" -p "$p" -s 5 -n 128K -o "$tmp/p.bin" --perf-data "$tmp/p.data" 2>&1); then
+	if ! sum=$("$gen" -p "$p" -s 5 -n 128K -o "$tmp/$p.bin" --perf-data "$tmp/$p.data" 2>&1); then
 		tap_fail "$name" "$sum"
 		continue
 	fi
@@ -52,10 +54,10 @@ for p in n1 v2; do
 	if ! command -v perf >/dev/null; then
 		tap_skip "$name" "perf is not installed"; continue
 	fi
-	perf report -D -i "$tmp/p.data" >"$tmp/dump" 2>/dev/null
-	pcs=$(grep -c ' PC 0x' "$tmp/dump")
-	[ "$pcs" -eq "$recs" ] && [ "$recs" -gt 0 ] && ! grep -q 'Bad packet' "$tmp/dump"
-	tap_status $? "$name ($pcs of $recs)"
+	pcs=$(perf_dump_sum "$tmp/$p.data" records)
+	bad=$(perf_dump_sum "$tmp/$p.data" bad)
+	[ "$pcs" -eq "$recs" ] && [ "$recs" -gt 0 ] && [ "$bad" -eq 0 ]
+	tap_status $? "$name ($pcs of $recs)" "$bad lines of bad packets or errors"
 done
 # spe-gen alone, with nothing to run (an empty environment, no PATH), writes
 # the perf.data that spe-decode wrap writes for its trace: the profile's

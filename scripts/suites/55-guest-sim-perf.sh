@@ -27,6 +27,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib/guest-results.sh"
 # shellcheck source=scripts/lib/guest-workload.sh
 . "$top/scripts/lib/guest-workload.sh"
+# shellcheck source=scripts/lib/perf-dump.sh
+. "$top/scripts/lib/perf-dump.sh"
 runs=$top/build/qemu/runs/55-guest-sim-perf
 guest=$top/scripts/qemu/guest/sim-perf.sh
 decode=$top/build/spe-decode/spe-decode
@@ -54,16 +56,22 @@ delta() {
 	a=$(awk -v k="$2" '$2 == k { s += $3 } END { print s + 0 }' "$res/stats-$1-after")
 	echo $((a - b))
 }
-# dump DATA: host perf's packet dump.
-dump() {
-	perf report -D -i "$res/$1.data" 2>/dev/null
+# fact RUN KEY [ARG...]: a count from host perf's packet dump of RUN.data
+# (scripts/lib/perf-dump.sh).
+fact() {
+	local data=$res/$1.data
+	shift
+	perf_dump_sum "$data" "$@"
 }
 nr_pcs() {
-	dump "$1" | grep -c ' PC 0x'
+	fact "$1" records
 }
-# AUX record flags (hex) of a perf.data, one a line.
+# The AUX records' flags (hex), each value once; all_aux_flags: with counts.
 aux_flags() {
-	dump "$1" | sed -n 's/.*PERF_RECORD_AUX offset:.* flags: \(0x[0-9a-f]*\).*/\1/p'
+	perf_dump_list "$res/$1.data" aux
+}
+all_aux_flags() {
+	perf_dump_facts "$res/$1.data" | grep '^aux '
 }
 # has_flag BIT FLAGS...: some AUX record has BIT (1 TRUNCATED, 8 COLLISION).
 has_flag() {
@@ -73,13 +81,6 @@ has_flag() {
 		(((f & bit) != 0)) && return 0
 	done
 	return 1
-}
-# Timestamps that go backwards within one CPU's AUX data.
-ts_backwards() {
-	dump "$1" | awk '
-		/PERF_RECORD_AUXTRACE / { for (i = 1; i <= NF; i++) if ($i == "cpu:") cpu = $(i + 1) }
-		/ TS [0-9]+$/ { ts = $NF + 0; if (cpu in last && ts < last[cpu]) bad++; last[cpu] = ts }
-		END { print bad + 0 }'
 }
 
 # run KERNEL [el2]: el2 boots the kernel at EL2 (VHE), where kernel
@@ -130,19 +131,19 @@ run() {
 
 	# Per task, user space only.
 	n=$(nr_pcs task-u)
-	m=$(dump task-u | grep ' PC 0x' | grep -vc ' el0 ')
+	m=$((n - $(fact task-u pc_el el0)))
 	[ "$(cat "$res/task-u.rc")" = 0 ] && [ "$n" -gt 100 ] && [ "$m" -eq 0 ] &&
 		tap_ok "$name: per task /u: $n records, every PC at EL0" ||
 		tap_fail "$name: per task /u: records, every PC at EL0" "rc $(cat "$res/task-u.rc") records $n not-EL0 $m"
 	local pid ctx
 	pid=$(perf script -F pid,comm -i "$res/task-u.data" 2>/dev/null | awk '$1 == "spe_spin" { print $2; exit }')
-	ctx=$(dump task-u | sed -n "s/.* CONTEXT 0x\([0-9a-f]*\) $kel.*/\1/p" | sort -u)
+	ctx=$(perf_dump_list "$res/task-u.data" context "$kel")
 	[ -n "$pid" ] && [ "$ctx" = "$(printf '%x' "$pid")" ] &&
 		tap_ok "$name: per task: perf script attributes samples to spe_spin, CONTEXTIDR is its PID ($pid)" ||
 		tap_fail "$name: per task: perf script attributes samples to spe_spin, CONTEXTIDR is its PID" "pid '$pid' contexts: $ctx"
-	[ "$(ts_backwards task-u)" = 0 ] && [ "$(dump task-u | grep -c ' TS ')" = "$n" ] &&
+	[ "$(fact task-u ts_backwards)" = 0 ] && [ "$(fact task-u ts)" = "$n" ] &&
 		tap_ok "$name: per task: every record has a timestamp, non-decreasing per CPU" ||
-		tap_fail "$name: per task: every record has a timestamp, non-decreasing per CPU" "$(ts_backwards task-u) backwards"
+		tap_fail "$name: per task: every record has a timestamp, non-decreasing per CPU" "$(fact task-u ts_backwards) backwards"
 	m=$("$decode" report "$res/task-u.data" 2>&1 | sed -n 's/^# SPE records: \([0-9]*\).*/\1/p')
 	[ "$m" = "$n" ] &&
 		tap_ok "$name: spe-decode and host perf agree on the record count ($n)" ||
@@ -155,10 +156,10 @@ run() {
 		[ -z "$(aux_flags sys | grep -v '^0x0$')" ] &&
 		tap_ok "$name: system wide, 4 MiB AUX: all $m records the unit wrote are in perf.data, no AUX flags" ||
 		tap_fail "$name: system wide, 4 MiB AUX: all records the unit wrote are in perf.data, no AUX flags" \
-			"perf.data $n unit $m flags $(aux_flags sys | sort | uniq -c)"
+			"perf.data $n unit $m flags $(all_aux_flags sys)"
 	# (grep -q in a pipeline would fail it by SIGPIPE under pipefail)
 	local els
-	els=$(dump sys | grep ' PC 0x' | awk '{ print $(NF - 1) }' | sort -u | tr '\n' ' ')
+	els=$(perf_dump_list "$res/sys.data" pc_el | tr '\n' ' ')
 	[ "$els" = "el0 $kel " ] &&
 		tap_ok "$name: system wide: EL0 and kernel records" ||
 		tap_fail "$name: system wide: EL0 and kernel records" "exception levels: $els"
@@ -188,7 +189,7 @@ run() {
 		[ -z "$(aux_flags small | grep -v '^0x0$')" ] &&
 		tap_ok "$name: 8-page AUX: all $m records in perf.data, none truncated" ||
 		tap_fail "$name: 8-page AUX: all records in perf.data, none truncated" \
-			"perf.data $n unit $m flags $(aux_flags small | sort | uniq -c)"
+			"perf.data $n unit $m flags $(all_aux_flags small)"
 
 	# load_filter.
 	n=$("$decode" report "$res/load.data" 2>&1 | sed -n 's/^# SPE records: //p')
@@ -198,14 +199,14 @@ run() {
 
 	# Injected faults and collisions.
 	local flags
-	flags=$(aux_flags fault | sort -u | tr '\n' ' ')
+	flags=$(aux_flags fault | tr '\n' ' ')
 	grep -q 'profiling stopped: translation fault at level 3' "$res/dmesg.txt" &&
 		[ "$(delta inject faults_injected)" -gt 0 ] &&
 		has_flag 1 $flags &&
 		tap_ok "$name: injected stage 1 fault: driver reports it, AUX record TRUNCATED" ||
 		tap_fail "$name: injected stage 1 fault: driver reports it, AUX record TRUNCATED" \
 			"flags $flags" "$(grep 'profiling stopped' "$res/dmesg.txt")"
-	flags=$(aux_flags coll | sort -u | tr '\n' ' ')
+	flags=$(aux_flags coll | tr '\n' ' ')
 	[ "$(delta coll sample_collision)" -gt 0 ] &&
 		has_flag 8 $flags &&
 		tap_ok "$name: forced collisions: SAMPLE_COLLISION counts, AUX record has COLLISION" ||
@@ -249,7 +250,7 @@ run() {
 		tap_ok "$name: direct_irq=1: the handler ran $(delta direct irq_direct) times from the tick, all $m records in perf.data, none flagged" ||
 		tap_fail "$name: direct_irq=1: handler called from the tick, nothing lost" \
 			"direct $(delta direct irq_direct) pended $(delta direct irq_pended) perf.data $n unit $m" \
-			"flags $(aux_flags direct | sort | uniq -c) rc $(cat "$res/direct.rc") $(cat "$res/direct.log")"
+			"flags $(all_aux_flags direct) rc $(cat "$res/direct.rc") $(cat "$res/direct.log")"
 	# Profile v2: discard mode.
 	local filt
 	filt=$(delta discard sample_filtrate)

@@ -26,6 +26,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib/guest-workload.sh"
 # shellcheck source=scripts/lib/driver.sh
 . "$top/scripts/lib/driver.sh"
+# shellcheck source=scripts/lib/perf-dump.sh
+. "$top/scripts/lib/perf-dump.sh"
 runs=$top/build/qemu/runs/56-guest-perf-tools
 guest=$top/scripts/qemu/guest/perf-tools.sh
 decode=$top/build/spe-decode/spe-decode
@@ -37,12 +39,15 @@ mkdir -p "$runs"
 spin=$runs/spe_spin
 spe_suite_build_spin "$spin"
 
-# dump DATA: host perf's packet dump; records DATA: its SPE record count.
-dump() {
-	perf report -D -i "$res/$1" 2>/dev/null
+# fact DATA KEY [ARG...]: a count from host perf's packet dump of DATA
+# (scripts/lib/perf-dump.sh); records DATA: its SPE record count.
+fact() {
+	local data=$res/$1
+	shift
+	perf_dump_sum "$data" "$@"
 }
 records() {
-	dump "$1" | grep -c ' PC 0x'
+	fact "$1" records
 }
 # times_ips: one instruction sample per record, "time ip", as perf script
 # prints them with --ns -F time,ip (spe-decode script takes the same options).
@@ -84,19 +89,19 @@ run() {
 
 	# 2. Snapshot mode.
 	local flags other bad
-	flags=$(dump snap.data | sed -n 's/.*PERF_RECORD_AUX offset:.* flags: \(0x[0-9a-f]*\).*/\1/p' | sort -u | tr '\n' ' ')
+	flags=$(perf_dump_list "$res/snap.data" aux | tr '\n' ' ')
 	other=$(echo "$flags" | tr ' ' '\n' | grep -v '^0x2$' | grep -c .)
 	n=$(records snap.data)
 	# Snapshots taken: AUXTRACE records of the CPU with the most (one per
 	# SIGUSR2 where that CPU had new data).
 	local shots
-	shots=$(dump snap.data | grep 'PERF_RECORD_AUXTRACE ' | awk '{ n[$NF]++ } END { for (c in n) if (n[c] > m) m = n[c]; print m + 0 }')
+	shots=$(perf_dump_max "$res/snap.data" auxtrace)
 	[ "$(cat "$res/snap.rc")" = 0 ] && [ "$shots" -ge 2 ] && [ "$(cat "$res/snap-sig1.rc")" = 0 ] &&
 		[ "$(cat "$res/snap-sig2.rc")" = 0 ] && [ "$flags" = "0x2 " ] && [ "$n" -gt 100 ] &&
 		tap_ok "$k: perf record -S, SIGUSR2 twice: $shots snapshots, $n records, every AUX record OVERWRITE" ||
 		tap_fail "$k: perf record -S, SIGUSR2 twice: records, every AUX record OVERWRITE (snapshot)" \
 			"rc $(cat "$res/snap.rc") snapshots $shots records $n AUX flags '$flags' ($other not 0x2)" "$(cat "$res/snap.log")"
-	bad=$(perf report -D -i "$res/snap.data" 2>&1 | grep -ciE 'bad packet|error|unknown packet')
+	bad=$(fact snap.data bad)
 	# The guest's files are under --symfs: the host's /usr/bin/perf is
 	# another build, which spe-decode refuses with a warning, as it should.
 	m=$("$decode" report --symfs "$guest_root" "$res/snap.data" 2>"$res/host-snap-decode.err" |
@@ -112,8 +117,8 @@ run() {
 	# 3. perf report --stats.
 	a=$(stat_count "$res/stats.txt" AUX)
 	b=$(stat_count "$res/stats.txt" AUXTRACE)
-	c=$(dump period.data | grep -c 'PERF_RECORD_AUX offset:')
-	m=$(dump period.data | grep -c 'PERF_RECORD_AUXTRACE ')
+	c=$(fact period.data aux)
+	m=$(fact period.data auxtrace)
 	[ "$(cat "$res/stats.rc")" = 0 ] && [ "${a:-0}" -gt 0 ] && [ "$a" = "$c" ] &&
 		[ "${b:-0}" -gt 0 ] && [ "$b" = "$m" ] &&
 		tap_ok "$k: perf report --stats in the guest: $a AUX, $b AUXTRACE records, as host perf finds" ||
