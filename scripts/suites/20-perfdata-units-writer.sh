@@ -2,16 +2,23 @@
 # perf.data layers: their unit tests, then host perf reads what
 # `spe-decode wrap` writes as an ARM SPE recording (perf.data-file-format.txt,
 # perf arm-spe.c).
+#
+# SAN=1 runs the same against the ASan+UBSan build (used by suite 14).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/perfdata-suite.sh
 . "$top/scripts/lib/perfdata-suite.sh"
-bld="$top/build/spe-decode"
+san=${SAN:-0}
+if [ "$san" = 1 ]; then
+	bld="$top/build/spe-decode-san"
+else
+	bld="$top/build/spe-decode"
+fi
 gen="$top/tools/spe-decode/tests/perfdata/gen_raw.py"
 
-make -s -C "$top/tools/spe-decode" -j2 tests >"$tmp/build.log" 2>&1 ||
-	{ tap_fail "spe-decode and its unit tests build" "$(cat "$tmp/build.log")"; exit 1; }
-tap_ok "spe-decode and its unit tests build"
+make -s -C "$top/tools/spe-decode" -j2 SAN="$san" all tests >"$tmp/build.log" 2>&1 ||
+	{ tap_fail "spe-decode and its unit tests build (SAN=$san)" "$(cat "$tmp/build.log")"; exit 1; }
+tap_ok "spe-decode and its unit tests build (SAN=$san)"
 
 # Unit tests of the perf.data layers: renumber their TAP lines into this
 # suite's.

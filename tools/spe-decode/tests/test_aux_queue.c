@@ -678,9 +678,16 @@ static int count_mappings(void)
 }
 
 /* A closed session gives its file mapping back: fifty sessions opened
- * and closed leave the process's mappings as they were. */
+ * and closed leave the process's mappings as they were.  Not under ASan,
+ * whose allocator maps memory of its own while freed blocks wait in its
+ * quarantine: there the count says nothing of the session's mappings. */
 static void test_close_unmaps(void)
 {
+#ifdef __SANITIZE_ADDRESS__
+	tap_skip("fifty sessions opened and closed leave no mapping behind",
+		 "ASan's allocator maps memory of its own");
+	return;
+#endif
 	int fd = test_temp_fd(), before, after;
 	struct spe_perf_writer *w = writer(fd, false);
 	uint8_t a[64];
