@@ -29,38 +29,11 @@ else
 fi
 rm -rf "$bin/spe-decode"
 
-# relay PREFIX FILE: each TAP result line of FILE as a test of this suite.
+# relay PREFIX FILE: each TAP result line of FILE (a guest program's
+# output, brought back) as a test of this suite; a file without its plan,
+# or with fewer results than planned, is a failure.
 relay() {
-	local prefix=$1 file=$2 line status desc
-	local -a pend=()
-	flush() {
-		[ -n "${status:-}" ] || return 0
-		case $status in
-		ok) tap_ok "$prefix: $desc" ;;
-		skip) tap_skip "$prefix: ${desc% # SKIP*}" "${desc#* # SKIP }" ;;
-		*) tap_fail "$prefix: $desc" "${pend[@]}" ;;
-		esac
-		status="" pend=()
-	}
-	status=""
-	while IFS= read -r line; do
-		# kselftest.h's lines ("ok 3 name", "ok 4 # SKIP name: reason")
-		# and the guest script's ("ok 1 - name # SKIP reason").
-		case $line in
-		"ok "*" # SKIP"*)
-			flush
-			status=skip desc=${line#ok * }
-			case $desc in
-			"# SKIP "*) desc=${desc#\# SKIP }; desc="${desc%%: *} # SKIP ${desc#*: }" ;;
-			*) desc=${desc#- } ;;
-			esac
-			;;
-		"ok "*) flush; status=ok desc=${line#ok * }; desc=${desc#- } ;;
-		"not ok "*) flush; status=fail desc=${line#not ok * }; desc=${desc#- } ;;
-		"# "*) [ "$status" = fail ] && pend+=("${line#\# }") ;;
-		esac
-	done <"$file"
-	flush
+	tap_sub "$1" cat "$2"
 }
 
 # run KERNEL PROFILE
