@@ -12,7 +12,9 @@
  *    must not disclose, whatever the caller's privileges.
  *  - EL0 is user; the kernel's own EL (EL1, or EL2 with VHE) is kernel;
  *    EL2 under an EL1 kernel is the hypervisor; EL1 under an EL2 kernel is
- *    a guest's kernel.  Each honours the event's exclude_* bit.
+ *    a guest's kernel.  Each honours the event's exclude_* bit, and
+ *    exclude_kernel (what perf_event_paranoid imposes) also excludes the
+ *    hypervisor and guest kernels, as privileged as the host's own.
  *  - The address is PCSample[55:0] sign-extended from bit 55, the bit that
  *    selects the upper (TTBR1) or lower (TTBR0) VA range.
  *  - With CONFIG_PID_IN_CONTEXTIDR the kernel writes the current PID to
@@ -51,7 +53,7 @@ bool pcs_mode_excluded(enum pcs_mode mode, const struct pcs_filter *filter)
 	case PCS_MODE_KERNEL:
 		return filter->exclude_kernel;
 	case PCS_MODE_HYPERVISOR:
-		return filter->exclude_hv;
+		return filter->exclude_hv || filter->exclude_kernel;
 	case PCS_MODE_GUEST_KERNEL:
 		return filter->exclude_guest || filter->exclude_kernel;
 	}

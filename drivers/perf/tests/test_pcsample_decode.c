@@ -98,6 +98,9 @@ static void test_pmu_refusals(void)
 	r.pcsr_hi = pcsr_hi(1, 0, 1, 0);
 	CHECK_EQ(pcs_decode_pmu(&r, &vhe_pid, &f, &s), PCS_EXCLUDED,
 		 "exclude_kernel drops a guest kernel too");
+	r.pcsr_hi = pcsr_hi(1, 0, 2, 0);
+	CHECK_EQ(pcs_decode_pmu(&r, &el1_pid, &f, &s), PCS_EXCLUDED,
+		 "exclude_kernel drops the hypervisor (EL2 under an EL1 kernel) too");
 	memset(&f, 0, sizeof(f));
 	f.exclude_user = true;
 	r.pcsr_hi = pcsr_hi(1, 0, 0, 0);
