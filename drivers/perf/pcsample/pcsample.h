@@ -69,6 +69,19 @@ struct pcs_dev {
 	int hp_state;
 };
 
+/* pcsample_pmu.c: the perf callbacks, run by perf core on the target CPU. */
+void pcs_pmu_init(struct pcs_dev *pd);
+
+/* With events open but none running, the sampler looks again this often. */
+#define PCS_IDLE_POLL_NS	10000000ull
+
+/* pcsample_round.c: one pass over the targets; returns when one is due. */
+u64 pcs_round(struct pcs_dev *pd);
+
+/* pcsample_sampler.c: the housekeeping thread, power tracking, the MMIO. */
+u32 pcs_reg_read32(struct pcs_target *t, u32 off);
+u64 pcs_reg_read64(struct pcs_target *t, u32 off);
+void pcs_reg_write32(struct pcs_target *t, u32 off, u32 val);
 int pcs_sampler_start(struct pcs_dev *pd);
 void pcs_sampler_stop(struct pcs_dev *pd);
 void pcs_sampler_kick(struct pcs_dev *pd);

@@ -9,6 +9,10 @@
  * takes microseconds per core, too long for hard interrupt context on the
  * housekeeping CPU.
  *
+ * The housekeeping CPU can go offline: the scheduler then moves the thread
+ * to another CPU, which pcs_round() recognises and samples nothing from;
+ * the online callback binds it back.
+ *
  * Why the sampled core is never interrupted, and perf's ring buffer is
  * still written safely: the sampler writes only into the AUX pages and a
  * byte count of its own (pcs_target.written), under the target's lock.
@@ -42,9 +46,6 @@
 
 #include "pcsample.h"
 #include "pcsample_regs.h"
-
-/* With events open but none running, look again this often. */
-#define PCS_IDLE_POLL_NS	(10 * NSEC_PER_MSEC)
 
 /*
  * Two flags, as the two sources of power news overlap: a dying core can
@@ -90,6 +91,9 @@ static int pcs_cpu_online(unsigned int cpu)
 
 	if (t)
 		pcs_set_power(t, &t->online, true);
+	/* The housekeeping CPU is back: so is the thread it lost. */
+	if (cpu == pcs_hp_dev->hk_cpu && pcs_hp_dev->sampler)
+		set_cpus_allowed_ptr(pcs_hp_dev->sampler, cpumask_of(cpu));
 	return 0;
 }
 
@@ -102,134 +106,20 @@ static int pcs_cpu_offline(unsigned int cpu)
 	return 0;
 }
 
-/* The ID register, read once, under the lock, from a powered core. */
-static bool pcs_frame_ok(struct pcs_dev *pd, struct pcs_target *t)
+/* The register accesses of pcsample_round.c: the frames are MMIO. */
+u32 pcs_reg_read32(struct pcs_target *t, u32 off)
 {
-	const char *why;
-
-	if (t->frame_checked)
-		return true;
-	if (t->frame_bad)
-		return false;
-	if (pd->kind == PCS_FRAME_PMU)
-		why = pcs_check_pmu_frame(readl_relaxed(t->base + PCS_PMU_PMDEVID));
-	else
-		why = pcs_check_debug_frame(readl_relaxed(t->base + PCS_DBG_EDDEVID),
-					    readl_relaxed(t->base + PCS_DBG_EDDEVID1));
-	if (why) {
-		t->frame_bad = true;
-		dev_err(pd->dev, "CPU %d: %s; this CPU is not sampled\n", t->cpu, why);
-		return false;
-	}
-	t->frame_checked = true;
-	return true;
+	return readl_relaxed(t->base + off);
 }
 
-/*
- * Read one capture.  PMPCSR[31:0] first: that read captures the sample
- * and updates PMPCSR[63:32] and the context registers as a side effect
- * (DDI 0487, PMPCSR); a read of PMPCSR[63:32] alone updates nothing.
- * Device memory keeps the reads to one frame in program order.
- */
-static void pcs_read_capture(struct pcs_dev *pd, struct pcs_target *t,
-			     struct pcs_raw *raw)
+u64 pcs_reg_read64(struct pcs_target *t, u32 off)
 {
-	void __iomem *b = t->base;
-
-	if (pd->kind == PCS_FRAME_DEBUG) {
-		raw->pcsr_lo = readl_relaxed(b + PCS_DBG_EDPCSR_LO);
-		raw->pcsr_hi = readl_relaxed(b + PCS_DBG_EDPCSR_HI);
-		raw->cid1 = readl_relaxed(b + PCS_DBG_EDCIDSR);
-		raw->cid2 = 0;
-		raw->vid = readl_relaxed(b + PCS_DBG_EDVIDSR);
-		return;
-	}
-	if (pd->atomic64) {
-		u64 pcsr = readq_relaxed(b + PCS_PMU_PMPCSR_LO);
-
-		raw->pcsr_lo = lower_32_bits(pcsr);
-		raw->pcsr_hi = upper_32_bits(pcsr);
-	} else {
-		raw->pcsr_lo = readl_relaxed(b + PCS_PMU_PMPCSR_LO);
-		raw->pcsr_hi = readl_relaxed(b + PCS_PMU_PMPCSR_HI);
-	}
-	raw->cid1 = readl_relaxed(b + PCS_PMU_PMCID1SR);
-	raw->cid2 = readl_relaxed(b + PCS_PMU_PMCID2SR);
-	raw->vid = readl_relaxed(b + PCS_PMU_PMVIDSR);
+	return readq_relaxed(t->base + off);
 }
 
-static void pcs_write_record(struct pcs_target *t, const struct pcs_sample *s)
+void pcs_reg_write32(struct pcs_target *t, u32 off, u32 val)
 {
-	struct pcs_record rec = { .cpu = t->cpu, .s = *s };
-	unsigned long off;
-
-	if (t->written + PCS_RECORD_SIZE > t->handle.size) {
-		t->truncated = true;
-		return;
-	}
-	rec.time = t->event->clock();
-	/* Records are 32 bytes and the buffer a power of two: none wraps. */
-	off = (t->handle.head + t->written) & (t->buf->size - 1);
-	pcs_record_pack(&rec, t->buf->base + off);
-	t->written += PCS_RECORD_SIZE;
-}
-
-/* One round for one target, with its lock held. */
-static void pcs_sample_target(struct pcs_dev *pd, struct pcs_target *t)
-{
-	bool debug = pd->kind == PCS_FRAME_DEBUG;
-	bool powered = t->online && !t->pm_off;
-	struct pcs_sample s;
-	struct pcs_raw raw;
-	enum pcs_verdict v;
-	u32 edprsr = 0;
-
-	if (debug && powered)
-		edprsr = readl_relaxed(t->base + PCS_DBG_EDPRSR);
-	if (pcs_access_check(powered, debug, edprsr) != PCS_ACCESS_READ) {
-		t->not_readable++;
-		return;
-	}
-	if (!pcs_frame_ok(pd, t))
-		return;
-	if (t->unlock_pending) {
-		if (pcs_needs_unlock(readl_relaxed(t->base + PCS_LSR)))
-			writel_relaxed(PCS_LAR_KEY, t->base + PCS_LAR);
-		t->unlock_pending = false;
-	}
-	pcs_read_capture(pd, t, &raw);
-	if (debug)
-		v = pcs_decode_debug(&raw, &pd->host, &t->filter, &s);
-	else
-		v = pcs_decode_pmu(&raw, &pd->host, &t->filter, &s);
-	t->verdicts[v]++;
-	if (v == PCS_OK)
-		pcs_write_record(t, &s);
-}
-
-/* One pass over the targets; returns when the next one is due. */
-static u64 pcs_round(struct pcs_dev *pd)
-{
-	u64 next = U64_MAX, now = ktime_get_ns(), missed;
-	unsigned long flags;
-	int cpu;
-
-	for_each_cpu(cpu, &pd->supported) {
-		struct pcs_target *t = pd->targets[cpu];
-
-		raw_spin_lock_irqsave(&t->lock, flags);
-		if (t->event) {
-			if (now >= t->due_ns) {
-				pcs_sample_target(pd, t);
-				t->due_ns = pcs_next_due(t->due_ns, t->interval_ns,
-							 now, &missed);
-				t->missed += missed;
-			}
-			next = min(next, t->due_ns);
-		}
-		raw_spin_unlock_irqrestore(&t->lock, flags);
-	}
-	return next;
+	writel_relaxed(val, t->base + off);
 }
 
 static int pcs_sampler_fn(void *data)
