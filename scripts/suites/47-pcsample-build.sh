@@ -100,6 +100,31 @@ bind=$(python3 -c 'import sys, yaml; print(" ".join(sorted(yaml.safe_load(open(s
 [ "$drv" = "$bind" ] && tap_ok "driver and binding list the same compatibles ($drv)" ||
 	tap_fail "driver and binding list the same compatibles" "driver: $drv" "binding: $bind"
 
+# The guide's troubleshooting messages are the driver's own words, and it
+# documents the module parameter, the record layout and what is not done.
+guide=$top/Documentation/arm-pcsample.rst
+for msg in 'no "cpus" property: which CPU each frame belongs to is unknown' \
+	'CPUs in "cpus" but' 'is the housekeeping CPU and is not sampled' \
+	'is not an online CPU' 'PMDEVID.PCSample is not 1: no PMPCSR in this PMU block' \
+	'EDDEVID.PCSample is not 3' 'EDDEVID1.PCSROffset is not 2' \
+	'CONFIG_PID_IN_CONTEXTIDR is off: samples carry no PID'; do
+	# In C the quotes are escaped.
+	if grep -qF -- "${msg//\"/\\\"}" "$top"/drivers/perf/pcsample/*.c &&
+	   grep -qF -- "$msg" "$guide"; then
+		tap_ok "message in driver and guide: $msg"
+	else
+		tap_fail "message in driver and guide: $msg"
+	fi
+done
+magic=$(sed -n 's/^#define PCS_RECORD_MAGIC[[:space:]]*\(0x[0-9a-f]*\)u.*/\1/p' \
+	"$top/drivers/perf/pcsample/pcsample_decode.h")
+if [ -n "$magic" ] && grep -q "$magic" "$guide" && grep -q '``housekeeping_cpu``' "$guide" &&
+   grep -q '^Not done yet' "$guide"; then
+	tap_ok "guide documents housekeeping_cpu, the record magic ($magic), what is not done"
+else
+	tap_fail "guide documents housekeeping_cpu, the record magic, what is not done" "magic=$magic"
+fi
+
 # The fragment, included from a minimal board with four CPUs: reg and
 # cpus are parallel lists of four.
 tmp=$(mktemp -d)
