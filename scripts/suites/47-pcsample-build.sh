@@ -17,7 +17,6 @@ if ! out=$("$top/scripts/fetch-kernels.sh" --quiet 2>&1); then
 	tap_done
 	exit 0
 fi
-objdump=aarch64-linux-gnu-objdump
 
 for k in 6.1 6.12; do
 	start=$SECONDS
@@ -30,15 +29,19 @@ for k in 6.1 6.12; do
 	dir=$(dirname "$ko")
 
 	n=$(grep -c 'CHECK .*/pcsample_[a-z]*\.c' "$dir/build.log")
-	if [ "$n" -eq "$(ls "$top"/drivers/perf/pcsample/pcsample_*.c | wc -l)" ]; then
+	srcs=("$top"/drivers/perf/pcsample/pcsample_*.c)
+	if [ "$n" -eq "${#srcs[@]}" ]; then
 		tap_ok "$k: sparse checked every pcsample_*.c ($n)"
 	else
 		tap_fail "$k: sparse checked every pcsample_*.c" "$n CHECK lines in $dir/build.log"
 	fi
 
 	vm=$(modinfo -F vermagic "$ko")
-	[[ $vm == "$KREL "* ]] && tap_ok "$k: vermagic is the guest kernel's ($KREL)" ||
+	if [[ $vm == "$KREL "* ]]; then
+		tap_ok "$k: vermagic is the guest kernel's ($KREL)"
+	else
 		tap_fail "$k: vermagic is the guest kernel's ($KREL)" "$vm"
+	fi
 
 	name=$(modinfo -F name "$ko")
 	aliases=$(modinfo -F alias "$ko")
@@ -97,8 +100,11 @@ EOT
 drv=$(sed -n 's/.*\.compatible = "\([^"]*\)".*/\1/p' "$top/drivers/perf/pcsample/pcsample_main.c" | sort | tr '\n' ' ')
 bind=$(python3 -c 'import sys, yaml; print(" ".join(sorted(yaml.safe_load(open(sys.argv[1]))["properties"]["compatible"]["enum"])) + " ")' \
 	"$top/Documentation/devicetree/bindings/perf/arm,pcsample.yaml")
-[ "$drv" = "$bind" ] && tap_ok "driver and binding list the same compatibles ($drv)" ||
+if [ "$drv" = "$bind" ]; then
+	tap_ok "driver and binding list the same compatibles ($drv)"
+else
 	tap_fail "driver and binding list the same compatibles" "driver: $drv" "binding: $bind"
+fi
 
 # The guide's troubleshooting messages are the driver's own words, and it
 # documents the module parameter, the record layout and what is not done.
