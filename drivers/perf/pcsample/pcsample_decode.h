@@ -43,7 +43,7 @@ enum pcs_mode {
 
 struct pcs_sample {
 	u64 ip;		/* the sampled address, sign-extended from bit 55 */
-	u32 pid;	/* from CONTEXTIDR, or PCS_PID_UNKNOWN */
+	u32 pid;	/* from CONTEXTIDR (the thread's kernel pid), or PCS_PID_UNKNOWN */
 	u16 vmid;
 	u8 el;
 	u8 mode;	/* enum pcs_mode */

@@ -116,14 +116,17 @@ static void pcs_event_stop(struct perf_event *event, int flags)
 	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
 
+/*
+ * Never fails, even when start finds no AUX space and the event stays
+ * stopped: a failed add makes perf core rotate the CPU's events with an
+ * hrtimer on that CPU, the sampled one.  A full buffer gets the event
+ * disabled by perf_aux_output_begin() instead.
+ */
 static int pcs_event_add(struct perf_event *event, int flags)
 {
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
-	if (flags & PERF_EF_START) {
+	if (flags & PERF_EF_START)
 		pcs_event_start(event, PERF_EF_RELOAD);
-		if (event->hw.state & PERF_HES_STOPPED)
-			return -EINVAL;
-	}
 	return 0;
 }
 

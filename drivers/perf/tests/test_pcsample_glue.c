@@ -466,7 +466,9 @@ static void test_aux_space(void)
 
 	reset(false);
 	aux_available = false;
-	CHECK_EQ(start_on_target(), -EINVAL, "no AUX buffer: add fails");
+	CHECK_EQ(start_on_target(), 0,
+		 "no AUX buffer: add still succeeds (a failure would start perf's "
+		 "rotation hrtimer on the sampled CPU)");
 	CHECK(targets[2].event == NULL && (ev.hw.state & PERF_HES_STOPPED),
 	      "and the target stays disarmed");
 }
