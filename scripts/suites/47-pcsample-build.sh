@@ -124,11 +124,14 @@ for msg in 'no "cpus" property: which CPU each frame belongs to is unknown' \
 done
 magic=$(sed -n 's/^#define PCS_RECORD_MAGIC[[:space:]]*\(0x[0-9a-f]*\)u.*/\1/p' \
 	"$top/drivers/perf/pcsample/pcsample_decode.h")
+stats=$(sed -n 's/.*seq_puts(m, "\(cpu [a-z0-9_ ]*\)\\n");/\1/p' \
+	"$top/drivers/perf/pcsample/pcsample_debugfs.c")
 if [ -n "$magic" ] && grep -q "$magic" "$guide" && grep -q '``housekeeping_cpu``' "$guide" &&
-   grep -q '^Not done yet' "$guide"; then
-	tap_ok "guide documents housekeeping_cpu, the record magic ($magic), what is not done"
+   [ -n "$stats" ] && grep -qF "    $stats" "$guide" && grep -q '^Not done yet' "$guide"; then
+	tap_ok "guide documents housekeeping_cpu, the record magic ($magic), the stats columns, what is not done"
 else
-	tap_fail "guide documents housekeeping_cpu, the record magic, what is not done" "magic=$magic"
+	tap_fail "guide documents housekeeping_cpu, the record magic, the stats columns, what is not done" \
+		"magic=$magic" "stats=$stats"
 fi
 
 # The fragment, included from a minimal board with four CPUs: reg and

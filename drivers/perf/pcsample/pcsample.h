@@ -83,6 +83,10 @@ u32 pcs_reg_read32(struct pcs_target *t, u32 off);
 u64 pcs_reg_read64(struct pcs_target *t, u32 off);
 void pcs_reg_write32(struct pcs_target *t, u32 off, u32 val);
 int pcs_sampler_start(struct pcs_dev *pd);
+
+/* pcsample_debugfs.c: the per-CPU counts, for troubleshooting. */
+void pcs_debugfs_init(struct pcs_dev *pd);
+void pcs_debugfs_exit(void);
 void pcs_sampler_stop(struct pcs_dev *pd);
 void pcs_sampler_kick(struct pcs_dev *pd);
 

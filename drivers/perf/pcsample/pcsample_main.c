@@ -166,6 +166,7 @@ static int pcs_probe(struct platform_device *pdev)
 		goto err;
 	}
 	platform_set_drvdata(pdev, pd);
+	pcs_debugfs_init(pd);
 	dev_info(&pdev->dev, "arm_pcsample: %u CPUs from %s frames, read from CPU %d\n",
 		 cpumask_weight(&pd->supported),
 		 pd->kind == PCS_FRAME_PMU ? "external PMU" : "external debug", pd->hk_cpu);
@@ -182,6 +183,7 @@ static void pcs_remove(struct platform_device *pdev)
 {
 	struct pcs_dev *pd = platform_get_drvdata(pdev);
 
+	pcs_debugfs_exit();
 	perf_pmu_unregister(&pd->pmu);
 	pcs_sampler_stop(pd);
 	mutex_lock(&pcs_probe_lock);
