@@ -189,9 +189,14 @@ err_thread:
 	return ret;
 }
 
+/*
+ * The hotplug callbacks go first: their teardown marks every core offline,
+ * so the thread reads nothing more, and the online callback, which binds
+ * the thread, can no longer run once the thread is gone.
+ */
 void pcs_sampler_stop(struct pcs_dev *pd)
 {
-	kthread_stop(pd->sampler);
 	cpuhp_remove_state(pd->hp_state);
 	cpu_pm_unregister_notifier(&pd->cpu_pm_nb);
+	kthread_stop(pd->sampler);
 }
