@@ -136,6 +136,12 @@ static void test_debug_block(void)
 	r.pcsr_hi = 0;
 	CHECK_EQ(pcs_decode_debug(&r, &el1_pid, &all, &s), PCS_OK, "a lower-range sample");
 	CHECK_EQ(s.el, 0, "lower VA range without E2/E3 is EL0");
+	r.pcsr_hi = 0x01000000;
+	CHECK_EQ(pcs_decode_debug(&r, &el1_pid, &all, &s), PCS_OK, "a sample with a top-byte tag");
+	CHECK_EQ(s.el, 0, "bit 55 alone picks the VA range: a tag in bits [63:56] is still EL0");
+	r.pcsr_hi = 0x00800000;
+	CHECK_EQ(pcs_decode_debug(&r, &el1_pid, &all, &s), PCS_OK, "bit 55 set, top byte clear");
+	CHECK_EQ(s.el, 1, "bit 55 set is the upper range: EL1");
 	r.vid = PCS_EDVIDSR_NS | PCS_EDVIDSR_HV | PCS_EDVIDSR_E2;
 	CHECK_EQ(pcs_decode_debug(&r, &el1_pid, &all, &s), PCS_OK, "an EL2 sample");
 	CHECK_EQ(s.mode, PCS_MODE_HYPERVISOR, "EDVIDSR.E2 is EL2");
