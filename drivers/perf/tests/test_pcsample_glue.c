@@ -290,6 +290,12 @@ static void test_event_init(void)
 	ev.attr.config = 1;
 	CHECK_EQ(pd.pmu.event_init(&ev), -EINVAL, "config bits are refused (none defined)");
 	ev.attr.config = 0;
+	ev.attr.config1 = 1;
+	CHECK_EQ(pd.pmu.event_init(&ev), -EINVAL, "config1 bits are refused");
+	ev.attr.config1 = 0;
+	ev.attr.config2 = 1;
+	CHECK_EQ(pd.pmu.event_init(&ev), -EINVAL, "config2 bits are refused");
+	ev.attr.config2 = 0;
 	ev.attr.sample_type = PERF_SAMPLE_BRANCH_STACK;
 	CHECK_EQ(pd.pmu.event_init(&ev), -EINVAL, "a branch stack is refused");
 	ev.attr.sample_type = 0;
@@ -313,6 +319,15 @@ static void test_event_init(void)
 	      "the event is counted and the sampler woken");
 	ev.destroy(&ev);
 	CHECK_EQ(atomic_read(&pd.nr_events), 0, "destroy uncounts it");
+
+	/* CPU 0 is an ordinary CPU when another one keeps house. */
+	pd.hk_cpu = 3;
+	pd.supported.bits[0] = 0x7;
+	ev.cpu = 0;
+	CHECK_EQ(pd.pmu.event_init(&ev), 0, "CPU 0 is sampled when CPU 3 is the housekeeper");
+	ev.destroy(&ev);
+	ev.cpu = 3;
+	CHECK_EQ(pd.pmu.event_init(&ev), -EINVAL, "and CPU 3 is not");
 }
 
 static void test_setup_aux(void)
