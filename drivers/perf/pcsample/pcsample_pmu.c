@@ -39,8 +39,7 @@ static int pcs_event_init(struct perf_event *event)
 	if (attr->config || attr->config1 || attr->config2 ||
 	    has_branch_stack(event))
 		return -EINVAL;
-	if (!is_sampling_event(event))
-		return -EINVAL;
+	/* A counting event (no period) is refused here too: period 0. */
 	why = pcs_interval_ns(attr->freq, attr->freq ? attr->sample_freq :
 			      attr->sample_period, &ns);
 	if (why) {
