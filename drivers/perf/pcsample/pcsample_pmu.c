@@ -147,7 +147,7 @@ static void *pcs_setup_aux(struct perf_event *event, void **pages, int nr_pages,
 	int i;
 
 	/* Snapshot mode would need the sampler to overwrite: not supported. */
-	if (snapshot || !nr_pages || !is_power_of_2(nr_pages))
+	if (snapshot || !is_power_of_2(nr_pages))
 		return NULL;
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	pglist = kcalloc(nr_pages, sizeof(*pglist), GFP_KERNEL);

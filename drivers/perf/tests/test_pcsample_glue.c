@@ -37,9 +37,21 @@ void host_kernel_log_err(const char *fmt, ...)
 	va_end(ap);
 }
 
-void *kzalloc(size_t size, int gfp) { (void)gfp; return calloc(1, size); }
+/* The allocation that fails: 1 the next one, 2 the one after; 0 none. */
+static int fail_alloc;
+
+static bool alloc_fails(void)
+{
+	return fail_alloc && --fail_alloc == 0;
+}
+
+void *kzalloc(size_t size, int gfp) { (void)gfp; return alloc_fails() ? NULL : calloc(1, size); }
 void *kzalloc_node(size_t size, int gfp, int node) { (void)node; return kzalloc(size, gfp); }
-void *kcalloc(size_t n, size_t size, int gfp) { (void)gfp; return calloc(n, size); }
+void *kcalloc(size_t n, size_t size, int gfp)
+{
+	(void)gfp;
+	return alloc_fails() ? NULL : calloc(n, size);
+}
 void kfree(const void *p) { free((void *)p); }
 static unsigned char aux_pages[4][PAGE_SIZE];
 void *vmap(struct page **pages, unsigned int count, unsigned long flags, int prot)
@@ -338,11 +350,20 @@ static void test_setup_aux(void)
 	reset(false);
 	CHECK(pd.pmu.setup_aux(&ev, pages, 4, true) == NULL, "snapshot mode is refused");
 	CHECK(pd.pmu.setup_aux(&ev, pages, 3, false) == NULL, "3 pages (not a power of 2) refused");
+	CHECK(pd.pmu.setup_aux(&ev, pages, 0, false) == NULL, "0 pages refused");
 	b = pd.pmu.setup_aux(&ev, pages, 4, false);
 	CHECK(b && b->size == 4 * PAGE_SIZE && b->base == (u8 *)aux_pages,
 	      "4 pages map into one 16 KiB buffer");
 	if (b)
 		pd.pmu.free_aux(b);
+	/* Failures free what was allocated (ASan reports a leak otherwise). */
+	fail_alloc = 1;
+	CHECK(pd.pmu.setup_aux(&ev, pages, 4, false) == NULL, "no memory for the buffer: NULL");
+	fail_alloc = 2;
+	CHECK(pd.pmu.setup_aux(&ev, pages, 4, false) == NULL, "no memory for the page list: NULL");
+	fail_alloc = 0;
+	pages[0] = aux_pages[1];
+	CHECK(pd.pmu.setup_aux(&ev, pages, 4, false) == NULL, "vmap fails: NULL");
 }
 
 static void test_sampling(void)
@@ -453,6 +474,63 @@ static void test_sampling(void)
 	CHECK_EQ(ev.count.counter, 3, "and counts nothing");
 }
 
+static void test_add_without_start(void)
+{
+	int w0;
+
+	reset(false);
+	CHECK_EQ(pd.pmu.event_init(&ev), 0, "event_init");
+	aux_buf = pd.pmu.setup_aux(&ev, (void *[]){ aux_pages[0], aux_pages[1] }, 2, false);
+	cur_cpu = 2;
+	CHECK_EQ(pd.pmu.add(&ev, 0), 0, "add without PERF_EF_START");
+	CHECK(targets[2].event == NULL && aux_begins == 0 &&
+	      ev.hw.state == (PERF_HES_STOPPED | PERF_HES_UPTODATE),
+	      "leaves the event stopped and up to date, with no AUX handle");
+	pd.pmu.del(&ev, PERF_EF_UPDATE);
+	CHECK_EQ(aux_ends, 0, "and del of a stopped event ends no handle");
+
+	/* A CPU the driver has no frame for: perf core never starts one there. */
+	target_ptrs[1] = NULL;
+	cur_cpu = 1;
+	w0 = warnings;
+	pd.pmu.start(&ev, PERF_EF_RELOAD);
+	CHECK(warnings == w0 + 1 && aux_begins == 0 && (ev.hw.state & PERF_HES_STOPPED),
+	      "start on a CPU without a frame warns and stays stopped");
+	warnings = w0;
+	target_ptrs[1] = &targets[1];
+	cur_cpu = 0;
+}
+
+static void test_late_and_atomic64(void)
+{
+	struct fake_frame *f = &frames[2];
+	struct pcs_record rec;
+
+	reset(false);
+	pd.atomic64 = true;
+	set_live(f, 0x5000, PCS_PCSR_HI_NS | 0x12, 8, 0);
+	start_on_target();
+	pcs_round(&pd);
+	f->nlog = 0;
+	now_ns += 350000;	/* 3.5 periods late */
+	pcs_round(&pd);
+	CHECK_EQ(targets[2].missed, 2, "late by 3.5 periods: 2 whole periods counted missed");
+	CHECK(f->nlog == 4 && f->log[0] == PCS_PMU_PMPCSR_LO && f->log[1] == PCS_PMU_PMCID1SR,
+	      "arm,pcsr-64bit-atomic: one 64-bit PMPCSR read, no separate PMPCSR[63:32] read");
+	CHECK(record_at(32, &rec) && rec.s.ip == 0x0000001200005000ull,
+	      "and its upper half is the sample's");
+	stop_on_target();
+
+	reset(true);
+	start_on_target();
+	targets[2].pm_off = true;
+	frames[2].off = true;
+	pcs_round(&pd);
+	CHECK(frames[2].nlog == 0 && frames[2].aborts == 0,
+	      "debug block of a core the kernel knows is off: not even EDPRSR is read");
+	stop_on_target();
+}
+
 static void test_aux_space(void)
 {
 	struct fake_frame *f = &frames[2];
@@ -538,6 +616,8 @@ int main(void)
 	test_event_init();
 	test_setup_aux();
 	test_sampling();
+	test_add_without_start();
+	test_late_and_atomic64();
 	test_aux_space();
 	test_bad_frame();
 	test_debug_frame();
