@@ -112,7 +112,7 @@ guide=$top/Documentation/arm-pcsample.rst
 for msg in 'no "cpus" property: which CPU each frame belongs to is unknown' \
 	'CPUs in "cpus" but' 'is the housekeeping CPU and is not sampled' \
 	'is not an online CPU' 'PMDEVID.PCSample is not 1: no PMPCSR in this PMU block' \
-	'EDDEVID.PCSample is not 3' 'EDDEVID1.PCSROffset is not 2' \
+	'EDDEVID.PCSample is not 3' 'EDDEVID1.PCSROffset is reserved' \
 	'CONFIG_PID_IN_CONTEXTIDR is off: samples carry no PID'; do
 	# In C the quotes are escaped.
 	if grep -qF -- "${msg//\"/\\\"}" "$top"/drivers/perf/pcsample/*.c &&

@@ -41,6 +41,7 @@ struct pcs_target {
 	bool unlock_pending;	/* check the Software Lock before the next read */
 	bool frame_checked;	/* the ID register was read and accepted */
 	bool frame_bad;		/* ... or refused: never read again */
+	u32 pcsroffset;		/* debug block: EDDEVID1.PCSROffset */
 	struct perf_event *event;	/* started, with an AUX handle */
 	struct perf_output_handle handle;
 	struct pcs_aux_buf *buf;

@@ -18,7 +18,7 @@ static int pcs_stats_show(struct seq_file *m, void *unused)
 	unsigned long flags;
 	int cpu;
 
-	seq_puts(m, "cpu sampled no_sample not_non_secure el3 excluded not_readable missed frame\n");
+	seq_puts(m, "cpu sampled no_sample not_non_secure el3 excluded aarch32 not_readable missed frame\n");
 	for_each_cpu(cpu, &pd->supported) {
 		struct pcs_target *t = pd->targets[cpu];
 		u64 v[PCS_NR_VERDICTS], not_readable, missed;
@@ -32,9 +32,9 @@ static int pcs_stats_show(struct seq_file *m, void *unused)
 		missed = t->missed;
 		frame = t->frame_bad ? "refused" : t->frame_checked ? "ok" : "unread";
 		raw_spin_unlock_irqrestore(&t->lock, flags);
-		seq_printf(m, "%d %llu %llu %llu %llu %llu %llu %llu %s\n", cpu,
+		seq_printf(m, "%d %llu %llu %llu %llu %llu %llu %llu %llu %s\n", cpu,
 			   v[PCS_OK], v[PCS_NONE], v[PCS_SECURE], v[PCS_EL3],
-			   v[PCS_EXCLUDED], not_readable, missed, frame);
+			   v[PCS_EXCLUDED], v[PCS_AARCH32], not_readable, missed, frame);
 	}
 	return 0;
 }

@@ -106,13 +106,33 @@ enum pcs_verdict pcs_decode_pmu(const struct pcs_raw *raw,
  * and EL2/EL3 come from EDVIDSR, and EL0 and EL1 are told apart by the VA
  * range (EL0 runs from TTBR0, an EL1 kernel from TTBR1), as that layout
  * has no EL field.  Armv8.0 has no VHE, so CONTEXTIDR_EL1 holds the PID.
+ * AArch64 samples are the instruction's address; an AArch32 sample may
+ * carry the AArch32 PC offset, as EDDEVID1.PCSROffset says: with
+ * PCSROffset = 0 bit 0 tells T32 (+4) from A32 (+8), with 2 the sample
+ * lacks the instruction set state and is dropped.
  */
-enum pcs_verdict pcs_decode_debug(const struct pcs_raw *raw,
+static enum pcs_verdict pcs_aarch32_pc(u64 *pc, u32 pcsroffset)
+{
+	switch (pcsroffset) {
+	case PCS_PCSROFFSET_ISA:
+		if (*pc & 1)
+			*pc = (*pc & ~1ull) - 4;
+		else
+			*pc = (*pc & ~3ull) - 8;
+		return PCS_OK;
+	case PCS_PCSROFFSET_NONE:
+		return PCS_OK;
+	}
+	return PCS_AARCH32;
+}
+
+enum pcs_verdict pcs_decode_debug(const struct pcs_raw *raw, u32 pcsroffset,
 				  const struct pcs_host *host,
 				  const struct pcs_filter *filter,
 				  struct pcs_sample *out)
 {
 	u32 vid = raw->vid;
+	enum pcs_verdict v;
 	u64 pc;
 	u8 el;
 
@@ -121,8 +141,12 @@ enum pcs_verdict pcs_decode_debug(const struct pcs_raw *raw,
 	if (!(vid & PCS_EDVIDSR_NS))
 		return PCS_SECURE;
 	pc = ((u64)raw->pcsr_hi << 32) | raw->pcsr_lo;
-	if (!(vid & PCS_EDVIDSR_HV))
+	if (!(vid & PCS_EDVIDSR_HV)) {
 		pc &= 0xffffffffu;	/* an AArch32 sample */
+		v = pcs_aarch32_pc(&pc, pcsroffset);
+		if (v != PCS_OK)
+			return v;
+	}
 	if (vid & PCS_EDVIDSR_E3)
 		el = 3;
 	else if (vid & PCS_EDVIDSR_E2)
@@ -146,6 +170,8 @@ const char *pcs_verdict_name(enum pcs_verdict v)
 		return "EL3";
 	case PCS_EXCLUDED:
 		return "excluded by the event";
+	case PCS_AARCH32:
+		return "AArch32 without its instruction set state";
 	case PCS_NR_VERDICTS:
 		break;
 	}
@@ -200,9 +226,14 @@ const char *pcs_check_debug_frame(u32 eddevid, u32 eddevid1)
 		return "EDDEVID.PCSample is 0: no EDPCSR in this debug block";
 	if (pcs != PCS_EDDEVID_PCSAMPLE_CID_VID)
 		return "EDDEVID.PCSample is not 3: no EDVIDSR, so no Security state";
-	if ((eddevid1 & PCS_DEVID_PCSAMPLE_MASK) != PCS_EDDEVID1_PCSROFFSET_NONE)
-		return "EDDEVID1.PCSROffset is not 2: samples carry an offset";
+	if (pcs_pcsroffset(eddevid1) > PCS_PCSROFFSET_NO_AARCH32)
+		return "EDDEVID1.PCSROffset is reserved (above 2)";
 	return NULL;
+}
+
+u32 pcs_pcsroffset(u32 eddevid1)
+{
+	return eddevid1 & PCS_DEVID_PCSAMPLE_MASK;
 }
 
 const char *pcs_interval_ns(bool freq, u64 value, u64 *ns)

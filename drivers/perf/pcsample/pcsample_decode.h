@@ -56,6 +56,7 @@ enum pcs_verdict {
 	PCS_SECURE,	/* not Non-secure: never disclosed to a Non-secure OS */
 	PCS_EL3,	/* firmware: never disclosed */
 	PCS_EXCLUDED,	/* the event excludes this mode */
+	PCS_AARCH32,	/* an AArch32 sample the frame cannot place */
 	PCS_NR_VERDICTS,
 };
 
@@ -63,7 +64,7 @@ enum pcs_verdict pcs_decode_pmu(const struct pcs_raw *raw,
 				const struct pcs_host *host,
 				const struct pcs_filter *filter,
 				struct pcs_sample *out);
-enum pcs_verdict pcs_decode_debug(const struct pcs_raw *raw,
+enum pcs_verdict pcs_decode_debug(const struct pcs_raw *raw, u32 pcsroffset,
 				  const struct pcs_host *host,
 				  const struct pcs_filter *filter,
 				  struct pcs_sample *out);
@@ -89,6 +90,8 @@ bool pcs_needs_unlock(u32 lsr);
  */
 const char *pcs_check_pmu_frame(u32 pmdevid);
 const char *pcs_check_debug_frame(u32 eddevid, u32 eddevid1);
+/* EDDEVID1.PCSROffset, for pcs_decode_debug(). */
+u32 pcs_pcsroffset(u32 eddevid1);
 
 /* Sampling interval bounds: 10 us (100 kHz) to 1 s. */
 #define PCS_MIN_INTERVAL_NS	10000ull

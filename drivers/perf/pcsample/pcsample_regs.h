@@ -70,6 +70,9 @@
 #define PCS_PMDEVID_PCSAMPLE_IMPL	0x1u	/* PMPCSR, PMCIDnSR, PMVIDSR */
 #define PCS_EDDEVID_PCSAMPLE_CID	0x2u	/* EDPCSR, EDCIDSR */
 #define PCS_EDDEVID_PCSAMPLE_CID_VID	0x3u	/* and EDVIDSR */
-#define PCS_EDDEVID1_PCSROFFSET_NONE	0x2u	/* samples have no offset */
+/* EDDEVID1.PCSROffset: how AArch32 samples relate to the instruction. */
+#define PCS_PCSROFFSET_ISA		0x0u	/* +8 (A32) or +4 (T32) */
+#define PCS_PCSROFFSET_NONE		0x1u	/* no offset */
+#define PCS_PCSROFFSET_NO_AARCH32	0x2u	/* no offset; AArch32 unusable */
 
 #endif /* PCSAMPLE_REGS_H */

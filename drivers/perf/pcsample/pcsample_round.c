@@ -28,6 +28,7 @@ static bool pcs_frame_ok(struct pcs_dev *pd, struct pcs_target *t)
 		devid = pcs_reg_read32(t, PCS_DBG_EDDEVID);
 		devid1 = pcs_reg_read32(t, PCS_DBG_EDDEVID1);
 		why = pcs_check_debug_frame(devid, devid1);
+		t->pcsroffset = pcs_pcsroffset(devid1);
 	}
 	if (why) {
 		t->frame_bad = true;
@@ -110,7 +111,7 @@ static void pcs_sample_target(struct pcs_dev *pd, struct pcs_target *t)
 	}
 	pcs_read_capture(pd, t, &raw);
 	if (debug)
-		v = pcs_decode_debug(&raw, &pd->host, &t->filter, &s);
+		v = pcs_decode_debug(&raw, t->pcsroffset, &pd->host, &t->filter, &s);
 	else
 		v = pcs_decode_pmu(&raw, &pd->host, &t->filter, &s);
 	t->verdicts[v]++;

@@ -128,33 +128,53 @@ static void test_debug_block(void)
 	};
 	struct pcs_sample s;
 
-	CHECK_EQ(pcs_decode_debug(&r, &el1_pid, &all, &s), PCS_OK, "an EDPCSR sample decodes");
+	CHECK_EQ(pcs_decode_debug(&r, PCS_PCSROFFSET_NONE, &el1_pid, &all, &s), PCS_OK, "an EDPCSR sample decodes");
 	CHECK_EQ(s.ip, 0xffff000000080000ull, "EDPCSRhi is PC[63:32]");
 	CHECK_EQ(s.el, 1, "upper VA range without E2/E3 is EL1");
 	CHECK_EQ(s.pid, 42, "PID from EDCIDSR");
 	CHECK_EQ(s.vmid, 3, "VMID from EDVIDSR[15:0]");
 	r.pcsr_hi = 0;
-	CHECK_EQ(pcs_decode_debug(&r, &el1_pid, &all, &s), PCS_OK, "a lower-range sample");
+	CHECK_EQ(pcs_decode_debug(&r, PCS_PCSROFFSET_NONE, &el1_pid, &all, &s), PCS_OK, "a lower-range sample");
 	CHECK_EQ(s.el, 0, "lower VA range without E2/E3 is EL0");
 	r.pcsr_hi = 0x01000000;
-	CHECK_EQ(pcs_decode_debug(&r, &el1_pid, &all, &s), PCS_OK, "a sample with a top-byte tag");
+	CHECK_EQ(pcs_decode_debug(&r, PCS_PCSROFFSET_NONE, &el1_pid, &all, &s), PCS_OK, "a sample with a top-byte tag");
 	CHECK_EQ(s.el, 0, "bit 55 alone picks the VA range: a tag in bits [63:56] is still EL0");
 	r.pcsr_hi = 0x00800000;
-	CHECK_EQ(pcs_decode_debug(&r, &el1_pid, &all, &s), PCS_OK, "bit 55 set, top byte clear");
+	CHECK_EQ(pcs_decode_debug(&r, PCS_PCSROFFSET_NONE, &el1_pid, &all, &s), PCS_OK, "bit 55 set, top byte clear");
 	CHECK_EQ(s.el, 1, "bit 55 set is the upper range: EL1");
 	r.vid = PCS_EDVIDSR_NS | PCS_EDVIDSR_HV | PCS_EDVIDSR_E2;
-	CHECK_EQ(pcs_decode_debug(&r, &el1_pid, &all, &s), PCS_OK, "an EL2 sample");
+	CHECK_EQ(pcs_decode_debug(&r, PCS_PCSROFFSET_NONE, &el1_pid, &all, &s), PCS_OK, "an EL2 sample");
 	CHECK_EQ(s.mode, PCS_MODE_HYPERVISOR, "EDVIDSR.E2 is EL2");
 	r.vid = PCS_EDVIDSR_NS | PCS_EDVIDSR_E3;
-	CHECK_EQ(pcs_decode_debug(&r, &el1_pid, &all, &s), PCS_EL3, "EDVIDSR.E3 is refused");
+	CHECK_EQ(pcs_decode_debug(&r, PCS_PCSROFFSET_NONE, &el1_pid, &all, &s), PCS_EL3, "EDVIDSR.E3 is refused");
 	r.vid = PCS_EDVIDSR_HV;
-	CHECK_EQ(pcs_decode_debug(&r, &el1_pid, &all, &s), PCS_SECURE, "EDVIDSR.NS = 0 is refused");
+	CHECK_EQ(pcs_decode_debug(&r, PCS_PCSROFFSET_NONE, &el1_pid, &all, &s), PCS_SECURE, "EDVIDSR.NS = 0 is refused");
 	r.vid = PCS_EDVIDSR_NS;
 	r.pcsr_hi = 0x12345678;
-	CHECK_EQ(pcs_decode_debug(&r, &el1_pid, &all, &s), PCS_OK, "an AArch32 sample");
+	CHECK_EQ(pcs_decode_debug(&r, PCS_PCSROFFSET_NONE, &el1_pid, &all, &s), PCS_OK, "an AArch32 sample");
 	CHECK_EQ(s.ip, 0x00080000, "HV = 0: an AArch32 sample keeps 32 address bits");
+	r.pcsr_lo = 0x00080009;		/* T32, bit 0 set */
+	CHECK_EQ(pcs_decode_debug(&r, PCS_PCSROFFSET_ISA, &el1_pid, &all, &s), PCS_OK,
+		 "PCSROffset = 0: a T32 sample");
+	CHECK_EQ(s.ip, 0x00080004, "T32: bit 0 cleared and 4 subtracted");
+	r.pcsr_lo = 0x00080008;
+	CHECK_EQ(pcs_decode_debug(&r, PCS_PCSROFFSET_ISA, &el1_pid, &all, &s), PCS_OK,
+		 "PCSROffset = 0: an A32 sample");
+	CHECK_EQ(s.ip, 0x00080000, "A32: 8 subtracted");
+	CHECK_EQ(pcs_decode_debug(&r, PCS_PCSROFFSET_NONE, &el1_pid, &all, &s), PCS_OK,
+		 "PCSROffset = 1: an A32 sample");
+	CHECK_EQ(s.ip, 0x00080008, "PCSROffset = 1: no offset removed");
+	CHECK_EQ(pcs_decode_debug(&r, PCS_PCSROFFSET_NO_AARCH32, &el1_pid, &all, &s),
+		 PCS_AARCH32, "PCSROffset = 2: an AArch32 sample is dropped");
+	r.vid |= PCS_EDVIDSR_HV;
+	r.pcsr_hi = 0;
+	CHECK_EQ(pcs_decode_debug(&r, PCS_PCSROFFSET_ISA, &el1_pid, &all, &s), PCS_OK,
+		 "PCSROffset = 0: an AArch64 sample");
+	CHECK_EQ(s.ip, 0x00080008, "AArch64 samples never carry the offset");
+	CHECK_EQ(pcs_decode_debug(&r, PCS_PCSROFFSET_NO_AARCH32, &el1_pid, &all, &s), PCS_OK,
+		 "PCSROffset = 2: an AArch64 sample is kept");
 	r.pcsr_lo = PCS_NO_SAMPLE;
-	CHECK_EQ(pcs_decode_debug(&r, &el1_pid, &all, &s), PCS_NONE,
+	CHECK_EQ(pcs_decode_debug(&r, PCS_PCSROFFSET_NONE, &el1_pid, &all, &s), PCS_NONE,
 		 "EDPCSRlo = 0xFFFFFFFF is no sample");
 }
 
@@ -190,8 +210,10 @@ static void test_frame_ids(void)
 	CHECK(pcs_check_debug_frame(0x0, 0x2) != NULL, "EDDEVID.PCSample = 0 is refused");
 	CHECK(pcs_check_debug_frame(0x2, 0x2) != NULL,
 	      "EDDEVID.PCSample = 2 (no EDVIDSR) is refused");
-	CHECK(pcs_check_debug_frame(0x3, 0x0) != NULL,
-	      "EDDEVID1.PCSROffset = 0 (offset applied) is refused");
+	CHECK(pcs_check_debug_frame(0x3, 0x0) == NULL && pcs_check_debug_frame(0x3, 0x1) == NULL,
+	      "EDDEVID1.PCSROffset = 0 and 1 are accepted");
+	CHECK(pcs_check_debug_frame(0x3, 0x3) != NULL, "a reserved EDDEVID1.PCSROffset is refused");
+	CHECK_EQ(pcs_pcsroffset(0xfffffff2), 2, "PCSROffset is EDDEVID1[3:0]");
 }
 
 static void test_interval(void)

@@ -223,7 +223,7 @@ static void reset(bool debug)
 		raw_spin_lock_init(&targets[i].lock);
 		target_ptrs[i] = &targets[i];
 		frames[i].devid = debug ? PCS_EDDEVID_PCSAMPLE_CID_VID : PCS_PMDEVID_PCSAMPLE_IMPL;
-		frames[i].devid1 = PCS_EDDEVID1_PCSROFFSET_NONE;
+		frames[i].devid1 = PCS_PCSROFFSET_NONE;
 		frames[i].edprsr = PCS_EDPRSR_PU;
 		if (i)
 			pd.supported.bits[0] |= 1UL << i;
@@ -608,6 +608,24 @@ static void test_debug_frame(void)
 	      "EDPRSR, EDDEVID/EDDEVID1, Software Lock, then EDPCSRlo before EDPCSRhi");
 	CHECK(record_at(0, &rec) && rec.s.ip == 0xffff800080001000ull && rec.s.el == 1 &&
 	      rec.s.pid == 77, "an EDPCSR sample: 64-bit PC, EL1 from the VA range, EDCIDSR");
+	stop_on_target();
+
+	/* The frame's EDDEVID1.PCSROffset decides what an AArch32 sample is. */
+	reset(true);
+	f->devid1 = PCS_PCSROFFSET_NO_AARCH32;
+	set_live(f, 0x8000, 0, 77, PCS_EDVIDSR_NS);
+	start_on_target();
+	pcs_round(&pd);
+	CHECK(targets[2].verdicts[PCS_AARCH32] == 1 && !record_at(0, &rec),
+	      "EDDEVID1.PCSROffset = 2: an AArch32 sample is counted, not written");
+	stop_on_target();
+	reset(true);
+	f->devid1 = PCS_PCSROFFSET_ISA;
+	set_live(f, 0x8008, 0, 77, PCS_EDVIDSR_NS);
+	start_on_target();
+	pcs_round(&pd);
+	CHECK(record_at(0, &rec) && rec.s.ip == 0x8000,
+	      "EDDEVID1.PCSROffset = 0: the A32 offset is removed");
 	stop_on_target();
 }
 
