@@ -26,9 +26,9 @@
 #include "pcsample_decode.h"
 #include "pcsample_regs.h"
 
+/* @pc has bits [63:56] clear: PCSample[55:0] only. */
 static u64 pcs_sign_extend55(u64 pc)
 {
-	pc &= (1ull << 56) - 1;
 	if (pc & (1ull << 55))
 		pc |= ~((1ull << 56) - 1);
 	return pc;

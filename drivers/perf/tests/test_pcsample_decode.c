@@ -46,6 +46,13 @@ static void test_pmu_fields(void)
 	CHECK_EQ(s.ip, 0x000000aa00401000ull, "bit 55 clear: a TTBR0 address, not extended");
 	CHECK_EQ(s.mode, PCS_MODE_USER, "EL0 is user");
 
+	r.pcsr_hi = pcsr_hi(1, 0, 0, 0x800000);
+	CHECK_EQ(pcs_decode_pmu(&r, &el1_pid, &all, &s), PCS_OK, "bit 55 alone set");
+	CHECK_EQ(s.ip, 0xff80000000401000ull, "bit 55 alone: extended into bits [63:56]");
+	r.pcsr_hi = pcsr_hi(1, 0, 0, 0x400000);
+	CHECK_EQ(pcs_decode_pmu(&r, &el1_pid, &all, &s), PCS_OK, "bit 54 alone set");
+	CHECK_EQ(s.ip, 0x0040000000401000ull, "bit 54 alone: not extended");
+	r.pcsr_hi = pcsr_hi(1, 0, 0, 0x0000aa);
 	r.pcsr_hi |= PCS_PCSR_HI_T | (0x7u << 24);
 	CHECK_EQ(pcs_decode_pmu(&r, &el1_pid, &all, &s), PCS_OK,
 		 "T and RES0 bits do not change the verdict");
@@ -161,6 +168,11 @@ static void test_debug_block(void)
 	CHECK_EQ(pcs_decode_debug(&r, PCS_PCSROFFSET_ISA, &el1_pid, &all, &s), PCS_OK,
 		 "PCSROffset = 0: an A32 sample");
 	CHECK_EQ(s.ip, 0x00080000, "A32: 8 subtracted");
+	r.pcsr_lo = 0x0008000e;
+	CHECK_EQ(pcs_decode_debug(&r, PCS_PCSROFFSET_ISA, &el1_pid, &all, &s), PCS_OK,
+		 "an A32 sample with bits [3:1] set");
+	CHECK_EQ(s.ip, 0x00080004, "A32: bits [1:0] cleared, only those, then 8 subtracted");
+	r.pcsr_lo = 0x00080008;
 	CHECK_EQ(pcs_decode_debug(&r, PCS_PCSROFFSET_NONE, &el1_pid, &all, &s), PCS_OK,
 		 "PCSROffset = 1: an A32 sample");
 	CHECK_EQ(s.ip, 0x00080008, "PCSROffset = 1: no offset removed");
@@ -207,8 +219,10 @@ static void test_frame_ids(void)
 	CHECK(pcs_check_pmu_frame(0x2) != NULL, "a reserved PMDEVID.PCSample is refused");
 	CHECK(pcs_check_debug_frame(0x3, 0x2) == NULL,
 	      "EDDEVID.PCSample = 3 with no offset is accepted");
-	CHECK(pcs_check_debug_frame(0x0, 0x2) != NULL, "EDDEVID.PCSample = 0 is refused");
-	CHECK(pcs_check_debug_frame(0x2, 0x2) != NULL,
+	CHECK(pcs_check_debug_frame(0x0, 0x2) != NULL &&
+	      strstr(pcs_check_debug_frame(0x0, 0x2), "is 0"), "EDDEVID.PCSample = 0 is refused");
+	CHECK(pcs_check_debug_frame(0x2, 0x2) != NULL &&
+	      strstr(pcs_check_debug_frame(0x2, 0x2), "not 3"),
 	      "EDDEVID.PCSample = 2 (no EDVIDSR) is refused");
 	CHECK(pcs_check_debug_frame(0x3, 0x0) == NULL && pcs_check_debug_frame(0x3, 0x1) == NULL,
 	      "EDDEVID1.PCSROffset = 0 and 1 are accepted");
@@ -230,6 +244,10 @@ static void test_interval(void)
 	CHECK(pcs_interval_ns(true, 100000, &ns) == NULL && ns == PCS_MIN_INTERVAL_NS,
 	      "100 kHz is the limit");
 	CHECK(pcs_interval_ns(false, 9999, &ns) != NULL, "a period below 10 us is refused");
+	CHECK(pcs_interval_ns(false, PCS_MIN_INTERVAL_NS, &ns) == NULL && ns == PCS_MIN_INTERVAL_NS,
+	      "a period of exactly 10 us is accepted");
+	CHECK(pcs_interval_ns(false, PCS_MAX_INTERVAL_NS, &ns) == NULL && ns == PCS_MAX_INTERVAL_NS,
+	      "a period of exactly 1 s is accepted");
 	CHECK(pcs_interval_ns(false, PCS_MAX_INTERVAL_NS + 1, &ns) != NULL,
 	      "a period above 1 s is refused");
 	CHECK(pcs_interval_ns(true, 1, &ns) == NULL && ns == PCS_MAX_INTERVAL_NS,
@@ -247,6 +265,9 @@ static void test_next_due(void)
 	CHECK_EQ(pcs_next_due(1000, 100, 1350, &missed), 1400,
 		 "late: the next period boundary after now");
 	CHECK_EQ(missed, 3, "late by 3.5 periods: 3 missed, not caught up");
+	CHECK_EQ(pcs_next_due(1000, 0, 2000, &missed), 2000,
+		 "a zero interval (never validated so) does not divide by zero: now");
+	CHECK_EQ(missed, 0, "and misses nothing");
 }
 
 static void test_record(void)
