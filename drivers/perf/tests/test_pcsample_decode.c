@@ -290,6 +290,26 @@ static void test_record(void)
 	CHECK(out.time == in.time && out.cpu == in.cpu && out.s.ip == in.s.ip &&
 	      out.s.pid == in.s.pid && out.s.vmid == in.s.vmid && out.s.el == in.s.el &&
 	      out.s.mode == in.s.mode, "pack then unpack is the identity");
+	/* Every byte of every field, and the largest valid EL and mode. */
+	in.time = 0xf1e2d3c4b5a69788ull;
+	in.cpu = 0x9abcdef0;
+	in.s.ip = 0x8877665544332211ull;
+	in.s.pid = 0x12345678;
+	in.s.vmid = 0xbeef;
+	in.s.el = 2;
+	in.s.mode = PCS_MODE_GUEST_KERNEL;
+	pcs_record_pack(&in, buf);
+	memset(&out, 0, sizeof(out));
+	CHECK(pcs_record_unpack(buf, &out), "EL 2 and the guest-kernel mode unpack");
+	CHECK(out.time == in.time && out.cpu == in.cpu && out.s.ip == in.s.ip &&
+	      out.s.pid == in.s.pid && out.s.vmid == in.s.vmid && out.s.el == 2 &&
+	      out.s.mode == PCS_MODE_GUEST_KERNEL,
+	      "all-bytes values survive pack then unpack, EL and mode not swapped");
+	CHECK(buf[16] == 0x78 && buf[19] == 0x12 && buf[24] == 0xef && buf[25] == 0xbe,
+	      "pid at offset 16 and vmid at 24, little-endian");
+	buf[26] = 3;
+	CHECK(!pcs_record_unpack(buf, &out), "EL 3 is refused (never written)");
+	buf[26] = 2;
 	buf[30] ^= 1;
 	CHECK(!pcs_record_unpack(buf, &out), "a bad magic is refused");
 	buf[30] ^= 1;
