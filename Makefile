@@ -8,9 +8,10 @@
 #   make mutate  mutation testing of the C layers (scripts/mutate.sh; not
 #                part of check: MUTATE_ARGS='--sample 200 --seed 1')
 #   make demo    the main job: record or generate a trace and decode it
-#   make modules KVER=6.1|6.12 [SIM=1]
+#   make modules KVER=6.1|6.12 [SIM=1|PCSAMPLE=1]
 #                cross-build the SPE driver (arm_spe.ko, or arm_spe_sim.ko
-#                with SIM=1) against that fetched Debian arm64 kernel, W=1
+#                with SIM=1, or the PC-sample PMU arm_pcsample.ko with
+#                PCSAMPLE=1) against that fetched Debian arm64 kernel, W=1
 #   make install build and install spe-decode (with its library, headers,
 #                pkg-config file, man pages, bash completion) and spe-gen into
 #                $(DESTDIR)$(PREFIX); make uninstall removes them
@@ -43,7 +44,8 @@ demo: all
 
 KVER ?= 6.1
 modules: deps
-	@scripts/build-spe-module.sh $(KVER) $(if $(filter 1,$(SIM)),--sim)
+	@scripts/build-spe-module.sh $(KVER) $(if $(filter 1,$(SIM)),--sim) \
+		$(if $(filter 1,$(PCSAMPLE)),--pcsample)
 
 # No deps here: installing needs only what building the two tools needs.
 install uninstall:

@@ -50,11 +50,14 @@ LAYERS = {
                   "21-perfdata-vs-perf", "22-perfdata-corrupt",
                   "25-perfdata-memory"]),
     # The files the host driver tests compile (drivers/perf/tests/Makefile:
-    # PORTABLE and GLUE).
+    # PORTABLE, GLUE, PCS_OBJ and PCS_GLUE).
     "driver": ([DRV + f for f in ("spe_caps.c", "spe_format.c",
                                   "spe_aux_window.c", "spe_pmbsr.c",
                                   "spe_core.c", "spe_aux.c", "spe_irq.c",
-                                  "spe_unit.c")],
+                                  "spe_unit.c",
+                                  "pcsample/pcsample_decode.c",
+                                  "pcsample/pcsample_pmu.c",
+                                  "pcsample/pcsample_round.c")],
                ["make", "-s", "-C", "drivers/perf/tests"],
                ["40-driver-logic"]),
     "model": ([DRV + "sim/spe_spu_model.c"],

@@ -7,7 +7,12 @@
 # glue (spe_core.c, spe_aux.c, spe_irq.c) against host stand-ins of the
 # kernel APIs and a backend that records every register access and
 # barrier: the register sequences of DDI 0586A §3.5/§3.6, event_init errors,
-# the AUX bookkeeping of start/stop/interrupt.
+# the AUX bookkeeping of start/stop/interrupt.  And the PC-sample driver's
+# pure logic (drivers/perf/pcsample/pcsample_decode.c): PMPCSR/EDPCSR
+# decoding, the power and lock rules, the period and the AUX record; and
+# its perf callbacks and sampling round (pcsample_pmu.c, pcsample_round.c)
+# over a fake register frame: the order of the reads, no access to a core
+# that is off, the Software Lock, the AUX placement and truncation.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh

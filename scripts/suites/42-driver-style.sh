@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The SPE driver follows the kernel coding style: checkpatch.pl --strict
 # (taken from Debian's linux-source-6.1, scripts/fetch-checkpatch.sh) finds
-# nothing in drivers/perf.  Two exceptions: spe_compat.h, whose job is the
+# nothing in drivers/perf (with the PC-sample module in drivers/perf/pcsample).  Two exceptions: spe_compat.h, whose job is the
 # LINUX_VERSION_CODE tests an out-of-tree module needs, and the portable
 # sources (the SPU model and its generator, which include no <linux/...>
 # header because the same file is compiled in userspace): they use the
@@ -21,7 +21,7 @@ tap_ok "checkpatch.pl fetched from linux-source-6.1"
 opts=(--no-tree --strict --terse --show-types --quiet)
 cd "$top"
 mapfile -t files < <(git ls-files 'drivers/perf/*.[ch]' 'drivers/perf/Kbuild' \
-	'drivers/perf/Kconfig' | grep -v '^drivers/perf/tests/')
+	'drivers/perf/*/Kbuild' 'drivers/perf/Kconfig' | grep -v '^drivers/perf/tests/')
 for f in "${files[@]}"; do
 	extra=()
 	[ "$(basename "$f")" = spe_compat.h ] && extra=(--ignore LINUX_VERSION_CODE)

@@ -7,7 +7,8 @@
 #     into two modules of one build);
 #   - with the in-tree ARM_SPE_PMU built in, neither can be selected (only
 #     one driver can own the SPE device);
-#   - without ARM64 or PERF_EVENTS, neither exists.
+#   - arm_pcsample is a module of its own beside them;
+#   - without ARM64 or PERF_EVENTS, none exists.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
@@ -59,6 +60,12 @@ if configure y m allmodconfig; then
 		tap_fail "allmodconfig: arm_spe is a module, arm_spe_sim is not built with it" \
 			"$(grep SPE "$work/.config")"
 	fi
+	if has CONFIG_ARM_PCSAMPLE_PERF=m; then
+		tap_ok "allmodconfig: arm_pcsample is a module beside arm_spe (no shared objects)"
+	else
+		tap_fail "allmodconfig: arm_pcsample is a module beside arm_spe (no shared objects)" \
+			"$(grep PCSAMPLE "$work/.config")"
+	fi
 	# ARM_SPE_PERF=n is the one way to get the simulated module.
 	echo "CONFIG_ARM_SPE_PERF=n" >"$work/frag"
 	if (cd "$work" && rm -f .config &&
@@ -81,9 +88,9 @@ else
 	tap_fail "in-tree ARM_SPE_PMU=y: ARM_SPE_PERF and ARM_SPE_PERF_SIM unavailable" "$(grep SPE "$work/.config")"
 fi
 
-if configure n m allmodconfig && ! grep -q 'ARM_SPE_PERF' "$work/.config"; then
-	tap_ok "without ARM64/PERF_EVENTS neither symbol exists"
+if configure n m allmodconfig && ! grep -qE 'ARM_SPE_PERF|ARM_PCSAMPLE_PERF' "$work/.config"; then
+	tap_ok "without ARM64/PERF_EVENTS none of the symbols exists"
 else
-	tap_fail "without ARM64/PERF_EVENTS neither symbol exists" "$(grep SPE "$work/.config")"
+	tap_fail "without ARM64/PERF_EVENTS none of the symbols exists" "$(grep -E 'SPE|PCSAMPLE' "$work/.config")"
 fi
 tap_done

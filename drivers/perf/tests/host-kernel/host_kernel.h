@@ -3,7 +3,9 @@
  * Host stand-ins for the kernel APIs the driver's perf glue uses
  * (spe_core.c, spe_aux.c, spe_irq.c), so test_spe_glue.c can compile those
  * files unchanged and drive them against a recording fake backend and a
- * fake perf AUX handle.  Only what the glue touches is modelled; every
+ * fake perf AUX handle; and those of the PC-sample PMU's callbacks and
+ * sampling round (pcsample/pcsample_pmu.c, pcsample_round.c), driven by
+ * test_pcsample_glue.c against a fake register frame.  Only what the glue touches is modelled; every
  * linux/<name>.h of this directory includes this one file.
  */
 #ifndef SPE_HOST_KERNEL_H
@@ -29,6 +31,12 @@
 #define container_of(p, t, m)	((t *)((char *)(p) - offsetof(t, m)))
 #define dev_dbg(dev, ...)	((void)(dev))
 #define dev_err_ratelimited(dev, ...)	host_kernel_log_err(__VA_ARGS__)
+#define dev_err(dev, ...)	host_kernel_log_err(__VA_ARGS__)
+#define __iomem
+#define U64_MAX			(~0ULL)
+#define lower_32_bits(v)	((u32)(v))
+#define upper_32_bits(v)	((u32)((v) >> 32))
+#define is_power_of_2(n)	((n) != 0 && (((n) & ((n) - 1)) == 0))
 #define KERNEL_VERSION(a, b, c)	(((a) << 16) + ((b) << 8) + (c))
 #define LINUX_VERSION_CODE	KERNEL_VERSION(6, 1, 0)
 
@@ -43,6 +51,7 @@ void host_kernel_log_err(const char *fmt, ...);
 #define PAGE_KERNEL		0
 struct page;
 void *kzalloc_node(size_t size, int gfp, int node);
+void *kzalloc(size_t size, int gfp);
 void *kcalloc(size_t n, size_t size, int gfp);
 void kfree(const void *p);
 void *vmap(struct page **pages, unsigned int count, unsigned long flags, int prot);
@@ -59,7 +68,32 @@ static inline bool cpumask_test_cpu(int cpu, const cpumask_t *m)
 {
 	return m->bits[0] & (1UL << cpu);
 }
+#define for_each_cpu(cpu, mask)					\
+	for ((cpu) = 0; (cpu) < 64; (cpu)++)				\
+		if (cpumask_test_cpu((cpu), (mask)))
 struct hlist_node { void *next, **pprev; };
+struct task_struct;
+struct notifier_block {
+	int (*notifier_call)(struct notifier_block *nb, unsigned long action, void *data);
+};
+
+/*
+ * Locks: a raw spinlock is a depth count, so a test can see it is held
+ * where it must be and released on every path.
+ */
+typedef struct { int held; } raw_spinlock_t;
+#define raw_spin_lock_init(l)	((l)->held = 0)
+#define raw_spin_lock_irqsave(l, f)	\
+	do { (f) = 0; if ((l)->held++) host_kernel_warn(__FILE__, __LINE__); } while (0)
+#define raw_spin_unlock_irqrestore(l, f)	\
+	do { (void)(f); if (--(l)->held) host_kernel_warn(__FILE__, __LINE__); } while (0)
+typedef struct { int counter; } atomic_t;
+#define atomic_read(a)		((a)->counter)
+#define atomic_inc(a)		((a)->counter++)
+#define atomic_dec(a)		((a)->counter--)
+
+/* Time: the test's clock. */
+u64 ktime_get_ns(void);
 struct device { int id; };
 struct platform_device { struct device dev; };
 struct attribute_group;
@@ -73,6 +107,7 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
 typedef struct { long long counter; } local64_t;
 #define local64_read(l)		((l)->counter)
 #define local64_set(l, v)	((l)->counter = (v))
+#define local64_add(v, l)	((l)->counter += (v))
 
 #define PERF_HES_STOPPED	0x01
 #define PERF_HES_UPTODATE	0x02
@@ -125,7 +160,20 @@ struct perf_event {
 	 */
 	unsigned int pending_disable;
 	struct irq_work pending_irq;
+	local64_t count;
+	u64 (*clock)(void);
+	void (*destroy)(struct perf_event *event);
 };
+
+static inline bool is_sampling_event(struct perf_event *event)
+{
+	return event->attr.sample_period != 0;
+}
+
+static inline bool has_branch_stack(struct perf_event *event)
+{
+	return event->attr.sample_type & PERF_SAMPLE_BRANCH_STACK;
+}
 
 struct perf_output_handle {
 	struct perf_event *event;
