@@ -141,8 +141,12 @@ mixed_step() {
 	   else	# SPEv1p2 and later (--profile v2, full)
 		run_perf "record snapshot" perf record -q -S -e arm_spe_0// -o /tmp/p.data -- "$spin" 0.3
 	   fi ;;
-	6) run_perf "record per task during hotplug" hotplug_during 0.3 \
-		perf record -q -e arm_spe_0// -m,8 -o /tmp/p.data -- taskset -c 1 "$spin" 1 ;;
+	6) # The workload pins its spinner to CPU 1 first and only then takes
+	   # CPU 1 down: on a slow guest perf record may not have started the
+	   # workload 0.3 s after a hotplug timed from outside, and taskset
+	   # then finds CPU 1 offline.
+	   run_perf "record per task during hotplug" perf record -q -e arm_spe_0// -m,8 -o /tmp/p.data -- \
+		sh -c "taskset -c 1 $spin 1 & s=\$!; sleep 0.3; echo 0 >$cpu1; sleep 0.3; echo 1 >$cpu1; wait \$s" ;;
 	7) run_selftest test_record ;;
 	esac
 }
