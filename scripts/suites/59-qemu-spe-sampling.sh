@@ -8,7 +8,8 @@
 #   - perf record succeeds and writes records; host perf report -D and
 #     spe-decode decode them without an error and count the same records;
 #     host perf script and spe-decode script give the same (time, ip) list;
-#   - per task (/u): every PC is at EL0 and nearly all fall in spe_spin's
+#   - per task (/u): every record has a timestamp, non-decreasing per CPU;
+#     every PC is at EL0 and nearly all fall in spe_spin's
 #     main(); the data virtual addresses of the loads and stores fall in
 #     its array; loads, stores and conditional branches are all there,
 #     and the physical addresses are present (pa_enable=1);
@@ -64,6 +65,14 @@ dump() {
 # times_ips: one instruction sample per record, "time ip" (suite 56).
 times_ips() {
 	"$@" --ns --itrace=i1i -F time,ip 2>/dev/null | awk '{ print $1, $2 }'
+}
+# ts_backwards: of the dump on stdin, the timestamps that go backwards
+# within one CPU's AUX data.
+ts_backwards() {
+	awk '
+		/PERF_RECORD_AUXTRACE / { for (i = 1; i <= NF; i++) if ($i == "cpu:") cpu = $(i + 1) }
+		/ TS [0-9]+$/ { ts = $NF + 0; if (cpu in last && ts < last[cpu]) bad++; last[cpu] = ts }
+		END { print bad + 0 }'
 }
 # in_range START SIZE: of the "0xADDR" lines on stdin, "inside total" for
 # [START, START+SIZE) (hex, no 0x).
@@ -136,6 +145,13 @@ check_recording() {
 	else
 		tap_fail "$name: at least 80% of load/store VAs in spe_spin's array" \
 			"$in of $tot in [0x$array_at +0x$array_size]" "$(head -n 3 <<<"$vas")"
+	fi
+	m=$(ts_backwards <<<"$d")
+	if [ "$m" = 0 ] && [ "$(grep -c ' TS ' <<<"$d")" = "$n" ]; then
+		tap_ok "$name: every record has a timestamp, non-decreasing per CPU"
+	else
+		tap_fail "$name: every record has a timestamp, non-decreasing per CPU" \
+			"$m go backwards, $(grep -c ' TS ' <<<"$d") timestamps for $n records"
 	fi
 	lds=$(grep -c 'LD ' <<<"$d")
 	sts=$(grep -c 'ST ' <<<"$d")
