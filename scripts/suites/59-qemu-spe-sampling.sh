@@ -15,6 +15,9 @@
 #     and the physical addresses are present (pa_enable=1);
 #   - system wide: EL0 samples and kernel samples (EL1, or EL2 in a VHE
 #     guest);
+#   - the CPU's PMU advertises and counts the unit's events: SAMPLE_POP,
+#     SAMPLE_FEED one in (interval + 1) of it, SAMPLE_FILTRATE at least the
+#     records perf wrote, no SAMPLE_COLLISION;
 #   - both drivers unload; the kernel log has no warning, BUG or oops.
 # Guests: 6.1 at EL1 (profile n1) and 6.12 at EL2 as a VHE host (v2).
 # The workload's rate with and without profiling is printed (a TAP comment).
@@ -165,6 +168,36 @@ check_recording() {
 	fi
 }
 
+# check_pmu_events NAME TAG: the unit's PMU events, counted system wide
+# around a per-task recording with period 16384 (guest file TAG-stat):
+# SAMPLE_POP (0x4000) is the population, SAMPLE_FEED (0x4001) one in
+# 16385 of it (COUNT reloads to the interval, the member at zero is
+# taken), SAMPLE_FILTRATE (0x4002) all of those (no filter) that completed,
+# at least every record in the recording, and no SAMPLE_COLLISION (0x4003).
+check_pmu_events() {
+	local name=$1 tag=$2 pop feed filt coll n
+	stat_of() {
+		awk -F, -v e="$1" '$3 == e { print $1 }' "$res/$tag-stat" 2>/dev/null
+	}
+	pop=$(stat_of r4000)
+	feed=$(stat_of r4001)
+	filt=$(stat_of r4002)
+	coll=$(stat_of r4003)
+	n=$(dump "$tag-stat.data" | grep -c ' PC 0x')
+	if [ "$(cat "$res/$tag-stat.rc" 2>/dev/null)" = 0 ] &&
+	   [[ "$pop/$feed/$filt/$coll" =~ ^[0-9]+/[0-9]+/[0-9]+/[0-9]+$ ]] &&
+	   [ "$pop" -gt 1000000 ] && [ "$coll" = 0 ] &&
+	   [ $((feed * 16385 * 10)) -ge $((pop * 9)) ] && [ $((feed * 16385 * 10)) -le $((pop * 11)) ] &&
+	   [ "$filt" -le "$feed" ] && [ $((filt * 100)) -ge $((feed * 99)) ] &&
+	   [ "$n" -gt 0 ] && [ "$n" -le "$filt" ]; then
+		tap_ok "$name: PMU SAMPLE_POP $pop, SAMPLE_FEED $feed (1 in 16385), SAMPLE_FILTRATE $filt >= $n records, no collision"
+	else
+		tap_fail "$name: PMU SAMPLE_POP, SAMPLE_FEED (1 in 16385), SAMPLE_FILTRATE >= records, no collision" \
+			"rc $(cat "$res/$tag-stat.rc" 2>&1): pop '$pop' feed '$feed' filtrate '$filt' collision '$coll', $n records" \
+			"$(cat "$res/$tag-stat" "$res/$tag-stat.log" 2>&1 | tail -n 8)"
+	fi
+}
+
 # rate FILE: the workload's iterations per second.
 rate() {
 	sed -n 's/^\([0-9]*\) iterations.*/\1/p' "$res/$1"
@@ -192,6 +225,16 @@ run() {
 	fi
 	# shellcheck disable=SC1091,SC2154
 	(. "$out/summary"; echo "# $name: ${wall_seconds}s wall")
+	local ev missing=''
+	for ev in sample_pop sample_feed sample_filtrate sample_collision; do
+		grep -qx "$ev" "$res/pmu-events" 2>/dev/null || missing+=" $ev"
+	done
+	if [ -z "$missing" ]; then
+		tap_ok "$name: the CPU PMU advertises the SPU's events (PMCEID0_EL0)"
+	else
+		tap_fail "$name: the CPU PMU advertises the SPU's events (PMCEID0_EL0)" "missing:$missing" \
+			"$(head -n 5 "$res/pmu-events" 2>&1)"
+	fi
 	for tag in hw intree; do
 		drv=arm_spe.ko
 		[ $tag = intree ] && drv=arm_spe_pmu
@@ -204,6 +247,7 @@ run() {
 		check_recording "$name: $drv per task" "$tag-u.data" 1
 		spe_result_is "$name: $drv: perf record -a succeeds" "$out" "$tag-sys.rc" 0
 		check_recording "$name: $drv system wide" "$tag-sys.data" 0
+		check_pmu_events "$name: $drv" "$tag"
 		spe_result_is "$name: $drv unloads" "$out" "$tag-rmmod.rc" 0
 		echo "# $name: spe_spin $(rate spin-base) iterations/s unprofiled," \
 			"$(rate "$tag-spin-u") profiled by $drv (/u)"

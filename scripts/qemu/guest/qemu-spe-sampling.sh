@@ -30,11 +30,18 @@ record() {
 		"$SPIN" 1 >"$1-spin-sys" 2>"$1-sys.log"
 	echo $? >"$1-sys.rc"
 	grep -i spe /proc/interrupts >"$1-irqs"
+	# The unit's PMU events (SAMPLE_POP, _FEED, _FILTRATE, _COLLISION)
+	# counted on every CPU around a per-task recording.
+	perf stat -a -x, -o "$1-stat" -e r4000,r4001,r4002,r4003 -- \
+		perf record -q -o "$1-stat.data" -c 16384 -e arm_spe/ts_enable=1/u -- \
+		"$SPIN" 1 >"$1-spin-stat" 2>"$1-stat.log"
+	echo $? >"$1-stat.rc"
 	mark "rmmod $1"
 	rmmod "$3"
 	echo $? >"$1-rmmod.rc"
 }
 
+ls /sys/bus/event_source/devices/armv8_pmuv3*/events >pmu-events 2>&1
 record hw "$MODULES/arm_spe.ko" arm_spe
 [ -e "$MODULES/arm_spe_pmu.ko" ] && record intree "$MODULES/arm_spe_pmu.ko" arm_spe_pmu
 mark "end"
