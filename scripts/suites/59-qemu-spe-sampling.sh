@@ -21,7 +21,9 @@
 #   - both drivers unload; the kernel log has no warning, BUG or oops.
 # Guests: 6.1 at EL1 (profile n1) and 6.12 at EL2 as a VHE host (v2).
 # The workload's rate with and without profiling is printed (a TAP comment).
-# `59-qemu-spe-sampling.sh 6.12 v2 el2` runs one guest.
+# `59-qemu-spe-sampling.sh 6.12 v2 el2` runs one guest; `--matrix` runs
+# every kernel, profile and EL (16 guests, about 15 minutes: not part of
+# make check).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
@@ -264,7 +266,14 @@ run() {
 }
 
 start=$SECONDS
-if [ $# -ge 2 ]; then
+if [ "${1:-}" = --matrix ]; then
+	for k in 6.1 6.12; do
+		for p in v1-min n1 v2 full; do
+			run "$k" "$p" el1
+			run "$k" "$p" el2
+		done
+	done
+elif [ $# -ge 2 ]; then
 	run "$1" "$2" "${3:-el1}"
 else
 	run 6.1 n1 el1
