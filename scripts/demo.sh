@@ -10,6 +10,11 @@
 # the guest kernel's symbols.
 #
 #   scripts/demo.sh [--kernel 6.1|6.12]   the guest recording (default 6.1)
+#   scripts/demo.sh --qemu-spe [PROFILE]  the same on QEMU's emulated SPU
+#                                         (-cpu max,spe=on, qemu/patches/;
+#                                         built by scripts/fetch-qemu.sh) with
+#                                         the hardware module arm_spe.ko;
+#                                         PROFILE v1-min, n1 (default), v2, full
 #   scripts/demo.sh --generated           no guest: a trace from spe-gen,
 #                                         wrapped as perf.data
 #
@@ -20,15 +25,26 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out="$top/build/demo"
 # shellcheck source=scripts/lib/guest-workload.sh
 . "$top/scripts/lib/guest-workload.sh"
+# shellcheck source=scripts/lib/driver.sh
+. "$top/scripts/lib/driver.sh"
 dec="$top/build/spe-decode/spe-decode"
 kernel=6.1
 mode=guest
+qemu_spe=''
 
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
 	--generated) mode=generated; shift ;;
-	-h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--qemu-spe)
+		qemu_spe=n1
+		shift
+		case ${1:-} in
+		v1-min|n1|v2|full) qemu_spe=$1; shift ;;
+		-*|'') ;;
+		*) echo "demo: unknown profile '$1' (v1-min, n1, v2 or full)" >&2; exit 2 ;;
+		esac ;;
+	-h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "demo: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -59,8 +75,22 @@ for tool in aarch64-linux-gnu-gcc qemu-system-aarch64; do
 		{ echo "demo: $tool is missing (make deps installs it)" >&2; exit 1; }
 done
 
-echo "== building arm_spe_sim.ko for the Debian $kernel arm64 kernel"
-ko=$("$top/scripts/build-spe-module.sh" "$kernel" --sim)
+# The unit: the simulated SPU behind the device-tree node, or QEMU's
+# emulated one (its own node) under the hardware module.
+if [ -n "$qemu_spe" ]; then
+	echo "== building QEMU with the emulated SPU (scripts/fetch-qemu.sh; minutes the first time)"
+	SPE_QEMU_BIN=$("$top/scripts/fetch-qemu.sh")
+	export SPE_QEMU_BIN
+	echo "== building arm_spe.ko (DKMS) for the Debian $kernel arm64 kernel"
+	ko=$(spe_driver_ko "$kernel")
+	module=arm_spe
+	unit=(--spe-qemu "$qemu_spe")
+else
+	echo "== building arm_spe_sim.ko for the Debian $kernel arm64 kernel"
+	ko=$("$top/scripts/build-spe-module.sh" "$kernel" --sim)
+	module=arm_spe_sim
+	unit=(--spe-node)
+fi
 
 echo "== cross-compiling the workload (spe_spin)"
 mkdir -p "$out/symfs/files"
@@ -68,15 +98,15 @@ spin="$out/symfs/files/spe_spin"	# the guest runs it as /files/spe_spin
 spe_build_spin "$spin" || { cat "$spin.log" >&2; exit 1; }
 
 echo "== recording in a QEMU guest: perf record -e arm_spe// -- spe_spin 2"
-cat >"$out/guest.sh" <<'EOF'
-insmod "$MODULES/arm_spe_sim.ko" || exit 1
-perf record -q -o "$RESULTS/perf.data" -e arm_spe// -- "$FILES/spe_spin" 2 \
-	>"$RESULTS/spin.log" 2>"$RESULTS/record.log" || exit 1
-cat /proc/kallsyms >"$RESULTS/kallsyms"
-rmmod arm_spe_sim
+cat >"$out/guest.sh" <<EOF
+insmod "\$MODULES/$module.ko" || exit 1
+perf record -q -o "\$RESULTS/perf.data" -e arm_spe// -- "\$FILES/spe_spin" 2 \\
+	>"\$RESULTS/spin.log" 2>"\$RESULTS/record.log" || exit 1
+cat /proc/kallsyms >"\$RESULTS/kallsyms"
+rmmod $module
 EOF
 rm -rf "$out/guest"
-if ! "$top/scripts/qemu/run-guest.sh" --kernel "$kernel" --smp 2 --spe-node --with-perf \
+if ! "$top/scripts/qemu/run-guest.sh" --kernel "$kernel" --smp 2 "${unit[@]}" --with-perf \
 	--module "$ko" --file "$spin" --timeout 300 --script "$out/guest.sh" \
 	--out "$out/guest" >"$out/guest.log" 2>&1; then
 	echo "demo: the guest recording failed; see $out/guest.log and $out/guest/" >&2

@@ -17,7 +17,9 @@
 #     PMBIDR_EL1 and PMSEVFR_EL1's writable bits (the profile's), and on
 #     each CPU sets PMBSR_EL1.S: PMBIRQ is taken once, through the GIC, and
 #     clearing S in the handler deasserts it; in the VHE kernel, a write
-#     of PMSCR_EL12 reaches PMSCR_EL1 and of PMSCR_EL1 reaches PMSCR_EL2.
+#     of PMSCR_EL12 reaches PMSCR_EL1 and of PMSCR_EL1 reaches PMSCR_EL2;
+#     sampling its own code with PMBPTR_EL1 in an unmapped page stops the
+#     unit with a stage 1 translation fault, the FSC of AT S1E1W.
 # `58-qemu-spe.sh 6.12 n1 [el2]` runs one guest.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -254,6 +256,19 @@ run() {
 	else
 		tap_fail "$name: PMSCR_EL1/EL12/EL2 as E2H redirects them ($want)" \
 			"$(grep e2h "$out/results/regs" || echo 'no e2h line')"
+	fi
+	# Sampling with PMBPTR_EL1 in a vmalloc guard page: a stage 1 data
+	# abort (EC 0x24) with the translation fault's FSC that AT S1E1W gives
+	# for that address, PMBPTR_EL1 left at it, PMBIRQ taken once.
+	local fault fsc
+	fault=$(grep '^fault ' "$out/results/regs" 2>/dev/null)
+	fsc=$(sed -n 's/.* fsc=\(0x[0-9a-f]*\) .*/\1/p' <<<"$fault")
+	if [[ $fault =~ ^fault\ ec=0x24\ fsc=(0x[0-9a-f]+)\ par_f=1\ par_fst=(0x[0-9a-f]+)\ ptr=hole\ taken=1\ after=0x0$ ]] &&
+	   [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ] && ((fsc >= 4 && fsc <= 7)); then
+		tap_ok "$name: a buffer write to an unmapped page stops the unit with a stage 1 translation fault (FSC $fsc, as AT S1E1W), PMBIRQ once"
+	else
+		tap_fail "$name: a buffer write to an unmapped page stops the unit with a stage 1 translation fault, PMBIRQ once" \
+			"${fault:-no fault line}"
 	fi
 	check_file "$name: spe_qemu_regs.ko unloads" regs-rmmod.rc 0
 

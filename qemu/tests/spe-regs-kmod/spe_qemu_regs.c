@@ -12,7 +12,11 @@
  *     would report one) and checks that PMBIRQ, the PPI of the device-tree
  *     node, is taken on that CPU, and that clearing S in the handler
  *     deasserts it (the handler runs once: a level interrupt that stayed
- *     asserted would be taken again and again).
+ *     asserted would be taken again and again);
+ *   - samples its own code at the kernel's EL with PMBPTR_EL1 at an unmapped
+ *     address (a vmalloc guard page): the unit must stop with a stage 1
+ *     data abort whose fault status code is the one AT S1E1W reports for
+ *     that address, PMBPTR_EL1 at the address, and PMBIRQ taken once.
  * Every result is a line "spe_qemu_regs: key=value" for the host to check.
  * The module stays loaded until rmmod, which releases the interrupt.
  */
@@ -23,6 +27,7 @@
 #include <linux/of_irq.h>
 #include <linux/percpu.h>
 #include <linux/delay.h>
+#include <linux/vmalloc.h>
 #include <asm/sysreg.h>
 #include <asm/virt.h>
 
@@ -35,6 +40,13 @@
 #define QSPE_PMSCR_EL1		sys_reg(3, 0, 9, 9, 0)
 #define QSPE_PMSCR_EL2		sys_reg(3, 4, 9, 9, 0)
 #define QSPE_PMSCR_EL12		sys_reg(3, 5, 9, 9, 0)
+#define QSPE_PMSICR_EL1		sys_reg(3, 0, 9, 9, 2)
+#define QSPE_PMSIRR_EL1		sys_reg(3, 0, 9, 9, 3)
+#define QSPE_PMSFCR_EL1		sys_reg(3, 0, 9, 9, 4)
+#define QSPE_PMBLIMITR_EL1	sys_reg(3, 0, 9, 10, 0)
+#define QSPE_PMBPTR_EL1		sys_reg(3, 0, 9, 10, 1)
+#define QSPE_PMSCR_E1SPE	BIT(1)	/* E2SPE when redirected to PMSCR_EL2 */
+#define QSPE_PMBLIMITR_E	BIT(0)
 
 struct qspe_cpu {
 	int taken;		/* PMBIRQ handler runs */
@@ -121,6 +133,62 @@ static void qspe_e2h(void)
 		el12, el2, el1);
 }
 
+/*
+ * DDI 0586A §3.5.3: a translation fault on a buffer write is a buffer
+ * management event, EC = stage 1 data abort (0b100100), MSS = the fault
+ * status code, PMBPTR_EL1 = the faulting address.  The expected code is
+ * the one the CPU's own walk gives (AT S1E1W, PAR_EL1.FST).
+ */
+static void qspe_fault(void)
+{
+	struct qspe_cpu *c;
+	unsigned long flags;
+	u64 sr, ptr, par;
+	void *buf;
+	u64 hole;
+	int i;
+
+	buf = vmalloc(PAGE_SIZE);
+	if (!buf)
+		return;		/* no "fault" line: the host reports it */
+	hole = (u64)buf + PAGE_SIZE;	/* the area's guard page */
+
+	preempt_disable();
+	local_irq_save(flags);
+	c = this_cpu_ptr(&qspe_cpu);
+	c->taken = 0;
+	write_sysreg_s(0, QSPE_PMSICR_EL1);
+	write_sysreg_s(4096, QSPE_PMSIRR_EL1);
+	write_sysreg_s(0, QSPE_PMSFCR_EL1);
+	write_sysreg_s(0, QSPE_PMSEVFR_EL1);
+	write_sysreg_s(hole, QSPE_PMBPTR_EL1);
+	write_sysreg_s((hole + 2 * PAGE_SIZE) | QSPE_PMBLIMITR_E, QSPE_PMBLIMITR_EL1);
+	write_sysreg_s(0, QSPE_PMBSR_EL1);
+	isb();
+	write_sysreg_s(QSPE_PMSCR_E1SPE, QSPE_PMSCR_EL1);
+	isb();
+	for (i = 0; i < 100000; i++)
+		asm volatile("" ::: "memory");
+	write_sysreg_s(0, QSPE_PMSCR_EL1);
+	isb();
+	asm volatile("hint #17" ::: "memory");	/* PSB CSYNC */
+	dsb(nsh);
+	sr = read_sysreg_s(QSPE_PMBSR_EL1);
+	ptr = read_sysreg_s(QSPE_PMBPTR_EL1);
+	write_sysreg_s(0, QSPE_PMBLIMITR_EL1);
+	asm volatile("at s1e1w, %0" :: "r" (hole));
+	isb();
+	par = read_sysreg(par_el1);
+	local_irq_restore(flags);	/* PMBIRQ, pending since the fault */
+	mdelay(20);
+	pr_info("spe_qemu_regs: fault ec=0x%llx fsc=0x%llx par_f=%llu par_fst=0x%llx ptr=%s taken=%d after=0x%llx\n",
+		(sr >> 26) & 0x3f, sr & 0x3f, par & 1, (par >> 1) & 0x3f,
+		ptr == hole ? "hole" : "elsewhere", c->taken,
+		read_sysreg_s(QSPE_PMBSR_EL1));
+	preempt_enable();
+	vfree(buf);
+}
+
 static int __init qspe_init(void)
 {
 	struct device_node *np;
@@ -162,6 +230,7 @@ static int __init qspe_init(void)
 		pr_info("spe_qemu_regs: cpu%d taken=%d seen=0x%llx after=0x%llx\n",
 			cpu, c->taken, c->pmbsr_seen, c->pmbsr_after);
 	}
+	qspe_fault();
 	return 0;
 }
 

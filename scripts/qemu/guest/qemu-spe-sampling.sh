@@ -1,0 +1,48 @@
+# shellcheck shell=dash
+# Guest script of suite 59-qemu-spe-sampling: real arm64 perf records the
+# spe_spin workload through QEMU's emulated Statistical Profiling Unit
+# (-cpu max,spe=on), first with the project's hardware module arm_spe.ko,
+# then with Debian's in-tree arm_spe_pmu (the same recording, the other
+# driver).  Every result goes to $RESULTS for the host to decode and check;
+# nothing is judged here.
+mark() { echo "spe-test: $*" >/dev/kmsg; }
+SPIN=$FILES/spe_spin
+
+cd "$RESULTS" || exit 1
+
+# The workload's rate with profiling disabled: the baseline of the
+# guest slowdown the host reports.
+"$SPIN" 2 >spin-base 2>&1
+
+# record TAG MODULE NAME: load the driver, record the workload in user
+# space, then system wide (kernel samples too), unload.  The period
+# (one sample in 16384 operations) keeps the recordings to some ten
+# thousand records, quick to decode on the host.
+record() {
+	mark "insmod $1"
+	insmod "$2"
+	echo $? >"$1-insmod.rc"
+	ls /sys/bus/event_source/devices >"$1-pmus"
+	perf record -q -o "$1-u.data" -c 16384 -e arm_spe/ts_enable=1,pa_enable=1/u -- \
+		"$SPIN" 2 >"$1-spin-u" 2>"$1-u.log"
+	echo $? >"$1-u.rc"
+	perf record -q -a -o "$1-sys.data" -c 16384 -e arm_spe/ts_enable=1/ -- \
+		"$SPIN" 1 >"$1-spin-sys" 2>"$1-sys.log"
+	echo $? >"$1-sys.rc"
+	grep -i spe /proc/interrupts >"$1-irqs"
+	# The unit's PMU events (SAMPLE_POP, _FEED, _FILTRATE, _COLLISION)
+	# counted on every CPU around a per-task recording.
+	perf stat -a -x, -o "$1-stat" -e r4000,r4001,r4002,r4003 -- \
+		perf record -q -o "$1-stat.data" -c 16384 -e arm_spe/ts_enable=1/u -- \
+		"$SPIN" 1 >"$1-spin-stat" 2>"$1-stat.log"
+	echo $? >"$1-stat.rc"
+	mark "rmmod $1"
+	rmmod "$3"
+	echo $? >"$1-rmmod.rc"
+}
+
+ls /sys/bus/event_source/devices/armv8_pmuv3*/events >pmu-events 2>&1
+record hw "$MODULES/arm_spe.ko" arm_spe
+[ -e "$MODULES/arm_spe_pmu.ko" ] && record intree "$MODULES/arm_spe_pmu.ko" arm_spe_pmu
+mark "end"
+cat /proc/sys/kernel/tainted >tainted

@@ -1,0 +1,283 @@
+#!/usr/bin/env bash
+# Sampling on QEMU's emulated Statistical Profiling Unit (qemu/patches/0004,
+# Documentation/qemu-spe.rst): real arm64 perf in guests booted with
+# -cpu max,spe=on records the spe_spin workload (known code: main's loop;
+# known data: its static array), first through the project's unmodified
+# hardware module arm_spe.ko, then through Debian's in-tree arm_spe_pmu,
+# and the host checks each recording:
+#   - perf record succeeds and writes records; host perf report -D and
+#     spe-decode decode them without an error and count the same records;
+#     host perf script and spe-decode script give the same (time, ip) list;
+#   - per task (/u): every record has a timestamp, non-decreasing per CPU;
+#     every PC is at EL0 and nearly all fall in spe_spin's
+#     main(); the data virtual addresses of the loads and stores fall in
+#     its array; loads, stores and conditional branches are all there,
+#     and the physical addresses are present (pa_enable=1);
+#   - system wide: EL0 samples and kernel samples (EL1, or EL2 in a VHE
+#     guest);
+#   - the CPU's PMU advertises and counts the unit's events: SAMPLE_POP,
+#     SAMPLE_FEED one in (interval + 1) of it, SAMPLE_FILTRATE at least the
+#     records perf wrote, no SAMPLE_COLLISION;
+#   - both drivers unload; the kernel log has no warning, BUG or oops.
+# Guests: 6.1 at EL1 (profile n1) and 6.12 at EL2 as a VHE host (v2).
+# The workload's rate with and without profiling is printed (a TAP comment).
+# `59-qemu-spe-sampling.sh 6.12 v2 el2` runs one guest; `--matrix` runs
+# every kernel, profile and EL (16 guests, about 15 minutes: not part of
+# make check).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/lib/tap.sh
+. "$top/scripts/lib/tap.sh"
+# shellcheck source=scripts/lib/guest-results.sh
+. "$top/scripts/lib/guest-results.sh"
+# shellcheck source=scripts/lib/guest-workload.sh
+. "$top/scripts/lib/guest-workload.sh"
+# shellcheck source=scripts/lib/driver.sh
+. "$top/scripts/lib/driver.sh"
+runs=$top/build/qemu/runs/59-qemu-spe-sampling
+guest=$top/scripts/qemu/guest/qemu-spe-sampling.sh
+decode=$top/build/spe-decode/spe-decode
+
+spe_guest_suite_prereqs "sampling on QEMU's emulated SPE"
+mkdir -p "$runs"
+start=$SECONDS
+if ! qemu=$("$top/scripts/fetch-qemu.sh" 2>"$runs/fetch-qemu.log"); then
+	tap_fail "the SPE QEMU builds (scripts/fetch-qemu.sh)" "$(tail -n 20 "$runs/fetch-qemu.log")"
+	tap_done
+	exit 0
+fi
+echo "# the SPE QEMU built or cached in $((SECONDS - start)) s"
+export SPE_QEMU_BIN=$qemu
+spin=$runs/spe_spin
+spe_suite_build_spin "$spin"
+
+# The workload's code and data, from its symbol table: "start end" (hex).
+sym_range() {
+	aarch64-linux-gnu-nm -S "$spin" | awk -v s="$1" '$4 == s { print $1, $2; exit }'
+}
+read -r main_at main_size <<<"$(sym_range main)"
+read -r array_at array_size <<<"$(sym_range array)"
+if [ -z "${main_size:-}" ] || [ -z "${array_size:-}" ]; then
+	tap_fail "spe_spin's main and array are in its symbol table" "$(aarch64-linux-gnu-nm -S "$spin" | grep -wE 'main|array')"
+	tap_done
+	exit 1
+fi
+
+# dump DATA: host perf's packet dump.
+dump() {
+	perf report -D -i "$res/$1" 2>&1
+}
+# times_ips: one instruction sample per record, "time ip" (suite 56).
+times_ips() {
+	"$@" --ns --itrace=i1i -F time,ip 2>/dev/null | awk '{ print $1, $2 }'
+}
+# ts_backwards: of the dump on stdin, the timestamps that go backwards
+# within one CPU's AUX data.
+ts_backwards() {
+	awk '
+		/PERF_RECORD_AUXTRACE / { for (i = 1; i <= NF; i++) if ($i == "cpu:") cpu = $(i + 1) }
+		/ TS [0-9]+$/ { ts = $NF + 0; if (cpu in last && ts < last[cpu]) bad++; last[cpu] = ts }
+		END { print bad + 0 }'
+}
+# in_range START SIZE: of the "0xADDR" lines on stdin, "inside total" for
+# [START, START+SIZE) (hex, no 0x).
+in_range() {
+	local lo=$((16#$1)) hi i=0 t=0 a
+	hi=$((lo + 16#$2))
+	while read -r a; do
+		[ -n "$a" ] || continue
+		t=$((t + 1))
+		a=$((a))
+		((a >= lo && a < hi)) && i=$((i + 1))
+	done
+	echo "$i $t"
+}
+
+# check_recording NAME DATA USER: the recording decodes cleanly with host
+# perf and spe-decode; USER=1 (per task, /u) also checks what it sampled.
+check_recording() {
+	local name=$1 data=$2 user=$3 d n m bad errs a b pcs in tot vas lds sts brs pas
+	d=$(dump "$data")
+	n=$(grep -c ' PC 0x' <<<"$d")
+	bad=$(grep -ciE 'bad packet|error|unknown packet' <<<"$d")
+	m=$("$decode" report "$res/$data" 2>"$res/$data.decode.err" |
+		sed -n 's/^# SPE records: \([0-9]*\).*/\1/p')
+	# The one warning allowed: the guest's binaries (perf itself, in a
+	# system-wide recording) are not the host's files of the same name.
+	errs=$(grep -v 'build id .* in the recording, the file.s is .*: not used' "$res/$data.decode.err")
+	if [ "$n" -ge 50 ] && [ "$bad" = 0 ] && [ "$m" = "$n" ] && [ -z "$errs" ]; then
+		tap_ok "$name: $n records decode cleanly with host perf and spe-decode"
+	else
+		tap_fail "$name: records decode cleanly with host perf and spe-decode" \
+			"host perf: $n records, $bad errors; spe-decode: '$m' records" \
+			"$(head -n 5 <<<"$errs")"
+	fi
+	a=$(times_ips perf script -i "$res/$data")
+	b=$(times_ips "$decode" script -i "$res/$data")
+	if [ -n "$a" ] && [ "$a" = "$b" ] && [ "$(wc -l <<<"$a")" = "$n" ]; then
+		tap_ok "$name: host perf script and spe-decode script give the same $n (time, ip) samples"
+	else
+		tap_fail "$name: host perf script and spe-decode script give the same (time, ip) samples" \
+			"perf script $(wc -l <<<"$a"), spe-decode script $(wc -l <<<"$b"), records $n" \
+			"$(diff <(echo "$a") <(echo "$b") | head -n 6)"
+	fi
+	if [ "$user" != 1 ]; then
+		local el0 kern
+		el0=$(grep ' PC 0x' <<<"$d" | grep -c ' el0 ')
+		kern=$(grep ' PC 0x' <<<"$d" | grep -cE ' el[12] ')
+		if [ "$el0" -gt 0 ] && [ "$kern" -gt 0 ]; then
+			tap_ok "$name: system wide: $el0 EL0 and $kern kernel samples"
+		else
+			tap_fail "$name: system wide: EL0 and kernel samples" "EL0 $el0, kernel $kern"
+		fi
+		return
+	fi
+
+	pcs=$(grep ' PC 0x' <<<"$d" | grep -o 'PC 0x[0-9a-f]*' | cut -d' ' -f2)
+	read -r in tot <<<"$(in_range "$main_at" "$main_size" <<<"$pcs")"
+	if [ "$(grep ' PC 0x' <<<"$d" | grep -vc ' el0 ')" = 0 ] && [ "$tot" -gt 0 ] &&
+	   [ $((in * 100)) -ge $((tot * 90)) ]; then
+		tap_ok "$name: every PC at EL0, $in of $tot in spe_spin's main()"
+	else
+		tap_fail "$name: every PC at EL0, at least 90% in spe_spin's main()" \
+			"$in of $tot in main [0x$main_at +0x$main_size]" \
+			"$(grep ' PC 0x' <<<"$d" | grep -v ' el0 ' | head -n 3)"
+	fi
+	vas=$(grep -o ' VA 0x[0-9a-f]*' <<<"$d" | cut -d' ' -f3)
+	read -r in tot <<<"$(in_range "$array_at" "$array_size" <<<"$vas")"
+	if [ "$tot" -gt 0 ] && [ $((in * 100)) -ge $((tot * 80)) ]; then
+		tap_ok "$name: $in of $tot load/store VAs in spe_spin's array"
+	else
+		tap_fail "$name: at least 80% of load/store VAs in spe_spin's array" \
+			"$in of $tot in [0x$array_at +0x$array_size]" "$(head -n 3 <<<"$vas")"
+	fi
+	m=$(ts_backwards <<<"$d")
+	if [ "$m" = 0 ] && [ "$(grep -c ' TS ' <<<"$d")" = "$n" ]; then
+		tap_ok "$name: every record has a timestamp, non-decreasing per CPU"
+	else
+		tap_fail "$name: every record has a timestamp, non-decreasing per CPU" \
+			"$m go backwards, $(grep -c ' TS ' <<<"$d") timestamps for $n records"
+	fi
+	lds=$(grep -c 'LD ' <<<"$d")
+	sts=$(grep -c 'ST ' <<<"$d")
+	brs=$(grep -c 'B COND' <<<"$d")
+	pas=$(grep -c ' PA 0x' <<<"$d")
+	if [ "$lds" -gt 0 ] && [ "$sts" -gt 0 ] && [ "$brs" -gt 0 ] && [ "$pas" -gt 0 ]; then
+		tap_ok "$name: loads ($lds), stores ($sts), conditional branches ($brs), physical addresses ($pas)"
+	else
+		tap_fail "$name: loads, stores, conditional branches and physical addresses are sampled" \
+			"loads $lds stores $sts conditional branches $brs PAs $pas"
+	fi
+}
+
+# check_pmu_events NAME TAG: the unit's PMU events, counted system wide
+# around a per-task recording with period 16384 (guest file TAG-stat):
+# SAMPLE_POP (0x4000) is the population, SAMPLE_FEED (0x4001) one in
+# 16385 of it (COUNT reloads to the interval, the member at zero is
+# taken), SAMPLE_FILTRATE (0x4002) all of those (no filter) that completed,
+# at least every record in the recording, and no SAMPLE_COLLISION (0x4003).
+check_pmu_events() {
+	local name=$1 tag=$2 pop feed filt coll n
+	stat_of() {
+		awk -F, -v e="$1" '$3 == e { print $1 }' "$res/$tag-stat" 2>/dev/null
+	}
+	pop=$(stat_of r4000)
+	feed=$(stat_of r4001)
+	filt=$(stat_of r4002)
+	coll=$(stat_of r4003)
+	n=$(dump "$tag-stat.data" | grep -c ' PC 0x')
+	if [ "$(cat "$res/$tag-stat.rc" 2>/dev/null)" = 0 ] &&
+	   [[ "$pop/$feed/$filt/$coll" =~ ^[0-9]+/[0-9]+/[0-9]+/[0-9]+$ ]] &&
+	   [ "$pop" -gt 1000000 ] && [ "$coll" = 0 ] &&
+	   [ $((feed * 16385 * 10)) -ge $((pop * 9)) ] && [ $((feed * 16385 * 10)) -le $((pop * 11)) ] &&
+	   [ "$filt" -le "$feed" ] && [ $((filt * 100)) -ge $((feed * 99)) ] &&
+	   [ "$n" -gt 0 ] && [ "$n" -le "$filt" ]; then
+		tap_ok "$name: PMU SAMPLE_POP $pop, SAMPLE_FEED $feed (1 in 16385), SAMPLE_FILTRATE $filt >= $n records, no collision"
+	else
+		tap_fail "$name: PMU SAMPLE_POP, SAMPLE_FEED (1 in 16385), SAMPLE_FILTRATE >= records, no collision" \
+			"rc $(cat "$res/$tag-stat.rc" 2>&1): pop '$pop' feed '$feed' filtrate '$filt' collision '$coll', $n records" \
+			"$(cat "$res/$tag-stat" "$res/$tag-stat.log" 2>&1 | tail -n 8)"
+	fi
+}
+
+# rate FILE: the workload's iterations per second.
+rate() {
+	sed -n 's/^\([0-9]*\) iterations.*/\1/p' "$res/$1"
+}
+
+# run KERNEL PROFILE EL
+run() {
+	local k=$1 profile=$2 el=$3 name ko out rc=0 tag drv
+	name="$k $profile $el"
+	out=$runs/$k-$profile-$el
+	if ! ko=$(spe_driver_ko "$k" 2>"$runs/build-$k.log"); then
+		tap_fail "$name: arm_spe.ko builds" "$(tail -n 20 "$runs/build-$k.log")"
+		return
+	fi
+	(
+		[ "$el" = el2 ] && export SPE_QEMU_EL2=1
+		"$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp 2 --spe-qemu "$profile" --with-perf \
+			--module "$ko" --module arm_spe_pmu --file "$spin" --timeout 400 \
+			--script "$guest" --out "$out"
+	) 2>"$out.log" || rc=$?
+	res=$out/results
+	if [ ! -s "$res/script.rc" ]; then
+		tap_fail "$name: guest boots and results come back" "$(tail -n 5 "$out.log")"
+		return
+	fi
+	# shellcheck disable=SC1091,SC2154
+	(. "$out/summary"; echo "# $name: ${wall_seconds}s wall")
+	local ev missing=''
+	for ev in sample_pop sample_feed sample_filtrate sample_collision; do
+		grep -qx "$ev" "$res/pmu-events" 2>/dev/null || missing+=" $ev"
+	done
+	if [ -z "$missing" ]; then
+		tap_ok "$name: the CPU PMU advertises the SPU's events (PMCEID0_EL0)"
+	else
+		tap_fail "$name: the CPU PMU advertises the SPU's events (PMCEID0_EL0)" "missing:$missing" \
+			"$(head -n 5 "$res/pmu-events" 2>&1)"
+	fi
+	for tag in hw intree; do
+		drv=arm_spe.ko
+		[ $tag = intree ] && drv=arm_spe_pmu
+		spe_result_is "$name: $drv loads" "$out" "$tag-insmod.rc" 0
+		if ! grep -qx arm_spe_0 "$res/$tag-pmus" 2>/dev/null; then
+			tap_fail "$name: $drv registers arm_spe_0" "$(cat "$res/$tag-pmus" 2>&1)"
+			continue
+		fi
+		spe_result_is "$name: $drv: perf record (per task, /u) succeeds" "$out" "$tag-u.rc" 0
+		check_recording "$name: $drv per task" "$tag-u.data" 1
+		spe_result_is "$name: $drv: perf record -a succeeds" "$out" "$tag-sys.rc" 0
+		check_recording "$name: $drv system wide" "$tag-sys.data" 0
+		check_pmu_events "$name: $drv" "$tag"
+		spe_result_is "$name: $drv unloads" "$out" "$tag-rmmod.rc" 0
+		echo "# $name: spe_spin $(rate spin-base) iterations/s unprofiled," \
+			"$(rate "$tag-spin-u") profiled by $drv (/u)"
+	done
+	spe_kernel_log_tap "$name" "$out"
+	local t
+	t=$(cat "$res/tainted" 2>/dev/null)
+	if [[ $t =~ ^[0-9]+$ ]] && [ $((t & ~(4096 | 8192))) -eq 0 ]; then
+		tap_ok "$name: kernel taint only out-of-tree/unsigned ($t)"
+	else
+		tap_fail "$name: kernel taint only out-of-tree/unsigned" "tainted=$t"
+	fi
+	[ "$rc" -eq 0 ] || tap_fail "$name: guest script exit status" "run-guest.sh exited $rc"
+}
+
+start=$SECONDS
+if [ "${1:-}" = --matrix ]; then
+	for k in 6.1 6.12; do
+		for p in v1-min n1 v2 full; do
+			run "$k" "$p" el1
+			run "$k" "$p" el2
+		done
+	done
+elif [ $# -ge 2 ]; then
+	run "$1" "$2" "${3:-el1}"
+else
+	run 6.1 n1 el1
+	run 6.12 v2 el2
+fi
+echo "# guests in $((SECONDS - start)) s"
+tap_done
