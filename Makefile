@@ -7,9 +7,9 @@
 #   make bench   run the benchmarks beside the reference tools
 #   make mutate  mutation testing of the C layers (scripts/mutate.sh; not
 #                part of check: MUTATE_ARGS='--sample 200 --seed 1')
-#   make demo    the main job: record or generate a trace and decode it
-#                (DEMO_ARGS='--qemu-spe': on QEMU's emulated SPU instead of
-#                the simulated one; scripts/demo.sh --help)
+#   make demo    the main job: record a workload with perf on QEMU's emulated
+#                SPU and decode it (DEMO_ARGS='--sim': on the simulated SPU;
+#                '--generated': a generated trace; scripts/demo.sh --help)
 #   make modules KVER=6.1|6.12 [SIM=1|PCSAMPLE=1]
 #                cross-build the SPE driver (arm_spe.ko, or arm_spe_sim.ko
 #                with SIM=1, or the PC-sample PMU arm_pcsample.ko with
