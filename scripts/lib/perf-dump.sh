@@ -15,9 +15,15 @@
 #     context EL HEX N       CONTEXT packets of value HEX at EL
 #     aux FLAGS N            PERF_RECORD_AUX records with these flags (hex)
 #     auxtrace CPU N         PERF_RECORD_AUXTRACE records of CPU
+#     op ld|st|b_cond N      operation-type packets of loads, stores and
+#                            conditional branches
+#     pa N                   physical-address packets
 #   perf_dump_sum DATA KEY [ARG...]   the sum of N over the lines of KEY ARG...
 #   perf_dump_max DATA KEY [ARG...]   the largest N among them (0 if none)
 #   perf_dump_list DATA KEY [ARG...]  the field after KEY ARG... of each, sorted
+#   perf_dump_addrs DATA PC|VA        every PC (or data virtual address)
+#                                     packet's value, "0x..." one a line, in
+#                                     the dump's order (not kept: a new dump)
 # perf's exit status is not judged here (a file perf cannot read gives
 # records 0): the suites check what they expect to find.  A missing DATA
 # is an error, and all its sums are 0.
@@ -45,6 +51,10 @@ perf_dump_facts() {
 				records++
 				for (i = 1; i <= NF; i++) if ($i ~ /^el[0-3]$/) { pc_el[$i]++; break }
 			}
+			/ PA 0x/ { pa++ }
+			index($0, "LD ") { op["ld"]++ }
+			index($0, "ST ") { op["st"]++ }
+			index($0, "B COND") { op["b_cond"]++ }
 			/ CONTEXT 0x/ {
 				for (i = 1; i < NF; i++) if ($i == "CONTEXT") context[$(i + 2) " " substr($(i + 1), 3)]++
 			}
@@ -56,7 +66,8 @@ perf_dump_facts() {
 			}
 			tolower($0) ~ /bad packet|unknown packet|error/ { bad++ }
 			END {
-				printf "records %d\nts %d\nts_backwards %d\nbad %d\n", records, ts, backwards, bad
+				printf "records %d\nts %d\nts_backwards %d\nbad %d\npa %d\n", records, ts, backwards, bad, pa
+				for (k in op) print "op", k, op[k]
 				for (k in pc_el) print "pc_el", k, pc_el[k]
 				for (k in context) print "context", k, context[k]
 				for (k in aux) print "aux", k, aux[k]
@@ -90,3 +101,13 @@ perf_dump__select() {
 perf_dump_sum() { perf_dump__select sum "$@"; }
 perf_dump_max() { perf_dump__select max "$@"; }
 perf_dump_list() { perf_dump__select list "$@"; }
+
+perf_dump_addrs() {
+	local data=$1 kind=$2
+	case $kind in
+	PC | VA) ;;
+	*) echo "perf_dump_addrs: $kind: not PC or VA" >&2; return 1 ;;
+	esac
+	perf report -D -i "$data" 2>/dev/null |
+		awk -v k="$kind" '{ for (i = 1; i < NF; i++) if ($i == k && $(i + 1) ~ /^0x[0-9a-f]+$/) { print $(i + 1); break } }'
+}

@@ -34,6 +34,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib/guest-workload.sh"
 # shellcheck source=scripts/lib/driver.sh
 . "$top/scripts/lib/driver.sh"
+# shellcheck source=scripts/lib/perf-dump.sh
+. "$top/scripts/lib/perf-dump.sh"
 runs=$top/build/qemu/runs/59-qemu-spe-sampling
 guest=$top/scripts/qemu/guest/qemu-spe-sampling.sh
 decode=$top/build/spe-decode/spe-decode
@@ -63,21 +65,9 @@ if [ -z "${main_size:-}" ] || [ -z "${array_size:-}" ]; then
 	exit 1
 fi
 
-# dump DATA: host perf's packet dump.
-dump() {
-	perf report -D -i "$res/$1" 2>&1
-}
 # times_ips: one instruction sample per record, "time ip" (suite 56).
 times_ips() {
 	"$@" --ns --itrace=i1i -F time,ip 2>/dev/null | awk '{ print $1, $2 }'
-}
-# ts_backwards: of the dump on stdin, the timestamps that go backwards
-# within one CPU's AUX data.
-ts_backwards() {
-	awk '
-		/PERF_RECORD_AUXTRACE / { for (i = 1; i <= NF; i++) if ($i == "cpu:") cpu = $(i + 1) }
-		/ TS [0-9]+$/ { ts = $NF + 0; if (cpu in last && ts < last[cpu]) bad++; last[cpu] = ts }
-		END { print bad + 0 }'
 }
 # in_range START SIZE: of the "0xADDR" lines on stdin, "inside total" for
 # [START, START+SIZE) (hex, no 0x).
@@ -96,10 +86,9 @@ in_range() {
 # check_recording NAME DATA USER: the recording decodes cleanly with host
 # perf and spe-decode; USER=1 (per task, /u) also checks what it sampled.
 check_recording() {
-	local name=$1 data=$2 user=$3 d n m bad errs a b pcs in tot vas lds sts brs pas
-	d=$(dump "$data")
-	n=$(grep -c ' PC 0x' <<<"$d")
-	bad=$(grep -ciE 'bad packet|error|unknown packet' <<<"$d")
+	local name=$1 data=$2 user=$3 n m bad errs a b in tot vas lds sts brs pas ts el0
+	n=$(perf_dump_sum "$res/$data" records)
+	bad=$(perf_dump_sum "$res/$data" bad)
 	m=$("$decode" report "$res/$data" 2>"$res/$data.decode.err" |
 		sed -n 's/^# SPE records: \([0-9]*\).*/\1/p')
 	# The one warning allowed: the guest's binaries (perf itself, in a
@@ -122,9 +111,9 @@ check_recording() {
 			"$(diff <(echo "$a") <(echo "$b") | head -n 6)"
 	fi
 	if [ "$user" != 1 ]; then
-		local el0 kern
-		el0=$(grep ' PC 0x' <<<"$d" | grep -c ' el0 ')
-		kern=$(grep ' PC 0x' <<<"$d" | grep -cE ' el[12] ')
+		local kern
+		el0=$(perf_dump_sum "$res/$data" pc_el el0)
+		kern=$(($(perf_dump_sum "$res/$data" pc_el el1) + $(perf_dump_sum "$res/$data" pc_el el2)))
 		if [ "$el0" -gt 0 ] && [ "$kern" -gt 0 ]; then
 			tap_ok "$name: system wide: $el0 EL0 and $kern kernel samples"
 		else
@@ -133,17 +122,16 @@ check_recording() {
 		return
 	fi
 
-	pcs=$(grep ' PC 0x' <<<"$d" | grep -o 'PC 0x[0-9a-f]*' | cut -d' ' -f2)
-	read -r in tot <<<"$(in_range "$main_at" "$main_size" <<<"$pcs")"
-	if [ "$(grep ' PC 0x' <<<"$d" | grep -vc ' el0 ')" = 0 ] && [ "$tot" -gt 0 ] &&
+	read -r in tot <<<"$(perf_dump_addrs "$res/$data" PC | in_range "$main_at" "$main_size")"
+	el0=$(perf_dump_sum "$res/$data" pc_el el0)
+	if [ "$el0" = "$n" ] && [ "$tot" -gt 0 ] &&
 	   [ $((in * 100)) -ge $((tot * 90)) ]; then
 		tap_ok "$name: every PC at EL0, $in of $tot in spe_spin's main()"
 	else
 		tap_fail "$name: every PC at EL0, at least 90% in spe_spin's main()" \
-			"$in of $tot in main [0x$main_at +0x$main_size]" \
-			"$(grep ' PC 0x' <<<"$d" | grep -v ' el0 ' | head -n 3)"
+			"$in of $tot in main [0x$main_at +0x$main_size]; $el0 of $n PCs at EL0"
 	fi
-	vas=$(grep -o ' VA 0x[0-9a-f]*' <<<"$d" | cut -d' ' -f3)
+	vas=$(perf_dump_addrs "$res/$data" VA)
 	read -r in tot <<<"$(in_range "$array_at" "$array_size" <<<"$vas")"
 	if [ "$tot" -gt 0 ] && [ $((in * 100)) -ge $((tot * 80)) ]; then
 		tap_ok "$name: $in of $tot load/store VAs in spe_spin's array"
@@ -151,17 +139,18 @@ check_recording() {
 		tap_fail "$name: at least 80% of load/store VAs in spe_spin's array" \
 			"$in of $tot in [0x$array_at +0x$array_size]" "$(head -n 3 <<<"$vas")"
 	fi
-	m=$(ts_backwards <<<"$d")
-	if [ "$m" = 0 ] && [ "$(grep -c ' TS ' <<<"$d")" = "$n" ]; then
+	m=$(perf_dump_sum "$res/$data" ts_backwards)
+	ts=$(perf_dump_sum "$res/$data" ts)
+	if [ "$m" = 0 ] && [ "$ts" = "$n" ]; then
 		tap_ok "$name: every record has a timestamp, non-decreasing per CPU"
 	else
 		tap_fail "$name: every record has a timestamp, non-decreasing per CPU" \
-			"$m go backwards, $(grep -c ' TS ' <<<"$d") timestamps for $n records"
+			"$m go backwards, $ts timestamps for $n records"
 	fi
-	lds=$(grep -c 'LD ' <<<"$d")
-	sts=$(grep -c 'ST ' <<<"$d")
-	brs=$(grep -c 'B COND' <<<"$d")
-	pas=$(grep -c ' PA 0x' <<<"$d")
+	lds=$(perf_dump_sum "$res/$data" op ld)
+	sts=$(perf_dump_sum "$res/$data" op st)
+	brs=$(perf_dump_sum "$res/$data" op b_cond)
+	pas=$(perf_dump_sum "$res/$data" pa)
 	if [ "$lds" -gt 0 ] && [ "$sts" -gt 0 ] && [ "$brs" -gt 0 ] && [ "$pas" -gt 0 ]; then
 		tap_ok "$name: loads ($lds), stores ($sts), conditional branches ($brs), physical addresses ($pas)"
 	else
@@ -185,7 +174,7 @@ check_pmu_events() {
 	feed=$(stat_of r4001)
 	filt=$(stat_of r4002)
 	coll=$(stat_of r4003)
-	n=$(dump "$tag-stat.data" | grep -c ' PC 0x')
+	n=$(perf_dump_sum "$res/$tag-stat.data" records)
 	if [ "$(cat "$res/$tag-stat.rc" 2>/dev/null)" = 0 ] &&
 	   [[ "$pop/$feed/$filt/$coll" =~ ^[0-9]+/[0-9]+/[0-9]+/[0-9]+$ ]] &&
 	   [ "$pop" -gt 1000000 ] && [ "$coll" = 0 ] &&
