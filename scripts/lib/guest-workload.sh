@@ -9,6 +9,11 @@
 #                                  -g for symbols) to OUT; compiler output in OUT.log
 #   spe_suite_build_spin OUT       the same in a suite: on failure, a failed test
 #                                  with the compiler output, and the suite ends
+#   spe_suite_spe_qemu RUNS        build or reuse QEMU with the emulated SPU
+#                                  (scripts/fetch-qemu.sh, its log in RUNS),
+#                                  export SPE_QEMU_BIN and set
+#                                  spe_qemu_seconds; on failure, a failed test
+#                                  with the build's last lines, and the suite ends
 
 spe_guest_suite_prereqs() {
 	if ! command -v perf >/dev/null || ! command -v aarch64-linux-gnu-gcc >/dev/null ||
@@ -35,4 +40,15 @@ spe_suite_build_spin() {
 	tap_fail "spe_spin cross-compiles" "$(cat "$1.log")"
 	tap_done
 	exit 1
+}
+
+spe_suite_spe_qemu() {
+	local start=$SECONDS
+	if ! SPE_QEMU_BIN=$("$top/scripts/fetch-qemu.sh" 2>"$1/fetch-qemu.log"); then
+		tap_fail "the SPE QEMU builds (scripts/fetch-qemu.sh)" "$(tail -n 20 "$1/fetch-qemu.log")"
+		tap_done
+		exit 1
+	fi
+	export SPE_QEMU_BIN
+	spe_qemu_seconds=$((SECONDS - start))
 }

@@ -29,19 +29,16 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib/guest-results.sh"
 # shellcheck source=scripts/lib/driver.sh
 . "$top/scripts/lib/driver.sh"
+# shellcheck source=scripts/lib/guest-workload.sh
+. "$top/scripts/lib/guest-workload.sh"
 runs=$top/build/qemu/runs/58-qemu-spe
 guest=$top/scripts/qemu/guest/qemu-spe.sh
 mkdir -p "$runs"
 
 # ---- the QEMU build --------------------------------------------------------
-start=$SECONDS
-if ! qemu=$("$top/scripts/fetch-qemu.sh" 2>"$runs/fetch-qemu.log"); then
-	tap_fail "the SPE QEMU builds (scripts/fetch-qemu.sh)" "$(tail -n 20 "$runs/fetch-qemu.log")"
-	tap_done
-	exit 0
-fi
-tap_ok "the SPE QEMU builds or is cached ($((SECONDS - start)) s)"
-export SPE_QEMU_BIN=$qemu
+spe_suite_spe_qemu "$runs"
+qemu=$SPE_QEMU_BIN
+tap_ok "the SPE QEMU builds or is cached ($spe_qemu_seconds s)"
 
 # The series is clean under the checkpatch.pl of the QEMU source it applies
 # to: no error, and no warning but "does MAINTAINERS need updating?" for the

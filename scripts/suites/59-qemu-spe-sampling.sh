@@ -42,14 +42,8 @@ decode=$top/build/spe-decode/spe-decode
 
 spe_guest_suite_prereqs "sampling on QEMU's emulated SPE"
 mkdir -p "$runs"
-start=$SECONDS
-if ! qemu=$("$top/scripts/fetch-qemu.sh" 2>"$runs/fetch-qemu.log"); then
-	tap_fail "the SPE QEMU builds (scripts/fetch-qemu.sh)" "$(tail -n 20 "$runs/fetch-qemu.log")"
-	tap_done
-	exit 0
-fi
-echo "# the SPE QEMU built or cached in $((SECONDS - start)) s"
-export SPE_QEMU_BIN=$qemu
+spe_suite_spe_qemu "$runs"
+echo "# the SPE QEMU built or cached in $spe_qemu_seconds s"
 spin=$runs/spe_spin
 spe_suite_build_spin "$spin"
 
