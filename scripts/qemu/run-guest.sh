@@ -5,6 +5,7 @@
 #            [--smp N] [--mem SIZE] [--spe-node|--no-spe-node] [--with-perf]
 #            [--load MOD]... [--module MOD]... [--selftests DIR] [--file FILE]...
 #            [--append ARGS] [--timeout SECONDS] [--spe-qemu PROFILE]
+#            [--qmp SOCKET]
 #
 #   --kernel        bookworm 6.1 or bookworm-backports 6.12 (scripts/fetch-kernels.sh)
 #   --smp, --mem    CPUs (default 2) and memory (default 1G)
@@ -16,6 +17,8 @@
 #   --spe-qemu      boot the QEMU with the emulated SPU (scripts/fetch-qemu.sh
 #                   builds it once) with -cpu max,spe=on,spe-profile=PROFILE
 #                   (v1-min, n1, v2, full); same as SPE_QEMU_PROFILE=PROFILE
+#   --qmp           serve QMP (QEMU's JSON monitor) on the Unix socket SOCKET, for
+#                   a host script to drive while the guest runs
 #
 # The guest runs FILE with busybox sh (environment: see init.sh).  It boots
 # with oops=panic and ftrace_dump_on_oops: an oops stops it at once (panic=-1
@@ -36,7 +39,7 @@ here=$top/scripts/qemu
 . "$here/machine.sh"
 
 kernel='' script='' out='' smp=2 mem=1G node=--no-spe-node timeout=120 append=''
-pass=()
+pass=() monitor=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -50,6 +53,7 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--spe-qemu) export SPE_QEMU_PROFILE=$2; shift 2 ;;
+	--qmp) monitor=(-qmp "unix:$2,server=on,wait=off"); shift 2 ;;
 	*) spe_die "unknown option $1" ;;
 	esac
 done
@@ -75,7 +79,7 @@ start=$(date +%s.%N)
 rc=0
 # shellcheck disable=SC2046
 timeout -k 5 "$timeout" "$(qemu_binary)" $(qemu_machine_args "$smp" "$mem") \
-	-nographic -no-reboot -nic none \
+	-nographic -no-reboot -nic none "${monitor[@]}" \
 	-kernel "$VMLINUZ" -initrd "$out/initramfs.cpio" -dtb "$out/virt.dtb" \
 	-append "console=ttyAMA0 panic=-1 oops=panic ftrace_dump_on_oops $append" \
 	-drive file="$out/results.img",if=none,format=raw,id=results \

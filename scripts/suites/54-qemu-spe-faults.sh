@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# Fault injection on QEMU's emulated Statistical Profiling Unit (QEMU patch
+# 0006, the CPU property spe-inject; Documentation/qemu-spe.rst).  One 6.1
+# guest, one CPU, arm_spe.ko recording the spe_spin workload five times;
+# before each recording the host arms one event through QMP (qom-set) when
+# the guest asks for it on the console, and checks:
+#   - the event fired (the property reads "none" again afterwards);
+#   - s1, s2, dataloss: the driver logs "profiling stopped: translation fault
+#     at level 3" with the PMBSR_EL1 hardware gives: EC 0x24 (stage 1) or
+#     0x25 (stage 2), DL (bit 19) set for data loss only;
+#   - ea: the driver logs "external abort on write to the profiling buffer"
+#     with PMBSR_EL1.EA (bit 18) set;
+#   - host perf report -D shows the AUX records the driver must emit: the
+#     truncated flag after a fault or abort, truncated and partial after data
+#     loss, the collision flag after a collision (and no fault message);
+#   - the recordings decode with spe-decode and host perf without an error;
+#   - the kernel log has no warning, BUG or oops; arm_spe.ko unloads.
+# About a minute on two idle cores.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/lib/tap.sh
+. "$top/scripts/lib/tap.sh"
+# shellcheck source=scripts/lib/guest-results.sh
+. "$top/scripts/lib/guest-results.sh"
+# shellcheck source=scripts/lib/guest-workload.sh
+. "$top/scripts/lib/guest-workload.sh"
+# shellcheck source=scripts/lib/driver.sh
+. "$top/scripts/lib/driver.sh"
+# shellcheck source=scripts/lib/perf-dump.sh
+. "$top/scripts/lib/perf-dump.sh"
+runs=$top/build/qemu/runs/54-qemu-spe-faults
+guest=$top/scripts/qemu/guest/qemu-spe-faults.sh
+qmp=$top/scripts/qemu/qmp.py
+decode=$top/build/spe-decode/spe-decode
+kinds="s1 s2 ea dataloss collision"
+
+spe_guest_suite_prereqs "fault injection on QEMU's emulated SPE"
+mkdir -p "$runs"
+spe_suite_spe_qemu "$runs"
+spin=$runs/spe_spin
+spe_suite_build_spin "$spin"
+out=$runs/6.1-n1
+if ! ko=$(spe_driver_ko 6.1 2>"$runs/build-6.1.log"); then
+	tap_fail "arm_spe.ko builds" "$(tail -n 20 "$runs/build-6.1.log")"
+	tap_done
+	exit 1
+fi
+# A Unix socket path must be short: not under the build tree.
+sockdir=$(mktemp -d)
+trap 'rm -rf "$sockdir"' EXIT
+sock=$sockdir/qmp
+
+# cpu_path: the QOM path of the guest's CPU (the one with spe-inject).
+cpu_path() {
+	local i
+	for i in 0 1 2 3 4 5 6 7; do
+		if "$qmp" "$sock" qom-get "{\"path\": \"/machine/unattached/device[$i]\", \"property\": \"spe-inject\"}" >/dev/null 2>&1; then
+			echo "/machine/unattached/device[$i]"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# The host side: arm each event the guest asks for, and record what the
+# property read before arming and after the guest's recording.
+injector() {
+	local kind path='' seen='' line
+	while sleep 0.2; do
+		[ -S "$sock" ] || continue
+		[ -n "$path" ] || path=$(cpu_path) || { path=''; continue; }
+		while read -r line; do
+			kind=${line#spe-inject: want }
+			kind=${kind%$'\r'}
+			case " $seen " in *" $kind "*) continue ;; esac
+			seen+=" $kind"
+			# The previous event is judged by what the property reads now.
+			"$qmp" "$sock" qom-get "{\"path\": \"$path\", \"property\": \"spe-inject\"}" \
+				>"$runs/before-$kind" 2>&1
+			"$qmp" "$sock" qom-set "{\"path\": \"$path\", \"property\": \"spe-inject\", \"value\": \"$kind\"}" \
+				>"$runs/armed-$kind" 2>&1
+			echo $? >>"$runs/armed-$kind"
+		done < <(grep -a '^spe-inject: want ' "$out/console.log" 2>/dev/null)
+		grep -aq 'spe-test: done collision' "$out/console.log" 2>/dev/null &&
+			"$qmp" "$sock" qom-get "{\"path\": \"$path\", \"property\": \"spe-inject\"}" \
+				>"$runs/before-end" 2>&1 && return 0
+	done
+}
+
+rm -f "$runs"/before-* "$runs"/armed-*
+mkdir -p "$out"
+rm -f "$out/console.log"
+injector &
+inj=$!
+rc=0
+"$top/scripts/qemu/run-guest.sh" --kernel 6.1 --smp 1 --spe-qemu n1 --with-perf \
+	--module "$ko" --file "$spin" --timeout 300 --qmp "$sock" \
+	--script "$guest" --out "$out" 2>"$out.log" || rc=$?
+kill "$inj" 2>/dev/null
+wait "$inj" 2>/dev/null
+res=$out/results
+if [ ! -s "$res/script.rc" ]; then
+	tap_fail "guest boots and results come back" "$(tail -n 5 "$out.log")"
+	tap_done
+	exit 1
+fi
+# shellcheck disable=SC1091,SC2154
+(. "$out/summary"; echo "# guest: ${wall_seconds}s wall")
+spe_result_is "arm_spe.ko loads" "$out" insmod.rc 0
+
+# new_log KIND: the kernel log lines the recording of KIND added.
+new_log() {
+	diff "$res/$1-dmesg-before" "$res/$1-dmesg-after" 2>/dev/null | sed -n 's/^> //p'
+}
+# next KIND: the event armed after KIND (whose "before" reading judges it).
+next_of() {
+	local prev='' k
+	for k in $kinds end; do
+		[ "$prev" = "$1" ] && { echo "$k"; return; }
+		prev=$k
+	done
+}
+
+for kind in $kinds; do
+	armed=$(cat "$runs/armed-$kind" 2>/dev/null)
+	if [ "$(tail -n 1 <<<"$armed")" = 0 ]; then
+		tap_ok "$kind: armed through QMP qom-set"
+	else
+		tap_fail "$kind: armed through QMP qom-set" "${armed:-the guest never asked for it}"
+		continue
+	fi
+	after=$(cat "$runs/before-$(next_of "$kind")" 2>/dev/null)
+	if [ "$after" = '"none"' ]; then
+		tap_ok "$kind: the event fired during the recording (spe-inject reads none)"
+	else
+		tap_fail "$kind: the event fired during the recording (spe-inject reads none)" "read: '$after'"
+	fi
+	spe_result_is "$kind: perf record exits 0" "$out" "$kind.rc" 0
+	log=$(new_log "$kind")
+	msg=$(grep 'profiling stopped' <<<"$log")
+	pmbsr=$(sed -n 's/.*PMBSR_EL1 0x\([0-9a-f]*\) .*/\1/p' <<<"$msg" | head -n 1)
+	case $kind in
+	s1 | s2 | dataloss)
+		want_ec=0x24; [ "$kind" = s2 ] && want_ec=0x25
+		want_dl=0; [ "$kind" = dataloss ] && want_dl=1
+		if grep -q "translation fault at level 3 .*EC $want_ec MSS 0x0007" <<<"$msg" &&
+		   [ -n "$pmbsr" ] && [ $(((16#$pmbsr >> 19) & 1)) -eq $want_dl ] &&
+		   [ $(((16#$pmbsr >> 18) & 1)) -eq 0 ]; then
+			tap_ok "$kind: the driver logs a level 3 translation fault, EC $want_ec, DL $want_dl"
+		else
+			tap_fail "$kind: the driver logs a level 3 translation fault, EC $want_ec, DL $want_dl" "${log:-(no new kernel log)}"
+		fi ;;
+	ea)
+		if grep -q "external abort on write to the profiling buffer" <<<"$msg" &&
+		   [ -n "$pmbsr" ] && [ $(((16#$pmbsr >> 18) & 1)) -eq 1 ]; then
+			tap_ok "$kind: the driver logs an external abort, PMBSR_EL1.EA set"
+		else
+			tap_fail "$kind: the driver logs an external abort, PMBSR_EL1.EA set" "${log:-(no new kernel log)}"
+		fi ;;
+	collision)
+		if [ -z "$msg" ]; then
+			tap_ok "$kind: profiling goes on (no fault logged)"
+		else
+			tap_fail "$kind: profiling goes on (no fault logged)" "$msg"
+		fi ;;
+	esac
+	data=$res/$kind.data
+	flags=$(perf_dump_list "$data" aux | tr '\n' ' ')
+	# PERF_AUX_FLAG_: TRUNCATED 0x1, PARTIAL 0x4, COLLISION 0x8.
+	want=0x1 mask=0x1
+	[ "$kind" = dataloss ] && want=0x5 mask=0x5
+	[ "$kind" = collision ] && want=0x8 mask=0x8
+	hit=0
+	for f in $flags; do
+		[ $((f & mask)) -eq $((want)) ] && hit=1
+	done
+	if [ $hit -eq 1 ]; then
+		tap_ok "$kind: an AUX record carries flags $want (perf report -D)"
+	else
+		tap_fail "$kind: an AUX record carries flags $want (perf report -D)" "AUX flags seen: ${flags:-none}"
+	fi
+	bad=$(perf_dump_sum "$data" bad)
+	# The one warning allowed (suite 59): guest binaries are not the host's.
+	derr=$("$decode" report "$data" 2>&1 >/dev/null |
+		grep -v 'build id .* in the recording, the file.s is .*: not used' | head -n 3)
+	if [ "$bad" -eq 0 ] && [ -z "$derr" ]; then
+		tap_ok "$kind: the recording decodes (spe-decode, host perf) without an error"
+	else
+		tap_fail "$kind: the recording decodes (spe-decode, host perf) without an error" \
+			"host perf bad lines: $bad" "spe-decode: ${derr:-ok}"
+	fi
+done
+spe_result_is "arm_spe.ko unloads" "$out" rmmod.rc 0
+spe_kernel_log_tap "6.1 n1 faults" "$out"
+[ "$rc" -eq 0 ] || tap_fail "guest script exit status" "run-guest.sh exited $rc"
+tap_done
