@@ -76,6 +76,21 @@ else
 	tap_ok "an unknown spe-profile is refused with the valid names"
 fi
 
+# spe-inject (patch 0006): an unknown event is refused with the valid
+# names, and any event without spe=on (there is no unit to inject into).
+if out=$("$qemu" -M virt -cpu max,spe=on,spe-inject=bogus -nographic -S 2>&1 </dev/null) ||
+   ! grep -q "none, s1, s2, ea, dataloss, collision" <<<"$out"; then
+	tap_fail "an unknown spe-inject is refused with the valid names" "$out"
+else
+	tap_ok "an unknown spe-inject is refused with the valid names"
+fi
+if out=$("$qemu" -M virt -cpu max,spe-inject=s1 -nographic -S 2>&1 </dev/null) ||
+   ! grep -q "spe-inject needs spe=on" <<<"$out"; then
+	tap_fail "spe-inject without spe=on is refused" "$out"
+else
+	tap_ok "spe-inject without spe=on is refused"
+fi
+
 # The board describes the unit only when the CPUs have it.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
