@@ -81,7 +81,7 @@ injector() {
 				>"$runs/armed-$kind" 2>&1
 			echo $? >>"$runs/armed-$kind"
 		done < <(grep -a '^spe-inject: want ' "$out/console.log" 2>/dev/null)
-		grep -aq 'spe-test: done collision' "$out/console.log" 2>/dev/null &&
+		grep -aq '^spe-inject: done collision' "$out/console.log" 2>/dev/null &&
 			"$qmp" "$sock" qom-get "{\"path\": \"$path\", \"property\": \"spe-inject\"}" \
 				>"$runs/before-end" 2>&1 && return 0
 	done

@@ -24,6 +24,7 @@ for kind in s1 s2 ea dataloss collision; do
 	echo $? >"$kind.rc"
 	dmesg >"$kind-dmesg-after"
 	mark "done $kind"
+	echo "spe-inject: done $kind"
 done
 rmmod arm_spe
 echo $? >rmmod.rc
