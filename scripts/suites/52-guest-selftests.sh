@@ -3,14 +3,20 @@
 # dropped into each kernel's tools/testing/selftests as target arm_spe
 # (with the framework of Debian's linux-source), built and installed by
 # the kernel's own `make TARGETS=arm_spe install`, and run in QEMU guests of
-# both kernels by the installed run_kselftest.sh, with the SPE node and the
-# SPE driver loaded.  Each program's result becomes one line here: ok,
-# not ok, or SKIP with the program's reason.  QEMU's CPUs have no SPE, so
-# with the hardware driver (arm_spe) the PMU discovery test skips; with the
-# simulated SPU (arm_spe_sim) it runs against a registered PMU.  Before
-# booting, the discovery checks are tried on made-up sysfs trees with
+# both kernels by the installed run_kselftest.sh, with an SPE driver
+# loaded.  Each program's result becomes one line here: ok, not ok, or SKIP
+# with the program's reason.  The hardware module (arm_spe) runs on QEMU's
+# emulated unit (-cpu max,spe=on, Documentation/qemu-spe.rst): every
+# program but those of the simulated unit (test_sim_*) must run there, a
+# skip of any other is a failure.  The simulated SPU (arm_spe_sim) runs on
+# CPUs without SPE, with an SPE node in the device tree.  Before booting,
+# the discovery checks are tried on made-up sysfs trees with
 # qemu-aarch64-static, so they are known to pass on a well-formed PMU and
 # to fail on a malformed one.
+# Default guests: arm_spe on 6.1 (profile n1, EL1, 2 CPUs) and 6.12 (v2,
+# EL2 as a VHE host, 4 CPUs); arm_spe_sim on 6.1 and 6.12.  `--matrix`
+# runs arm_spe on 6.1 and 6.12, EL1 and EL2, 2 and 4 CPUs (8 guests, the
+# profiles in turn; not part of make check).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
@@ -21,6 +27,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib/driver.sh"
 # shellcheck source=scripts/lib/kselftest.sh
 . "$top/scripts/lib/kselftest.sh"
+# shellcheck source=scripts/lib/guest-workload.sh
+. "$top/scripts/lib/guest-workload.sh"
 inst=$top/build/kselftest
 runs=$top/build/qemu/runs/52-guest-selftests
 nr_tests=$(find "$top/selftests/arm_spe" -maxdepth 1 -name 'test_*.c' | wc -l)
@@ -77,24 +85,37 @@ else
 fi
 rm -rf "$fake"
 
-# run KERNEL SMP MODULE: the selftests with MODULE (arm_spe, arm_spe_sim) loaded.
-
+# run KERNEL SMP MODULE [PROFILE EL]: the selftests with MODULE (arm_spe,
+# arm_spe_sim) loaded; with PROFILE, on QEMU's emulated unit of that
+# profile, the kernel at EL (el1, or el2: VHE).
 run() {
-	local k=$1 smp=$2 mod=$3 ko rc=0 out
+	local k=$1 smp=$2 mod=$3 profile=${4:-} el=${5:-el1} ko rc=0 out where skipped
 	out=$runs/$k-$mod
-	k="$k $mod"
+	where=(--spe-node)
+	if [ -n "$profile" ]; then
+		out=$runs/$k-$mod-$profile-$el-smp$smp
+		where=(--spe-qemu "$profile")
+		k="$k $mod $profile $el smp=$smp"
+	else
+		k="$k $mod"
+	fi
 	mkdir -p "$runs"
 	if ! ko=$(spe_driver_ko "$1" "$mod" 2>"$out.build.log"); then
 		tap_fail "$k: module builds" "$(tail -n 20 "$out.build.log")"
 		return
 	fi
-	"$top/scripts/qemu/run-guest.sh" --kernel "$1" --smp "$smp" --spe-node \
-		--load "$ko" --selftests "$inst/$1" --timeout 300 \
-		--script "$top/scripts/qemu/guest/run-kselftest.sh" --out "$out" 2>"$out.log" || rc=$?
+	(
+		[ "$el" = el2 ] && export SPE_QEMU_EL2=1
+		"$top/scripts/qemu/run-guest.sh" --kernel "$1" --smp "$smp" "${where[@]}" \
+			--load "$ko" --selftests "$inst/$1" --timeout 400 \
+			--script "$top/scripts/qemu/guest/run-kselftest.sh" --out "$out"
+	) 2>"$out.log" || rc=$?
 	if [ ! -s "$out/results/script.rc" ]; then
 		tap_fail "$k: guest boots and results come back" "$(tail -n 5 "$out.log")"
 		return
 	fi
+	# shellcheck disable=SC1091,SC2154
+	(. "$out/summary"; echo "# $k: ${wall_seconds}s wall")
 	if ! grep -qx "$mod.ko 0" "$out/results/modules-load.rc"; then
 		tap_fail "$k: SPE driver loads before the selftests" "$(cat "$out/results/modules-load.log")"
 	fi
@@ -104,16 +125,40 @@ run() {
 	else
 		tap_fail "$k: run_kselftest.sh ran all $nr_tests programs" "$(tail -n 20 "$out/results/kselftest.tap")"
 	fi
+	if [ -n "$profile" ]; then
+		skipped=$(sed -n 's/^ok [0-9]* selftests: arm_spe: \(test_[a-z_]*\) # SKIP.*/\1/p' \
+			"$out/results/kselftest.tap" | grep -v '^test_sim_' | tr '\n' ' ')
+		if [ -z "$skipped" ]; then
+			tap_ok "$k: on the emulated unit only the simulated unit's programs (test_sim_*) skip"
+		else
+			tap_fail "$k: on the emulated unit only the simulated unit's programs (test_sim_*) skip" \
+				"skipped: $skipped"
+		fi
+	fi
 	[ "$rc" -eq 0 ] || tap_fail "$k: guest script exit status" "run-guest.sh exited $rc"
 
 	spe_kernel_log_tap "$k" "$out"
 }
 
-
+mkdir -p "$runs"
+spe_suite_spe_qemu "$runs"
+echo "# the SPE QEMU built or cached in $spe_qemu_seconds s"
 start=$SECONDS
-run 6.1 2 arm_spe
-run 6.12 2 arm_spe
-run 6.1 2 arm_spe_sim
-run 6.12 4 arm_spe_sim
-echo "# 4 boots in $((SECONDS - start)) s"
+if [ "${1:-}" = --matrix ]; then
+	profiles=(n1 v2 full v1-min)
+	i=0
+	for k in 6.1 6.12; do
+		for el in el1 el2; do
+			for smp in 2 4; do
+				run "$k" "$smp" arm_spe "${profiles[i++ % 4]}" "$el"
+			done
+		done
+	done
+else
+	run 6.1 2 arm_spe n1 el1
+	run 6.12 4 arm_spe v2 el2
+	run 6.1 2 arm_spe_sim
+	run 6.12 4 arm_spe_sim
+fi
+echo "# guests in $((SECONDS - start)) s"
 tap_done

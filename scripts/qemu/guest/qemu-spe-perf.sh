@@ -1,0 +1,86 @@
+# shellcheck shell=dash
+# Guest script of suite 60-qemu-spe-perf (busybox sh): perf's usual SPE
+# checks through the hardware module arm_spe.ko on QEMU's emulated unit
+# (-cpu max,spe=on): snapshot mode with SIGUSR2, system wide, discard,
+# perf mem, and CPU 1 going offline and online during a recording.  Every
+# output goes to $RESULTS with its exit status; the host judges.
+mark() { echo "spe-test: $*" >/dev/kmsg; }
+SPIN=$FILES/spe_spin
+CPU1=/sys/devices/system/cpu/cpu1/online
+cd "$RESULTS" || exit 1
+
+mark "insmod"
+insmod "$MODULES/arm_spe.ko"
+echo $? >insmod.rc
+ls /sys/bus/event_source/devices/arm_spe_0/format >format 2>&1
+
+# 1. Snapshot mode: the AUX buffer is a ring perf copies out only on
+# SIGUSR2 (twice here), system wide.  perf ignores the signal until its
+# events are enabled, so the signals wait for the workload to start.
+rm -f /tmp/snap-started
+perf record -S -a -c 16384 -o snap.data -e arm_spe/ts_enable=1/u -- \
+	sh -c "touch /tmp/snap-started; exec $SPIN 4" >/dev/null 2>snap.log &
+pid=$!
+i=0
+while [ ! -e /tmp/snap-started ] && [ $i -lt 100 ]; do
+	sleep 0.2
+	i=$((i + 1))
+done
+sleep 1
+kill -USR2 $pid
+echo $? >snap-sig1.rc
+sleep 1
+kill -USR2 $pid
+echo $? >snap-sig2.rc
+wait $pid
+echo $? >snap.rc
+
+# 2. System wide, every exception level.
+perf record -q -a -c 16384 -o sys.data -e arm_spe/ts_enable=1/ -- \
+	"$SPIN" 1 >/dev/null 2>sys.log
+echo $? >sys.rc
+
+# 3. Discard (SPEv1p2): the unit samples and filters, writes nothing.  The
+# CPU PMU's SAMPLE_FEED and SAMPLE_FILTRATE show the sampling went on.
+perf stat -a -x, -o discard-stat -e r4001,r4002 -- \
+	perf record -q -a -c 16384 -o discard.data -e arm_spe/discard=1/ -- \
+	"$SPIN" 1 >/dev/null 2>discard.log
+echo $? >discard.rc
+
+# 4. perf mem record / report.  perf 6.1 looks for the PMU at
+# /sys/devices/arm_spe_0, where it is only when the PMU device has no
+# parent (kernels before 6.8); where perf mem record cannot find it, the
+# event it would open, recorded by perf record, is what perf mem report reads.
+realpath /sys/bus/event_source/devices/arm_spe_0 >pmu-path
+perf mem record -e list >mem-list.txt 2>&1
+perf mem record -o mem.data -- "$SPIN" 1 >/dev/null 2>mem-record.log
+echo $? >mem-record.rc
+perf mem report --stdio -i mem.data >mem-report.txt 2>mem-report.log
+echo $? >mem-report.rc
+perf record -q -o memev.data -c 16384 \
+	-e arm_spe_0/ts_enable=1,pa_enable=1,load_filter=1,store_filter=1,min_latency=0/ \
+	-- "$SPIN" 1 >/dev/null 2>memev-record.log
+echo $? >memev-record.rc
+perf mem report --stdio -i memev.data >memev-report.txt 2>memev-report.log
+echo $? >memev-report.rc
+
+# 5. CPU hotplug during a system-wide recording: CPU 1 goes offline and
+# online while the workload runs pinned to CPU 0.  Kernels 6.1 and 6.12
+# take the events of a CPU that goes offline out of its context for good
+# (perf core), so a new recording then shows CPU 1 samples again.
+mark "hotplug"
+perf record -q -a -c 16384 -o hotplug.data -e arm_spe/ts_enable=1/u -- \
+	sh -c "taskset 1 $SPIN 2 >/dev/null & sleep 0.5; echo 0 >$CPU1; echo \$? >hotplug-off.rc;
+	       sleep 0.5; echo 1 >$CPU1; echo \$? >hotplug-on.rc; wait" \
+	2>hotplug.log
+echo $? >hotplug.rc
+cat "$CPU1" >hotplug-online
+perf record -q -a -c 16384 -o after.data -e arm_spe/ts_enable=1/u -- \
+	taskset 2 "$SPIN" 1 >/dev/null 2>after.log
+echo $? >after.rc
+
+mark "rmmod"
+rmmod arm_spe
+echo $? >rmmod.rc
+mark "end"
+cat /proc/sys/kernel/tainted >tainted

@@ -1,0 +1,242 @@
+#!/usr/bin/env bash
+# perf's usual SPE checks on QEMU's emulated Statistical Profiling Unit
+# (-cpu max,spe=on, Documentation/qemu-spe.rst) through the project's
+# hardware module arm_spe.ko, real arm64 perf 6.1 in the guest
+# (guest/qemu-spe-perf.sh), each recording checked on the host:
+#   1. snapshot mode (perf record -S -a, SIGUSR2 twice): at least two
+#      snapshots, every AUX record OVERWRITE, data that host perf and
+#      spe-decode decode cleanly and to the same records;
+#   2. system wide: EL0 and kernel (EL1, or EL2 in a VHE guest) records,
+#      decoded cleanly;
+#   3. discard=1 (SPEv1p2 profiles): perf record succeeds and no SPE record
+#      is written, while the CPU PMU's SAMPLE_FEED and SAMPLE_FILTRATE show
+#      the unit sampled; the format hides discard on SPEv1p1 profiles;
+#   4. perf mem record / perf mem report --stdio (or, where perf 6.1 cannot
+#      find the PMU, the event perf mem opens, recorded by perf record);
+#   5. CPU 1 offline and online during a system-wide recording: perf
+#      succeeds, the data decodes cleanly, the workload pinned to CPU 0 is
+#      sampled; then a new recording samples the workload pinned to CPU 1
+#      (6.1 and 6.12's perf core drops a per-CPU event of a CPU that goes
+#      offline: the first recording's CPU 1 event does not come back);
+#   then arm_spe unloads, the kernel log has no warning, BUG, oops or
+#   lockdep report, and only out-of-tree/unsigned taints.
+# Default: profile v2, 2 CPUs, 6.1 at EL1 (where perf 6.1's perf mem finds
+# the PMU) and 6.12 at EL2 (VHE).  `60-qemu-spe-perf.sh
+# 6.1 n1 el1 [SMP]` runs one guest; `--matrix` runs 6.1 and 6.12, EL1 and
+# EL2, 2 and 4 CPUs (8 guests, not part of make check).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/lib/tap.sh
+. "$top/scripts/lib/tap.sh"
+# shellcheck source=scripts/lib/guest-results.sh
+. "$top/scripts/lib/guest-results.sh"
+# shellcheck source=scripts/lib/guest-workload.sh
+. "$top/scripts/lib/guest-workload.sh"
+# shellcheck source=scripts/lib/driver.sh
+. "$top/scripts/lib/driver.sh"
+# shellcheck source=scripts/lib/perf-dump.sh
+. "$top/scripts/lib/perf-dump.sh"
+runs=$top/build/qemu/runs/60-qemu-spe-perf
+guest=$top/scripts/qemu/guest/qemu-spe-perf.sh
+decode=$top/build/spe-decode/spe-decode
+# The guest's userland (its perf binary is the one the recordings map).
+guest_root=$("$top/scripts/qemu/fetch-userland.sh" perf) || guest_root=/nonexistent
+
+spe_guest_suite_prereqs "perf on QEMU's emulated SPE"
+mkdir -p "$runs"
+spe_suite_spe_qemu "$runs"
+echo "# the SPE QEMU built or cached in $spe_qemu_seconds s"
+spin=$runs/spe_spin
+spe_suite_build_spin "$spin"
+
+# times_ips: one instruction sample per record, "time ip" (suite 56).
+times_ips() {
+	"$@" --ns --itrace=i1i -F time,ip 2>/dev/null | awk '{ print $1, $2 }'
+}
+
+# decodes NAME DATA MIN: host perf and spe-decode decode DATA cleanly, to
+# the same record count (at least MIN) and the same (time, ip) list.
+decodes() {
+	local name=$1 data=$res/$2 min=$3 n bad m a b errs
+	n=$(perf_dump_sum "$data" records)
+	bad=$(perf_dump_sum "$data" bad)
+	m=$("$decode" report --symfs "$guest_root" "$data" 2>"$data.decode.err" |
+		sed -n 's/^# SPE records: \([0-9]*\).*/\1/p')
+	errs=$(cat "$data.decode.err")
+	a=$(times_ips perf script -i "$data" | md5sum)
+	b=$(times_ips "$decode" script "$data" | md5sum)
+	if [ "$n" -ge "$min" ] && [ "$bad" = 0 ] && [ "$m" = "$n" ] && [ -z "$errs" ] && [ "$a" = "$b" ]; then
+		tap_ok "$name: $n records decode cleanly with host perf and spe-decode, same (time, ip) list"
+	else
+		tap_fail "$name: at least $min records decode cleanly with host perf and spe-decode" \
+			"host perf: $n records, $bad errors; spe-decode: '$m' records;" \
+			"(time, ip) lists $([ "$a" = "$b" ] && echo equal || echo differ)" "$(head -n 3 <<<"$errs")"
+	fi
+}
+
+# spin_samples_on DATA CPU: spe_spin's samples on CPU (three digits), one
+# instruction sample per record, as host perf script attributes them.
+spin_samples_on() {
+	perf script -i "$res/$1" --itrace=i1i -F comm,cpu 2>/dev/null |
+		awk -v c="[$2]" '$1 == "spe_spin" && $2 == c { n++ } END { print n + 0 }'
+}
+
+# rc_of FILE: a guest exit status, "missing" when there is none.
+rc_of() {
+	cat "$res/$1" 2>/dev/null || echo missing
+}
+
+# run KERNEL PROFILE EL SMP
+run() {
+	local k=$1 profile=$2 el=$3 smp=$4 name ko out rc=0 kel n a b
+	name="$k $profile $el smp=$smp"
+	out=$runs/$k-$profile-$el-smp$smp
+	kel=$el
+	if ! ko=$(spe_driver_ko "$k" 2>"$runs/build-$k.log"); then
+		tap_fail "$name: arm_spe.ko builds" "$(tail -n 20 "$runs/build-$k.log")"
+		return
+	fi
+	(
+		[ "$el" = el2 ] && export SPE_QEMU_EL2=1
+		"$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp "$smp" --spe-qemu "$profile" --with-perf \
+			--module "$ko" --file "$spin" --timeout 300 --script "$guest" --out "$out"
+	) 2>"$out.log" || rc=$?
+	res=$out/results
+	if [ ! -s "$res/script.rc" ]; then
+		tap_fail "$name: guest boots and results come back" "$(tail -n 5 "$out.log")"
+		return
+	fi
+	# shellcheck disable=SC1091,SC2154
+	(. "$out/summary"; echo "# $name: ${wall_seconds}s wall")
+	spe_result_is "$name: arm_spe.ko loads" "$out" insmod.rc 0
+
+	# 1. Snapshot mode.
+	local flags shots
+	flags=$(perf_dump_list "$res/snap.data" aux | tr '\n' ' ')
+	shots=$(perf_dump_max "$res/snap.data" auxtrace)
+	n=$(perf_dump_sum "$res/snap.data" records)
+	if [ "$(rc_of snap.rc)" = 0 ] && [ "$(rc_of snap-sig1.rc)" = 0 ] && [ "$(rc_of snap-sig2.rc)" = 0 ] &&
+	   [ "$shots" -ge 2 ] && [ "$flags" = "0x2 " ] && [ "$n" -gt 0 ]; then
+		tap_ok "$name: perf record -S -a, SIGUSR2 twice: $shots snapshots, every AUX record OVERWRITE"
+	else
+		tap_fail "$name: perf record -S -a, SIGUSR2 twice: two snapshots, every AUX record OVERWRITE" \
+			"rc $(rc_of snap.rc) signals $(rc_of snap-sig1.rc)/$(rc_of snap-sig2.rc)" \
+			"snapshots $shots records $n AUX flags '$flags'" "$(tail -n 5 "$res/snap.log" 2>&1)"
+	fi
+	decodes "$name: snapshot" snap.data 50
+
+	# 2. System wide.
+	local el0 kern
+	el0=$(perf_dump_sum "$res/sys.data" pc_el el0)
+	kern=$(perf_dump_sum "$res/sys.data" pc_el "$kel")
+	if [ "$(rc_of sys.rc)" = 0 ] && [ "$el0" -gt 0 ] && [ "$kern" -gt 0 ]; then
+		tap_ok "$name: perf record -a: $el0 EL0 and $kern $kel records"
+	else
+		tap_fail "$name: perf record -a: EL0 and $kel records" \
+			"rc $(rc_of sys.rc) EL0 $el0 $kel $kern" "$(tail -n 5 "$res/sys.log" 2>&1)"
+	fi
+	decodes "$name: system wide" sys.data 50
+
+	# 3. Discard.
+	local feed filt
+	case $profile in
+	v2 | full)
+		feed=$(awk -F, '$3 == "r4001" { print $1 }' "$res/discard-stat" 2>/dev/null)
+		filt=$(awk -F, '$3 == "r4002" { print $1 }' "$res/discard-stat" 2>/dev/null)
+		n=$(perf_dump_sum "$res/discard.data" records)
+		if [ "$(rc_of discard.rc)" = 0 ] && grep -qx discard "$res/format" &&
+		   [[ ${feed:-x}/${filt:-x} =~ ^[0-9]+/[0-9]+$ ]] && [ "$filt" -gt 100 ] && [ "$n" = 0 ]; then
+			tap_ok "$name: discard=1: SAMPLE_FEED $feed, SAMPLE_FILTRATE $filt, no SPE record written"
+		else
+			tap_fail "$name: discard=1: the unit samples (SAMPLE_FILTRATE) and writes no record" \
+				"rc $(rc_of discard.rc) feed '$feed' filtrate '$filt' records $n" \
+				"$(tail -n 5 "$res/discard.log" 2>&1)"
+		fi
+		;;
+	*)
+		if ! grep -qx discard "$res/format" && [ "$(rc_of discard.rc)" != 0 ]; then
+			tap_ok "$name: no discard before SPEv1p2: the format hides it, perf refuses it"
+		else
+			tap_fail "$name: no discard before SPEv1p2: the format hides it, perf refuses it" \
+				"rc $(rc_of discard.rc)" "$(tr "\n" " " <"$res/format" 2>&1)"
+		fi
+		;;
+	esac
+
+	# 4. perf mem.
+	local path
+	path=$(cat "$res/pmu-path" 2>/dev/null)
+	a=$(awk '/^# Samples: / { s += $3 } END { print s + 0 }' "$res/mem-report.txt" 2>/dev/null)
+	if [ "$(rc_of mem-record.rc)" = 0 ]; then
+		if grep -qx 'spe-ldst *: available' "$res/mem-list.txt" &&
+		   [ "$(rc_of mem-report.rc)" = 0 ] && [ "$a" -gt 0 ] && grep -q ' spe_spin ' "$res/mem-report.txt"; then
+			tap_ok "$name: perf mem record (spe-ldst) and perf mem report --stdio: $a samples"
+		else
+			tap_fail "$name: perf mem record and perf mem report --stdio show samples" \
+				"report rc $(rc_of mem-report.rc) samples $a" "$(cat "$res/mem-list.txt" 2>&1)"
+		fi
+	elif grep -q 'memory events not supported' "$res/mem-record.log" &&
+	     [ "$path" != /sys/devices/arm_spe_0 ]; then
+		tap_skip "$name: perf mem record" "perf 6.1 looks for /sys/devices/arm_spe_0; the PMU device has a parent here ($path)"
+	else
+		tap_fail "$name: perf mem record" "rc $(rc_of mem-record.rc)" "$(cat "$res/mem-record.log" 2>&1)"
+	fi
+	a=$(awk '/^# Samples: / { s += $3 } END { print s + 0 }' "$res/memev-report.txt" 2>/dev/null)
+	if [ "$(rc_of memev-record.rc)" = 0 ] && [ "$(rc_of memev-report.rc)" = 0 ] &&
+	   [ "$a" -gt 0 ] && grep -q ' spe_spin ' "$res/memev-report.txt"; then
+		tap_ok "$name: perf mem's event (load_filter, store_filter) recorded, perf mem report --stdio: $a samples"
+	else
+		tap_fail "$name: perf mem's event recorded by perf record, perf mem report --stdio shows samples" \
+			"rc $(rc_of memev-record.rc)/$(rc_of memev-report.rc) samples $a" "$(cat "$res/memev-record.log" 2>&1)"
+	fi
+
+	# 5. CPU hotplug during a recording.
+	local on0 on1
+	on0=$(spin_samples_on hotplug.data 000)
+	if [ "$(rc_of hotplug.rc)" = 0 ] && [ "$(rc_of hotplug-off.rc)" = 0 ] &&
+	   [ "$(rc_of hotplug-on.rc)" = 0 ] && [ "$(rc_of hotplug-online)" = 1 ] && [ "$on0" -ge 50 ]; then
+		tap_ok "$name: CPU 1 offline and online during perf record -a: $on0 samples of the workload on CPU 0"
+	else
+		tap_fail "$name: CPU 1 offline and online during perf record -a, the workload sampled on CPU 0" \
+			"rc $(rc_of hotplug.rc) offline $(rc_of hotplug-off.rc) online $(rc_of hotplug-on.rc)" \
+			"cpu1/online $(rc_of hotplug-online), samples on CPU 0: $on0" "$(tail -n 5 "$res/hotplug.log" 2>&1)"
+	fi
+	decodes "$name: across the hotplug" hotplug.data 50
+	on1=$(spin_samples_on after.data 001)
+	if [ "$(rc_of after.rc)" = 0 ] && [ "$on1" -ge 50 ]; then
+		tap_ok "$name: after the hotplug, perf record -a samples the workload on CPU 1 ($on1)"
+	else
+		tap_fail "$name: after the hotplug, perf record -a samples the workload on CPU 1" \
+			"rc $(rc_of after.rc), samples on CPU 1: $on1" "$(tail -n 5 "$res/after.log" 2>&1)"
+	fi
+
+	spe_result_is "$name: arm_spe.ko unloads" "$out" rmmod.rc 0
+	spe_kernel_log_tap "$name" "$out"
+	local t
+	t=$(rc_of tainted)
+	if [[ $t =~ ^[0-9]+$ ]] && [ $((t & ~(4096 | 8192))) -eq 0 ]; then
+		tap_ok "$name: kernel taint only out-of-tree/unsigned ($t)"
+	else
+		tap_fail "$name: kernel taint only out-of-tree/unsigned" "tainted=$t"
+	fi
+	[ "$rc" -eq 0 ] || tap_fail "$name: guest script exit status" "run-guest.sh exited $rc"
+}
+
+start=$SECONDS
+if [ "${1:-}" = --matrix ]; then
+	for k in 6.1 6.12; do
+		for el in el1 el2; do
+			for smp in 2 4; do
+				run "$k" v2 "$el" "$smp"
+			done
+		done
+	done
+	run 6.1 n1 el1 2
+elif [ $# -ge 3 ]; then
+	run "$1" "$2" "$3" "${4:-2}"
+else
+	run 6.1 v2 el1 2
+	run 6.12 v2 el2 2
+fi
+echo "# guests in $((SECONDS - start)) s"
+tap_done
