@@ -180,14 +180,23 @@ for kind in $kinds; do
 		tap_fail "$kind: an AUX record carries flags $want (perf report -D)" "AUX flags seen: ${flags:-none}"
 	fi
 	bad=$(perf_dump_sum "$data" bad)
+	# Data loss cuts the record being written (PMBPTR_EL1 stops inside
+	# it): its AUX record is PARTIAL, and host perf may print "Bad packet"
+	# for the cut record at its end; spe-decode counts it as a cut record,
+	# not an error.  Nothing else may be bad.
+	partial=0
+	for f in $flags; do
+		[ $((f & 0x4)) -ne 0 ] && partial=$((partial + $(perf_dump_sum "$data" aux "$f")))
+	done
 	# The one warning allowed (suite 59): guest binaries are not the host's.
 	derr=$("$decode" report "$data" 2>&1 >/dev/null |
 		grep -v 'build id .* in the recording, the file.s is .*: not used' | head -n 3)
-	if [ "$bad" -eq 0 ] && [ -z "$derr" ]; then
+	if [ "$bad" -le "$partial" ] && [ -z "$derr" ]; then
+		[ "$partial" -eq 0 ] || echo "# $kind: host perf: $bad bad packets, $partial partial AUX records"
 		tap_ok "$kind: the recording decodes (spe-decode, host perf) without an error"
 	else
 		tap_fail "$kind: the recording decodes (spe-decode, host perf) without an error" \
-			"host perf bad lines: $bad" "spe-decode: ${derr:-ok}"
+			"host perf bad lines: $bad, partial AUX records: $partial" "spe-decode: ${derr:-ok}"
 	fi
 done
 spe_result_is "arm_spe.ko unloads" "$out" rmmod.rc 0

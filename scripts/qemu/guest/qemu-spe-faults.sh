@@ -16,8 +16,9 @@ echo $? >insmod.rc
 for kind in s1 s2 ea dataloss collision; do
 	mark "want $kind"
 	echo "spe-inject: want $kind"
-	# The host polls the console every 0.2 s and arms within a second.
-	sleep 2
+	# The host polls the console every 0.2 s and arms within a second
+	# when idle; 5 s leaves room for a loaded host.
+	sleep 5
 	dmesg >"$kind-dmesg-before"
 	perf record -q -o "$kind.data" -c 1024 -e arm_spe/ts_enable=1/u -- \
 		"$SPIN" 1 >"$kind-spin" 2>"$kind.log"
