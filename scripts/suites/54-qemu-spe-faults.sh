@@ -34,6 +34,17 @@ qmp=$top/scripts/qemu/qmp.py
 decode=$top/build/spe-decode/spe-decode
 kinds="s1 s2 ea dataloss collision"
 
+# Not in make check yet: in one fresh-clone run the guest's last results
+# (insmod.rc, s1.data) came back missing or cut while the guest itself ran
+# correctly: five recordings of about 52 MB overflow the 256 MiB disk that
+# run-guest.sh gives the results tar.  Until the recordings are made
+# smaller the suite runs only when asked (SPE_FAULT_SUITE=1
+# scripts/run-tests.sh 54-qemu).
+if [ -z "${SPE_FAULT_SUITE:-}" ]; then
+	tap_skip "fault injection on QEMU's emulated SPE" "set SPE_FAULT_SUITE=1 (its results can overflow the guest results disk)"
+	tap_done
+	exit 0
+fi
 spe_guest_suite_prereqs "fault injection on QEMU's emulated SPE"
 mkdir -p "$runs"
 spe_suite_spe_qemu "$runs"
