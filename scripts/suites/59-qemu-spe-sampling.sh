@@ -21,6 +21,8 @@
 #   - the CPU's PMU advertises and counts the unit's events: SAMPLE_POP,
 #     SAMPLE_FEED one in (interval + 1) of it, SAMPLE_FILTRATE at least the
 #     records perf wrote, no SAMPLE_COLLISION;
+#   - differential: the two drivers' per-task recordings agree on the
+#     workload's mix (loads, stores, conditional branches, L1D hits);
 #   - both drivers unload; the kernel log has no warning, BUG or oops.
 # Guests: 6.1 at EL1 (profile n1) and 6.12 at EL2 as a VHE host (v2).
 # The workload's rate with and without profiling is printed (a TAP comment).
@@ -230,6 +232,50 @@ check_pmu_events() {
 	fi
 }
 
+# check_drivers_agree NAME: the two drivers sampled the same workload on
+# the same unit with the same period, so their per-task recordings must
+# agree on what the workload is made of: the share of loads, of stores
+# and of conditional branches among the records, and of L1D hits among the
+# loads' Data Sources, each within 2 percentage points (a share of
+# ~100000 records varies by well under 1 point between runs).
+check_drivers_agree() {
+	local name=$1 a=hw-u.data b=intree-u.data na nb key pa pb worst=0 what='' line=''
+	na=$(perf_dump_sum "$res/$a" records)
+	nb=$(perf_dump_sum "$res/$b" records)
+	if [ "$na" -lt 1000 ] || [ "$nb" -lt 1000 ]; then
+		tap_fail "$name: both drivers' recordings agree on the workload's mix" \
+			"too few records to compare: arm_spe.ko $na, arm_spe_pmu $nb"
+		return
+	fi
+	for key in "op ld" "op st" "op b_cond" "ds 0"; do
+		local da=$na db=$nb
+		# shellcheck disable=SC2086
+		if [ "$key" = "ds 0" ]; then
+			da=$(perf_dump_sum "$res/$a" ds)
+			db=$(perf_dump_sum "$res/$b" ds)
+			[ "$da" -gt 0 ] && [ "$db" -gt 0 ] || continue
+		fi
+		# shellcheck disable=SC2086
+		pa=$(($(perf_dump_sum "$res/$a" $key) * 1000 / da))
+		# shellcheck disable=SC2086
+		pb=$(($(perf_dump_sum "$res/$b" $key) * 1000 / db))
+		local label=${key#* }
+		[ "$key" = "ds 0" ] && label=l1d
+		line+=" $label: $pa/$pb"
+		local d=$((pa > pb ? pa - pb : pb - pa))
+		if [ "$d" -gt "$worst" ]; then
+			worst=$d
+			what=$key
+		fi
+	done
+	if [ "$worst" -le 20 ]; then
+		tap_ok "$name: both drivers' recordings agree on the workload's mix (per mille, arm_spe.ko/arm_spe_pmu:$line)"
+	else
+		tap_fail "$name: both drivers' recordings agree on the workload's mix within 2 points" \
+			"$what differs by $worst per mille;$line"
+	fi
+}
+
 # rate FILE: the workload's iterations per second.
 rate() {
 	sed -n 's/^\([0-9]*\) iterations.*/\1/p' "$res/$1"
@@ -289,6 +335,7 @@ run() {
 		echo "# $name: spe_spin $(rate spin-base) iterations/s unprofiled," \
 			"$(rate "$tag-spin-u") profiled by $drv (/u)"
 	done
+	check_drivers_agree "$name"
 	spe_kernel_log_tap "$name" "$out"
 	local t
 	t=$(cat "$res/tainted" 2>/dev/null)
