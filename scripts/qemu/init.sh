@@ -5,7 +5,8 @@
 # Mounts the pseudo filesystems, loads the modules listed in
 # /guest/load.list, runs /guest/script.sh, and writes everything under
 # /results to the results disk (/dev/vda, a raw virtio-blk disk the host
-# unpacks with tar), then powers off.  The script sees:
+# unpacks with tar and checks against the tar's .manifest), then powers
+# off.  The script sees:
 #   RESULTS    directory whose files come back to the host
 #   MODULES    directory of the modules given with --module/--load
 #   SELFTESTS  directory of the programs given with --selftests
@@ -58,7 +59,20 @@ while [ ! -b /dev/vda ] && [ $i -lt 50 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
-if [ -b /dev/vda ] && tar -cf /dev/vda -C "$RESULTS" . && sync; then
+# The manifest ("SIZE ./NAME" of every file) is the tar's first member:
+# run-guest.sh checks what it unpacks against it, so a tar cut short by a
+# full results disk is found, and names what was lost, instead of handing
+# cut files to the host's tools.
+cd "$RESULTS" || exit 1
+find . -type f | while read -r f; do
+	echo "$(wc -c <"$f") $f"
+done >/tmp/manifest
+mv /tmp/manifest .manifest
+need=$(awk '{ s += 512 + int(($1 + 511) / 512) * 512 } END { print int(s / 1024) + 1 }' .manifest)
+have=$(($(cat /sys/block/vda/size 2>/dev/null || echo 0) / 2))
+[ "$need" -le "$have" ] ||
+	echo "spe-guest: results need ${need} KiB, more than the ${have} KiB results disk: the tar will be cut"
+if [ -b /dev/vda ] && tar -cf /dev/vda .manifest . && sync; then
 	echo "spe-guest: results written"
 else
 	echo "spe-guest: cannot write the results disk"

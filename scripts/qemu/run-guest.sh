@@ -28,8 +28,12 @@
 #                   script.log, script.rc, dmesg.txt, uptime and, with
 #                   --load, modules-load.rc (one "module.ko status" a line)
 #   summary         kernel, CPUs, node, boot and run times (shell syntax)
-# Exit status: the script's, when the results came back; 124 when the guest
-# timed out, 125 when it stopped without results.
+# The results come back as a tar on a 256 MiB raw disk; the guest puts a
+# manifest of its files first in it, and a tar the disk cut short (results
+# too big) is refused whole: results/ stays empty, the pieces go to
+# results.cut/ and the message names the files cut or lost.
+# Exit status: the script's, when the results came back; 123 when they came
+# back cut, 124 when the guest timed out, 125 when it stopped without results.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/scripts/qemu
@@ -72,8 +76,9 @@ rm -rf "$out/results" "$out/console.log" "$out/summary"
 	--out "$out/initramfs.cpio" "${pass[@]}"
 "$here/mkdtb.sh" --smp "$smp" --mem "$mem" "$node" "$out/virt.dtb"
 # The guest writes a tar of its results over this raw disk.
+results_mib=256
 rm -f "$out/results.img"
-truncate -s 256M "$out/results.img"
+truncate -s "${results_mib}M" "$out/results.img"
 
 start=$(date +%s.%N)
 rc=0
@@ -89,8 +94,40 @@ end=$(date +%s.%N)
 wall=$(printf "%.1f" "$(echo "$end - $start" | bc)")
 
 mkdir -p "$out/results"
-tar -xf "$out/results.img" -C "$out/results" 2>/dev/null || true
+rm -rf "$out/results.cut"
+tar_err=$(tar -xf "$out/results.img" -C "$out/results" 2>&1) || true
 rm -f "$out/results.img"
+
+# cut_results: what the unpacked results lack against the manifest the
+# guest put first in the tar (init.sh), one "NAME: why" a line; nothing
+# when they are whole.  A tar longer than the disk is cut at its end: the
+# last files come back short or not at all.
+cut_results() {
+	local size name got
+	if [ ! -f "$out/results/.manifest" ]; then
+		echo "the tar's manifest (its first member) is missing"
+		return
+	fi
+	while read -r size name; do
+		got=$(stat -c %s "$out/results/$name" 2>/dev/null) || got=''
+		if [ -z "$got" ]; then
+			echo "${name#./}: missing ($size bytes in the guest)"
+		elif [ "$got" != "$size" ]; then
+			echo "${name#./}: $got of $size bytes"
+		fi
+	done <"$out/results/.manifest"
+}
+cut=''
+# No results at all (the guest died first) is told apart below.
+if [ -n "$(ls -A "$out/results")" ]; then
+	cut=$(cut_results)
+fi
+if [ -n "$cut" ]; then
+	# Keep the pieces for a post-mortem, but where no test reads them:
+	# a cut perf.data makes host perf die of SIGBUS.
+	mv "$out/results" "$out/results.cut"
+	mkdir -p "$out/results"
+fi
 init_at=$(sed -n 's/.*spe-guest: init up at \([0-9.]*\) s.*/\1/p' "$out/console.log" | head -n1)
 cat >"$out/summary" <<EOT
 kernel=$KREL
@@ -107,6 +144,15 @@ EOT
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 	echo "run-guest.sh: $KREL smp=$smp timed out after ${timeout}s (see $out/console.log)" >&2
 	exit 124
+fi
+if [ -n "$cut" ]; then
+	{
+		echo "run-guest.sh: $KREL smp=$smp: the results tar came back cut (the ${results_mib} MiB results disk is too small for them?); nothing of it is used, the pieces are in $out/results.cut:"
+		head -n 10 <<<"$cut" | sed 's/^/  /'
+		[ -z "$tar_err" ] || echo "  tar: $(head -n 3 <<<"$tar_err" | tr '\n' ' ')"
+		grep -a 'spe-guest: results need' "$out/console.log" | sed 's/^/  /'
+	} >&2
+	exit 123
 fi
 if [ ! -s "$out/results/script.rc" ]; then
 	echo "run-guest.sh: $KREL smp=$smp: no results came back (qemu status $rc, see $out/console.log)" >&2
