@@ -11,6 +11,8 @@
 #   MODULES    directory of the modules given with --module/--load
 #   SELFTESTS  directory of the programs given with --selftests
 #   FILES      directory of the files given with --file
+#   CHANNEL    with run-guest.sh --channel, the virtio serial port to the
+#              host (/dev/vportNpM); unset otherwise
 # Lines starting with "spe-guest:" on the console are this file's.
 /bin/busybox mkdir -p /proc /sys /dev /tmp /sbin /usr/bin /usr/sbin /results
 /bin/busybox --install -s
@@ -38,6 +40,25 @@ fi
 while read -r m; do
 	insmod "/guest/transport/$m"
 done </guest/transport.list
+
+# The channel's port appears once virtio_console has probed it; its name
+# tells it apart from any other port.
+if [ -s /guest/channel ]; then
+	i=0
+	while [ -z "${CHANNEL:-}" ] && [ $i -lt 100 ]; do
+		for p in /sys/class/virtio-ports/*; do
+			[ "$(cat "$p/name" 2>/dev/null)" = "$(cat /guest/channel)" ] &&
+				[ -c "/dev/${p##*/}" ] && CHANNEL=/dev/${p##*/}
+		done
+		[ -n "${CHANNEL:-}" ] || sleep 0.1
+		i=$((i + 1))
+	done
+	if [ -n "${CHANNEL:-}" ]; then
+		export CHANNEL
+	else
+		echo "spe-guest: no virtio serial port named $(cat /guest/channel)"
+	fi
+fi
 
 if [ -s /guest/load.list ]; then
 	while read -r m; do

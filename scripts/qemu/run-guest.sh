@@ -5,7 +5,7 @@
 #            [--smp N] [--mem SIZE] [--spe-node|--no-spe-node] [--with-perf]
 #            [--load MOD]... [--module MOD]... [--selftests DIR] [--file FILE]...
 #            [--append ARGS] [--timeout SECONDS] [--spe-qemu PROFILE]
-#            [--qmp SOCKET]
+#            [--qmp SOCKET] [--channel SOCKET]
 #
 #   --kernel        bookworm 6.1 or bookworm-backports 6.12 (scripts/fetch-kernels.sh)
 #   --smp, --mem    CPUs (default 2) and memory (default 1G)
@@ -19,6 +19,10 @@
 #                   (v1-min, n1, v2, full); same as SPE_QEMU_PROFILE=PROFILE
 #   --qmp           serve QMP (QEMU's JSON monitor) on the Unix socket SOCKET, for
 #                   a host script to drive while the guest runs
+#   --channel       a virtio serial port between the guest script ($CHANNEL,
+#                   see init.sh) and the Unix socket SOCKET on the host
+#                   (scripts/qemu/channel.py relays it), for the two to wait
+#                   on each other's messages
 #
 # The guest runs FILE with busybox sh (environment: see init.sh).  It boots
 # with oops=panic and ftrace_dump_on_oops: an oops stops it at once (panic=-1
@@ -43,7 +47,7 @@ here=$top/scripts/qemu
 . "$here/machine.sh"
 
 kernel='' script='' out='' smp=2 mem=1G node=--no-spe-node timeout=120 append=''
-pass=() monitor=()
+pass=() monitor=() channel=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -58,6 +62,13 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--spe-qemu) export SPE_QEMU_PROFILE=$2; shift 2 ;;
 	--qmp) monitor=(-qmp "unix:$2,server=on,wait=off"); shift 2 ;;
+	--channel)
+		# The port's name is how init.sh finds it among /dev/vport*.
+		channel=(-device virtio-serial-device
+			-chardev "socket,id=spe-channel,path=$2,server=on,wait=off"
+			-device virtserialport,chardev=spe-channel,name=spe.channel)
+		pass+=(--channel)
+		shift 2 ;;
 	*) spe_die "unknown option $1" ;;
 	esac
 done
@@ -84,7 +95,7 @@ start=$(date +%s.%N)
 rc=0
 # shellcheck disable=SC2046
 timeout -k 5 "$timeout" "$(qemu_binary)" $(qemu_machine_args "$smp" "$mem") \
-	-nographic -no-reboot -nic none "${monitor[@]}" \
+	-nographic -no-reboot -nic none "${monitor[@]}" "${channel[@]}" \
 	-kernel "$VMLINUZ" -initrd "$out/initramfs.cpio" -dtb "$out/virt.dtb" \
 	-append "console=ttyAMA0 panic=-1 oops=panic ftrace_dump_on_oops $append" \
 	-drive file="$out/results.img",if=none,format=raw,id=results \
