@@ -5,7 +5,7 @@
 #            [--smp N] [--mem SIZE] [--spe-node|--no-spe-node] [--with-perf]
 #            [--load MOD]... [--module MOD]... [--selftests DIR] [--file FILE]...
 #            [--append ARGS] [--timeout SECONDS] [--spe-qemu PROFILE]
-#            [--qmp SOCKET] [--channel SOCKET]
+#            [--qmp SOCKET] [--channel SOCKET] [--results-size MIB]
 #
 #   --kernel        bookworm 6.1 or bookworm-backports 6.12 (scripts/fetch-kernels.sh)
 #   --smp, --mem    CPUs (default 2) and memory (default 1G)
@@ -23,6 +23,7 @@
 #                   see init.sh) and the Unix socket SOCKET on the host
 #                   (scripts/qemu/channel.py relays it), for the two to wait
 #                   on each other's messages
+#   --results-size  the results disk's size in MiB (default 256)
 #
 # The guest runs FILE with busybox sh (environment: see init.sh).  It boots
 # with oops=panic and ftrace_dump_on_oops: an oops stops it at once (panic=-1
@@ -32,7 +33,7 @@
 #                   script.log, script.rc, dmesg.txt, uptime and, with
 #                   --load, modules-load.rc (one "module.ko status" a line)
 #   summary         kernel, CPUs, node, boot and run times (shell syntax)
-# The results come back as a tar on a 256 MiB raw disk; the guest puts a
+# The results come back as a tar on a raw disk (256 MiB by default); the guest puts a
 # manifest of its files first in it, and a tar the disk cut short (results
 # too big) is refused whole: results/ stays empty, the pieces go to
 # results.cut/ and the message names the files cut or lost.
@@ -47,6 +48,7 @@ here=$top/scripts/qemu
 . "$here/machine.sh"
 
 kernel='' script='' out='' smp=2 mem=1G node=--no-spe-node timeout=120 append=''
+results_mib=256
 pass=() monitor=() channel=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -60,6 +62,7 @@ while [ $# -gt 0 ]; do
 	--load | --module | --selftests | --file) pass+=("$1" "$2"); shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
+	--results-size) results_mib=$2; shift 2 ;;
 	--spe-qemu) export SPE_QEMU_PROFILE=$2; shift 2 ;;
 	--qmp) monitor=(-qmp "unix:$2,server=on,wait=off"); shift 2 ;;
 	--channel)
@@ -74,6 +77,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$kernel" ] && [ -n "$script" ] && [ -n "$out" ] ||
 	spe_die "usage: run-guest.sh --kernel 6.1|6.12 --script FILE --out DIR [options]"
+[[ $results_mib =~ ^[1-9][0-9]*$ ]] || spe_die "--results-size: '$results_mib' is not a number of MiB"
 spe_kernel "$kernel"
 if [ -n "${SPE_QEMU_PROFILE:-}" ] && [ -z "${SPE_QEMU_BIN:-}" ]; then
 	SPE_QEMU_BIN=$("$top/scripts/fetch-qemu.sh") || spe_die "the SPE QEMU did not build"
@@ -87,7 +91,6 @@ rm -rf "$out/results" "$out/console.log" "$out/summary"
 	--out "$out/initramfs.cpio" "${pass[@]}"
 "$here/mkdtb.sh" --smp "$smp" --mem "$mem" "$node" "$out/virt.dtb"
 # The guest writes a tar of its results over this raw disk.
-results_mib=256
 rm -f "$out/results.img"
 truncate -s "${results_mib}M" "$out/results.img"
 
