@@ -83,17 +83,20 @@ done
 # The manifest ("SIZE ./NAME" of every file) is the tar's first member:
 # run-guest.sh checks what it unpacks against it, so a tar cut short by a
 # full results disk is found, and names what was lost, instead of handing
-# cut files to the host's tools.
-cd "$RESULTS" || exit 1
-find . -type f | while read -r f; do
-	echo "$(wc -c <"$f") $f"
-done >/tmp/manifest
-mv /tmp/manifest .manifest
-need=$(awk '{ s += 512 + int(($1 + 511) / 512) * 512 } END { print int(s / 1024) + 1 }' .manifest)
-have=$(($(cat /sys/block/vda/size 2>/dev/null || echo 0) / 2))
-[ "$need" -le "$have" ] ||
-	echo "spe-guest: results need ${need} KiB, more than the ${have} KiB results disk: the tar will be cut"
-if [ -b /dev/vda ] && tar -cf /dev/vda .manifest . && sync; then
+# cut files to the host's tools.  (No "exit" here: /init must not end.)
+write_results() {
+	cd "$RESULTS" || return 1
+	find . -type f | while read -r f; do
+		echo "$(wc -c <"$f") $f"
+	done >/tmp/manifest
+	mv /tmp/manifest .manifest
+	need=$(awk '{ s += 512 + int(($1 + 511) / 512) * 512 } END { print int(s / 1024) + 1 }' .manifest)
+	have=$(($(cat /sys/block/vda/size 2>/dev/null || echo 0) / 2))
+	[ "$need" -le "$have" ] ||
+		echo "spe-guest: results need ${need} KiB, more than the ${have} KiB results disk: the tar will be cut"
+	[ -b /dev/vda ] && tar -cf /dev/vda .manifest . && sync
+}
+if write_results; then
 	echo "spe-guest: results written"
 else
 	echo "spe-guest: cannot write the results disk"
