@@ -21,9 +21,10 @@
 #                                  libraries, sets runs (build/qemu/runs/NAME,
 #                                  made), guest (scripts/qemu/guest/NAME.sh
 #                                  without NAME's number), decode (spe-decode)
-#                                  and spin ($runs/spe_spin), then runs the
-#                                  three steps above (WHAT names the suite in
-#                                  a skip) and says how long QEMU took
+#                                  and spin ($runs/spe_spin), then runs
+#                                  spe_guest_suite_prereqs WHAT,
+#                                  spe_suite_spe_qemu (saying how long it
+#                                  took) and spe_suite_build_spin
 
 spe_guest_suite_prereqs() {
 	if ! command -v perf >/dev/null || ! command -v aarch64-linux-gnu-gcc >/dev/null ||
