@@ -28,15 +28,23 @@ echo 0 >channel.rc
 
 # faults TAG MODULE: load MODULE, record once per event, unload.
 faults() {
-	local tag=$1 kind
+	local tag=$1 kind mmap
 	mark "insmod $tag"
 	insmod "$MODULES/$2.ko"
 	echo $? >"$tag-insmod.rc"
 	for kind in s1 s2 ea dataloss collision; do
 		mark "want $tag $kind"
 		spe_channel_ask "want $tag $kind" >"$tag-$kind-armed"
+		# A collision sets PMBSR_EL1.COLL but raises no interrupt: a
+		# driver sees it at the next buffer management event (Linux's
+		# arm_spe_pmu only then), so that recording gets a 64 KiB AUX
+		# buffer, which fills many times a second, not perf's 4 MiB,
+		# which the recording may never fill.
+		mmap=
+		[ "$kind" = collision ] && mmap="-m ,64K"
 		dmesg >"$tag-$kind-dmesg-before"
-		perf record -q -o "$tag-$kind.data" -c 16384 -e arm_spe/ts_enable=1/u -- \
+		# shellcheck disable=SC2086 # $mmap is two words or none
+		perf record -q $mmap -o "$tag-$kind.data" -c 16384 -e arm_spe/ts_enable=1/u -- \
 			"$SPIN" 1 >"$tag-$kind-spin" 2>"$tag-$kind.log"
 		echo $? >"$tag-$kind.rc"
 		dmesg >"$tag-$kind-dmesg-after"
