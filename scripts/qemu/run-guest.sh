@@ -67,6 +67,7 @@ while [ $# -gt 0 ]; do
 	--qmp) monitor=(-qmp "unix:$2,server=on,wait=off"); shift 2 ;;
 	--channel)
 		# The port's name is how init.sh finds it among /dev/vport*.
+		# shellcheck disable=SC2054 # QEMU's option lists use commas
 		channel=(-device virtio-serial-device
 			-chardev "socket,id=spe-channel,path=$2,server=on,wait=off"
 			-device virtserialport,chardev=spe-channel,name=spe.channel)
