@@ -5,7 +5,7 @@
 #            [--smp N] [--mem SIZE] [--spe-node|--no-spe-node] [--with-perf]
 #            [--load MOD]... [--module MOD]... [--selftests DIR] [--file FILE]...
 #            [--append ARGS] [--timeout SECONDS] [--spe-qemu PROFILE]
-#            [--qmp SOCKET]
+#            [--qmp SOCKET] [--acpi]
 #
 #   --kernel        bookworm 6.1 or bookworm-backports 6.12 (scripts/fetch-kernels.sh)
 #   --smp, --mem    CPUs (default 2) and memory (default 1G)
@@ -19,6 +19,8 @@
 #                   (v1-min, n1, v2, full); same as SPE_QEMU_PROFILE=PROFILE
 #   --qmp           serve QMP (QEMU's JSON monitor) on the Unix socket SOCKET, for
 #                   a host script to drive while the guest runs
+#   --acpi          boot through UEFI (Debian's qemu-efi-aarch64) with the
+#                   board's ACPI tables instead of a device tree (acpi=force)
 #
 # The guest runs FILE with busybox sh (environment: see init.sh).  It boots
 # with oops=panic and ftrace_dump_on_oops: an oops stops it at once (panic=-1
@@ -39,7 +41,7 @@ here=$top/scripts/qemu
 . "$here/machine.sh"
 
 kernel='' script='' out='' smp=2 mem=1G node=--no-spe-node timeout=120 append=''
-pass=() monitor=()
+pass=() monitor=() acpi=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -54,6 +56,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--spe-qemu) export SPE_QEMU_PROFILE=$2; shift 2 ;;
 	--qmp) monitor=(-qmp "unix:$2,server=on,wait=off"); shift 2 ;;
+	--acpi) acpi=1; shift ;;
 	*) spe_die "unknown option $1" ;;
 	esac
 done
@@ -71,6 +74,15 @@ rm -rf "$out/results" "$out/console.log" "$out/summary"
 "$here/mkinitramfs.sh" --kernel "$kernel" --script "$script" \
 	--out "$out/initramfs.cpio" "${pass[@]}"
 "$here/mkdtb.sh" --smp "$smp" --mem "$mem" "$node" "$out/virt.dtb"
+# The firmware describes the board: a device tree, or (--acpi) ACPI tables
+# that UEFI builds from what QEMU gives it.
+boot=(-dtb "$out/virt.dtb")
+if [ "$acpi" = 1 ]; then
+	efi=/usr/share/qemu-efi-aarch64/QEMU_EFI.fd
+	[ -r "$efi" ] || spe_die "--acpi needs UEFI firmware, $efi (scripts/deps.sh qemu installs it)"
+	boot=(-bios "$efi")
+	append="acpi=force $append"
+fi
 # The guest writes a tar of its results over this raw disk.
 rm -f "$out/results.img"
 truncate -s 256M "$out/results.img"
@@ -80,7 +92,7 @@ rc=0
 # shellcheck disable=SC2046
 timeout -k 5 "$timeout" "$(qemu_binary)" $(qemu_machine_args "$smp" "$mem") \
 	-nographic -no-reboot -nic none "${monitor[@]}" \
-	-kernel "$VMLINUZ" -initrd "$out/initramfs.cpio" -dtb "$out/virt.dtb" \
+	-kernel "$VMLINUZ" -initrd "$out/initramfs.cpio" "${boot[@]}" \
 	-append "console=ttyAMA0 panic=-1 oops=panic ftrace_dump_on_oops $append" \
 	-drive file="$out/results.img",if=none,format=raw,id=results \
 	-device virtio-blk-device,drive=results \
