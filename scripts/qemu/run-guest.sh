@@ -5,7 +5,7 @@
 #            [--smp N] [--mem SIZE] [--spe-node|--no-spe-node] [--with-perf]
 #            [--load MOD]... [--module MOD]... [--selftests DIR] [--file FILE]...
 #            [--append ARGS] [--timeout SECONDS] [--spe-qemu PROFILE]
-#            [--qmp SOCKET] [--channel SOCKET] [--results-size MIB]
+#            [--qmp SOCKET] [--channel SOCKET] [--results-size MIB] [--acpi]
 #
 #   --kernel        bookworm 6.1 or bookworm-backports 6.12 (scripts/fetch-kernels.sh)
 #   --smp, --mem    CPUs (default 2) and memory (default 1G)
@@ -24,6 +24,8 @@
 #                   (scripts/qemu/channel.py relays it), for the two to wait
 #                   on each other's messages
 #   --results-size  the results disk's size in MiB (default 256)
+#   --acpi          boot through UEFI (Debian's qemu-efi-aarch64) with the
+#                   board's ACPI tables instead of a device tree (acpi=force)
 #
 # The guest runs FILE with busybox sh (environment: see init.sh).  It boots
 # with oops=panic and ftrace_dump_on_oops: an oops stops it at once (panic=-1
@@ -49,7 +51,7 @@ here=$top/scripts/qemu
 
 kernel='' script='' out='' smp=2 mem=1G node=--no-spe-node timeout=120 append=''
 results_mib=256
-pass=() monitor=() channel=()
+pass=() monitor=() channel=() acpi=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -73,6 +75,7 @@ while [ $# -gt 0 ]; do
 			-device virtserialport,chardev=spe-channel,name=spe.channel)
 		pass+=(--channel)
 		shift 2 ;;
+	--acpi) acpi=1; shift ;;
 	*) spe_die "unknown option $1" ;;
 	esac
 done
@@ -91,6 +94,15 @@ rm -rf "$out/results" "$out/console.log" "$out/summary"
 "$here/mkinitramfs.sh" --kernel "$kernel" --script "$script" \
 	--out "$out/initramfs.cpio" "${pass[@]}"
 "$here/mkdtb.sh" --smp "$smp" --mem "$mem" "$node" "$out/virt.dtb"
+# The firmware describes the board: a device tree, or (--acpi) ACPI tables
+# that UEFI builds from what QEMU gives it.
+boot=(-dtb "$out/virt.dtb")
+if [ "$acpi" = 1 ]; then
+	efi=/usr/share/qemu-efi-aarch64/QEMU_EFI.fd
+	[ -r "$efi" ] || spe_die "--acpi needs UEFI firmware, $efi (scripts/deps.sh qemu installs it)"
+	boot=(-bios "$efi")
+	append="acpi=force $append"
+fi
 # The guest writes a tar of its results over this raw disk.
 rm -f "$out/results.img"
 truncate -s "${results_mib}M" "$out/results.img"
@@ -100,7 +112,7 @@ rc=0
 # shellcheck disable=SC2046
 timeout -k 5 "$timeout" "$(qemu_binary)" $(qemu_machine_args "$smp" "$mem") \
 	-nographic -no-reboot -nic none "${monitor[@]}" "${channel[@]}" \
-	-kernel "$VMLINUZ" -initrd "$out/initramfs.cpio" -dtb "$out/virt.dtb" \
+	-kernel "$VMLINUZ" -initrd "$out/initramfs.cpio" "${boot[@]}" \
 	-append "console=ttyAMA0 panic=-1 oops=panic ftrace_dump_on_oops $append" \
 	-drive file="$out/results.img",if=none,format=raw,id=results \
 	-device virtio-blk-device,drive=results \
