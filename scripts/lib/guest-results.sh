@@ -11,6 +11,9 @@
 #                                run in DIR is clean; it reads results/
 #                                dmesg.txt, or console.log when the guest
 #                                died before writing it (a panic)
+#   spe_taint_tap NAME DIR       one TAP test: the guest's kernel was tainted
+#                                by nothing but out-of-tree (O, 4096) and
+#                                unsigned (E, 8192) modules: results/tainted
 #   spe_result_is NAME DIR FILE EXPECTED
 #                                one TAP test: the guest run in DIR left
 #                                results/FILE holding exactly EXPECTED
@@ -37,6 +40,16 @@ spe_kernel_log_tap() {
 	else
 		tap_fail "$name: kernel log has no warning, BUG, oops or lockdep report" \
 			"$(head -n 20 <<<"$bad")" "(full log: $log)"
+	fi
+}
+
+spe_taint_tap() {
+	local what="${1:+$1: }kernel taint only out-of-tree/unsigned" t
+	t=$(cat "$2/results/tainted" 2>/dev/null)
+	if [[ $t =~ ^[0-9]+$ ]] && [ $((t & ~(4096 | 8192))) -eq 0 ]; then
+		tap_ok "$what ($t)"
+	else
+		tap_fail "$what" "tainted=${t:-(missing)}"
 	fi
 }
 

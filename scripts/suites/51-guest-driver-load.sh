@@ -220,14 +220,7 @@ run() {
 		tap_fail "$name: nothing left registered after unload" "$(cat "$out/res.diff")"
 	fi
 	spe_kernel_log_tap "$name" "$out"
-	# Allowed taints: O (4096, out-of-tree module) and E (8192, unsigned).
-	local t
-	t=$(cat "$out/results/tainted")
-	if [[ $t =~ ^[0-9]+$ ]] && [ $((t & ~(4096 | 8192))) -eq 0 ]; then
-		tap_ok "$name: kernel taint only out-of-tree/unsigned ($t)"
-	else
-		tap_fail "$name: kernel taint only out-of-tree/unsigned" "tainted=$t"
-	fi
+	spe_taint_tap "$name" "$out"
 	[ "$rc" -eq 0 ] || tap_fail "$name: guest script exit status" "run-guest.sh exited $rc"
 }
 

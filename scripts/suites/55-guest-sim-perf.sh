@@ -265,12 +265,8 @@ run() {
 		tap_fail "$name: profile v2: selftest test_sim_events passes, unloads" \
 			"$(grep -E '^not ok|^# ' "$res/v2-selftest.tap")"
 
-	local t
 	spe_kernel_log_tap "$name" "$out"
-	t=$(cat "$res/tainted")
-	[[ $t =~ ^[0-9]+$ ]] && [ $((t & ~(4096 | 8192))) -eq 0 ] &&
-		tap_ok "$name: kernel taint only out-of-tree/unsigned ($t)" ||
-		tap_fail "$name: kernel taint only out-of-tree/unsigned" "tainted=$t"
+	spe_taint_tap "$name" "$out"
 	[ "$rc" -eq 0 ] || tap_fail "$name: guest script exit status" "run-guest.sh exited $rc"
 	echo "# $name: spinner iterations/s alone: $(awk '{ printf "%s ", $1 }' "$res/ab-alone"); under system-wide SPE: $(awk '{ printf "%s ", $1 }' "$res/ab-spe")"
 }

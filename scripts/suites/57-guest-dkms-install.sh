@@ -140,10 +140,5 @@ if [ -z "$bad" ]; then
 else
 	tap_fail "kernel log has no warning, BUG or oops" "$bad"
 fi
-t=$(cat "$out/results/tainted" 2>/dev/null)
-if [[ $t =~ ^[0-9]+$ ]] && [ $((t & ~(4096 | 8192))) -eq 0 ]; then
-	tap_ok "kernel taint only out-of-tree/unsigned ($t)"
-else
-	tap_fail "kernel taint only out-of-tree/unsigned" "tainted=$t"
-fi
+spe_taint_tap "" "$out"
 tap_done

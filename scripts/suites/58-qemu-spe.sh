@@ -290,14 +290,8 @@ run() {
 	fi
 	check_file "$name: spe_qemu_regs.ko unloads" regs-rmmod.rc 0
 
-	local t
 	spe_kernel_log_tap "$name" "$out"
-	t=$(cat "$out/results/tainted")
-	if [[ $t =~ ^[0-9]+$ ]] && [ $((t & ~(4096 | 8192))) -eq 0 ]; then
-		tap_ok "$name: kernel taint only out-of-tree/unsigned ($t)"
-	else
-		tap_fail "$name: kernel taint only out-of-tree/unsigned" "tainted=$t"
-	fi
+	spe_taint_tap "$name" "$out"
 	[ "$rc" -eq 0 ] || tap_fail "$name: guest script exit status" "run-guest.sh exited $rc"
 }
 

@@ -197,13 +197,7 @@ run() {
 
 	spe_result_is "$name: arm_spe.ko unloads" "$out" rmmod.rc 0
 	spe_kernel_log_tap "$name" "$out"
-	local t
-	t=$(rc_of tainted)
-	if [[ $t =~ ^[0-9]+$ ]] && [ $((t & ~(4096 | 8192))) -eq 0 ]; then
-		tap_ok "$name: kernel taint only out-of-tree/unsigned ($t)"
-	else
-		tap_fail "$name: kernel taint only out-of-tree/unsigned" "tainted=$t"
-	fi
+	spe_taint_tap "$name" "$out"
 	[ "$rc" -eq 0 ] || tap_fail "$name: guest script exit status" "run-guest.sh exited $rc"
 }
 
