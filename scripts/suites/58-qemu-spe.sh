@@ -97,6 +97,19 @@ else
 	tap_ok "spe-inject without spe=on is refused"
 fi
 
+# The unit's state is not migrated: spe=on blocks migration and savevm
+# (patch 0001) rather than lose it, so -only-migratable refuses it, naming
+# the feature; without spe=on the same machine starts.
+if out=$("$qemu" -M virt -cpu max,spe=on -only-migratable -nographic -S -nic none 2>&1 </dev/null) ||
+   ! grep -q "FEAT_SPE (-cpu ...,spe=on) does not support migration" <<<"$out"; then
+	tap_fail "spe=on blocks migration (-only-migratable refuses it, naming FEAT_SPE)" "$out"
+elif timeout 3 "$qemu" -M virt -cpu max -only-migratable -nographic -S -nic none \
+	-serial none -monitor none </dev/null >/dev/null 2>&1 || [ $? -ne 124 ]; then
+	tap_fail "spe=on blocks migration, and only spe=on" "-cpu max -only-migratable did not keep running"
+else
+	tap_ok "spe=on blocks migration (-only-migratable refuses it, naming FEAT_SPE); -cpu max alone does not"
+fi
+
 # The board describes the unit only when the CPUs have it.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
