@@ -1,0 +1,113 @@
+# shellcheck shell=dash
+# Guest script of suite 61-qemu-pcsample: the PC-sample PMU arm_pcsample.ko
+# on QEMU's emulated external PMU frames (-M virt,pcsample=on,
+# qemu/patches/0007).  CPU 0 is the housekeeping CPU; the workload
+# pcsample-hot runs pinned to CPU 1, which pcsample-record samples from
+# CPU 0.  Everything goes to $RESULTS for the host to judge; nothing is
+# judged here.  Without the frames in the device tree (pcsample=off) only
+# the module's load is tried.
+mark() { echo "pcs-test: $*" >/dev/kmsg; }
+HOT=$FILES/pcsample-hot
+REC=$FILES/pcsample-record
+PMU=/sys/bus/event_source/devices/arm_pcsample
+CPU1=/sys/devices/system/cpu/cpu1/online
+
+cd "$RESULTS" || exit 1
+
+# snap NAME: CPU 1's interrupt counts and the time, for the host to
+# subtract (/proc/interrupts: "IRQ: count-cpu0 count-cpu1 ... name").
+snap() {
+	cut -d' ' -f1 /proc/uptime >"$1.time"
+	cat /proc/interrupts >"$1.irqs"
+}
+
+ls -d /sys/firmware/devicetree/base/pc-sample@* >dt-node 2>&1
+mark "insmod"
+insmod "$MODULES/arm_pcsample.ko" housekeeping_cpu=0 >insmod.log 2>&1
+echo $? >insmod.rc
+ls /sys/bus/event_source/devices >pmus
+if [ ! -e "$PMU" ]; then
+	mark "end"
+	cat /proc/sys/kernel/tainted >tainted
+	exit 0
+fi
+cat "$PMU/cpumask" >cpumask
+
+# Three windows of the same length while the workload runs on CPU 1: no
+# profiler (the baseline), arm_pcsample at 10 kHz, and perf's cpu-clock
+# at the same rate (which interrupts CPU 1 at every sample: the check
+# that the interrupt count can tell the difference).
+taskset 2 "$HOT" 13 >hot-main.out 2>&1 &
+hot=$!
+sleep 1
+snap base0
+sleep 3
+snap base1
+snap rec0
+mark "record"
+taskset 1 "$REC" -C 1 -c 100000 -d 3 -o rec.txt >rec.log 2>&1
+echo $? >rec.rc
+snap rec1
+snap clk0
+mark "cpu-clock"
+taskset 1 perf record -q -e cpu-clock -c 100000 -C 1 -o clk.data -- sleep 3 >clk.log 2>&1
+echo $? >clk.rc
+snap clk1
+wait $hot
+
+# Kernel samples only to whom perf_event_paranoid allows them.  An
+# unprivileged user at the default setting may not open a CPU-wide event
+# at all; at 0 it may, and with -u (exclude_kernel) gets user samples only.
+mkdir -p /etc
+grep -q '^nobody:' /etc/passwd 2>/dev/null ||
+	echo 'nobody:x:65534:65534:nobody:/tmp:/bin/sh' >>/etc/passwd
+grep -q '^nogroup:' /etc/group 2>/dev/null || echo 'nogroup:x:65534:' >>/etc/group
+as_nobody() {
+	su -s /bin/sh nobody -c "$*"
+}
+cat /proc/sys/kernel/perf_event_paranoid >paranoid-default
+taskset 2 "$HOT" 4 >/dev/null 2>&1 &
+hot=$!
+sleep 0.5
+mark "unprivileged"
+as_nobody id >unpriv-id 2>&1
+as_nobody taskset 1 "$REC" -C 1 -c 100000 -d 1 -o /tmp/unpriv-default.txt >unpriv-default.log 2>&1
+echo $? >unpriv-default.rc
+[ -e /tmp/unpriv-default.txt ] && cp /tmp/unpriv-default.txt .
+echo 0 >/proc/sys/kernel/perf_event_paranoid
+as_nobody taskset 1 "$REC" -u -C 1 -c 100000 -d 1 -o /tmp/unpriv-u.txt >unpriv-u.log 2>&1
+echo $? >unpriv-u.rc
+[ -e /tmp/unpriv-u.txt ] && cp /tmp/unpriv-u.txt .
+cat paranoid-default >/proc/sys/kernel/perf_event_paranoid
+wait $hot
+
+# The sampled CPU goes offline and comes back while it is recorded; then
+# a new recording of it has samples again.
+taskset 2 "$HOT" 4 >/dev/null 2>&1 &
+hot=$!
+sleep 0.5
+mark "hotplug"
+taskset 1 "$REC" -C 1 -c 100000 -d 3 -o hotplug.txt >hotplug.log 2>&1 &
+rec=$!
+sleep 1
+echo 0 >$CPU1
+echo $? >hotplug-off.rc
+sleep 1
+echo 1 >$CPU1
+echo $? >hotplug-on.rc
+wait $rec
+echo $? >hotplug.rc
+wait $hot
+taskset 2 "$HOT" 2 >/dev/null 2>&1 &
+hot=$!
+sleep 0.5
+taskset 1 "$REC" -C 1 -c 100000 -d 1 -o after.txt >after.log 2>&1
+echo $? >after.rc
+wait $hot
+
+cat /sys/kernel/debug/arm_pcsample/stats >stats 2>&1
+mark "rmmod"
+rmmod arm_pcsample
+echo $? >rmmod.rc
+mark "end"
+cat /proc/sys/kernel/tainted >tainted
