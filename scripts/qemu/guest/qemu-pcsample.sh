@@ -39,6 +39,7 @@ cat "$PMU/cpumask" >cpumask
 # that the interrupt count can tell the difference).
 taskset 2 "$HOT" 13 >hot-main.out 2>&1 &
 hot=$!
+echo $hot >hot-main.pid
 sleep 1
 snap base0
 sleep 3
@@ -90,11 +91,11 @@ mark "hotplug"
 taskset 1 "$REC" -C 1 -c 100000 -d 3 -o hotplug.txt >hotplug.log 2>&1 &
 rec=$!
 sleep 1
-echo 0 >$CPU1
-echo $? >hotplug-off.rc
+if echo 0 >$CPU1; then r=0; else r=1; fi
+echo $r >hotplug-off.rc
 sleep 1
-echo 1 >$CPU1
-echo $? >hotplug-on.rc
+if echo 1 >$CPU1; then r=0; else r=1; fi
+echo $r >hotplug-on.rc
 wait $rec
 echo $? >hotplug.rc
 wait $hot
