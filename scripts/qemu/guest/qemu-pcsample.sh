@@ -21,7 +21,9 @@ snap() {
 	cat /proc/interrupts >"$1.irqs"
 }
 
-ls -d /sys/firmware/devicetree/base/pc-sample@* >dt-node 2>&1
+for n in /sys/firmware/devicetree/base/pc-sample@*; do
+	[ -e "$n" ] && echo "$n"
+done >dt-node
 mark "insmod"
 insmod "$MODULES/arm_pcsample.ko" housekeeping_cpu=0 >insmod.log 2>&1
 echo $? >insmod.rc
