@@ -19,6 +19,7 @@
 #     baseline window of the workload alone, scaled to the same length,
 #     plus a tolerance (see irq_tolerance below), while perf's cpu-clock
 #     at the same rate adds at least 1000 (the check can tell);
+#   - CPU 1 idle (halted in WFI): most reads of its PMPCSR give no sample;
 #   - an unprivileged user at the default perf_event_paranoid gets nothing;
 #     at 0, with -u, only user samples (EL0, user addresses);
 #   - CPU 1 going offline and back during a recording: the recording ends
@@ -178,6 +179,20 @@ check_on() {
 	else
 		tap_fail "$name: perf's cpu-clock at the same rate adds at least 1000 interrupts on CPU 1" \
 			"$cextra (rc $(cat "$res/clk.rc" 2>&1)): $(head -n 3 "$res/clk.log" 2>&1)"
+	fi
+
+	# CPU 1 idle: the sampler's counts of CPU 1 (debugfs stats: "cpu
+	# sampled no_sample ...") around a 1 s recording.
+	local s0 s1 ns0 ns1
+	read -r s0 ns0 <<<"$(awk '$1 == 1 { print $2, $3 }' "$res/idle-stats0" 2>/dev/null)"
+	read -r s1 ns1 <<<"$(awk '$1 == 1 { print $2, $3 }' "$res/idle-stats1" 2>/dev/null)"
+	if [ "$(cat "$res/idle.rc" 2>/dev/null)" = 0 ] && [ -n "${ns1:-}" ] && [ -n "${ns0:-}" ] &&
+	   [ $((ns1 - ns0)) -ge 1000 ] && [ $((ns1 - ns0)) -ge $(((s1 - s0) * 5)) ]; then
+		tap_ok "$name: CPU 1 idle (WFI): $((ns1 - ns0)) reads gave no sample, $((s1 - s0)) gave one"
+	else
+		tap_fail "$name: CPU 1 idle (WFI): most reads give no sample" \
+			"no_sample ${ns0:-?} -> ${ns1:-?}, sampled ${s0:-?} -> ${s1:-?}, rc $(cat "$res/idle.rc" 2>&1)" \
+			"$(cat "$res/idle-stats1" 2>&1)"
 	fi
 
 	v=$(cat "$res/paranoid-default" 2>/dev/null)

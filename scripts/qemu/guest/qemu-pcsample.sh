@@ -58,6 +58,14 @@ echo $? >clk.rc
 snap clk1
 wait $hot
 
+# CPU 1 idle, waiting in WFI: its register reads as "no sample".
+sleep 0.5
+cat /sys/kernel/debug/arm_pcsample/stats >idle-stats0 2>&1
+mark "idle"
+taskset 1 "$REC" -C 1 -c 100000 -d 1 -o idle.txt >idle.log 2>&1
+echo $? >idle.rc
+cat /sys/kernel/debug/arm_pcsample/stats >idle-stats1 2>&1
+
 # Kernel samples only to whom perf_event_paranoid allows them.  An
 # unprivileged user at the default setting may not open a CPU-wide event
 # at all; at 0 it may, and with -u (exclude_kernel) gets user samples only.
