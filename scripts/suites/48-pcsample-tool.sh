@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # pcsample-record (tools/pcsample), the recorder of arm_pcsample: its AUX
 # walk over records packed by the driver's own code (ASan + UBSan), its
+# perf.data output (unit test, then host perf report must name the
+# function the made-up samples point at), its
 # arm64 cross-build, and its errors on this host, which has no such PMU:
 # bad options exit 2 naming the problem, a missing PMU exits 1 saying what
 # to load, and no output file is left behind.  Recording itself needs the
@@ -11,26 +13,46 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib/tap.sh"
 
 out=$top/build/pcsample
-if log=$(make -s -C "$top/tools/pcsample" O="$out" "$out/pcsample-record" "$out/test_pcsample_aux" 2>&1); then
-	tap_ok "pcsample-record and its unit test build with -Wall -Wextra -Werror"
+if log=$(make -s -C "$top/tools/pcsample" O="$out" "$out/pcsample-record" "$out/test_pcsample_aux" \
+	"$out/test_pcsample_perf_data" 2>&1); then
+	tap_ok "pcsample-record and its unit tests build with -Wall -Wextra -Werror"
 else
-	tap_fail "pcsample-record and its unit test build with -Wall -Wextra -Werror" "$log"
+	tap_fail "pcsample-record and its unit tests build with -Wall -Wextra -Werror" "$log"
 	tap_done
 	exit 1
 fi
 
-while IFS= read -r line; do
-	case $line in
-	"ok "*) tap_ok "test_pcsample_aux: ${line#ok * - }" ;;
-	"not ok "*) tap_fail "test_pcsample_aux: ${line#not ok * - }" ;;
-	"# exit 0" | 1..* | "") ;;
-	"# exit "*) tap_fail "test_pcsample_aux exits cleanly" "${line#\# }" ;;
-	*) echo "$line" ;;
-	esac
-done < <("$out/test_pcsample_aux"; st=$?; echo; echo "# exit $st")
-
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# unit_test NAME ARGS...: one test point per TAP line of the unit test.
+unit_test() {
+	local name=$1 line
+	shift
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) tap_ok "$name: ${line#ok * - }" ;;
+		"not ok "*) tap_fail "$name: ${line#not ok * - }" ;;
+		"# exit 0" | 1..* | "") ;;
+		"# exit "*) tap_fail "$name exits cleanly" "${line#\# }" ;;
+		*) echo "$line" ;;
+		esac
+	done < <("$out/$name" "$@"; st=$?; echo; echo "# exit $st")
+}
+unit_test test_pcsample_aux
+unit_test test_pcsample_perf_data "$tmp/made-up.data"
+
+# Stock perf reads the file and names the samples' function: 90 of the
+# 100 made-up samples point into hot_loop() of the test program.
+if [ ! -s "$tmp/made-up.data" ]; then
+	tap_fail "perf report names the samples of pcsample-record's perf.data" "no file written"
+elif rep=$(perf report -i "$tmp/made-up.data" --stdio --sort sym 2>&1) &&
+     grep -Eq '^ +90\.00% +\[\.\] hot_loop$' <<<"$rep" &&
+     grep -q "of event 'arm_pcsample//'" <<<"$rep"; then
+	tap_ok "perf report names the samples of pcsample-record's perf.data (90% hot_loop)"
+else
+	tap_fail "perf report names the samples of pcsample-record's perf.data" "$rep"
+fi
 if make -s -C "$top/tools/pcsample" O="$tmp/arm64" CC=aarch64-linux-gnu-gcc \
 	"$tmp/arm64/pcsample-record" >"$tmp/cross.log" 2>&1 &&
    file "$tmp/arm64/pcsample-record" | grep -q 'ARM aarch64'; then
@@ -60,6 +82,7 @@ expect 2 'must be a power of two pages' -m 3
 expect 2 'the duration must be 1 to 86400 seconds' -d 0
 expect 2 '-d wants a number, not "soon"' -d soon
 expect 2 'unexpected argument "now"' now
+expect 2 '-o and -P name the same file' -o "$tmp/x" -P "$tmp/x"
 if [ -d /sys/bus/event_source/devices/arm_pcsample ]; then
 	tap_skip "without the PMU: exit 1 and no output file" "this machine has arm_pcsample"
 else

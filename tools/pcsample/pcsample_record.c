@@ -5,6 +5,10 @@
  *
  *   <cpu> <time ns> <tid or -> <mode> <EL> <address>
  *
+ * or (-P) write them as a perf.data file for perf report and perf script,
+ * with the processes, threads and executable mappings perf needs to name
+ * the samples (pcsample_perf_data.h).
+ *
  * The perf tool maps an AUX area only for the AUX PMUs it knows, so this
  * opens one event per CPU itself (perf_event_open, pid -1), maps its ring
  * and AUX buffers, enables the events for the duration, disables them
@@ -27,17 +31,29 @@
 #include <unistd.h>
 
 #include "pcsample_aux.h"
+#include "pcsample_perf_data.h"
+#include "pcsample_sideband.h"
 
-#define SYSFS_PMU	"/sys/bus/event_source/devices/arm_pcsample"
+#define PMU_NAME	"arm_pcsample"
+#define SYSFS_PMU	"/sys/bus/event_source/devices/" PMU_NAME
 #define MAX_CPUS	1024
-#define RING_PAGES	8	/* side-band only: PERF_RECORD_AUX, LOST */
+/* The ring holds side band only: PERF_RECORD_AUX and LOST, and with -P the
+ * COMM, MMAP2, FORK and EXIT records of the sampled CPUs, drained every
+ * DRAIN_MS.  The kernel wakes a poller (an irq_work on the sampled CPU)
+ * each time half the ring fills: a large ring keeps that rare. */
+#define RING_PAGES		8
+#define RING_PAGES_SIDEBAND	128
+#define DRAIN_MS		100
 
 struct cpu_event {
 	int cpu;
 	int fd;
-	void *ring;		/* user page + RING_PAGES */
+	uint64_t id;		/* PERF_EVENT_IOC_ID */
+	void *ring;		/* user page + ring_pages */
+	size_t ring_pages;
 	void *aux;
 	size_t aux_size;
+	struct pcs_events sideband;
 };
 
 static const char *prog = "pcsample-record";
@@ -46,13 +62,16 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s [-C CPUS] [-c PERIOD_NS | -F HZ] [-d SECONDS] [-m AUX_PAGES] [-u] [-o FILE]\n"
+		"       [-P PERF_DATA]\n"
 		"  -C CPUS       CPUs to sample, e.g. 1,3-5 (default: the PMU's cpumask)\n"
 		"  -c PERIOD_NS  sampling period in ns, 10000..1000000000 (default 250000)\n"
 		"  -F HZ         sampling frequency instead (keeps the tick on nohz_full CPUs)\n"
 		"  -d SECONDS    how long to record (default 1)\n"
 		"  -m AUX_PAGES  AUX buffer per CPU, a power of two (default 256)\n"
 		"  -u            user samples only (exclude kernel and hypervisor)\n"
-		"  -o FILE       write the samples to FILE (default: standard output)\n",
+		"  -o FILE       write the samples to FILE (default: standard output)\n"
+		"  -P PERF_DATA  write a perf.data file for perf report / perf script, with\n"
+		"                the threads and mappings that name the samples\n",
 		prog);
 }
 
@@ -121,21 +140,50 @@ static int parse_u64(const char *opt, const char *s, unsigned long long *v)
 	return 0;
 }
 
+static void print_record(const struct pcs_record *r, FILE *out)
+{
+	if (r->s.pid == PCS_PID_UNKNOWN)
+		fprintf(out, "%u %llu - %s EL%u 0x%016llx\n", r->cpu,
+			(unsigned long long)r->time, pcs_mode_name(r->s.mode), r->s.el,
+			(unsigned long long)r->s.ip);
+	else
+		fprintf(out, "%u %llu %u %s EL%u 0x%016llx\n", r->cpu,
+			(unsigned long long)r->time, r->s.pid, pcs_mode_name(r->s.mode),
+			r->s.el, (unsigned long long)r->s.ip);
+}
+
+/* The event of every CPU; with @sideband also the records that name the
+ * samples (COMM, MMAP2, FORK, EXIT), each with the sample_id trailer. */
+static void pcs_event_attr(struct perf_event_attr *attr, unsigned int type, bool freq,
+			   unsigned long long value, bool user_only, bool sideband)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = type;
+	attr->freq = freq;
+	attr->sample_period = value;	/* or sample_freq: the same word */
+	attr->sample_type = PCS_SAMPLE_TYPE;
+	attr->sample_id_all = 1;
+	attr->disabled = 1;
+	attr->exclude_kernel = user_only;
+	attr->exclude_hv = user_only;
+	if (sideband) {
+		attr->mmap = 1;
+		attr->mmap2 = 1;
+		attr->comm = 1;
+		attr->comm_exec = 1;
+		attr->task = 1;
+	}
+}
+
 static int open_event(struct cpu_event *e, unsigned int type, bool freq,
-		      unsigned long long value, bool user_only, size_t aux_pages)
+		      unsigned long long value, bool user_only, size_t aux_pages, bool sideband)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	struct perf_event_attr attr;
 	struct perf_event_mmap_page *pg;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = type;
-	attr.freq = freq;
-	attr.sample_period = value;	/* or sample_freq: the same word */
-	attr.disabled = 1;
-	attr.exclude_kernel = user_only;
-	attr.exclude_hv = user_only;
+	pcs_event_attr(&attr, type, freq, value, user_only, sideband);
 	e->fd = (int)syscall(SYS_perf_event_open, &attr, -1, e->cpu, -1, 0);
 	if (e->fd < 0) {
 		int err = errno;
@@ -147,7 +195,12 @@ static int open_event(struct cpu_event *e, unsigned int type, bool freq,
 					"10 us..1 s)" : "");
 		return -1;
 	}
-	e->ring = mmap(NULL, (size_t)page * (1 + RING_PAGES), PROT_READ | PROT_WRITE,
+	if (ioctl(e->fd, PERF_EVENT_IOC_ID, &e->id)) {
+		fprintf(stderr, "%s: CPU %d: PERF_EVENT_IOC_ID: %s\n", prog, e->cpu, strerror(errno));
+		return -1;
+	}
+	e->ring_pages = sideband ? RING_PAGES_SIDEBAND : RING_PAGES;
+	e->ring = mmap(NULL, (size_t)page * (1 + e->ring_pages), PROT_READ | PROT_WRITE,
 		       MAP_SHARED, e->fd, 0);
 	if (e->ring == MAP_FAILED) {
 		fprintf(stderr, "%s: CPU %d: mapping the ring buffer: %s\n", prog, e->cpu,
@@ -157,7 +210,7 @@ static int open_event(struct cpu_event *e, unsigned int type, bool freq,
 	}
 	pg = e->ring;
 	e->aux_size = aux_pages * (size_t)page;
-	pg->aux_offset = (uint64_t)page * (1 + RING_PAGES);
+	pg->aux_offset = (uint64_t)page * (1 + e->ring_pages);
 	pg->aux_size = e->aux_size;
 	/* Writable: the driver does not support overwrite (snapshot) mode. */
 	e->aux = mmap(NULL, e->aux_size, PROT_READ | PROT_WRITE, MAP_SHARED, e->fd,
@@ -171,67 +224,131 @@ static int open_event(struct cpu_event *e, unsigned int type, bool freq,
 	return 0;
 }
 
-/* Any PERF_RECORD_AUX in the ring flagged TRUNCATED? */
-static bool ring_says_truncated(const struct cpu_event *e)
+static int drain(struct cpu_event *e)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	const struct perf_event_mmap_page *pg = e->ring;
-	const uint8_t *data = (const uint8_t *)e->ring + page;
-	uint64_t size = (uint64_t)page * RING_PAGES;
-	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE), pos;
-	bool truncated = false;
 
-	for (pos = head > size ? head - size : 0; pos + sizeof(struct perf_event_header) <= head;) {
-		struct perf_event_header h;
-		uint64_t flags;
-
-		memcpy(&h, data + (pos & (size - 1)), sizeof(h));
-		if (h.size < sizeof(h))
-			break;
-		/* PERF_RECORD_AUX: header, aux_offset, aux_size, flags. */
-		if (h.type == PERF_RECORD_AUX && h.size >= sizeof(h) + 24 &&
-		    ((pos + sizeof(h) + 16) & (size - 1)) + 8 <= size) {
-			memcpy(&flags, data + ((pos + sizeof(h) + 16) & (size - 1)), 8);
-			if (flags & PERF_AUX_FLAG_TRUNCATED)
-				truncated = true;
-		}
-		pos += h.size;
-	}
-	return truncated;
+	if (!pcs_ring_drain(e->ring, (size_t)page * e->ring_pages, &e->sideband))
+		return 0;
+	fprintf(stderr, "%s: CPU %d: reading the ring buffer: %s\n", prog, e->cpu,
+		strerror(errno));
+	return -1;
 }
 
-struct print_ctx {
-	FILE *out;
+/* Sleeps @seconds, draining the rings every DRAIN_MS. */
+static int record_for(struct cpu_event *ev, int n, unsigned long long seconds)
+{
+	struct timespec now, step;
+	long long end_ns, now_ns, left;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	end_ns = (long long)now.tv_sec * 1000000000LL + now.tv_nsec +
+		 (long long)seconds * 1000000000LL;
+	for (;;) {
+		for (int i = 0; i < n; i++)
+			if (drain(&ev[i]))
+				return -1;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		now_ns = (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+		left = end_ns - now_ns;
+		if (left <= 0)
+			return 0;
+		if (left > DRAIN_MS * 1000000LL)
+			left = DRAIN_MS * 1000000LL;
+		step.tv_sec = 0;
+		step.tv_nsec = (long)left;
+		nanosleep(&step, NULL);
+	}
+}
+
+struct collect_ctx {
+	FILE *text;			/* print each sample here, or NULL */
+	struct pcs_record *samples;	/* keep them here for -P, or NULL */
+	size_t nr, cap;
+	bool nomem;
 };
 
-static void print_record(const struct pcs_record *r, void *arg)
+static void collect_record(const struct pcs_record *r, void *arg)
 {
-	struct print_ctx *p = arg;
+	struct collect_ctx *c = arg;
 
-	if (r->s.pid == PCS_PID_UNKNOWN)
-		fprintf(p->out, "%u %llu - %s EL%u 0x%016llx\n", r->cpu,
-			(unsigned long long)r->time, pcs_mode_name(r->s.mode), r->s.el,
-			(unsigned long long)r->s.ip);
-	else
-		fprintf(p->out, "%u %llu %u %s EL%u 0x%016llx\n", r->cpu,
-			(unsigned long long)r->time, r->s.pid, pcs_mode_name(r->s.mode),
-			r->s.el, (unsigned long long)r->s.ip);
+	if (c->text)
+		print_record(r, c->text);
+	if (c->nomem || !c->samples)
+		return;
+	if (c->nr == c->cap) {
+		struct pcs_record *bigger = realloc(c->samples, 2 * c->cap * sizeof(*bigger));
+
+		if (!bigger) {
+			c->nomem = true;
+			return;
+		}
+		c->samples = bigger;
+		c->cap *= 2;
+	}
+	c->samples[c->nr++] = *r;
+}
+
+static int write_perf_data(const char *path, struct cpu_event *ev, int n, unsigned int type,
+			   bool freq, unsigned long long value, bool user_only,
+			   const struct collect_ctx *c, const struct pcs_snapshot *snap)
+{
+	static uint64_t ids[MAX_CPUS];
+	static uint32_t cpus[MAX_CPUS];
+	static struct pcs_events sideband[MAX_CPUS];
+	struct pcs_perf_data_stats st;
+	struct pcs_recording rec;
+	char err[512];
+
+	memset(&rec, 0, sizeof(rec));
+	pcs_event_attr(&rec.attr, type, freq, value, user_only, true);
+	rec.pmu_name = PMU_NAME;
+	rec.nr_events = (uint32_t)n;
+	for (int i = 0; i < n; i++) {
+		ids[i] = ev[i].id;
+		cpus[i] = (uint32_t)ev[i].cpu;
+		sideband[i] = ev[i].sideband;
+	}
+	rec.ids = ids;
+	rec.cpus = cpus;
+	rec.sideband = sideband;
+	rec.period_ns = freq ? 1000000000ull / value : value;
+	rec.samples = c->samples;
+	rec.nr_samples = c->nr;
+	rec.snap = snap;
+	if (pcs_perf_data_write(path, &rec, &st, err, sizeof(err))) {
+		fprintf(stderr, "%s: writing %s: %s\n", prog, path, err);
+		return -1;
+	}
+	fprintf(stderr, "%s: wrote %s: %llu samples, %zu threads, %zu mappings, %llu kernel "
+		"side-band records\n", prog, path, (unsigned long long)st.samples,
+		snap->nr_threads, snap->nr_maps, (unsigned long long)st.sideband);
+	if (st.lost)
+		fprintf(stderr, "%s: the kernel dropped %llu side-band records: some samples may "
+			"not be named\n", prog, (unsigned long long)st.lost);
+	if (st.unplaced)
+		fprintf(stderr, "%s: %llu samples have no thread (a kernel without "
+			"CONFIG_PID_IN_CONTEXTIDR): perf cannot name their user addresses\n",
+			prog, (unsigned long long)st.unplaced);
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	unsigned long long period = 250000, hz = 0, seconds = 1, aux_pages = 256;
-	const char *cpu_list = NULL, *out_path = NULL;
+	const char *cpu_list = NULL, *out_path = NULL, *perf_path = NULL;
 	static struct cpu_event ev[MAX_CPUS];
 	static int cpus[MAX_CPUS];
+	struct pcs_snapshot snap;
 	char buf[4096], tmp_path[PATH_MAX];
-	struct timespec ts;
 	bool user_only = false, period_set = false;
 	int opt, n = 0, i, rc = 1;
-	struct print_ctx pc;
+	struct collect_ctx cc;
 	unsigned int type;
 
-	while ((opt = getopt(argc, argv, "C:c:F:d:m:uo:h")) != -1) {
+	memset(&snap, 0, sizeof(snap));
+	memset(&cc, 0, sizeof(cc));
+	while ((opt = getopt(argc, argv, "C:c:F:d:m:uo:P:h")) != -1) {
 		switch (opt) {
 		case 'C': cpu_list = optarg; break;
 		case 'c': if (parse_u64("-c", optarg, &period)) return 2; period_set = true; break;
@@ -240,6 +357,7 @@ int main(int argc, char **argv)
 		case 'm': if (parse_u64("-m", optarg, &aux_pages)) return 2; break;
 		case 'u': user_only = true; break;
 		case 'o': out_path = optarg; break;
+		case 'P': perf_path = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -265,6 +383,10 @@ int main(int argc, char **argv)
 	if (hz ? hz > 100000 : period < 10000 || period > 1000000000) {
 		fprintf(stderr, "%s: %s: the driver samples every 10 us to 1 s (1 to 100000 Hz)\n",
 			prog, hz ? "-F" : "-c");
+		return 2;
+	}
+	if (out_path && perf_path && !strcmp(out_path, perf_path)) {
+		fprintf(stderr, "%s: -o and -P name the same file\n", prog);
 		return 2;
 	}
 	if (cpu_list) {
@@ -295,34 +417,52 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		ev[i].cpu = cpus[i];
 		ev[i].fd = -1;
-		if (open_event(&ev[i], type, hz != 0, hz ? hz : period, user_only, aux_pages))
+		if (open_event(&ev[i], type, hz != 0, hz ? hz : period, user_only, aux_pages,
+			       perf_path != NULL))
 			goto out;
+	}
+	/* What runs already: its threads and mappings, before any sample. */
+	if (perf_path && pcs_snapshot_add(&snap, "/proc")) {
+		fprintf(stderr, "%s: reading /proc: %s\n", prog, strerror(errno));
+		goto out;
 	}
 	for (i = 0; i < n; i++)
 		ioctl(ev[i].fd, PERF_EVENT_IOC_ENABLE, 0);
-	ts.tv_sec = (time_t)seconds;
-	ts.tv_nsec = 0;
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
+	if (record_for(ev, n, seconds))
+		goto out;
 	for (i = 0; i < n; i++)
 		ioctl(ev[i].fd, PERF_EVENT_IOC_DISABLE, 0);
+	for (i = 0; i < n; i++)
+		if (drain(&ev[i]))
+			goto out;
+	/* What started meanwhile and still runs. */
+	if (perf_path && pcs_snapshot_add(&snap, "/proc")) {
+		fprintf(stderr, "%s: reading /proc: %s\n", prog, strerror(errno));
+		goto out;
+	}
 
-	pc.out = stdout;
+	if (out_path || !perf_path)
+		cc.text = stdout;
 	if (out_path) {
 		snprintf(tmp_path, sizeof(tmp_path), "%s.tmp.%d", out_path, (int)getpid());
-		pc.out = fopen(tmp_path, "w");
-		if (!pc.out) {
+		cc.text = fopen(tmp_path, "w");
+		if (!cc.text) {
 			fprintf(stderr, "%s: %s: %s\n", prog, tmp_path, strerror(errno));
 			goto out;
 		}
+	}
+	if (perf_path) {
+		cc.cap = 4096;
+		cc.samples = malloc(cc.cap * sizeof(*cc.samples));
+		cc.nomem = !cc.samples;
 	}
 	for (i = 0; i < n; i++) {
 		const struct perf_event_mmap_page *pg = ev[i].ring;
 		uint64_t head = __atomic_load_n(&pg->aux_head, __ATOMIC_ACQUIRE);
 		struct pcs_aux_walk w;
 
-		if (pcs_aux_walk(ev[i].aux, ev[i].aux_size, pg->aux_tail, head, print_record,
-				 &pc, &w)) {
+		if (pcs_aux_walk(ev[i].aux, ev[i].aux_size, pg->aux_tail, head, collect_record,
+				 &cc, &w)) {
 			fprintf(stderr, "%s: CPU %d: AUX head %llu is past the buffer\n", prog,
 				ev[i].cpu, (unsigned long long)head);
 			continue;
@@ -330,24 +470,38 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: CPU %d: %llu samples%s%s\n", prog, ev[i].cpu,
 			(unsigned long long)w.records,
 			w.bad || w.partial ? ", some bytes not records" : "",
-			ring_says_truncated(&ev[i]) ? ", AUX buffer full: truncated (use a larger -m)" : "");
+			pcs_events_truncated(&ev[i].sideband) ?
+				", AUX buffer full: truncated (use a larger -m)" : "");
 	}
 	rc = 0;
 	if (out_path) {
-		if (fclose(pc.out) || rename(tmp_path, out_path)) {
+		if (fclose(cc.text) || rename(tmp_path, out_path)) {
 			fprintf(stderr, "%s: writing %s: %s\n", prog, out_path, strerror(errno));
 			unlink(tmp_path);
 			rc = 1;
 		}
-	} else if (fflush(stdout)) {
+	} else if (cc.text && fflush(stdout)) {
 		rc = 1;
 	}
+	if (perf_path) {
+		if (cc.nomem) {
+			fprintf(stderr, "%s: out of memory keeping the samples for %s\n", prog,
+				perf_path);
+			rc = 1;
+		} else if (write_perf_data(perf_path, ev, n, type, hz != 0, hz ? hz : period,
+					   user_only, &cc, &snap)) {
+			rc = 1;
+		}
+	}
 out:
+	free(cc.samples);
+	pcs_snapshot_free(&snap);
 	for (i = 0; i < n; i++) {
+		pcs_events_free(&ev[i].sideband);
 		if (ev[i].aux)
 			munmap(ev[i].aux, ev[i].aux_size);
 		if (ev[i].ring)
-			munmap(ev[i].ring, (size_t)sysconf(_SC_PAGESIZE) * (1 + RING_PAGES));
+			munmap(ev[i].ring, (size_t)sysconf(_SC_PAGESIZE) * (1 + ev[i].ring_pages));
 		if (ev[i].fd >= 0)
 			close(ev[i].fd);
 	}
