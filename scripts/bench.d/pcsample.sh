@@ -41,7 +41,7 @@ SPE_QEMU_BIN=$("$top/scripts/fetch-qemu.sh" 2>"$runs/fetch-qemu.log") ||
 export SPE_QEMU_BIN SPE_QEMU_PCSAMPLE=1
 aarch64-linux-gnu-gcc -O2 -g -static -Wall -Wextra -Werror -o "$runs/pcsample-hot" \
 	"$top/qemu/tests/pcsample-hot.c"
-make -s -C "$top/tools/pcsample" CC=aarch64-linux-gnu-gcc LDFLAGS=-static O="$runs/pcsample"
+make -s -C "$top/tools/pcsample" CC=aarch64-linux-gnu-gcc LDFLAGS="-static -Wl,--gc-sections" O="$runs/pcsample"
 ko=$("$top/scripts/build-spe-module.sh" "$k" --pcsample 2>"$runs/build.log") ||
 	{ echo "pcsample bench: arm_pcsample.ko did not build, see $runs/build.log"; exit 1; }
 out=$runs/$k

@@ -19,6 +19,9 @@
 #     baseline window of the workload alone, scaled to the same length,
 #     plus a tolerance (see irq_tolerance below), while perf's cpu-clock
 #     at the same rate adds at least 1000 (the check can tell);
+#   - host perf report on the perf.data of pcsample-record -P attributes
+#     most samples to the hot functions of pcsample-hot, the share the
+#     addresses in its text output give (within 1 point);
 #   - CPU 1 idle (halted in WFI): most reads of its PMPCSR give no sample;
 #   - an unprivileged user at the default perf_event_paranoid gets nothing;
 #     at 0, with -u, only user samples (EL0, user addresses);
@@ -56,12 +59,17 @@ if ! aarch64-linux-gnu-gcc -O2 -g -static -Wall -Wextra -Werror -o "$hot" \
 	exit 1
 fi
 rec=$runs/pcsample/pcsample-record
-if ! make -s -C "$top/tools/pcsample" CC=aarch64-linux-gnu-gcc LDFLAGS=-static \
+if ! make -s -C "$top/tools/pcsample" CC=aarch64-linux-gnu-gcc LDFLAGS="-static -Wl,--gc-sections" \
 	O="$runs/pcsample" >"$runs/pcsample-record.log" 2>&1; then
 	tap_fail "pcsample-record cross-compiles" "$(cat "$runs/pcsample-record.log")"
 	tap_done
 	exit 1
 fi
+
+# perf report finds the workload's binary at its path in the guest.
+symfs=$runs/symfs
+mkdir -p "$symfs/files"
+cp "$hot" "$symfs/files/pcsample-hot"
 
 # "0xSTART 0xEND" of a function of pcsample-hot, 16 hex digits each as
 # pcsample-record prints addresses, so that they compare as strings.
@@ -179,6 +187,27 @@ check_on() {
 	else
 		tap_fail "$name: perf's cpu-clock at the same rate adds at least 1000 interrupts on CPU 1" \
 			"$cextra (rc $(cat "$res/clk.rc" 2>&1)): $(head -n 3 "$res/clk.log" 2>&1)"
+	fi
+
+	# The same kind of recording as a perf.data (pcsample-record -P, with
+	# the text beside it): host perf report, with the workload's binary at
+	# its guest path under --symfs, names the hot functions and the
+	# workload's command for the share of samples the addresses say.
+	local share text
+	share=$(perf report -i "$res/rec.data" --stdio --symfs "$symfs" --sort comm,sym \
+		-F overhead,comm,sym 2>/dev/null |
+		awk '$2 == "pcsample-hot" && ($4 == "hot_hash" || $4 == "hot_walk") { sub("%", "", $1); s += $1 }
+		     END { printf "%.1f\n", s }')
+	read -r n c1 hs wk u k bad t <<<"$(samples "$res/rec-p.txt")"
+	text=$(awk -v h=$((hs + wk)) -v n="${n:-0}" 'BEGIN { if (n > 0) printf "%.1f\n", h * 100 / n; else print 0 }')
+	if [ "$(cat "$res/perf-data.rc" 2>/dev/null)" = 0 ] && [ "${n:-0}" -ge 1000 ] &&
+	   awk -v p="$share" -v t="$text" 'BEGIN { d = p - t; exit !(p >= 50 && d <= 1 && d >= -1) }'; then
+		tap_ok "$name: host perf report on pcsample-record -P's perf.data: $share% in pcsample-hot's hot_hash and hot_walk (the addresses: $text%)"
+	else
+		tap_fail "$name: host perf report on pcsample-record -P's perf.data: most samples in the hot functions, as the addresses say" \
+			"perf report $share%, addresses $text% of ${n:-0}, rc $(cat "$res/perf-data.rc" 2>&1)" \
+			"$(head -n 3 "$res/perf-data.log" 2>&1)" \
+			"$(perf report -i "$res/rec.data" --stdio --symfs "$symfs" --sort comm,sym 2>&1 | grep -v '^#' | head -n 5)"
 	fi
 
 	# CPU 1 idle: the sampler's counts of CPU 1 (debugfs stats: "cpu

@@ -58,6 +58,16 @@ echo $? >clk.rc
 snap clk1
 wait $hot
 
+# A recording as a perf.data (-P), for host perf report.
+taskset 2 "$HOT" 3 >/dev/null 2>&1 &
+hot=$!
+echo $hot >perf-data.pid
+sleep 0.5
+mark "perf.data"
+taskset 1 "$REC" -C 1 -c 100000 -d 2 -P rec.data -o rec-p.txt >perf-data.log 2>&1
+echo $? >perf-data.rc
+wait $hot
+
 # CPU 1 idle, waiting in WFI: its register reads as "no sample".
 sleep 0.5
 cat /sys/kernel/debug/arm_pcsample/stats >idle-stats0 2>&1
