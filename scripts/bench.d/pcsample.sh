@@ -15,6 +15,8 @@
 #                  (expected: none beyond the noise of the alone runs);
 #   pcs Hz         samples per second the sampler achieved (first to last
 #                  sample's time);
+#   1kHz slow      the slowdown under arm_pcsample at 1 kHz (-c 1000000),
+#                  where the sampler keeps up and leaves CPU 0 mostly idle;
 #   hk ns/sample   the housekeeping CPU's cost of one sample: the sampler
 #                  thread's CPU time (/proc/PID/schedstat) over the samples;
 #   clk r/s, slow  under cpu-clock, and its slowdown;
@@ -65,11 +67,12 @@ pct() {
 }
 
 echo "command: pcsample-hot 3 on CPU 1; pcsample-record -C 1 -c 100000 (on CPU 0) vs perf record -e cpu-clock -c 100000 -C 1 (kernel $k, 2 CPUs, TCG)"
-printf '%-5s %9s %11s | %9s %6s %6s %12s | %9s %6s %6s %15s\n' round "alone r/s" "busy0 slow%" \
-	"pcs r/s" slow% "pcs Hz" "hk ns/sample" "clk r/s" slow% "clk Hz" "ns/sample CPU1"
+printf '%-5s %9s %11s | %9s %6s %6s %12s %10s | %9s %6s %6s %15s\n' round "alone r/s" "busy0 slow%" \
+	"pcs r/s" slow% "pcs Hz" "hk ns/sample" "1kHz slow%" "clk r/s" slow% "clk Hz" "ns/sample CPU1"
 for i in 1 2 3; do
 	alone=$(rate "alone-$i")
 	busy=$(rate "busy-hot-$i")
+	pcs1k=$(rate "pcs1k-hot-$i")
 	pcs=$(rate "pcs-hot-$i")
 	clk=$(rate "clk-hot-$i")
 	read -r pn phz <<<"$(awk '{ print $2 }' "$res/pcs-$i.txt" | hz)"
@@ -79,8 +82,8 @@ for i in 1 2 3; do
 		'BEGIN { if (n > 0) printf "%.0f", (b - a) / n; else print "-" }')
 	c1=$(awk -v a="$alone" -v c="$clk" -v h="$chz" \
 		'BEGIN { if (h > 0) printf "%.0f", (1 - c / a) / h * 1e9; else print "-" }')
-	printf '%-5s %9s %11s | %9s %6s %6s %12s | %9s %6s %6s %15s\n' "$i" "$alone" "$(pct "$alone" "$busy")" \
-		"$pcs" "$(pct "$alone" "$pcs")" \
-		"$phz" "$hk" "$clk" "$(pct "$alone" "$clk")" "$chz" "$c1"
+	printf '%-5s %9s %11s | %9s %6s %6s %12s %10s | %9s %6s %6s %15s\n' "$i" "$alone" "$(pct "$alone" "$busy")" \
+		"$pcs" "$(pct "$alone" "$pcs")" "$phz" "$hk" "$(pct "$alone" "$pcs1k")" \
+		"$clk" "$(pct "$alone" "$clk")" "$chz" "$c1"
 	echo "#   round $i: $pn arm_pcsample samples, $cn cpu-clock samples"
 done

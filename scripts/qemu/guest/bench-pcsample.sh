@@ -4,8 +4,8 @@
 # perf's cpu-clock at the same rate.  The workload pcsample-hot runs 3 s
 # pinned to CPU 1, alone, while CPU 0 is busy with a copy of it (the
 # emulator's own contention), while pcsample-record (on CPU 0) samples
-# CPU 1 every 100 us, and while perf record -e cpu-clock -c 100000 -C 1
-# does; three rounds of the four, alternated.  Per round it keeps the
+# CPU 1 every 100 us (and every 1 ms), and while perf record -e cpu-clock
+# -c 100000 -C 1 does; three rounds of the five, alternated.  Per round it keeps the
 # workload's output (rounds/s), the recordings, and the sampler thread's
 # CPU time (/proc/PID/schedstat, ns) before and after the recording.  The
 # host computes the numbers.
@@ -42,6 +42,13 @@ for i in 1 2 3; do
 	taskset 2 "$HOT" 3 >pcs-hot-$i 2>&1
 	wait $r
 	runtime >pcs-$i.after
+
+	# At 1 kHz, where the sampler keeps up and CPU 0 is mostly idle.
+	taskset 1 "$REC" -C 1 -c 1000000 -d 5 -o pcs1k-$i.txt >pcs1k-$i.log 2>&1 &
+	r=$!
+	sleep 1.5
+	taskset 2 "$HOT" 3 >pcs1k-hot-$i 2>&1
+	wait $r
 
 	taskset 1 perf record -q -e cpu-clock -c 100000 -C 1 -o clk-$i.data -- sleep 5 \
 		>clk-$i.log 2>&1 &
