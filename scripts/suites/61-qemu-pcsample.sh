@@ -6,6 +6,11 @@
 # device tree, and pcsample-record, pinned to CPU 0 (the housekeeping CPU),
 # records CPU 1 while the workload pcsample-hot runs pinned there
 # (guest script scripts/qemu/guest/qemu-pcsample.sh).  On the host:
+#   - CPU 1's frame, read directly with devmem before the driver loads:
+#     the ID registers, the Software Lock (locked at reset, a capture under
+#     it does not update PMPCSR[63:32], the key unlocks it), captures of
+#     the busy CPU 1 in the hot functions at EL0 and Non-secure, a 64-bit
+#     read and the alias, 0xFFFFFFFF with CPU 1 idle (WFI) and offline;
 #   - the module loads, registers arm_pcsample with cpumask 1 and reports
 #     the external PMU frames;
 #   - a 3 s recording at 10 kHz has samples, all of CPU 1; at least 80%
@@ -123,8 +128,75 @@ irq_tolerance() {
 	awk -v b="$1" 'BEGIN { printf "%d\n", 20 + b * 0.05 }'
 }
 
+# reg RES NAME: a register value the guest read with devmem, as a number.
+reg() {
+	local v
+	v=$(cat "$1/reg-$2" 2>/dev/null)
+	[[ $v =~ ^0x[0-9A-Fa-f]+$ ]] && echo $((v)) || echo -1
+}
+
+# check_frame NAME RES: CPU 1's frame read directly (/dev/mem) before the
+# driver loads (DDI 0487 PMPCSR, PMDEVID, PMLSR).
+check_frame() {
+	local name=$1 res=$2 i lo hi in=0 bad='' v w
+	if [ "$(reg "$res" devid)" = 1 ] && [ "$(reg "$res" devarch)" = $((0x47702a16)) ] &&
+	   [ "$(reg "$res" devtype)" = $((0x16)) ] && [ "$(reg "$res" cidr1)" = $((0x90)) ]; then
+		tap_ok "$name: CPU 1's frame: PMDEVID.PCSample 1, PMDEVARCH 0x47702A16, PMDEVTYPE 0x16, a CoreSight component"
+	else
+		tap_fail "$name: CPU 1's frame: PMDEVID.PCSample 1, PMDEVARCH, PMDEVTYPE, PMCIDR1" \
+			"$(cd "$res" && head -n 1 reg-devid reg-devarch reg-devtype reg-cidr1 2>&1)"
+	fi
+	if [ "$(reg "$res" lsr-reset)" = 3 ] && [ "$(reg "$res" hi-locked)" = $((0xffffffff)) ] &&
+	   [ "$(reg "$res" lsr-unlocked)" = 1 ] && [ "$(reg "$res" lsr-relocked)" = 3 ]; then
+		tap_ok "$name: Software Lock locked at reset, a capture under it leaves PMPCSR[63:32] alone, the key unlocks it"
+	else
+		tap_fail "$name: Software Lock locked at reset, a capture under it leaves PMPCSR[63:32] alone, the key unlocks it" \
+			"$(cd "$res" && head -n 1 reg-lsr-reset reg-hi-locked reg-lsr-unlocked reg-lsr-relocked 2>&1)"
+	fi
+	# With pcsample-hot running on CPU 1: its address, at EL0, Non-secure.
+	for i in 1 2 3 4 5; do
+		lo=$(reg "$res" "lo-$i")
+		hi=$(reg "$res" "hi-$i")
+		if ((lo >= 16#${hash_lo#0x} && lo < 16#${walk_hi#0x})); then
+			in=$((in + 1))
+			[ "$hi" = $((0x80000000)) ] || bad+=" $i"
+		fi
+	done
+	if [ "$in" -ge 3 ] && [ -z "$bad" ]; then
+		tap_ok "$name: PMPCSR of the busy CPU 1: $in of 5 captures in the hot functions, each with NS 1, EL0"
+	else
+		tap_fail "$name: PMPCSR of the busy CPU 1: at least 3 of 5 captures in the hot functions, NS 1, EL0" \
+			"$in in [$hash_lo, $walk_hi); wrong PMPCSR[63:32] at:$bad" \
+			"$(cd "$res" && paste reg-lo-? reg-hi-? 2>&1 | head -n 5)"
+	fi
+	# A 64-bit read is one capture: its halves agree (EL0 with a 32-bit
+	# address, or EL1 with a kernel one), NS set; the alias captures too.
+	v=$(reg "$res" pcsr64)
+	w=$(reg "$res" alias-lo)
+	hi=$(((v >> 32) & 0xffffffff))
+	if (((hi >> 31) == 1 && (((hi >> 29) & 3) == 0 && (hi & 0xffffff) == 0 ||
+	     ((hi >> 29) & 3) == 1 && (hi & 0xffffff) >= 0xff0000))) &&
+	   [ "$w" -gt 0 ] && [ "$w" != $((0xffffffff)) ]; then
+		tap_ok "$name: a 64-bit read of PMPCSR returns one capture ($(cat "$res/reg-pcsr64")); the alias at 0x220 captures"
+	else
+		tap_fail "$name: a 64-bit read of PMPCSR returns one capture; the alias at 0x220 captures" \
+			"64-bit $(cat "$res/reg-pcsr64" 2>&1), alias $(cat "$res/reg-alias-lo" 2>&1)"
+	fi
+	in=0
+	for i in 1 2 3; do
+		[ "$(reg "$res" "idle-$i")" = $((0xffffffff)) ] && in=$((in + 1))
+	done
+	if [ "$in" -ge 2 ] && [ "$(reg "$res" offline)" = $((0xffffffff)) ]; then
+		tap_ok "$name: PMPCSR reads 0xFFFFFFFF with CPU 1 idle in WFI ($in of 3) and offline"
+	else
+		tap_fail "$name: PMPCSR reads 0xFFFFFFFF with CPU 1 idle in WFI and offline" \
+			"idle: $in of 3; $(cd "$res" && head -n 1 reg-idle-? reg-offline 2>&1 | tr '\n' ' ')"
+	fi
+}
+
 check_on() {
 	local name=$1 out=$2 res=$2/results n c1 hs wk u k bad t pid v
+	check_frame "$name" "$res"
 	spe_result_is "$name: arm_pcsample.ko loads" "$out" insmod.rc 0
 	if ! grep -qx arm_pcsample "$res/pmus" 2>/dev/null; then
 		tap_fail "$name: arm_pcsample registers" "$(cat "$res/insmod.log" "$res/pmus" 2>&1 | head -n 20)"

@@ -24,6 +24,46 @@ snap() {
 for n in /sys/firmware/devicetree/base/pc-sample@*; do
 	[ -e "$n" ] && echo "$n"
 done >dt-node
+# The frame of CPU 1 read directly (/dev/mem), before any driver: the ID
+# and Software Lock registers, a capture while locked (the other sample
+# registers keep their reset value), then unlocked: PMPCSR's halves, a
+# 64-bit read, the alias; CPU 1 idle and offline.  Locked again after, so
+# that the driver's own unlock runs.  "reg-NAME" files hold devmem's hex.
+F1=0x9101000
+reg() {
+	devmem $((F1 + $2)) "${3:-32}" >"reg-$1" 2>&1
+}
+if grep -q pc-sample dt-node; then
+	reg devid 0xfc8
+	reg devarch 0xfbc
+	reg devtype 0xfcc
+	reg cidr1 0xff4
+	reg lsr-reset 0xfb4
+	taskset 2 "$HOT" 2 >/dev/null 2>&1 &
+	hot=$!
+	sleep 0.5
+	reg lo-locked 0x200
+	reg hi-locked 0x204
+	devmem $((F1 + 0xfb0)) 32 0xc5acce55
+	reg lsr-unlocked 0xfb4
+	for i in 1 2 3 4 5; do
+		reg lo-$i 0x200
+		reg hi-$i 0x204
+	done
+	reg pcsr64 0x200 64
+	reg alias-lo 0x220
+	wait $hot
+	sleep 0.5
+	reg idle-1 0x200
+	reg idle-2 0x200
+	reg idle-3 0x200
+	echo 0 >$CPU1
+	reg offline 0x200
+	echo 1 >$CPU1
+	devmem $((F1 + 0xfb0)) 32 0
+	reg lsr-relocked 0xfb4
+fi
+
 mark "insmod"
 insmod "$MODULES/arm_pcsample.ko" housekeeping_cpu=0 >insmod.log 2>&1
 echo $? >insmod.rc
