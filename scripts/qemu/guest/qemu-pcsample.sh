@@ -29,9 +29,10 @@ done >dt-node
 # registers keep their reset value), then unlocked: PMPCSR's halves, a
 # 64-bit read, the alias; CPU 1 idle and offline.  Locked again after, so
 # that the driver's own unlock runs.  "reg-NAME" files hold devmem's hex.
+# The reads run on CPU 0: on CPU 1 they would sample themselves.
 F1=0x9101000
 reg() {
-	devmem $((F1 + $2)) "${3:-32}" >"reg-$1" 2>&1
+	taskset 1 devmem $((F1 + $2)) "${3:-32}" >"reg-$1" 2>&1
 }
 if grep -q pc-sample dt-node; then
 	reg devid 0xfc8
@@ -44,7 +45,7 @@ if grep -q pc-sample dt-node; then
 	sleep 0.5
 	reg lo-locked 0x200
 	reg hi-locked 0x204
-	devmem $((F1 + 0xfb0)) 32 0xc5acce55
+	taskset 1 devmem $((F1 + 0xfb0)) 32 0xc5acce55
 	reg lsr-unlocked 0xfb4
 	for i in 1 2 3 4 5; do
 		reg lo-$i 0x200
@@ -60,7 +61,7 @@ if grep -q pc-sample dt-node; then
 	echo 0 >$CPU1
 	reg offline 0x200
 	echo 1 >$CPU1
-	devmem $((F1 + 0xfb0)) 32 0
+	taskset 1 devmem $((F1 + 0xfb0)) 32 0
 	reg lsr-relocked 0xfb4
 fi
 
