@@ -36,7 +36,7 @@
 #   - a guest whose board has no frames (pcsample off): the module refuses
 #     to load with "no PC sample registers", and there is no PMU.
 # Guests: 6.1 at EL1 and 6.12 at EL2 (VHE), 2 CPUs, each with and without
-# the frames; about 30 s and 12 s a guest.  `61-qemu-pcsample.sh 6.12 el2`
+# the frames; about 36 s and 4 s a guest (95 s in all).  `61-qemu-pcsample.sh 6.12 el2`
 # runs one kernel.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
