@@ -18,6 +18,7 @@
 #     op ld|st|b_cond N      operation-type packets of loads, stores and
 #                            conditional branches
 #     pa N                   physical-address packets
+#     ds VALUE N             DATA-SOURCE packets of this (decimal) value
 #   perf_dump_sum DATA KEY [ARG...]   the sum of N over the lines of KEY ARG...
 #   perf_dump_max DATA KEY [ARG...]   the largest N among them (0 if none)
 #   perf_dump_list DATA KEY [ARG...]  the field after KEY ARG... of each, sorted
@@ -52,6 +53,7 @@ perf_dump_facts() {
 				for (i = 1; i <= NF; i++) if ($i ~ /^el[0-3]$/) { pc_el[$i]++; break }
 			}
 			/ PA 0x/ { pa++ }
+			/ DATA-SOURCE [0-9]+$/ { ds[$NF]++ }
 			index($0, "LD ") { op["ld"]++ }
 			index($0, "ST ") { op["st"]++ }
 			index($0, "B COND") { op["b_cond"]++ }
@@ -72,6 +74,7 @@ perf_dump_facts() {
 				for (k in context) print "context", k, context[k]
 				for (k in aux) print "aux", k, aux[k]
 				for (k in auxtrace) print "auxtrace", k, auxtrace[k]
+				for (k in ds) print "ds", k, ds[k]
 			}' - "$facts.err" | sort >"$facts.tmp" && mv "$facts.tmp" "$facts"
 	fi
 	cat "$facts"

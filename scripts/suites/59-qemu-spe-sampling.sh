@@ -12,12 +12,17 @@
 #     every PC is at EL0 and nearly all fall in spe_spin's
 #     main(); the data virtual addresses of the loads and stores fall in
 #     its array; loads, stores and conditional branches are all there,
-#     and the physical addresses are present (pa_enable=1);
+#     and the physical addresses are present (pa_enable=1); each load
+#     has a Data Source packet (L1D, system cache or DRAM) when the
+#     profile has PMSIDR_EL1.LDS, none otherwise; the v2 guest has a
+#     Neoverse V2 MIDR_EL1, and spe-decode names those sources' levels;
 #   - system wide: EL0 samples and kernel samples (EL1, or EL2 in a VHE
 #     guest);
 #   - the CPU's PMU advertises and counts the unit's events: SAMPLE_POP,
 #     SAMPLE_FEED one in (interval + 1) of it, SAMPLE_FILTRATE at least the
 #     records perf wrote, no SAMPLE_COLLISION;
+#   - differential: the two drivers' per-task recordings agree on the
+#     workload's mix (loads, stores, conditional branches, L1D hits);
 #   - both drivers unload; the kernel log has no warning, BUG or oops.
 # Guests: 6.1 at EL1 (profile n1) and 6.12 at EL2 as a VHE host (v2).
 # The workload's rate with and without profiling is printed (a TAP comment).
@@ -151,6 +156,50 @@ check_recording() {
 		tap_fail "$name: loads, stores, conditional branches and physical addresses are sampled" \
 			"loads $lds stores $sts conditional branches $brs PAs $pas"
 	fi
+	check_data_sources "$name" "$data" "$lds"
+}
+
+# check_data_sources NAME DATA LOADS: with PMSIDR_EL1.LDS (every profile
+# but v1-min) each sampled load has a Data Source packet, with the
+# Neoverse value of the level the QEMU cache model says served it: L1D
+# (0), system cache (11) or DRAM (14).  The model sees only the sampled
+# accesses, one in thousands, so a line is in "cache" when an earlier
+# sample touched it: spe_spin's 512 KiB array gives all three levels in
+# a recording of thousands of loads.  Without LDS there is none.
+check_data_sources() {
+	local name=$1 data=$2 lds=$3 profile ds l1d llc dram other
+	profile=${name#* }
+	profile=${profile%% *}
+	ds=$(perf_dump_sum "$res/$data" ds)
+	l1d=$(perf_dump_sum "$res/$data" ds 0)
+	llc=$(perf_dump_sum "$res/$data" ds 11)
+	dram=$(perf_dump_sum "$res/$data" ds 14)
+	other=$((ds - l1d - llc - dram))
+	if [ "$profile" = v1-min ]; then
+		if [ "$ds" = 0 ]; then
+			tap_ok "$name: no Data Source packet (the profile has no PMSIDR_EL1.LDS)"
+		else
+			tap_fail "$name: no Data Source packet without PMSIDR_EL1.LDS" "$ds packets"
+		fi
+	elif [ "$ds" -gt 0 ] && [ "$ds" -le "$lds" ] && [ $((ds * 10)) -ge $((lds * 9)) ] &&
+	     [ "$other" = 0 ] && [ "$l1d" -gt 0 ] && [ "$llc" -gt 0 ] && [ "$dram" -gt 0 ]; then
+		tap_ok "$name: $ds Data Source packets for $lds loads: L1D $l1d, system cache $llc, DRAM $dram"
+	else
+		tap_fail "$name: a Data Source packet per load: L1D, system cache and DRAM, nothing else" \
+			"$ds packets for $lds loads: L1D $l1d, system cache $llc, DRAM $dram, other values $other" \
+			"$(perf_dump_list "$res/$data" ds | tr '\n' ' ')"
+	fi
+	[ "$profile" = v2 ] || return 0
+	# A Neoverse V2 MIDR: spe-decode names the levels, as perf does.
+	local rows got
+	rows=$("$decode" report --sort data_src "$res/$data" 2>&1)
+	got=$(awk '$NF == "hit" { n[$(NF - 1)] = $1 } END { printf "%d %d %d", n["L1"], n["L3"], n["RAM"] }' <<<"$rows")
+	if [ "$got" = "$l1d $llc $dram" ]; then
+		tap_ok "$name: with a Neoverse V2 MIDR, spe-decode report --sort data_src: L1 hit $l1d, L3 hit $llc, RAM hit $dram"
+	else
+		tap_fail "$name: with a Neoverse V2 MIDR, spe-decode names the Data Sources L1/L3/RAM hit" \
+			"report rows L1 L3 RAM: $got; packets: $l1d $llc $dram" "$(tail -n 6 <<<"$rows")"
+	fi
 }
 
 # check_pmu_events NAME TAG: the unit's PMU events, counted system wide
@@ -183,10 +232,56 @@ check_pmu_events() {
 	fi
 }
 
+# check_drivers_agree NAME: the two drivers sampled the same workload on
+# the same unit with the same period, so their per-task recordings must
+# agree on what the workload is made of: the share of loads, of stores
+# and of conditional branches among the records, and of L1D hits among the
+# loads' Data Sources, each within 2 percentage points (a share of
+# ~100000 records varies by well under 1 point between runs).
+check_drivers_agree() {
+	local name=$1 a=hw-u.data b=intree-u.data na nb key pa pb worst=0 what='' line=''
+	na=$(perf_dump_sum "$res/$a" records)
+	nb=$(perf_dump_sum "$res/$b" records)
+	if [ "$na" -lt 1000 ] || [ "$nb" -lt 1000 ]; then
+		tap_fail "$name: both drivers' recordings agree on the workload's mix" \
+			"too few records to compare: arm_spe.ko $na, arm_spe_pmu $nb"
+		return
+	fi
+	for key in "op ld" "op st" "op b_cond" "ds 0"; do
+		local da=$na db=$nb
+		# shellcheck disable=SC2086
+		if [ "$key" = "ds 0" ]; then
+			da=$(perf_dump_sum "$res/$a" ds)
+			db=$(perf_dump_sum "$res/$b" ds)
+			[ "$da" -gt 0 ] && [ "$db" -gt 0 ] || continue
+		fi
+		# shellcheck disable=SC2086
+		pa=$(($(perf_dump_sum "$res/$a" $key) * 1000 / da))
+		# shellcheck disable=SC2086
+		pb=$(($(perf_dump_sum "$res/$b" $key) * 1000 / db))
+		local label=${key#* }
+		[ "$key" = "ds 0" ] && label=l1d
+		line+=" $label: $pa/$pb"
+		local d=$((pa > pb ? pa - pb : pb - pa))
+		if [ "$d" -gt "$worst" ]; then
+			worst=$d
+			what=$key
+		fi
+	done
+	if [ "$worst" -le 20 ]; then
+		tap_ok "$name: both drivers' recordings agree on the workload's mix (per mille, arm_spe.ko/arm_spe_pmu:$line)"
+	else
+		tap_fail "$name: both drivers' recordings agree on the workload's mix within 2 points" \
+			"$what differs by $worst per mille;$line"
+	fi
+}
+
 # rate FILE: the workload's iterations per second.
 rate() {
 	sed -n 's/^\([0-9]*\) iterations.*/\1/p' "$res/$1"
 }
+
+neoverse_v2_midr=0x410fd4f1
 
 # run KERNEL PROFILE EL
 run() {
@@ -199,6 +294,9 @@ run() {
 	fi
 	(
 		[ "$el" = el2 ] && export SPE_QEMU_EL2=1
+		# v2 guests are Neoverse V2s (r0p1), whose Data Source values
+		# the host decodes; the others keep QEMU's own MIDR.
+		[ "$profile" = v2 ] && export SPE_QEMU_MIDR=$neoverse_v2_midr
 		"$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp 2 --spe-qemu "$profile" --with-perf \
 			--module "$ko" --module arm_spe_pmu --file "$spin" --timeout 400 \
 			--script "$guest" --out "$out"
@@ -237,6 +335,7 @@ run() {
 		echo "# $name: spe_spin $(rate spin-base) iterations/s unprofiled," \
 			"$(rate "$tag-spin-u") profiled by $drv (/u)"
 	done
+	check_drivers_agree "$name"
 	spe_kernel_log_tap "$name" "$out"
 	local t
 	t=$(cat "$res/tainted" 2>/dev/null)
