@@ -19,6 +19,9 @@
 #                            conditional branches
 #     pa N                   physical-address packets
 #     ds VALUE N             DATA-SOURCE packets of this (decimal) value
+#     sve ld|st|other EVLEN pred|nopred sg|nosg N
+#                            SVE operation-type packets (those with an
+#                            EVLEN) of this kind, vector length and flags
 #   perf_dump_sum DATA KEY [ARG...]   the sum of N over the lines of KEY ARG...
 #   perf_dump_max DATA KEY [ARG...]   the largest N among them (0 if none)
 #   perf_dump_list DATA KEY [ARG...]  the field after KEY ARG... of each, sorted
@@ -54,6 +57,11 @@ perf_dump_facts() {
 			}
 			/ PA 0x/ { pa++ }
 			/ DATA-SOURCE [0-9]+$/ { ds[$NF]++ }
+			/ EVLEN [0-9]+/ {
+				k = index($0, "SVE-OTHER") ? "other" : index($0, "LD ") ? "ld" : index($0, "ST ") ? "st" : "unknown"
+				for (i = 1; i < NF; i++) if ($i == "EVLEN") e = $(i + 1)
+				sve[k " " e " " (index($0, " PRED") ? "pred" : "nopred") " " (index($0, " SG") ? "sg" : "nosg")]++
+			}
 			index($0, "LD ") { op["ld"]++ }
 			index($0, "ST ") { op["st"]++ }
 			index($0, "B COND") { op["b_cond"]++ }
@@ -75,6 +83,7 @@ perf_dump_facts() {
 				for (k in aux) print "aux", k, aux[k]
 				for (k in auxtrace) print "auxtrace", k, auxtrace[k]
 				for (k in ds) print "ds", k, ds[k]
+				for (k in sve) print "sve", k, sve[k]
 			}' - "$facts.err" | sort >"$facts.tmp" && mv "$facts.tmp" "$facts"
 	fi
 	cat "$facts"

@@ -21,6 +21,9 @@
 #   - the CPU's PMU advertises and counts the unit's events: SAMPLE_POP,
 #     SAMPLE_FEED one in (interval + 1) of it, SAMPLE_FILTRATE at least the
 #     records perf wrote, no SAMPLE_COLLISION;
+#   - an SVE workload (qemu/tests/spe-sve.c): its contiguous and
+#     gather/scatter loads and stores and SVE data processing are sampled
+#     as SVE operations at its vector length, their addresses in its arrays;
 #   - differential: the two drivers' per-task recordings agree on the
 #     workload's mix (loads, stores, conditional branches, L1D hits);
 #   - both drivers unload; the kernel log has no warning, BUG or oops.
@@ -51,6 +54,13 @@ spe_suite_spe_qemu "$runs"
 echo "# the SPE QEMU built or cached in $spe_qemu_seconds s"
 spin=$runs/spe_spin
 spe_suite_build_spin "$spin"
+sve=$runs/spe-sve
+if ! aarch64-linux-gnu-gcc -std=gnu11 -Wall -Wextra -Werror -O2 -static -march=armv8.2-a+sve \
+	-o "$sve" "$top/qemu/tests/spe-sve.c" 2>"$sve.log"; then
+	tap_fail "the SVE workload (qemu/tests/spe-sve.c) cross-compiles" "$(cat "$sve.log")"
+	tap_done
+	exit 1
+fi
 
 # The workload's code and data, from its symbol table: "start end" (hex).
 sym_range() {
@@ -276,6 +286,45 @@ check_drivers_agree() {
 	fi
 }
 
+# check_sve NAME TAG: the SVE workload (qemu/tests/spe-sve.c) recorded
+# per task: its contiguous loads and stores, gathers, scatters and SVE
+# data processing are all sampled as SVE operations with the vector
+# length it runs at (EVLEN), and the data addresses of the loads and
+# stores fall in its arrays.
+check_sve() {
+	local name=$1 tag=$2 data=$2-sve.data vl kind missing='' bad in tot lo hi
+	spe_result_is "$name: perf record of the SVE workload succeeds" "$out" "$tag-sve.rc" 0
+	vl=$(sed -n 's/^vl \([0-9]*\)$/\1/p' "$res/$tag-sve.out" 2>/dev/null)
+	if [ -z "$vl" ]; then
+		tap_fail "$name: the SVE workload ran" "$(cat "$res/$tag-sve.out" "$res/$tag-sve.log" 2>&1 | head -n 5)"
+		return
+	fi
+	for kind in "ld $vl pred nosg" "ld $vl pred sg" "st $vl pred nosg" "st $vl pred sg" "other $vl"; do
+		[ "$(perf_dump_sum "$res/$data" sve $kind)" -gt 0 ] || missing+=" [$kind]"
+	done
+	bad=$(($(perf_dump_sum "$res/$data" sve) - $(perf_dump_sum "$res/$data" sve ld "$vl") -
+		$(perf_dump_sum "$res/$data" sve st "$vl") - $(perf_dump_sum "$res/$data" sve other "$vl")))
+	if [ -z "$missing" ] && [ "$bad" = 0 ]; then
+		tap_ok "$name: SVE contiguous loads/stores, gathers, scatters and data processing, all EVLEN $vl: $(perf_dump_sum "$res/$data" sve ld) loads, $(perf_dump_sum "$res/$data" sve st) stores, $(perf_dump_sum "$res/$data" sve other) other"
+	else
+		tap_fail "$name: SVE loads/stores (contiguous, gather/scatter) and data processing at EVLEN $vl" \
+			"missing:${missing:- none}; $bad with another EVLEN or kind" \
+			"$(grep '^sve' "$res/$data.facts" 2>&1 | head -n 8)"
+	fi
+	# The arrays src, dst and fsrc are laid out together: from the
+	# lowest to the end of the highest.
+	read -r lo hi <<<"$(awk '$1 ~ /^(src|dst|fsrc)$/ { a = strtonum($2); e = a + $3
+		if (lo == "" || a < lo) lo = a; if (e > hi) hi = e } END { printf "%x %x", lo, hi - lo }' \
+		"$res/$tag-sve.out")"
+	read -r in tot <<<"$(perf_dump_addrs "$res/$data" VA | in_range "$lo" "$hi")"
+	if [ "$tot" -gt 0 ] && [ $((in * 100)) -ge $((tot * 80)) ]; then
+		tap_ok "$name: $in of $tot SVE workload data addresses in its arrays"
+	else
+		tap_fail "$name: at least 80% of the SVE workload's data addresses in its arrays" \
+			"$in of $tot in [0x$lo +0x$hi]"
+	fi
+}
+
 # rate FILE: the workload's iterations per second.
 rate() {
 	sed -n 's/^\([0-9]*\) iterations.*/\1/p' "$res/$1"
@@ -298,7 +347,7 @@ run() {
 		# the host decodes; the others keep QEMU's own MIDR.
 		[ "$profile" = v2 ] && export SPE_QEMU_MIDR=$neoverse_v2_midr
 		"$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp 2 --spe-qemu "$profile" --with-perf \
-			--module "$ko" --module arm_spe_pmu --file "$spin" --timeout 400 \
+			--module "$ko" --module arm_spe_pmu --file "$spin" --file "$sve" --timeout 400 \
 			--script "$guest" --out "$out"
 	) 2>"$out.log" || rc=$?
 	res=$out/results
@@ -331,6 +380,7 @@ run() {
 		spe_result_is "$name: $drv: perf record -a succeeds" "$out" "$tag-sys.rc" 0
 		check_recording "$name: $drv system wide" "$tag-sys.data" 0
 		check_pmu_events "$name: $drv" "$tag"
+		check_sve "$name: $drv" "$tag"
 		spe_result_is "$name: $drv unloads" "$out" "$tag-rmmod.rc" 0
 		echo "# $name: spe_spin $(rate spin-base) iterations/s unprofiled," \
 			"$(rate "$tag-spin-u") profiled by $drv (/u)"

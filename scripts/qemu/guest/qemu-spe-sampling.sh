@@ -29,6 +29,10 @@ record() {
 	perf record -q -a -o "$1-sys.data" -c 16384 -e arm_spe/ts_enable=1/ -- \
 		"$SPIN" 1 >"$1-spin-sys" 2>"$1-sys.log"
 	echo $? >"$1-sys.rc"
+	# SVE: contiguous and gather/scatter loads and stores, data processing.
+	perf record -q -o "$1-sve.data" -c 4096 -e arm_spe/ts_enable=1,pa_enable=1/u -- \
+		"$FILES/spe-sve" 1 >"$1-sve.out" 2>"$1-sve.log"
+	echo $? >"$1-sve.rc"
 	grep -i spe /proc/interrupts >"$1-irqs"
 	# The unit's PMU events (SAMPLE_POP, _FEED, _FILTRATE, _COLLISION)
 	# counted on every CPU around a per-task recording.
