@@ -13,6 +13,9 @@ PMU=/sys/bus/event_source/devices/arm_pcsample
 CPU1=/sys/devices/system/cpu/cpu1/online
 
 cd "$RESULTS" || exit 1
+# This shell and what it starts run on CPU 0 unless pinned elsewhere, so
+# that CPU 1 runs the workload only (a fork placed there would be sampled).
+taskset -p 1 $$ >/dev/null
 
 # snap NAME: CPU 1's interrupt counts and the time, for the host to
 # subtract (/proc/interrupts: "IRQ: count-cpu0 count-cpu1 ... name").
