@@ -43,9 +43,10 @@ if grep -q pc-sample dt-node; then
 	reg devtype 0xfcc
 	reg cidr1 0xff4
 	reg lsr-reset 0xfb4
-	taskset 2 "$HOT" 2 >/dev/null 2>&1 &
+	# Past the workload's start (exec, page faults, first translations).
+	taskset 2 "$HOT" 4 >/dev/null 2>&1 &
 	hot=$!
-	sleep 0.5
+	sleep 2
 	reg lo-locked 0x200
 	reg hi-locked 0x204
 	taskset 1 devmem $((F1 + 0xfb0)) 32 0xc5acce55
