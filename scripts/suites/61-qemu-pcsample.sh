@@ -187,15 +187,19 @@ check_frame() {
 		tap_fail "$name: a 64-bit read of PMPCSR returns one capture; the alias at 0x220 captures" \
 			"64-bit $(cat "$res/reg-pcsr64" 2>&1), alias $(cat "$res/reg-alias-lo" 2>&1)"
 	fi
+	# Idle, CPU 1 still wakes for its tick and kernel threads, and a read
+	# then gives their address: one "no sample" of ten shows the halted
+	# vCPU's value (a running one never reads 0xFFFFFFFF: A64 addresses
+	# are 4-byte aligned); the statistics below count them all.
 	in=0
-	for i in 1 2 3; do
+	for i in 0 1 2 3 4 5 6 7 8 9; do
 		[ "$(reg "$res" "idle-$i")" = $((0xffffffff)) ] && in=$((in + 1))
 	done
-	if [ "$in" -ge 2 ] && [ "$(reg "$res" offline)" = $((0xffffffff)) ]; then
-		tap_ok "$name: PMPCSR reads 0xFFFFFFFF with CPU 1 idle in WFI ($in of 3) and offline"
+	if [ "$in" -ge 1 ] && [ "$(reg "$res" offline)" = $((0xffffffff)) ]; then
+		tap_ok "$name: PMPCSR reads 0xFFFFFFFF with CPU 1 idle in WFI ($in of 10 reads) and offline"
 	else
 		tap_fail "$name: PMPCSR reads 0xFFFFFFFF with CPU 1 idle in WFI and offline" \
-			"idle: $in of 3; $(cd "$res" && head -n 1 reg-idle-? reg-offline 2>&1 | tr '\n' ' ')"
+			"idle: $in of 10; $(cd "$res" && head -n 1 reg-idle-? reg-offline 2>&1 | tr '\n' ' ')"
 	fi
 }
 

@@ -58,10 +58,10 @@ if grep -q pc-sample dt-node; then
 	reg pcsr64 0x200 64
 	reg alias-lo 0x220
 	wait $hot
-	sleep 0.5
-	reg idle-1 0x200
-	reg idle-2 0x200
-	reg idle-3 0x200
+	sleep 1
+	for i in 0 1 2 3 4 5 6 7 8 9; do
+		reg idle-$i 0x200
+	done
 	echo 0 >$CPU1
 	reg offline 0x200
 	echo 1 >$CPU1
