@@ -14,6 +14,17 @@
 #                                  export SPE_QEMU_BIN and set
 #                                  spe_qemu_seconds; on failure, a failed test
 #                                  with the build's last lines, and the suite ends
+#   spe_guest_suite_begin NAME WHAT
+#                                  the start of a suite that records spe_spin
+#                                  in guests of the SPE QEMU: sources the
+#                                  guest-results, driver and perf-dump
+#                                  libraries, sets runs (build/qemu/runs/NAME,
+#                                  made), guest (scripts/qemu/guest/NAME.sh
+#                                  without NAME's number), decode (spe-decode)
+#                                  and spin ($runs/spe_spin), then runs
+#                                  spe_guest_suite_prereqs WHAT,
+#                                  spe_suite_spe_qemu (saying how long it
+#                                  took) and spe_suite_build_spin
 
 spe_guest_suite_prereqs() {
 	if ! command -v perf >/dev/null || ! command -v aarch64-linux-gnu-gcc >/dev/null ||
@@ -51,4 +62,24 @@ spe_suite_spe_qemu() {
 	fi
 	export SPE_QEMU_BIN
 	spe_qemu_seconds=$((SECONDS - start))
+}
+
+spe_guest_suite_begin() {
+	# shellcheck source=scripts/lib/guest-results.sh
+	. "$top/scripts/lib/guest-results.sh"
+	# shellcheck source=scripts/lib/driver.sh
+	. "$top/scripts/lib/driver.sh"
+	# shellcheck source=scripts/lib/perf-dump.sh
+	. "$top/scripts/lib/perf-dump.sh"
+	runs=$top/build/qemu/runs/$1
+	# shellcheck disable=SC2034 # for the suite that calls this
+	guest=$top/scripts/qemu/guest/${1#[0-9]*-}.sh
+	# shellcheck disable=SC2034
+	decode=$top/build/spe-decode/spe-decode
+	spin=$runs/spe_spin
+	spe_guest_suite_prereqs "$2"
+	mkdir -p "$runs"
+	spe_suite_spe_qemu "$runs"
+	echo "# the SPE QEMU built or cached in $spe_qemu_seconds s"
+	spe_suite_build_spin "$spin"
 }

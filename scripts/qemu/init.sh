@@ -5,11 +5,14 @@
 # Mounts the pseudo filesystems, loads the modules listed in
 # /guest/load.list, runs /guest/script.sh, and writes everything under
 # /results to the results disk (/dev/vda, a raw virtio-blk disk the host
-# unpacks with tar), then powers off.  The script sees:
+# unpacks with tar and checks against the tar's .manifest), then powers
+# off.  The script sees:
 #   RESULTS    directory whose files come back to the host
 #   MODULES    directory of the modules given with --module/--load
 #   SELFTESTS  directory of the programs given with --selftests
 #   FILES      directory of the files given with --file
+#   CHANNEL    with run-guest.sh --channel, the virtio serial port to the
+#              host (/dev/vportNpM); unset otherwise
 # Lines starting with "spe-guest:" on the console are this file's.
 /bin/busybox mkdir -p /proc /sys /dev /tmp /sbin /usr/bin /usr/sbin /results
 /bin/busybox --install -s
@@ -38,6 +41,25 @@ while read -r m; do
 	insmod "/guest/transport/$m"
 done </guest/transport.list
 
+# The channel's port appears once virtio_console has probed it; its name
+# tells it apart from any other port.
+if [ -s /guest/channel ]; then
+	i=0
+	while [ -z "${CHANNEL:-}" ] && [ $i -lt 100 ]; do
+		for p in /sys/class/virtio-ports/*; do
+			[ "$(cat "$p/name" 2>/dev/null)" = "$(cat /guest/channel)" ] &&
+				[ -c "/dev/${p##*/}" ] && CHANNEL=/dev/${p##*/}
+		done
+		[ -n "${CHANNEL:-}" ] || sleep 0.1
+		i=$((i + 1))
+	done
+	if [ -n "${CHANNEL:-}" ]; then
+		export CHANNEL
+	else
+		echo "spe-guest: no virtio serial port named $(cat /guest/channel)"
+	fi
+fi
+
 if [ -s /guest/load.list ]; then
 	while read -r m; do
 		insmod "$MODULES/$m" >>"$RESULTS/modules-load.log" 2>&1
@@ -58,7 +80,23 @@ while [ ! -b /dev/vda ] && [ $i -lt 50 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
-if [ -b /dev/vda ] && tar -cf /dev/vda -C "$RESULTS" . && sync; then
+# The manifest ("SIZE ./NAME" of every file) is the tar's first member:
+# run-guest.sh checks what it unpacks against it, so a tar cut short by a
+# full results disk is found, and names what was lost, instead of handing
+# cut files to the host's tools.  (No "exit" here: /init must not end.)
+write_results() {
+	cd "$RESULTS" || return 1
+	find . -type f | while read -r f; do
+		echo "$(wc -c <"$f") $f"
+	done >/tmp/manifest
+	mv /tmp/manifest .manifest
+	need=$(awk '{ s += 512 + int(($1 + 511) / 512) * 512 } END { print int(s / 1024) + 1 }' .manifest)
+	have=$(($(cat /sys/block/vda/size 2>/dev/null || echo 0) / 2))
+	[ "$need" -le "$have" ] ||
+		echo "spe-guest: results need ${need} KiB, more than the ${have} KiB results disk: the tar will be cut"
+	[ -b /dev/vda ] && tar -cf /dev/vda .manifest . && sync
+}
+if write_results; then
 	echo "spe-guest: results written"
 else
 	echo "spe-guest: cannot write the results disk"

@@ -3,15 +3,19 @@
 #
 # Usage: scripts/qemu/mkinitramfs.sh --kernel 6.1|6.12 --script FILE --out FILE
 #            [--with-perf] [--load MOD]... [--module MOD]... [--selftests DIR]
-#            [--file FILE]...
+#            [--file FILE]... [--channel]
 #
-#   --script FILE    shell script the guest runs (busybox sh), see init.sh
+#   --script FILE    shell script the guest runs (busybox sh), see init.sh;
+#                    it may source /guest/lib.sh (guest-lib.sh)
 #   --load MOD       put MOD in /modules and insmod it before the script
 #   --module MOD     put MOD in /modules only (the script loads it)
 #                    MOD is a .ko file, or the name of a module of the guest
 #                    kernel's own tree (e.g. arm_spe_pmu)
 #   --selftests DIR  copy DIR to /selftests
 #   --file FILE      copy FILE to /files
+#   --channel        the guest has a virtio serial port named spe.channel
+#                    (run-guest.sh --channel): add virtio_console where it is
+#                    a module, and have /init export its device as $CHANNEL
 #   --with-perf      add arm64 perf (bookworm linux-perf) and its libraries
 #                    as /usr/bin/perf: about 45 MB more, boots seconds slower
 #
@@ -24,7 +28,7 @@ here=$top/scripts/qemu
 # shellcheck source=scripts/lib/kernels.sh
 . "$top/scripts/lib/kernels.sh"
 
-kernel='' script='' out='' perf=0 selftests=''
+kernel='' script='' out='' perf=0 selftests='' channel=0
 load=() keep=() files=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -32,6 +36,7 @@ while [ $# -gt 0 ]; do
 	--script) script=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--with-perf) perf=1; shift ;;
+	--channel) channel=1; shift ;;
 	--load) load+=("$2"); shift 2 ;;
 	--module) keep+=("$2"); shift 2 ;;
 	--selftests) selftests=$2; shift 2 ;;
@@ -132,7 +137,15 @@ mkdir -p "$run/guest/transport" "$run/modules" "$run/selftests" "$run/files"
 install -m 755 "$here/init.sh" "$run/init"
 install -m 755 "$holder" "$run/guest/hold_perf_sched_key"
 install -m 755 "$script" "$run/guest/script.sh"
-for m in virtio_mmio virtio_blk; do
+install -m 644 "$here/guest-lib.sh" "$run/guest/lib.sh"
+transport=(virtio_mmio virtio_blk)
+if [ $channel -eq 1 ]; then
+	echo spe.channel >"$run/guest/channel"
+	# 6.1 builds virtio_console as a module, 6.12 into the kernel.
+	grep -q '/virtio_console\.ko' "$MODDIR/modules.builtin" 2>/dev/null ||
+		transport+=(virtio_console)
+fi
+for m in "${transport[@]}"; do
 	put_module "$(module_file $m)" "$run/guest/transport" >>"$run/guest/transport.list"
 done
 : >"$run/guest/load.list"

@@ -7,7 +7,10 @@
 #     it: no driver autoloads without udev); without it, there is none;
 #   - a module built against the kernel tree loads in the guest;
 #   - the real arm64 perf counts cycles with the guest's PMUv3, and the
-#     perf.data it records comes back and is read by the host's perf.
+#     perf.data it records comes back and is read by the host's perf;
+#   - results bigger than the results disk (a 3 MiB file, a 2 MiB disk)
+#     are refused whole, with a message naming the cut file, never
+#     handed over cut.
 # Boot times are printed as TAP comments.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -98,11 +101,31 @@ boot() {
 	[ "$rc" -eq 0 ] || tap_fail "$name: guest script exit status" "run-guest.sh exited $rc"
 }
 
+# overflow: a guest whose results outgrow a 2 MiB results disk; the tar
+# comes back cut and run-guest.sh must say so (exit 123), name the file,
+# and leave nothing under results/.
+overflow() {
+	local out=$runs/overflow rc=0 err
+	"$top/scripts/qemu/run-guest.sh" --kernel 6.1 --smp 1 --results-size 2 --timeout 120 \
+		--script "$top/scripts/qemu/guest/results-overflow.sh" --out "$out" 2>"$out.log" || rc=$?
+	err=$(cat "$out.log")
+	if [ "$rc" -eq 123 ] && [ -z "$(ls -A "$out/results" 2>/dev/null)" ] &&
+	   [ -s "$out/results.cut/.manifest" ] && grep -q 'the results tar came back cut' <<<"$err" &&
+	   grep -Eq '^  (big|last|first): ' <<<"$err"; then
+		tap_ok "results that outgrow the results disk are refused, the cut file named"
+	else
+		tap_fail "results that outgrow the results disk are refused, the cut file named" \
+			"run-guest.sh exited $rc; results/: $(ls -A "$out/results" 2>&1 | tr '\n' ' ')" \
+			"$(tail -n 8 <<<"$err")"
+	fi
+}
+
 mkdir -p "$runs"
 start=$SECONDS
 boot 6.1 2 --spe-node perf
 boot 6.1 4 --no-spe-node ""
 boot 6.12 2 --no-spe-node perf
 boot 6.12 4 --spe-node ""
-echo "# 4 boots in $((SECONDS - start)) s"
+overflow
+echo "# 5 boots in $((SECONDS - start)) s"
 tap_done

@@ -19,8 +19,12 @@
 #     clearing S in the handler deasserts it; in the VHE kernel, a write
 #     of PMSCR_EL12 reaches PMSCR_EL1 and of PMSCR_EL1 reaches PMSCR_EL2;
 #     sampling its own code with PMBPTR_EL1 in an unmapped page stops the
-#     unit with a stage 1 translation fault, the FSC of AT S1E1W.
-# `58-qemu-spe.sh 6.12 n1 [el2]` runs one guest.
+#     unit with a stage 1 translation fault, the FSC of AT S1E1W;
+#   - booted through UEFI with ACPI instead (6.1 with 2 CPUs, 6.12 with 4):
+#     both drivers bind the device the kernel makes from the MADT's SPE
+#     interrupt, register arm_spe_0 on every CPU and record.
+# `58-qemu-spe.sh 6.12 n1 [el2]` runs one guest, `58-qemu-spe.sh acpi 6.12`
+# one ACPI guest.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
@@ -31,6 +35,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib/driver.sh"
 # shellcheck source=scripts/lib/guest-workload.sh
 . "$top/scripts/lib/guest-workload.sh"
+# shellcheck source=scripts/lib/perf-dump.sh
+. "$top/scripts/lib/perf-dump.sh"
 runs=$top/build/qemu/runs/58-qemu-spe
 guest=$top/scripts/qemu/guest/qemu-spe.sh
 mkdir -p "$runs"
@@ -295,15 +301,72 @@ run() {
 	[ "$rc" -eq 0 ] || tap_fail "$name: guest script exit status" "run-guest.sh exited $rc"
 }
 
+# run_acpi KERNEL SMP: a guest booted through UEFI with the board's ACPI
+# tables instead of a device tree (run-guest.sh --acpi).  The MADT's GICC
+# structures carry the SPE overflow interrupt (ACPI 6.3; patch 0003), from
+# which the kernel makes the "arm,spe-v1" device: both drivers must bind
+# it, register arm_spe_0 on every CPU and record records host perf
+# decodes, with a clean kernel log.
+run_acpi() {
+	local k=$1 smp=$2 name ko rc=0 tag drv n spin
+	name="$k n1 smp=$smp ACPI"
+	out=$runs/$k-acpi-smp$smp
+	if [ -n "${failed[$k]:-}" ] || ! ko=$(spe_driver_ko "$k" 2>"$runs/build-$k.log"); then
+		tap_skip "$name: SPE QEMU tests" "the $k build failed"
+		return
+	fi
+	spin=$runs/spe_spin
+	[ -x "$spin" ] || spe_build_spin "$spin" || {
+		tap_fail "$name: spe_spin cross-compiles" "$(cat "$spin.log")"
+		return
+	}
+	"$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp "$smp" --spe-qemu n1 --acpi --with-perf \
+		--module arm_spe_pmu --module "$ko" --file "$spin" --timeout 300 \
+		--script "$top/scripts/qemu/guest/qemu-spe-acpi.sh" --out "$out" 2>"$out.log" || rc=$?
+	if [ ! -s "$out/results/script.rc" ]; then
+		tap_fail "$name: guest boots through UEFI and results come back" "$(tail -n 5 "$out.log")"
+		return
+	fi
+	# shellcheck disable=SC1091,SC2154
+	(. "$out/summary"; echo "# $name: ${wall_seconds}s wall")
+	check_file "$name: the kernel describes the board from ACPI, not a device tree" firmware acpi
+	for tag in hw intree; do
+		drv=arm_spe
+		[ $tag = intree ] && drv=arm_spe_pmu
+		check_file "$name: $drv loads" "$tag-insmod.rc" 0
+		if grep -q "/$drv\$" "$out/results/$tag-driver" 2>/dev/null &&
+		   [ "$(cat "$out/results/$tag-cpumask" 2>/dev/null)" = "0-$((smp - 1))" ]; then
+			tap_ok "$name: $drv binds the MADT's arm,spe-v1 device, arm_spe_0 on CPUs 0-$((smp - 1))"
+		else
+			tap_fail "$name: $drv binds the MADT's arm,spe-v1 device, arm_spe_0 on every CPU" \
+				"driver: $(cat "$out/results/$tag-driver" 2>&1); cpumask: $(cat "$out/results/$tag-cpumask" 2>&1)"
+		fi
+		check_file "$name: $drv: perf record succeeds" "$tag-record.rc" 0
+		n=$(perf_dump_sum "$out/results/$tag.data" records)
+		if [ "$n" -ge 1000 ] && [ "$(perf_dump_sum "$out/results/$tag.data" bad)" = 0 ]; then
+			tap_ok "$name: $drv: host perf decodes $n records"
+		else
+			tap_fail "$name: $drv: host perf decodes the recording" "$n records, $(perf_dump_sum "$out/results/$tag.data" bad) errors"
+		fi
+		check_file "$name: $drv unloads" "$tag-rmmod.rc" 0
+	done
+	spe_kernel_log_tap "$name" "$out"
+	[ "$rc" -eq 0 ] || tap_fail "$name: guest script exit status" "run-guest.sh exited $rc"
+}
+
 declare -A failed	# kernels the driver does not build for
 start=$SECONDS
-if [ $# -ge 2 ]; then
+if [ "${1:-}" = acpi ]; then
+	run_acpi "${2:-6.1}" 2
+elif [ $# -ge 2 ]; then
 	run "$1" "$2" 2 "${3:-el1}"
 else
 	run 6.1 n1 2 el1
 	run 6.12 v2 4 el1
 	run 6.1 full 2 el2
 	run 6.12 v1-min 2 el2
+	run_acpi 6.1 2
+	run_acpi 6.12 4
 fi
 echo "# guests in $((SECONDS - start)) s"
 tap_done

@@ -36,24 +36,9 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
 . "$top/scripts/lib/tap.sh"
-# shellcheck source=scripts/lib/guest-results.sh
-. "$top/scripts/lib/guest-results.sh"
 # shellcheck source=scripts/lib/guest-workload.sh
 . "$top/scripts/lib/guest-workload.sh"
-# shellcheck source=scripts/lib/driver.sh
-. "$top/scripts/lib/driver.sh"
-# shellcheck source=scripts/lib/perf-dump.sh
-. "$top/scripts/lib/perf-dump.sh"
-runs=$top/build/qemu/runs/59-qemu-spe-sampling
-guest=$top/scripts/qemu/guest/qemu-spe-sampling.sh
-decode=$top/build/spe-decode/spe-decode
-
-spe_guest_suite_prereqs "sampling on QEMU's emulated SPE"
-mkdir -p "$runs"
-spe_suite_spe_qemu "$runs"
-echo "# the SPE QEMU built or cached in $spe_qemu_seconds s"
-spin=$runs/spe_spin
-spe_suite_build_spin "$spin"
+spe_guest_suite_begin 59-qemu-spe-sampling "sampling on QEMU's emulated SPE"
 sve=$runs/spe-sve
 if ! aarch64-linux-gnu-gcc -std=gnu11 -Wall -Wextra -Werror -O2 -static -march=armv8.2-a+sve \
 	-o "$sve" "$top/qemu/tests/spe-sve.c" 2>"$sve.log"; then

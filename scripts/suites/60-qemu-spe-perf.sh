@@ -28,26 +28,11 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
 . "$top/scripts/lib/tap.sh"
-# shellcheck source=scripts/lib/guest-results.sh
-. "$top/scripts/lib/guest-results.sh"
 # shellcheck source=scripts/lib/guest-workload.sh
 . "$top/scripts/lib/guest-workload.sh"
-# shellcheck source=scripts/lib/driver.sh
-. "$top/scripts/lib/driver.sh"
-# shellcheck source=scripts/lib/perf-dump.sh
-. "$top/scripts/lib/perf-dump.sh"
-runs=$top/build/qemu/runs/60-qemu-spe-perf
-guest=$top/scripts/qemu/guest/qemu-spe-perf.sh
-decode=$top/build/spe-decode/spe-decode
+spe_guest_suite_begin 60-qemu-spe-perf "perf on QEMU's emulated SPE"
 # The guest's userland (its perf binary is the one the recordings map).
 guest_root=$("$top/scripts/qemu/fetch-userland.sh" perf) || guest_root=/nonexistent
-
-spe_guest_suite_prereqs "perf on QEMU's emulated SPE"
-mkdir -p "$runs"
-spe_suite_spe_qemu "$runs"
-echo "# the SPE QEMU built or cached in $spe_qemu_seconds s"
-spin=$runs/spe_spin
-spe_suite_build_spin "$spin"
 
 # times_ips: one instruction sample per record, "time ip" (suite 56).
 times_ips() {

@@ -4,14 +4,10 @@
 # (-cpu max,spe=on): snapshot mode with SIGUSR2, system wide, discard,
 # perf mem, and CPU 1 going offline and online during a recording.  Every
 # output goes to $RESULTS with its exit status; the host judges.
-mark() { echo "spe-test: $*" >/dev/kmsg; }
-SPIN=$FILES/spe_spin
+# shellcheck source=scripts/qemu/guest-lib.sh
+. /guest/lib.sh
 CPU1=/sys/devices/system/cpu/cpu1/online
-cd "$RESULTS" || exit 1
-
-mark "insmod"
-insmod "$MODULES/arm_spe.ko"
-echo $? >insmod.rc
+spe_guest_begin arm_spe
 ls /sys/bus/event_source/devices/arm_spe_0/format >format 2>&1
 
 # 1. Snapshot mode: the AUX buffer is a ring perf copies out only on

@@ -5,10 +5,9 @@
 # then with Debian's in-tree arm_spe_pmu (the same recording, the other
 # driver).  Every result goes to $RESULTS for the host to decode and check;
 # nothing is judged here.
-mark() { echo "spe-test: $*" >/dev/kmsg; }
-SPIN=$FILES/spe_spin
-
-cd "$RESULTS" || exit 1
+# shellcheck source=scripts/qemu/guest-lib.sh
+. /guest/lib.sh
+spe_guest_begin
 
 # The workload's rate with profiling disabled: the baseline of the
 # guest slowdown the host reports.
