@@ -19,9 +19,13 @@
 # SPE_QEMU_MIDR=0x... gives the CPUs that MIDR_EL1 (QEMU's midr property),
 # e.g. a Neoverse core's, whose IMPLEMENTATION DEFINED Data Source values
 # perf and spe-decode then decode.
+#
+# SPE_QEMU_PCSAMPLE=1, with SPE_QEMU_PROFILE, adds each CPU's external PMU
+# frame with the PC sample registers to that board (qemu/patches/0007,
+# -M virt,pcsample=on) and its arm,pcsample-pmu node to the device tree.
 qemu_machine_args() {
 	local smp=$1 mem=$2
-	echo -M "virt,gic-version=3${SPE_QEMU_EL2:+,virtualization=on}" \
+	echo -M "virt,gic-version=3${SPE_QEMU_EL2:+,virtualization=on}${SPE_QEMU_PCSAMPLE:+,pcsample=on}" \
 		-cpu "max,pauth=off${SPE_QEMU_PROFILE:+,spe=on,spe-profile=$SPE_QEMU_PROFILE}${SPE_QEMU_MIDR:+,midr=$SPE_QEMU_MIDR}" \
 		-smp "$smp" -m "$mem"
 }

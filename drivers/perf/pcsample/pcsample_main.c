@@ -207,7 +207,30 @@ static struct platform_driver pcs_driver = {
 	.probe = pcs_probe,
 	SPE_PLATFORM_REMOVE(pcs_remove),
 };
-module_platform_driver(pcs_driver);
+
+/*
+ * Without a node there is nothing to probe: say so, rather than load a
+ * driver that silently registers no PMU (a board without the frames, or an
+ * ACPI system, for which no binding exists).
+ */
+static int __init pcs_init(void)
+{
+	struct device_node *np = of_find_matching_node(NULL, pcs_of_match);
+
+	if (!np) {
+		pr_info("arm_pcsample: no PC sample registers: no arm,pcsample-pmu or arm,pcsample-debug node in the device tree\n");
+		return -ENODEV;
+	}
+	of_node_put(np);
+	return platform_driver_register(&pcs_driver);
+}
+module_init(pcs_init);
+
+static void __exit pcs_exit(void)
+{
+	platform_driver_unregister(&pcs_driver);
+}
+module_exit(pcs_exit);
 
 MODULE_DESCRIPTION("Arm PC Sample-based Profiling (PMPCSR) perf PMU");
 MODULE_LICENSE("GPL");

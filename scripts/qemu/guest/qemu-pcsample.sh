@@ -1,0 +1,179 @@
+# shellcheck shell=dash
+# Guest script of suite 61-qemu-pcsample: the PC-sample PMU arm_pcsample.ko
+# on QEMU's emulated external PMU frames (-M virt,pcsample=on,
+# qemu/patches/0007).  CPU 0 is the housekeeping CPU; the workload
+# pcsample-hot runs pinned to CPU 1, which pcsample-record samples from
+# CPU 0.  Everything goes to $RESULTS for the host to judge; nothing is
+# judged here.  Without the frames in the device tree (pcsample=off) only
+# the module's load is tried.
+mark() { echo "pcs-test: $*" >/dev/kmsg; }
+HOT=$FILES/pcsample-hot
+REC=$FILES/pcsample-record
+PMU=/sys/bus/event_source/devices/arm_pcsample
+CPU1=/sys/devices/system/cpu/cpu1/online
+
+cd "$RESULTS" || exit 1
+# This shell and what it starts run on CPU 0 unless pinned elsewhere, so
+# that CPU 1 runs the workload only (a fork placed there would be sampled).
+taskset -p 1 $$ >/dev/null
+
+# snap NAME: CPU 1's interrupt counts and the time, for the host to
+# subtract (/proc/interrupts: "IRQ: count-cpu0 count-cpu1 ... name").
+snap() {
+	cut -d' ' -f1 /proc/uptime >"$1.time"
+	cat /proc/interrupts >"$1.irqs"
+}
+
+for n in /sys/firmware/devicetree/base/pc-sample@*; do
+	[ -e "$n" ] && echo "$n"
+done >dt-node
+# The frame of CPU 1 read directly (/dev/mem), before any driver: the ID
+# and Software Lock registers, a capture while locked (the other sample
+# registers keep their reset value), then unlocked: PMPCSR's halves, a
+# 64-bit read, the alias; CPU 1 idle and offline.  Locked again after, so
+# that the driver's own unlock runs.  "reg-NAME" files hold devmem's hex.
+# The reads run on CPU 0: on CPU 1 they would sample themselves.
+F1=0x9101000
+reg() {
+	taskset 1 devmem $((F1 + $2)) "${3:-32}" >"reg-$1" 2>&1
+}
+if grep -q pc-sample dt-node; then
+	reg devid 0xfc8
+	reg devarch 0xfbc
+	reg devtype 0xfcc
+	reg cidr1 0xff4
+	reg lsr-reset 0xfb4
+	# Past the workload's start (exec, page faults, first translations).
+	taskset 2 "$HOT" 4 >/dev/null 2>&1 &
+	hot=$!
+	sleep 2
+	reg lo-locked 0x200
+	reg hi-locked 0x204
+	taskset 1 devmem $((F1 + 0xfb0)) 32 0xc5acce55
+	reg lsr-unlocked 0xfb4
+	for i in 1 2 3 4 5; do
+		reg lo-$i 0x200
+		reg hi-$i 0x204
+	done
+	reg pcsr64 0x200 64
+	reg alias-lo 0x220
+	wait $hot
+	sleep 1
+	for i in 0 1 2 3 4 5 6 7 8 9; do
+		reg idle-$i 0x200
+	done
+	echo 0 >$CPU1
+	reg offline 0x200
+	echo 1 >$CPU1
+	taskset 1 devmem $((F1 + 0xfb0)) 32 0
+	reg lsr-relocked 0xfb4
+fi
+
+mark "insmod"
+insmod "$MODULES/arm_pcsample.ko" housekeeping_cpu=0 >insmod.log 2>&1
+echo $? >insmod.rc
+ls /sys/bus/event_source/devices >pmus
+if [ ! -e "$PMU" ]; then
+	mark "end"
+	cat /proc/sys/kernel/tainted >tainted
+	exit 0
+fi
+cat "$PMU/cpumask" >cpumask
+
+# Three windows of the same length while the workload runs on CPU 1: no
+# profiler (the baseline), arm_pcsample at 10 kHz, and perf's cpu-clock
+# at the same rate (which interrupts CPU 1 at every sample: the check
+# that the interrupt count can tell the difference).
+taskset 2 "$HOT" 13 >hot-main.out 2>&1 &
+hot=$!
+echo $hot >hot-main.pid
+sleep 1
+snap base0
+sleep 3
+snap base1
+snap rec0
+mark "record"
+taskset 1 "$REC" -C 1 -c 100000 -d 3 -o rec.txt >rec.log 2>&1
+echo $? >rec.rc
+snap rec1
+snap clk0
+mark "cpu-clock"
+taskset 1 perf record -q -e cpu-clock -c 100000 -C 1 -o clk.data -- sleep 3 >clk.log 2>&1
+echo $? >clk.rc
+snap clk1
+wait $hot
+
+# A recording as a perf.data (-P), for host perf report.
+taskset 2 "$HOT" 3 >/dev/null 2>&1 &
+hot=$!
+echo $hot >perf-data.pid
+sleep 0.5
+mark "perf.data"
+taskset 1 "$REC" -C 1 -c 100000 -d 2 -P rec.data -o rec-p.txt >perf-data.log 2>&1
+echo $? >perf-data.rc
+wait $hot
+
+# CPU 1 idle, waiting in WFI: its register reads as "no sample".
+sleep 0.5
+cat /sys/kernel/debug/arm_pcsample/stats >idle-stats0 2>&1
+mark "idle"
+taskset 1 "$REC" -C 1 -c 100000 -d 1 -o idle.txt >idle.log 2>&1
+echo $? >idle.rc
+cat /sys/kernel/debug/arm_pcsample/stats >idle-stats1 2>&1
+
+# Kernel samples only to whom perf_event_paranoid allows them.  An
+# unprivileged user at the default setting may not open a CPU-wide event
+# at all; at 0 it may, and with -u (exclude_kernel) gets user samples only.
+mkdir -p /etc
+grep -q '^nobody:' /etc/passwd 2>/dev/null ||
+	echo 'nobody:x:65534:65534:nobody:/tmp:/bin/sh' >>/etc/passwd
+grep -q '^nogroup:' /etc/group 2>/dev/null || echo 'nogroup:x:65534:' >>/etc/group
+as_nobody() {
+	su -s /bin/sh nobody -c "$*"
+}
+cat /proc/sys/kernel/perf_event_paranoid >paranoid-default
+taskset 2 "$HOT" 4 >/dev/null 2>&1 &
+hot=$!
+sleep 0.5
+mark "unprivileged"
+as_nobody id >unpriv-id 2>&1
+as_nobody taskset 1 "$REC" -C 1 -c 100000 -d 1 -o /tmp/unpriv-default.txt >unpriv-default.log 2>&1
+echo $? >unpriv-default.rc
+[ -e /tmp/unpriv-default.txt ] && cp /tmp/unpriv-default.txt .
+echo 0 >/proc/sys/kernel/perf_event_paranoid
+as_nobody taskset 1 "$REC" -u -C 1 -c 100000 -d 1 -o /tmp/unpriv-u.txt >unpriv-u.log 2>&1
+echo $? >unpriv-u.rc
+[ -e /tmp/unpriv-u.txt ] && cp /tmp/unpriv-u.txt .
+cat paranoid-default >/proc/sys/kernel/perf_event_paranoid
+wait $hot
+
+# The sampled CPU goes offline and comes back while it is recorded; then
+# a new recording of it has samples again.
+taskset 2 "$HOT" 4 >/dev/null 2>&1 &
+hot=$!
+sleep 0.5
+mark "hotplug"
+taskset 1 "$REC" -C 1 -c 100000 -d 3 -o hotplug.txt >hotplug.log 2>&1 &
+rec=$!
+sleep 1
+if echo 0 >$CPU1; then r=0; else r=1; fi
+echo $r >hotplug-off.rc
+sleep 1
+if echo 1 >$CPU1; then r=0; else r=1; fi
+echo $r >hotplug-on.rc
+wait $rec
+echo $? >hotplug.rc
+wait $hot
+taskset 2 "$HOT" 2 >/dev/null 2>&1 &
+hot=$!
+sleep 0.5
+taskset 1 "$REC" -C 1 -c 100000 -d 1 -o after.txt >after.log 2>&1
+echo $? >after.rc
+wait $hot
+
+cat /sys/kernel/debug/arm_pcsample/stats >stats 2>&1
+mark "rmmod"
+rmmod arm_pcsample
+echo $? >rmmod.rc
+mark "end"
+cat /proc/sys/kernel/tainted >tainted
