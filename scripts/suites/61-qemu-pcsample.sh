@@ -367,7 +367,7 @@ check_off() {
 
 # run KERNEL EL on|off
 run() {
-	local k=$1 el=$2 mode=$3 name ko out rc=0 t perf=()
+	local k=$1 el=$2 mode=$3 name ko out rc=0 perf=()
 	name="$k $el pcsample=$mode"
 	out=$runs/$k-$el-$mode
 	spe_kernel "$k"
@@ -395,12 +395,7 @@ run() {
 		check_off "$name" "$out"
 	fi
 	spe_kernel_log_tap "$name" "$out"
-	t=$(cat "$out/results/tainted" 2>/dev/null)
-	if [[ $t =~ ^[0-9]+$ ]] && [ $((t & ~(4096 | 8192))) -eq 0 ]; then
-		tap_ok "$name: kernel taint only out-of-tree/unsigned ($t)"
-	else
-		tap_fail "$name: kernel taint only out-of-tree/unsigned" "tainted=$t"
-	fi
+	spe_taint_tap "$name" "$out"
 	[ "$rc" -eq 0 ] || tap_fail "$name: guest script exit status" "run-guest.sh exited $rc"
 }
 
