@@ -334,7 +334,10 @@ int aux_queue_pipe_buffer(struct spe_session *s, const struct spe_perf_reader_ev
 
 /*
  * With every buffer queued up front, the queues can be decoded ahead by
- * threads (cfg.threads > 1).  Without memory for them, decoding stays here.
+ * threads (cfg.threads > 1): cfg.threads - 1 workers, since this thread,
+ * which merges, decodes too whenever they are behind (one more would only
+ * take turns on the cores with it).  Without memory for them, decoding
+ * stays here.
  */
 void aux_queues_start_threads(struct spe_session *s)
 {
@@ -359,7 +362,7 @@ void aux_queues_start_threads(struct spe_session *s)
 			}
 			nbufs[i] = q ? q->count : 0;
 		}
-		if (spe_dw_start(&s->dw, s->cfg.threads, s->nr_q, bufs, nbufs, s->map, s->page))
+		if (spe_dw_start(&s->dw, s->cfg.threads - 1, s->nr_q, bufs, nbufs, s->map, s->page))
 			s->dw = NULL;
 	}
 	free(bufs);

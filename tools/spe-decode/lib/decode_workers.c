@@ -4,18 +4,27 @@
  *
  * Per-CPU queues are independent until the time-ordered merge, so their
  * records can be decoded ahead on other cores.  Each queue has a ring of
- * NR_SLOTS batches of up to BATCH items.  A queue with a free slot and no
- * fill in flight is "listed"; a worker takes a listed queue, decodes the
- * next batch with the queue's own decoder (only one thread at a time
- * touches a queue's decoder), and lists the queue again while slots are
- * free.  The consumer reads batches in order and frees each when it moves
- * on; when the batch it needs is listed but no worker has taken it (the
- * workers are busy or not scheduled), it decodes the batch itself rather
- * than sleep.  One mutex guards the flags and slot states; batches are
- * large enough that it is taken rarely.  Memory: NR_SLOTS * BATCH items
- * per queue, whatever the size of the file.
+ * NR_SLOTS batches of up to BATCH items: `filled` counts the batches
+ * written, `consumed` those the consumer has given back, so the ring holds
+ * filled - consumed of them.  Whoever holds a queue's `busy` claim (a
+ * worker, or the consumer itself) decodes its next batch with the queue's
+ * own decoder, so one thread at a time touches a decoder, in order.  The
+ * consumer reads batches in order; when the batch it needs is not there
+ * and nobody is decoding it, it decodes it itself rather than wait.
+ *
+ * The hand-over is two counters per queue, no lock: a lock taken per batch,
+ * and the sleeping and waking it leads to (a futex round trip each), cost
+ * more than decoding the batch on a 1 GB file.  A thread sleeps only after
+ * polling for about a batch's decoding time: a worker when every ring is
+ * full or being filled, the consumer when a worker is filling the batch it
+ * needs.  The mutex and the two condition variables serve only those
+ * sleeps; the flags `sleepers` and `waiting` with sequentially consistent
+ * accesses on both sides make sure no wake-up is lost.
+ *
+ * Memory: NR_SLOTS * BATCH items per queue, whatever the size of the file.
  */
 #include <pthread.h>
+#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -23,59 +32,61 @@
 #include "decode_workers.h"
 
 #define NR_SLOTS	4
-#define BATCH		512
+#define BATCH		128
+#define SPINS		2000	/* polls before sleeping: about a batch's decoding */
 #define DROP_STEP	(1u << 20)	/* give decoded pages back every 1 MiB: the
 				 * batches ahead must not cost more */
 
 struct batch {
 	struct spe_dw_item *items;
 	uint32_t n;
-	bool ready;			/* filled, not yet released */
 	bool last;			/* the queue ends after it */
 };
 
 struct chan {
-	/* The queue's buffers and decoder: used by the filling thread only. */
+	/* The queue's buffers and decoder: used by the claim's holder only. */
 	struct spe_dw_buf *bufs;
 	uint32_t nbufs, next_buf;
-	bool active;
+	bool active, done;		/* done: the last batch is written */
 	struct spe_decoder dec;
 	struct spe_dw_buf cur;
 	uint64_t dropped;
-	/* Ring: guarded by the pool's lock. */
 	struct batch slot[NR_SLOTS];
-	uint32_t fill_at;		/* next slot to fill */
-	uint32_t take_at;		/* slot the consumer reads */
-	uint32_t pos;			/* consumer's next item in it */
-	bool owned;			/* the consumer holds slot take_at */
-	bool filling, listed, exhausted;
-	bool done;			/* the last batch is filled */
+	/* Shared, atomic; a cache line of their own, apart from what the
+	 * consumer writes per item. */
+	alignas(64) uint32_t filled, consumed;	/* batches written / given back */
+	bool busy;			/* a thread is decoding the next batch */
+	bool finished;			/* copy of done for the other threads */
+	/* The consumer's own: */
+	alignas(64) uint32_t pos;	/* next item in batch `consumed` */
+	bool exhausted;
 };
 
 struct spe_dw {
-	pthread_mutex_t lock;
-	pthread_cond_t work;		/* workers wait for a listed queue */
+	pthread_mutex_t lock;		/* only for the sleeps below */
+	pthread_cond_t work;		/* workers wait for a slot to fill */
 	pthread_cond_t ready;		/* the consumer waits for a batch */
+	uint32_t sleepers;		/* workers asleep or about to be */
+	bool waiting;			/* the consumer asleep or about to be */
+	bool quit;
 	struct chan *ch;
 	uint32_t nq;
-	uint32_t nlisted, scan;		/* listed queues; where workers look next */
-	bool quit;
 	pthread_t *threads;
 	unsigned nthreads;
 	const uint8_t *map;
 	long page;
 };
 
-/* Puts queue qi on the work list if it can be filled (lock held). */
-static void maybe_list(struct spe_dw *dw, uint32_t qi)
-{
-	struct chan *c = &dw->ch[qi];
+#define LOAD(p, o)	__atomic_load_n((p), __ATOMIC_##o)
+#define STORE(p, v, o)	__atomic_store_n((p), (v), __ATOMIC_##o)
 
-	if (c->done || c->filling || c->listed || c->slot[c->fill_at].ready)
-		return;
-	c->listed = true;
-	dw->nlisted++;
-	pthread_cond_signal(&dw->work);
+static inline void spin_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
 }
 
 static void drop_pages(struct spe_dw *dw, struct chan *c, bool all)
@@ -103,7 +114,7 @@ static void fill(struct spe_dw *dw, struct chan *c, struct batch *b)
 
 		if (!c->active) {
 			if (c->next_buf == c->nbufs) {
-				b->last = true;	/* c->done follows under the lock */
+				b->last = true;
 				return;
 			}
 			c->cur = c->bufs[c->next_buf++];
@@ -133,95 +144,162 @@ static void fill(struct spe_dw *dw, struct chan *c, struct batch *b)
 	}
 }
 
-/* Takes listed queue qi for filling (lock held). */
-static struct batch *take(struct spe_dw *dw, uint32_t qi)
+/*
+ * Wakes whoever sleeps on cond, if flag says someone may.  The caller's
+ * store before it and this load are sequentially consistent, as are the
+ * sleeper's store of the flag and its check: one of the two sides sees the
+ * other's store, so no wake-up is lost.
+ */
+static void wake(struct spe_dw *dw, const void *flag, size_t size, pthread_cond_t *cond)
 {
-	struct chan *c = &dw->ch[qi];
-
-	c->listed = false;
-	dw->nlisted--;
-	c->filling = true;
-	return &c->slot[c->fill_at];
+	if (size == 1 ? !LOAD((const bool *)flag, SEQ_CST) : !LOAD((const uint32_t *)flag, SEQ_CST))
+		return;
+	pthread_mutex_lock(&dw->lock);
+	pthread_cond_broadcast(cond);
+	pthread_mutex_unlock(&dw->lock);
 }
 
-/* Fills b of queue qi without the lock, then publishes it. */
-static void fill_unlocked(struct spe_dw *dw, uint32_t qi, struct batch *b)
+/*
+ * Claims queue c and decodes its next batch if its ring has room.
+ * Returns true if it decoded one.
+ */
+static bool try_fill(struct spe_dw *dw, struct chan *c)
 {
-	struct chan *c = &dw->ch[qi];
+	uint32_t f;
+	struct batch *b;
 
-	pthread_mutex_unlock(&dw->lock);
+	if (LOAD(&c->finished, ACQUIRE) || LOAD(&c->busy, RELAXED) ||
+	    __atomic_exchange_n(&c->busy, true, __ATOMIC_ACQUIRE))
+		return false;
+	f = LOAD(&c->filled, RELAXED);	/* only the claim's holder writes it */
+	if (c->done || f - LOAD(&c->consumed, ACQUIRE) >= NR_SLOTS) {
+		STORE(&c->busy, false, RELEASE);
+		return false;
+	}
+	b = &c->slot[f % NR_SLOTS];
 	fill(dw, c, b);
-	pthread_mutex_lock(&dw->lock);
-	b->ready = true;
-	c->done = b->last;
-	c->fill_at = (c->fill_at + 1) % NR_SLOTS;
-	c->filling = false;
-	maybe_list(dw, qi);
-	pthread_cond_broadcast(&dw->ready);
+	if (b->last) {
+		c->done = true;
+		STORE(&c->finished, true, RELEASE);
+	}
+	STORE(&c->filled, f + 1, SEQ_CST);
+	STORE(&c->busy, false, RELEASE);
+	wake(dw, &dw->waiting, 1, &dw->ready);
+	return true;
+}
+
+/* A queue a worker could fill now: the one with the fewest batches ready. */
+static struct chan *pick(struct spe_dw *dw)
+{
+	struct chan *best = NULL;
+	uint32_t best_n = NR_SLOTS;
+
+	for (uint32_t q = 0; q < dw->nq; q++) {
+		struct chan *c = &dw->ch[q];
+		uint32_t n;
+
+		if (LOAD(&c->finished, RELAXED) || LOAD(&c->busy, RELAXED))
+			continue;
+		n = LOAD(&c->filled, ACQUIRE) - LOAD(&c->consumed, ACQUIRE);
+		if (n < best_n) {
+			best = c;
+			best_n = n;
+		}
+	}
+	return best;
+}
+
+/* A queue with half its ring or more to fill: worth waking up for. */
+static bool pick_half(struct spe_dw *dw)
+{
+	for (uint32_t q = 0; q < dw->nq; q++) {
+		struct chan *c = &dw->ch[q];
+
+		if (!LOAD(&c->finished, SEQ_CST) &&
+		    LOAD(&c->filled, SEQ_CST) - LOAD(&c->consumed, SEQ_CST) <= NR_SLOTS / 2)
+			return true;
+	}
+	return false;
 }
 
 static void *worker(void *arg)
 {
 	struct spe_dw *dw = arg;
+	int idle = 0;
 
-	pthread_mutex_lock(&dw->lock);
-	for (;;) {
-		uint32_t qi;
+	while (!LOAD(&dw->quit, ACQUIRE)) {
+		struct chan *c = pick(dw);
 
-		while (!dw->quit && !dw->nlisted)
+		if (c && try_fill(dw, c)) {
+			idle = 0;
+			continue;
+		}
+		if (++idle < SPINS) {
+			spin_pause();
+			continue;
+		}
+		/* Nothing to fill for a while: sleep until a slot frees. */
+		pthread_mutex_lock(&dw->lock);
+		__atomic_fetch_add(&dw->sleepers, 1, __ATOMIC_SEQ_CST);
+		while (!LOAD(&dw->quit, SEQ_CST) && !pick_half(dw))
 			pthread_cond_wait(&dw->work, &dw->lock);
-		if (dw->quit)
-			break;
-		for (qi = dw->scan; !dw->ch[qi].listed; qi = (qi + 1) % dw->nq)
-			;
-		dw->scan = (qi + 1) % dw->nq;
-		fill_unlocked(dw, qi, take(dw, qi));
+		__atomic_fetch_sub(&dw->sleepers, 1, __ATOMIC_SEQ_CST);
+		pthread_mutex_unlock(&dw->lock);
+		idle = 0;
 	}
-	pthread_mutex_unlock(&dw->lock);
 	return NULL;
 }
 
 const struct spe_dw_item *spe_dw_next(struct spe_dw *dw, uint32_t qi)
 {
 	struct chan *c = &dw->ch[qi];
-	struct batch *b = &c->slot[c->take_at];
+	uint32_t k;
+	struct batch *b;
+	int spins = 0;
 
 	if (c->exhausted)
 		return NULL;
-	/* A batch the consumer took under the lock is its own: no lock. */
-	if (c->owned && c->pos < b->n)
-		return &b->items[c->pos++];
-	pthread_mutex_lock(&dw->lock);
-	for (;;) {
-		b = &c->slot[c->take_at];
-		if (c->owned) {
-			/* Used up: free the slot, then take the next. */
-			bool last = b->last;
-
-			b->ready = false;
-			c->owned = false;
-			c->pos = 0;
-			c->take_at = (c->take_at + 1) % NR_SLOTS;
-			maybe_list(dw, qi);
-			if (last) {
-				c->exhausted = true;
-				pthread_mutex_unlock(&dw->lock);
-				return NULL;
-			}
-			continue;
+	k = c->consumed;	/* only the consumer writes it */
+	b = &c->slot[k % NR_SLOTS];
+	if (LOAD(&c->filled, ACQUIRE) != k) {
+		if (c->pos < b->n)
+			return &b->items[c->pos++];
+		/* Used up: give the slot back, then take the next. */
+		c->pos = 0;
+		if (b->last) {
+			c->exhausted = true;
+			STORE(&c->consumed, k + 1, RELEASE);
+			return NULL;
 		}
-		if (b->ready) {
-			c->owned = true;
-			if (c->pos < b->n)
-				break;
-			continue;
-		}
-		if (c->listed)
-			fill_unlocked(dw, qi, take(dw, qi));	/* no worker on it: decode here */
-		else
-			pthread_cond_wait(&dw->ready, &dw->lock);
+		STORE(&c->consumed, ++k, SEQ_CST);
+		/* Waking costs the consumer, the busier side: only once the
+		 * worker has several batches to decode in a row. */
+		if (LOAD(&c->filled, RELAXED) - k <= NR_SLOTS / 2)
+			wake(dw, &dw->sleepers, 4, &dw->work);
+		b = &c->slot[k % NR_SLOTS];
 	}
-	pthread_mutex_unlock(&dw->lock);
+	while (LOAD(&c->filled, ACQUIRE) == k) {
+		/* Not decoded yet: decode it here if nobody is, else wait. */
+		if (try_fill(dw, c))
+			break;
+		if (++spins < SPINS) {
+			spin_pause();
+			continue;
+		}
+		pthread_mutex_lock(&dw->lock);
+		STORE(&dw->waiting, true, SEQ_CST);
+		while (LOAD(&c->filled, SEQ_CST) == k && LOAD(&c->busy, SEQ_CST))
+			pthread_cond_wait(&dw->ready, &dw->lock);
+		STORE(&dw->waiting, false, RELAXED);
+		pthread_mutex_unlock(&dw->lock);
+		spins = 0;
+	}
+	/* A queue's last batch may be empty. */
+	if (!b->n) {
+		c->exhausted = true;
+		STORE(&c->consumed, k + 1, RELEASE);
+		return NULL;
+	}
 	return &b->items[c->pos++];
 }
 
@@ -230,7 +308,7 @@ void spe_dw_stop(struct spe_dw *dw)
 	if (!dw)
 		return;
 	pthread_mutex_lock(&dw->lock);
-	dw->quit = true;
+	STORE(&dw->quit, true, SEQ_CST);
 	pthread_cond_broadcast(&dw->work);
 	pthread_mutex_unlock(&dw->lock);
 	for (unsigned i = 0; i < dw->nthreads; i++)
@@ -263,8 +341,11 @@ int spe_dw_start(struct spe_dw **out, unsigned nthreads, uint32_t nq,
 	dw->nq = nq;
 	dw->map = map;
 	dw->page = page;
-	dw->ch = calloc(nq ? nq : 1, sizeof(*dw->ch));
-	dw->threads = calloc(nthreads, sizeof(*dw->threads));
+	/* Aligned, so that the shared counters share no line with others. */
+	dw->ch = aligned_alloc(alignof(struct chan), (nq ? nq : 1) * sizeof(*dw->ch));
+	if (dw->ch)
+		memset(dw->ch, 0, (nq ? nq : 1) * sizeof(*dw->ch));
+	dw->threads = calloc(nthreads ? nthreads : 1, sizeof(*dw->threads));
 	if (!dw->ch || !dw->threads)
 		goto fail;
 	for (uint32_t q = 0; q < nq; q++) {
@@ -281,14 +362,9 @@ int spe_dw_start(struct spe_dw **out, unsigned nthreads, uint32_t nq,
 		for (int s = 0; c->nbufs && s < NR_SLOTS; s++)
 			if (!(c->slot[s].items = malloc(BATCH * sizeof(struct spe_dw_item))))
 				goto fail;
-		if (!c->nbufs) {
-			c->done = c->exhausted = true;
-		}
+		if (!c->nbufs)
+			c->done = c->finished = c->exhausted = true;
 	}
-	pthread_mutex_lock(&dw->lock);
-	for (uint32_t q = 0; q < nq; q++)
-		maybe_list(dw, q);
-	pthread_mutex_unlock(&dw->lock);
 	for (; dw->nthreads < nthreads; dw->nthreads++)
 		if (pthread_create(&dw->threads[dw->nthreads], NULL, worker, dw))
 			break;
