@@ -6,7 +6,7 @@
  * records can be decoded ahead on other cores.  Each queue has a ring of
  * NR_SLOTS batches of up to BATCH items: `filled` counts the batches
  * written, `consumed` those the consumer has given back, so the ring holds
- * filled - consumed of them.  Whoever holds a queue's `busy` claim (a
+ * filled - consumed of them.  Whoever holds a queue's claim (a
  * worker, or the consumer itself) decodes its next batch with the queue's
  * own decoder, so one thread at a time touches a decoder, in order.  The
  * consumer reads batches in order; when the batch it needs is not there
@@ -14,12 +14,24 @@
  *
  * The hand-over is two counters per queue, no lock: a lock taken per batch,
  * and the sleeping and waking it leads to (a futex round trip each), cost
- * more than decoding the batch on a 1 GB file.  A thread sleeps only after
- * polling for about a batch's decoding time: a worker when every ring is
- * full or being filled, the consumer when a worker is filling the batch it
- * needs.  The mutex and the two condition variables serve only those
- * sleeps; the flags `sleepers` and `waiting` with sequentially consistent
- * accesses on both sides make sure no wake-up is lost.
+ * more than decoding the batch on a 1 GB file.  A worker with nothing to
+ * fill polls a little, then naps for a set time: nobody has to wake it, so
+ * the consumer, the thread everything waits for, makes no system call to
+ * hand work over.  The consumer sleeps only when a worker is filling the
+ * batch it needs and cannot be taken over (below); the mutex and condition
+ * variable serve only that sleep, and the flag `waiting`, accessed
+ * sequentially consistently on both sides, makes sure no wake-up is lost.
+ *
+ * On a machine busier than its cores, the scheduler can stop a worker in
+ * the middle of the very batch the consumer needs next, for a whole time
+ * slice.  The consumer then takes the batch over: a worker decodes from a
+ * copy of the queue's decoder state into a buffer it noted at the start,
+ * and publishes both only if nobody took the batch meanwhile (the claim
+ * word's epoch, below).  The consumer decodes the same batch from the
+ * state as it was into its spare buffer, which it swaps into the slot; the
+ * loser's buffer becomes the spare once the loser has let go of it.  The
+ * records are the same whoever decodes them, so the output does not
+ * change.
  *
  * Memory: NR_SLOTS * BATCH items per queue, whatever the size of the file.
  */
@@ -28,12 +40,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "decode_workers.h"
 
-#define NR_SLOTS	4
+#define NR_SLOTS	8
 #define BATCH		128
-#define SPINS		2000	/* polls before sleeping: about a batch's decoding */
+#define SPINS		1000	/* polls before sleeping: a few batches' decoding */
+#define STEAL_SPINS	200	/* polls before the consumer takes a batch over */
+#define IDLE_SPINS	100	/* a worker's scans for work before it naps */
+#define NAP_NS		20000	/* a worker's nap: a few batches' consuming */
+
+/* The claim word of a queue: an epoch, bumped whenever a batch is published
+ * or taken over, and two flags. */
+#define CLAIM_HELD	1u	/* someone decodes the next batch */
+#define CLAIM_STEALABLE	2u	/* ...a worker, past its start: it may be taken over */
+#define CLAIM_EPOCH	4u
 #define DROP_STEP	(1u << 20)	/* give decoded pages back every 1 MiB: the
 				 * batches ahead must not cost more */
 
@@ -43,30 +65,48 @@ struct batch {
 	bool last;			/* the queue ends after it */
 };
 
-struct chan {
-	/* The queue's buffers and decoder: used by the claim's holder only. */
-	struct spe_dw_buf *bufs;
-	uint32_t nbufs, next_buf;
+/*
+ * Test hooks: tests/test_decode_workers.c includes this file with its own,
+ * to stop workers in the middle of batches and count take-overs.
+ */
+#ifndef DW_TEST_FILL_HOOK
+#define DW_TEST_FILL_HOOK(by_worker, n)	((void)0)
+#endif
+#ifndef DW_TEST_STEAL_HOOK
+#define DW_TEST_STEAL_HOOK()		((void)0)
+#endif
+
+/* Where a queue's decoding stands between batches. */
+struct fill_state {
+	uint32_t next_buf;
 	bool active, done;		/* done: the last batch is written */
 	struct spe_decoder dec;
 	struct spe_dw_buf cur;
 	uint64_t dropped;
-	struct batch slot[NR_SLOTS];
+};
+
+struct chan {
+	struct spe_dw_buf *bufs;
+	uint32_t nbufs;
+	/* As of the last published batch: read and written by the claim's
+	 * holder only, who decodes from a copy. */
+	struct fill_state st;
+	struct batch slot[NR_SLOTS];	/* .items: swapped by the consumer only */
+	struct spe_dw_item *spare;	/* the consumer's, for a batch it takes over */
 	/* Shared, atomic; a cache line of their own, apart from what the
 	 * consumer writes per item. */
 	alignas(64) uint32_t filled, consumed;	/* batches written / given back */
-	bool busy;			/* a thread is decoding the next batch */
-	bool finished;			/* copy of done for the other threads */
+	uint32_t claim;			/* CLAIM_* */
+	bool finished;			/* the last batch is published */
+	bool spare_busy;		/* a worker that lost a batch still writes the spare */
 	/* The consumer's own: */
 	alignas(64) uint32_t pos;	/* next item in batch `consumed` */
 	bool exhausted;
 };
 
 struct spe_dw {
-	pthread_mutex_t lock;		/* only for the sleeps below */
-	pthread_cond_t work;		/* workers wait for a slot to fill */
+	pthread_mutex_t lock;		/* only for the consumer's sleep */
 	pthread_cond_t ready;		/* the consumer waits for a batch */
-	uint32_t sleepers;		/* workers asleep or about to be */
 	bool waiting;			/* the consumer asleep or about to be */
 	bool quit;
 	struct chan *ch;
@@ -89,7 +129,7 @@ static inline void spin_pause(void)
 #endif
 }
 
-static void drop_pages(struct spe_dw *dw, struct chan *c, bool all)
+static void drop_pages(struct spe_dw *dw, struct fill_state *c, bool all)
 {
 	uint64_t done = spe_decoder_offset(&c->dec) - c->cur.aux_off, from, to;
 
@@ -102,22 +142,28 @@ static void drop_pages(struct spe_dw *dw, struct chan *c, bool all)
 	c->dropped = done;
 }
 
-/* Decodes up to BATCH items of c into b, exactly as the sequential
- * decoder walks the buffers. */
-static void fill(struct spe_dw *dw, struct chan *c, struct batch *b)
+/* Decodes up to BATCH items of queue q from state c into items, exactly as
+ * the sequential decoder walks the buffers; returns how many, *last when
+ * the queue ends after them. */
+static uint32_t fill(struct spe_dw *dw, const struct chan *q, struct fill_state *c,
+		     struct spe_dw_item *items, bool *last, bool by_worker)
 {
-	b->n = 0;
-	b->last = false;
-	while (b->n < BATCH) {
-		struct spe_dw_item *it = &b->items[b->n];
+	uint32_t n = 0;
+
+	*last = false;
+	(void)by_worker;
+	while (n < BATCH) {
+		struct spe_dw_item *it = &items[n];
 		int ret;
 
+		DW_TEST_FILL_HOOK(by_worker, n);
+
 		if (!c->active) {
-			if (c->next_buf == c->nbufs) {
-				b->last = true;
-				return;
+			if (c->next_buf == q->nbufs) {
+				*last = true;
+				return n;
 			}
-			c->cur = c->bufs[c->next_buf++];
+			c->cur = q->bufs[c->next_buf++];
 			c->dropped = 0;
 			spe_decoder_init(&c->dec, NULL, dw->map + c->cur.data_off,
 					 (size_t)c->cur.size, c->cur.aux_off);
@@ -140,8 +186,9 @@ static void fill(struct spe_dw *dw, struct chan *c, struct batch *b)
 				it->error_file_off = c->cur.data_off +
 					(spe_decoder_error_offset(&c->dec) - c->cur.aux_off);
 		}
-		b->n++;
+		n++;
 	}
+	return n;
 }
 
 /*
@@ -150,41 +197,112 @@ static void fill(struct spe_dw *dw, struct chan *c, struct batch *b)
  * sleeper's store of the flag and its check: one of the two sides sees the
  * other's store, so no wake-up is lost.
  */
-static void wake(struct spe_dw *dw, const void *flag, size_t size, pthread_cond_t *cond)
+static void wake_consumer(struct spe_dw *dw)
 {
-	if (size == 1 ? !LOAD((const bool *)flag, SEQ_CST) : !LOAD((const uint32_t *)flag, SEQ_CST))
+	if (!LOAD(&dw->waiting, SEQ_CST))
 		return;
 	pthread_mutex_lock(&dw->lock);
-	pthread_cond_broadcast(cond);
+	pthread_cond_broadcast(&dw->ready);
 	pthread_mutex_unlock(&dw->lock);
+}
+
+/* Publishes batch f of c, decoded from state st (the claim held). */
+static void publish(struct spe_dw *dw, struct chan *c, uint32_t f, const struct fill_state *st,
+		    uint32_t n, bool last, uint32_t release)
+{
+	struct batch *b = &c->slot[f % NR_SLOTS];
+
+	c->st = *st;
+	b->n = n;
+	b->last = last;
+	if (last) {
+		c->st.done = true;
+		STORE(&c->finished, true, RELEASE);
+	}
+	STORE(&c->filled, f + 1, SEQ_CST);
+	STORE(&c->claim, release, SEQ_CST);
+	wake_consumer(dw);
 }
 
 /*
  * Claims queue c and decodes its next batch if its ring has room.
  * Returns true if it decoded one.
  */
-static bool try_fill(struct spe_dw *dw, struct chan *c)
+static bool try_fill(struct spe_dw *dw, struct chan *c, bool consumer)
 {
-	uint32_t f;
-	struct batch *b;
+	uint32_t f, w = LOAD(&c->claim, ACQUIRE), n;
+	struct fill_state st;
+	struct spe_dw_item *items;
+	bool last;
 
-	if (LOAD(&c->finished, ACQUIRE) || LOAD(&c->busy, RELAXED) ||
-	    __atomic_exchange_n(&c->busy, true, __ATOMIC_ACQUIRE))
+	if ((w & CLAIM_HELD) || LOAD(&c->finished, ACQUIRE) ||
+	    !__atomic_compare_exchange_n(&c->claim, &w, w | CLAIM_HELD, false,
+					 __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
 		return false;
 	f = LOAD(&c->filled, RELAXED);	/* only the claim's holder writes it */
-	if (c->done || f - LOAD(&c->consumed, ACQUIRE) >= NR_SLOTS) {
-		STORE(&c->busy, false, RELEASE);
+	if (c->st.done || f - LOAD(&c->consumed, ACQUIRE) >= NR_SLOTS) {
+		STORE(&c->claim, w, RELEASE);
 		return false;
 	}
-	b = &c->slot[f % NR_SLOTS];
-	fill(dw, c, b);
-	if (b->last) {
-		c->done = true;
-		STORE(&c->finished, true, RELEASE);
+	st = c->st;
+	items = c->slot[f % NR_SLOTS].items;
+	if (consumer) {
+		/* Nobody can take it from the consumer: decode in place. */
+		n = fill(dw, c, &st, items, &last, false);
+		publish(dw, c, f, &st, n, last, w + CLAIM_EPOCH);
+		return true;
 	}
-	STORE(&c->filled, f + 1, SEQ_CST);
-	STORE(&c->busy, false, RELEASE);
-	wake(dw, &dw->waiting, 1, &dw->ready);
+	/* From here on the consumer may take the batch over. */
+	STORE(&c->claim, w | CLAIM_HELD | CLAIM_STEALABLE, SEQ_CST);
+	n = fill(dw, c, &st, items, &last, true);
+	{
+		uint32_t expect = w | CLAIM_HELD | CLAIM_STEALABLE;
+
+		if (!__atomic_compare_exchange_n(&c->claim, &expect, (w + CLAIM_EPOCH) | CLAIM_HELD,
+						 false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+			/* Taken over: what was written goes nowhere; the
+			 * buffer is the consumer's spare again. */
+			STORE(&c->spare_busy, false, SEQ_CST);
+			wake_consumer(dw);
+			return false;
+		}
+	}
+	publish(dw, c, f, &st, n, last, w + CLAIM_EPOCH);
+	return true;
+}
+
+/*
+ * The consumer takes over the batch a stopped worker is decoding: decodes
+ * it from the published state into its spare buffer and swaps that into
+ * the slot.  Returns true if it did.
+ */
+
+static bool steal(struct spe_dw *dw, struct chan *c)
+{
+	uint32_t w = LOAD(&c->claim, SEQ_CST), f, n;
+	struct fill_state st;
+	struct spe_dw_item *items;
+	bool last;
+
+	if (!(w & CLAIM_STEALABLE) || LOAD(&c->spare_busy, ACQUIRE))
+		return false;
+	/* Marked before the claim changes hands, so that the loser's
+	 * "let go" comes after it. */
+	STORE(&c->spare_busy, true, SEQ_CST);
+	if (!__atomic_compare_exchange_n(&c->claim, &w,
+					 ((w & ~(CLAIM_EPOCH - 1)) + CLAIM_EPOCH) | CLAIM_HELD,
+					 false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+		STORE(&c->spare_busy, false, RELAXED);
+		return false;
+	}
+	f = LOAD(&c->filled, RELAXED);
+	st = c->st;
+	items = c->spare;
+	c->spare = c->slot[f % NR_SLOTS].items;	/* the loser's, until it lets go */
+	c->slot[f % NR_SLOTS].items = items;
+	n = fill(dw, c, &st, items, &last, false);
+	publish(dw, c, f, &st, n, last, (w & ~(CLAIM_EPOCH - 1)) + CLAIM_EPOCH);
+	DW_TEST_STEAL_HOOK();
 	return true;
 }
 
@@ -198,7 +316,7 @@ static struct chan *pick(struct spe_dw *dw)
 		struct chan *c = &dw->ch[q];
 		uint32_t n;
 
-		if (LOAD(&c->finished, RELAXED) || LOAD(&c->busy, RELAXED))
+		if (LOAD(&c->finished, RELAXED) || (LOAD(&c->claim, RELAXED) & CLAIM_HELD))
 			continue;
 		n = LOAD(&c->filled, ACQUIRE) - LOAD(&c->consumed, ACQUIRE);
 		if (n < best_n) {
@@ -209,19 +327,6 @@ static struct chan *pick(struct spe_dw *dw)
 	return best;
 }
 
-/* A queue with half its ring or more to fill: worth waking up for. */
-static bool pick_half(struct spe_dw *dw)
-{
-	for (uint32_t q = 0; q < dw->nq; q++) {
-		struct chan *c = &dw->ch[q];
-
-		if (!LOAD(&c->finished, SEQ_CST) &&
-		    LOAD(&c->filled, SEQ_CST) - LOAD(&c->consumed, SEQ_CST) <= NR_SLOTS / 2)
-			return true;
-	}
-	return false;
-}
-
 static void *worker(void *arg)
 {
 	struct spe_dw *dw = arg;
@@ -230,21 +335,21 @@ static void *worker(void *arg)
 	while (!LOAD(&dw->quit, ACQUIRE)) {
 		struct chan *c = pick(dw);
 
-		if (c && try_fill(dw, c)) {
+		if (c && try_fill(dw, c, false)) {
 			idle = 0;
 			continue;
 		}
-		if (++idle < SPINS) {
+		if (++idle < IDLE_SPINS) {
 			spin_pause();
 			continue;
 		}
-		/* Nothing to fill for a while: sleep until a slot frees. */
-		pthread_mutex_lock(&dw->lock);
-		__atomic_fetch_add(&dw->sleepers, 1, __ATOMIC_SEQ_CST);
-		while (!LOAD(&dw->quit, SEQ_CST) && !pick_half(dw))
-			pthread_cond_wait(&dw->work, &dw->lock);
-		__atomic_fetch_sub(&dw->sleepers, 1, __ATOMIC_SEQ_CST);
-		pthread_mutex_unlock(&dw->lock);
+		/*
+		 * Nothing to fill for a while: nap rather than wait to be
+		 * woken, so that the consumer, the busier side, never makes
+		 * a system call to wake a worker; when a worker naps too
+		 * long the consumer decodes the batch itself.
+		 */
+		nanosleep(&(struct timespec){ .tv_nsec = NAP_NS }, NULL);
 		idle = 0;
 	}
 	return NULL;
@@ -271,24 +376,24 @@ const struct spe_dw_item *spe_dw_next(struct spe_dw *dw, uint32_t qi)
 			STORE(&c->consumed, k + 1, RELEASE);
 			return NULL;
 		}
-		STORE(&c->consumed, ++k, SEQ_CST);
-		/* Waking costs the consumer, the busier side: only once the
-		 * worker has several batches to decode in a row. */
-		if (LOAD(&c->filled, RELAXED) - k <= NR_SLOTS / 2)
-			wake(dw, &dw->sleepers, 4, &dw->work);
+		STORE(&c->consumed, ++k, RELEASE);
 		b = &c->slot[k % NR_SLOTS];
 	}
 	while (LOAD(&c->filled, ACQUIRE) == k) {
-		/* Not decoded yet: decode it here if nobody is, else wait. */
-		if (try_fill(dw, c))
+		/* Not decoded yet: decode it here if nobody is; if a worker
+		 * is and takes long (stopped by the scheduler), take it over. */
+		if (try_fill(dw, c, true))
 			break;
-		if (++spins < SPINS) {
+		if (++spins < STEAL_SPINS || (spins < SPINS && !steal(dw, c))) {
 			spin_pause();
 			continue;
 		}
+		if (LOAD(&c->filled, ACQUIRE) != k)
+			break;
 		pthread_mutex_lock(&dw->lock);
 		STORE(&dw->waiting, true, SEQ_CST);
-		while (LOAD(&c->filled, SEQ_CST) == k && LOAD(&c->busy, SEQ_CST))
+		while (LOAD(&c->filled, SEQ_CST) == k && (LOAD(&c->claim, SEQ_CST) & CLAIM_HELD) &&
+		       !((LOAD(&c->claim, SEQ_CST) & CLAIM_STEALABLE) && !LOAD(&c->spare_busy, SEQ_CST)))
 			pthread_cond_wait(&dw->ready, &dw->lock);
 		STORE(&dw->waiting, false, RELAXED);
 		pthread_mutex_unlock(&dw->lock);
@@ -307,20 +412,17 @@ void spe_dw_stop(struct spe_dw *dw)
 {
 	if (!dw)
 		return;
-	pthread_mutex_lock(&dw->lock);
-	STORE(&dw->quit, true, SEQ_CST);
-	pthread_cond_broadcast(&dw->work);
-	pthread_mutex_unlock(&dw->lock);
+	STORE(&dw->quit, true, RELEASE);
 	for (unsigned i = 0; i < dw->nthreads; i++)
 		pthread_join(dw->threads[i], NULL);
 	for (uint32_t q = 0; dw->ch && q < dw->nq; q++) {
 		for (int s = 0; s < NR_SLOTS; s++)
 			free(dw->ch[q].slot[s].items);
+		free(dw->ch[q].spare);
 		free(dw->ch[q].bufs);
 	}
 	free(dw->ch);
 	free(dw->threads);
-	pthread_cond_destroy(&dw->work);
 	pthread_cond_destroy(&dw->ready);
 	pthread_mutex_destroy(&dw->lock);
 	free(dw);
@@ -336,7 +438,6 @@ int spe_dw_start(struct spe_dw **out, unsigned nthreads, uint32_t nq,
 	if (!dw)
 		return SPE_ERR_NOMEM;
 	pthread_mutex_init(&dw->lock, NULL);
-	pthread_cond_init(&dw->work, NULL);
 	pthread_cond_init(&dw->ready, NULL);
 	dw->nq = nq;
 	dw->map = map;
@@ -362,8 +463,10 @@ int spe_dw_start(struct spe_dw **out, unsigned nthreads, uint32_t nq,
 		for (int s = 0; c->nbufs && s < NR_SLOTS; s++)
 			if (!(c->slot[s].items = malloc(BATCH * sizeof(struct spe_dw_item))))
 				goto fail;
+		if (c->nbufs && !(c->spare = malloc(BATCH * sizeof(struct spe_dw_item))))
+			goto fail;
 		if (!c->nbufs)
-			c->done = c->finished = c->exhausted = true;
+			c->st.done = c->finished = c->exhausted = true;
 	}
 	for (; dw->nthreads < nthreads; dw->nthreads++)
 		if (pthread_create(&dw->threads[dw->nthreads], NULL, worker, dw))
