@@ -44,12 +44,14 @@
 
 #include "decode_workers.h"
 
-#define NR_SLOTS	8
+#define NR_SLOTS	16
 #define BATCH		128
 #define SPINS		1000	/* polls before sleeping: a few batches' decoding */
 #define STEAL_SPINS	200	/* polls before the consumer takes a batch over */
 #define IDLE_SPINS	100	/* a worker's scans for work before it naps */
-#define NAP_NS		20000	/* a worker's nap: a few batches' consuming */
+#define NAP_NS		4000	/* a worker's nap per batch ready in the emptiest
+				 * ring: about the time the merge takes for one */
+#define NAP_MIN_NS	20000
 
 /* The claim word of a queue: an epoch, bumped whenever a batch is published
  * or taken over, and two flags. */
@@ -327,6 +329,26 @@ static struct chan *pick(struct spe_dw *dw)
 	return best;
 }
 
+/* How long a worker can nap before the merge may run out of batches:
+ * rings being refilled meanwhile count as empty. */
+static long nap_ns(struct spe_dw *dw)
+{
+	uint32_t least = NR_SLOTS;
+
+	for (uint32_t q = 0; q < dw->nq; q++) {
+		struct chan *c = &dw->ch[q];
+		uint32_t n;
+
+		if (LOAD(&c->finished, RELAXED))
+			continue;
+		n = (LOAD(&c->claim, RELAXED) & CLAIM_HELD) ? 0 :
+		    LOAD(&c->filled, RELAXED) - LOAD(&c->consumed, RELAXED);
+		if (n < least)
+			least = n;
+	}
+	return least * NAP_NS > NAP_MIN_NS ? (long)least * NAP_NS : NAP_MIN_NS;
+}
+
 static void *worker(void *arg)
 {
 	struct spe_dw *dw = arg;
@@ -349,7 +371,7 @@ static void *worker(void *arg)
 		 * a system call to wake a worker; when a worker naps too
 		 * long the consumer decodes the batch itself.
 		 */
-		nanosleep(&(struct timespec){ .tv_nsec = NAP_NS }, NULL);
+		nanosleep(&(struct timespec){ .tv_nsec = nap_ns(dw) }, NULL);
 		idle = 0;
 	}
 	return NULL;

@@ -42,11 +42,17 @@ static void stall(bool by_worker, uint32_t n)
 #define NBUF		2	/* buffers per queue */
 #define REC_BYTES	21
 
-/* One record: PC, total latency, timestamp (its end); REC_BYTES bytes. */
-static size_t put_record(uint8_t *p, uint64_t pc, uint16_t lat, uint64_t ts)
+/* One record: PC, total latency, timestamp (its end); REC_BYTES bytes,
+ * and 9 more with an IMPLEMENTATION DEFINED address (index 6) first. */
+static size_t put_record(uint8_t *p, uint64_t pc, uint16_t lat, uint64_t ts, bool impdef)
 {
 	size_t n = 0;
 
+	if (impdef) {
+		p[n++] = 0xb6;
+		memcpy(p + n, &ts, 8);
+		n += 8;
+	}
 	p[n++] = 0xb0;				/* Address, index 0: PC */
 	memcpy(p + n, &pc, 8);
 	n += 8;
@@ -58,7 +64,7 @@ static size_t put_record(uint8_t *p, uint64_t pc, uint16_t lat, uint64_t ts)
 	return n + 8;
 }
 
-struct item { uint64_t offset, ts, data_off, error_off; uint8_t kind; uint32_t end; };
+struct item { struct spe_record rec; uint64_t data_off, error_off; uint8_t kind; uint32_t end; };
 
 /* What the sequential decoder gives for queue q's buffers. */
 static size_t reference(const uint8_t *map, const struct spe_dw_buf *bufs, struct item *out)
@@ -72,9 +78,8 @@ static size_t reference(const uint8_t *map, const struct spe_dw_buf *bufs, struc
 
 		spe_decoder_init(&dec, NULL, map + bufs[b].data_off, (size_t)bufs[b].size,
 				 bufs[b].aux_off);
-		while ((ret = spe_decoder_next(&dec, &rec)) != 0) {
-			out[n] = (struct item){ .offset = rec.offset, .ts = rec.timestamp,
-						.data_off = bufs[b].data_off,
+		while ((memset(&rec, 0, sizeof(rec)), ret = spe_decoder_next(&dec, &rec)) != 0) {
+			out[n] = (struct item){ .rec = rec, .data_off = bufs[b].data_off,
 						.kind = ret == 1 ? SPE_DW_RECORD : SPE_DW_PARTIAL,
 						.end = rec.end };
 			if (ret != 1 && rec.end == SPE_REC_END_ERROR)
@@ -88,11 +93,25 @@ static size_t reference(const uint8_t *map, const struct spe_dw_buf *bufs, struc
 
 static bool same(const struct spe_dw_item *it, const struct item *want)
 {
-	return it->kind == want->kind && it->rec.offset == want->offset &&
-	       it->rec.end == want->end && it->data_off == want->data_off &&
-	       (it->kind != SPE_DW_RECORD || it->rec.timestamp == want->ts) &&
-	       (it->kind != SPE_DW_PARTIAL || it->rec.end != SPE_REC_END_ERROR ||
-		it->error_file_off == want->error_off);
+	const struct spe_record *rec = &it->rec;
+
+	if (it->kind != want->kind || it->data_off != want->data_off)
+		return false;
+	if (it->kind == SPE_DW_PARTIAL)
+		return rec->end == want->end &&
+		       (rec->end != SPE_REC_END_ERROR || it->error_file_off == want->error_off);
+	/* The fields its packets fill; the others are undefined. */
+	return rec->offset == want->rec.offset && rec->size == want->rec.size &&
+	       rec->present == want->rec.present && rec->end == want->rec.end &&
+	       rec->pc.addr == want->rec.pc.addr && rec->pc.el == want->rec.pc.el &&
+	       rec->pc.ns == want->rec.pc.ns && rec->lat_total == want->rec.lat_total &&
+	       rec->timestamp == want->rec.timestamp && rec->n_unknown == want->rec.n_unknown &&
+	       rec->n_packets == want->rec.n_packets &&
+	       rec->n_impdef_addr == want->rec.n_impdef_addr &&
+	       rec->n_impdef_cnt == want->rec.n_impdef_cnt &&
+	       (!want->rec.n_impdef_addr ||
+		(rec->impdef_addr[0].index == want->rec.impdef_addr[0].index &&
+		 rec->impdef_addr[0].value == want->rec.impdef_addr[0].value));
 }
 
 /* Runs nthreads workers over the file and checks every queue's items,
@@ -146,7 +165,7 @@ static void run(const char *what, const uint8_t *map, struct spe_dw_buf bufs[NQ]
 
 int main(void)
 {
-	size_t cap = (size_t)NQ * NBUF * (RECS * REC_BYTES + 64), len = 0;
+	size_t cap = (size_t)NQ * NBUF * (RECS * (REC_BYTES + 9) + 64), len = 0;
 	uint8_t *data = calloc(1, cap), *map;
 	struct spe_dw_buf bufs[NQ][NBUF];
 	struct item *want[NQ];
@@ -158,15 +177,22 @@ int main(void)
 			size_t start = len;
 
 			for (int r = 0; r < RECS; r++)
-				len += put_record(data + len, 0x400000 + 4 * (uint64_t)r, (uint16_t)r,
-						  1000 + (uint64_t)(b * RECS + r));
+				len += put_record(data + len, (0x400000 + 4 * (uint64_t)r) | 1ull << 63 |
+						  (uint64_t)(r & 3) << 61, (uint16_t)r,
+						  1000 + (uint64_t)(b * RECS + r), r % 97 == 5);
 			bufs[q][b] = (struct spe_dw_buf){ .data_off = start, .size = len - start,
 							  .aux_off = (uint64_t)b << 20 };
 		}
 	/* Queue 1: a bad 16-bit header mid-buffer, and a record cut at its
 	 * buffer's end. */
-	data[bufs[1][0].data_off + REC_BYTES * 1000] = 0x20;
-	data[bufs[1][0].data_off + REC_BYTES * 1000 + 1] = 0x20;
+	{
+		size_t at = bufs[1][0].data_off;
+
+		for (int r = 0; r < 1000; r++)	/* record 1000's first byte */
+			at += REC_BYTES + (r % 97 == 5 ? 9 : 0);
+		data[at] = 0x20;
+		data[at + 1] = 0x20;
+	}
 	bufs[1][1].size -= 5;
 	if (write(fd, data, len) != (ssize_t)len)
 		abort();
@@ -195,6 +221,13 @@ int main(void)
 	atomic_store(&stall_every, 3);
 	run("workers stalled in one batch of 3", map, bufs, want, nwant, 2);
 	CHECK(atomic_load(&steals) > 0, "the consumer took over batches of stalled workers");
+	{
+		size_t with = 0;
+
+		for (size_t i = 0; i < nwant[0]; i++)
+			with += want[0][i].rec.n_impdef_addr == 1;
+		CHECK(with > 100, "records with IMPLEMENTATION DEFINED values were among them");
+	}
 
 	for (int q = 0; q < NQ; q++)
 		free(want[q]);
