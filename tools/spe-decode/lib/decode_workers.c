@@ -49,9 +49,9 @@
 #define SPINS		1000	/* polls before sleeping: a few batches' decoding */
 #define STEAL_SPINS	200	/* polls before the consumer takes a batch over */
 #define IDLE_SPINS	100	/* a worker's scans for work before it naps */
-#define NAP_NS		4000	/* a worker's nap per batch ready in the emptiest
-				 * ring: about the time the merge takes for one */
-#define NAP_MIN_NS	20000
+#define NAP_GUESS_NS	4000	/* the merge's time per batch, until measured */
+#define NAP_MIN_NS	20000	/* a worker's shortest and longest nap */
+#define NAP_MAX_NS	2000000
 
 /* The claim word of a queue: an epoch, bumped whenever a batch is published
  * or taken over, and two flags. */
@@ -329,11 +329,35 @@ static struct chan *pick(struct spe_dw *dw)
 	return best;
 }
 
-/* How long a worker can nap before the merge may run out of batches:
- * rings being refilled meanwhile count as empty. */
-static long nap_ns(struct spe_dw *dw)
+/* The batches the merge has taken, all queues together. */
+static uint64_t consumed_total(struct spe_dw *dw)
+{
+	uint64_t n = 0;
+
+	for (uint32_t q = 0; q < dw->nq; q++)
+		n += LOAD(&dw->ch[q].consumed, RELAXED);
+	return n;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/*
+ * How long a worker can nap before the merge may run out of batches: half
+ * the time the merge takes for what the emptiest ring holds (rings being
+ * refilled count as empty), at the pace it was seen to take batches -
+ * which depends on the command (script formats every sample, report only
+ * counts) and on how much of a core the merge gets.
+ */
+static long nap_ns(struct spe_dw *dw, uint64_t per_batch_ns)
 {
 	uint32_t least = NR_SLOTS;
+	uint64_t ns;
 
 	for (uint32_t q = 0; q < dw->nq; q++) {
 		struct chan *c = &dw->ch[q];
@@ -346,12 +370,14 @@ static long nap_ns(struct spe_dw *dw)
 		if (n < least)
 			least = n;
 	}
-	return least * NAP_NS > NAP_MIN_NS ? (long)least * NAP_NS : NAP_MIN_NS;
+	ns = least * per_batch_ns / 2;
+	return ns < NAP_MIN_NS ? NAP_MIN_NS : ns > NAP_MAX_NS ? NAP_MAX_NS : (long)ns;
 }
 
 static void *worker(void *arg)
 {
 	struct spe_dw *dw = arg;
+	uint64_t per_batch_ns = NAP_GUESS_NS;
 	int idle = 0;
 
 	while (!LOAD(&dw->quit, ACQUIRE)) {
@@ -371,7 +397,20 @@ static void *worker(void *arg)
 		 * a system call to wake a worker; when a worker naps too
 		 * long the consumer decodes the batch itself.
 		 */
-		nanosleep(&(struct timespec){ .tv_nsec = nap_ns(dw) }, NULL);
+		{
+			uint64_t t0 = now_ns(), n0 = consumed_total(dw), dn;
+
+			nanosleep(&(struct timespec){ .tv_nsec = nap_ns(dw, per_batch_ns) }, NULL);
+			dn = consumed_total(dw) - n0;
+			/* The merge's pace, smoothed; a nap in which it took
+			 * nothing says only that a batch takes longer. */
+			if (dn)
+				per_batch_ns = (per_batch_ns + (now_ns() - t0) / dn) / 2;
+			else
+				per_batch_ns *= 2;
+			if (per_batch_ns > NAP_MAX_NS)
+				per_batch_ns = NAP_MAX_NS;
+		}
 		idle = 0;
 	}
 	return NULL;
