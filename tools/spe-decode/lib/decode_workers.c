@@ -15,9 +15,10 @@
  * The hand-over is two counters per queue, no lock: a lock taken per batch,
  * and the sleeping and waking it leads to (a futex round trip each), cost
  * more than decoding the batch on a 1 GB file.  A worker with nothing to
- * fill polls a little, then naps for a set time: nobody has to wake it, so
- * the consumer, the thread everything waits for, makes no system call to
- * hand work over.  The consumer sleeps only when a worker is filling the
+ * fill polls a little, then naps for about half the time the consumer,
+ * at the pace it was seen to go, takes to empty the emptiest ring: nobody
+ * has to wake it, so the consumer, the thread everything waits for, makes
+ * no system call to hand work over.  The consumer sleeps only when a worker is filling the
  * batch it needs and cannot be taken over (below); the mutex and condition
  * variable serve only that sleep, and the flag `waiting`, accessed
  * sequentially consistently on both sides, makes sure no wake-up is lost.
@@ -33,7 +34,8 @@
  * records are the same whoever decodes them, so the output does not
  * change.
  *
- * Memory: NR_SLOTS * BATCH items per queue, whatever the size of the file.
+ * Memory: NR_SLOTS + 1 buffers of BATCH items per queue (the spare one
+ * included), whatever the size of the file.
  */
 #include <pthread.h>
 #include <stdalign.h>
@@ -58,6 +60,7 @@
 #define CLAIM_HELD	1u	/* someone decodes the next batch */
 #define CLAIM_STEALABLE	2u	/* ...a worker, past its start: it may be taken over */
 #define CLAIM_EPOCH	4u
+
 #define DROP_STEP	(1u << 20)	/* give decoded pages back every 1 MiB: the
 				 * batches ahead must not cost more */
 
