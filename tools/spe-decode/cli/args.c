@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Command-line parts the subcommands share (args.h). */
 #include <errno.h>
+#include <sched.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -91,7 +92,11 @@ int spe_cli_common_option(const char *cmd, int c, const char **path, unsigned *t
 
 unsigned spe_cli_default_threads(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	/* The CPUs this process may run on (taskset, cpusets), not all
+	 * those online: more threads than those only take turns. */
+	cpu_set_t set;
+	long n = sched_getaffinity(0, sizeof(set), &set) ? sysconf(_SC_NPROCESSORS_ONLN) :
+		 CPU_COUNT(&set);
 
 	return n > 1 ? (unsigned)(n > 64 ? 64 : n) : 1;
 }

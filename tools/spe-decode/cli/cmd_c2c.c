@@ -40,7 +40,7 @@ static void usage(FILE *f)
 "                core's cache, SPE's stand-in for HITM), samples, stores\n"
 "  --top N       the N first lines only\n"
 "  --virtual     group by virtual address even where a physical one exists\n"
-"  -j, --jobs N  decoding threads (default: one per online CPU)\n");
+"  -j, --jobs N  decoding threads (default: one per usable CPU)\n");
 }
 
 static int run(int argc, char **argv)

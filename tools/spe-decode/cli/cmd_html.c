@@ -42,7 +42,7 @@ static void usage(FILE *f)
 "  -o, --output FILE   the page (written to a temporary file, then renamed)\n"
 "  --top N             at most N rows per table (default 50, cost table 200)\n"
 "  --virtual           shared lines by virtual address, as perf c2c\n"
-"  -j, --jobs N        decoding threads (default: one per online CPU)\n");
+"  -j, --jobs N        decoding threads (default: one per usable CPU)\n");
 }
 
 static int run(int argc, char **argv)

@@ -29,7 +29,7 @@ static void usage(FILE *f)
 "go tool pprof, Parca or Pyroscope.  Sample types: samples, latency (cycles),\n"
 "l1d-miss, llc-miss, tlb-walk, mispredict; labels op and data_src.\n"
 "  -o, --output FILE   the profile (written to a temporary file, then renamed)\n"
-"  -j, --jobs N        decoding threads (default: one per online CPU)\n");
+"  -j, --jobs N        decoding threads (default: one per usable CPU)\n");
 }
 
 static int run(int argc, char **argv)

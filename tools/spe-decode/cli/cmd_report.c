@@ -63,7 +63,7 @@ static void usage(FILE *f)
 "                       remote, mispred\n"
 "  --percent-limit P    leave out rows under P%% of the ordering column's total\n"
 "  --top N              at most N rows (summary: default 20; table: all)\n"
-"  -j, --jobs N         decoding threads (default: one per online CPU)\n"
+"  -j, --jobs N         decoding threads (default: one per usable CPU)\n"
 "The filters below apply to the summary; --sort does not take them yet.\n"
 SPE_CLI_FILTER_HELP);
 }

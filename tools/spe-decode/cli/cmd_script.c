@@ -122,7 +122,7 @@ static void usage(FILE *f)
 "  --symfs=DIR        look for the mapped files under DIR\n"
 "  --buildid-dir=DIR  perf's build-id cache (default ~/.debug)\n"
 "  --no-demangle      C++ and Rust symbol names as in the ELF file\n"
-"  -j, --jobs=N       decoding threads (default: one per online CPU)\n"
+"  -j, --jobs=N       decoding threads (default: one per usable CPU)\n"
 SPE_CLI_FILTER_HELP);
 }
 

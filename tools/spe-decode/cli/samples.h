@@ -20,7 +20,7 @@ struct spe_samples_run {
 	int (*on_event)(void *ctx, const struct spe_perf_reader_event *ev);
 	void *ctx;
 	bool quiet;			/* no end-of-run summary on stderr */
-	unsigned threads;		/* decoding threads, 0: one per online CPU */
+	unsigned threads;		/* decoding threads, 0: one per CPU it may run on */
 	/* Filled in by spe_samples_execute(): */
 	struct spe_session_stats stats;
 	struct spe_auxtrace_info info;

@@ -57,8 +57,10 @@ struct spe_session_config {
 			   const uint8_t *data, uint64_t size);
 	void *ctx;
 	bool no_decode;			/* only the callbacks above, no records */
-	/* Decoding threads (a file with an AUXTRACE index only): 0 or 1
-	 * decode in the caller's thread.  The records come out the same. */
+	/* Decoding threads (a file with an AUXTRACE index only), the
+	 * caller's included: N > 1 starts N - 1 workers, and the caller
+	 * decodes too when they are behind; 0 or 1 decode in the caller's
+	 * thread alone.  The records come out the same. */
 	unsigned threads;
 	/* A stream's first bytes, already read by the caller (at most 16). */
 	const void *head;

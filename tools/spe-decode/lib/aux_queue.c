@@ -334,7 +334,10 @@ int aux_queue_pipe_buffer(struct spe_session *s, const struct spe_perf_reader_ev
 
 /*
  * With every buffer queued up front, the queues can be decoded ahead by
- * threads (cfg.threads > 1).  Without memory for them, decoding stays here.
+ * threads (cfg.threads > 1): cfg.threads - 1 workers, since this thread,
+ * which merges, decodes too whenever they are behind (one more would only
+ * take turns on the cores with it).  Without memory for them, decoding
+ * stays here.
  */
 void aux_queues_start_threads(struct spe_session *s)
 {
@@ -342,9 +345,16 @@ void aux_queues_start_threads(struct spe_session *s)
 	struct spe_dw_buf *all;
 	uint32_t *nbufs = calloc(s->nr_q ? s->nr_q : 1, sizeof(*nbufs));
 	size_t total = 0, k = 0;
+	unsigned busy = 0, workers = s->cfg.threads - 1;
 
-	for (uint32_t i = 0; i < s->nr_q; i++)
+	for (uint32_t i = 0; i < s->nr_q; i++) {
 		total += s->q[i] ? s->q[i]->count : 0;
+		busy += s->q[i] && s->q[i]->count;
+	}
+	/* A queue is decoded by one thread at a time: more workers than
+	 * queues with data would only poll. */
+	if (workers > busy)
+		workers = busy;
 	all = malloc((total ? total : 1) * sizeof(*all));
 	if (bufs && nbufs && all) {
 		for (uint32_t i = 0; i < s->nr_q; i++) {
@@ -359,7 +369,7 @@ void aux_queues_start_threads(struct spe_session *s)
 			}
 			nbufs[i] = q ? q->count : 0;
 		}
-		if (spe_dw_start(&s->dw, s->cfg.threads, s->nr_q, bufs, nbufs, s->map, s->page))
+		if (!workers || spe_dw_start(&s->dw, workers, s->nr_q, bufs, nbufs, s->map, s->page))
 			s->dw = NULL;
 	}
 	free(bufs);

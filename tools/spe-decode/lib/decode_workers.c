@@ -4,81 +4,137 @@
  *
  * Per-CPU queues are independent until the time-ordered merge, so their
  * records can be decoded ahead on other cores.  Each queue has a ring of
- * NR_SLOTS batches of up to BATCH items.  A queue with a free slot and no
- * fill in flight is "listed"; a worker takes a listed queue, decodes the
- * next batch with the queue's own decoder (only one thread at a time
- * touches a queue's decoder), and lists the queue again while slots are
- * free.  The consumer reads batches in order and frees each when it moves
- * on; when the batch it needs is listed but no worker has taken it (the
- * workers are busy or not scheduled), it decodes the batch itself rather
- * than sleep.  One mutex guards the flags and slot states; batches are
- * large enough that it is taken rarely.  Memory: NR_SLOTS * BATCH items
- * per queue, whatever the size of the file.
+ * NR_SLOTS batches of up to BATCH items: `filled` counts the batches
+ * written, `consumed` those the consumer has given back, so the ring holds
+ * filled - consumed of them.  Whoever holds a queue's claim (a
+ * worker, or the consumer itself) decodes its next batch with the queue's
+ * own decoder, so one thread at a time touches a decoder, in order.  The
+ * consumer reads batches in order; when the batch it needs is not there
+ * and nobody is decoding it, it decodes it itself rather than wait.
+ *
+ * The hand-over is two counters per queue, no lock: a lock taken per batch,
+ * and the sleeping and waking it leads to (a futex round trip each), cost
+ * more than decoding the batch on a 1 GB file.  A worker with nothing to
+ * fill polls a little, then naps for about half the time the consumer,
+ * at the pace it was seen to go, takes to empty the emptiest ring: nobody
+ * has to wake it, so the consumer, the thread everything waits for, makes
+ * no system call to hand work over.  The consumer sleeps only when a worker is filling the
+ * batch it needs and cannot be taken over (below); the mutex and condition
+ * variable serve only that sleep, and the flag `waiting`, accessed
+ * sequentially consistently on both sides, makes sure no wake-up is lost.
+ *
+ * On a machine busier than its cores, the scheduler can stop a worker in
+ * the middle of the very batch the consumer needs next, for a whole time
+ * slice.  The consumer then takes the batch over: a worker decodes from a
+ * copy of the queue's decoder state into a buffer it noted at the start,
+ * and publishes both only if nobody took the batch meanwhile (the claim
+ * word's epoch, below).  The consumer decodes the same batch from the
+ * state as it was into its spare buffer, which it swaps into the slot; the
+ * loser's buffer becomes the spare once the loser has let go of it.  The
+ * records are the same whoever decodes them, so the output does not
+ * change.
+ *
+ * Memory: NR_SLOTS + 1 buffers of BATCH items per queue (the spare one
+ * included), whatever the size of the file.
  */
 #include <pthread.h>
+#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "decode_workers.h"
 
-#define NR_SLOTS	4
-#define BATCH		512
+#define NR_SLOTS	16
+#define BATCH		128
+#define SPINS		1000	/* polls before sleeping: a few batches' decoding */
+#define STEAL_SPINS	200	/* polls before the consumer takes a batch over */
+#define IDLE_SPINS	100	/* a worker's scans for work before it naps */
+#define NAP_GUESS_NS	4000	/* the merge's time per batch, until measured */
+#define NAP_MIN_NS	20000	/* a worker's shortest and longest nap */
+#define NAP_MAX_NS	2000000
+
+/* The claim word of a queue: an epoch, bumped whenever a batch is published
+ * or taken over, and two flags. */
+#define CLAIM_HELD	1u	/* someone decodes the next batch */
+#define CLAIM_STEALABLE	2u	/* ...a worker, past its start: it may be taken over */
+#define CLAIM_EPOCH	4u
+
 #define DROP_STEP	(1u << 20)	/* give decoded pages back every 1 MiB: the
 				 * batches ahead must not cost more */
 
 struct batch {
 	struct spe_dw_item *items;
 	uint32_t n;
-	bool ready;			/* filled, not yet released */
 	bool last;			/* the queue ends after it */
 };
 
-struct chan {
-	/* The queue's buffers and decoder: used by the filling thread only. */
-	struct spe_dw_buf *bufs;
-	uint32_t nbufs, next_buf;
-	bool active;
+/*
+ * Test hooks: tests/test_decode_workers.c includes this file with its own,
+ * to stop workers in the middle of batches and count take-overs.
+ */
+#ifndef DW_TEST_FILL_HOOK
+#define DW_TEST_FILL_HOOK(by_worker, n)	((void)0)
+#endif
+#ifndef DW_TEST_STEAL_HOOK
+#define DW_TEST_STEAL_HOOK()		((void)0)
+#endif
+
+/* Where a queue's decoding stands between batches. */
+struct fill_state {
+	uint32_t next_buf;
+	bool active, done;		/* done: the last batch is written */
 	struct spe_decoder dec;
 	struct spe_dw_buf cur;
 	uint64_t dropped;
-	/* Ring: guarded by the pool's lock. */
-	struct batch slot[NR_SLOTS];
-	uint32_t fill_at;		/* next slot to fill */
-	uint32_t take_at;		/* slot the consumer reads */
-	uint32_t pos;			/* consumer's next item in it */
-	bool owned;			/* the consumer holds slot take_at */
-	bool filling, listed, exhausted;
-	bool done;			/* the last batch is filled */
+};
+
+struct chan {
+	struct spe_dw_buf *bufs;
+	uint32_t nbufs;
+	/* As of the last published batch: read and written by the claim's
+	 * holder only, who decodes from a copy. */
+	struct fill_state st;
+	struct batch slot[NR_SLOTS];	/* .items: swapped by the consumer only */
+	struct spe_dw_item *spare;	/* the consumer's, for a batch it takes over */
+	/* Shared, atomic; a cache line of their own, apart from what the
+	 * consumer writes per item. */
+	alignas(64) uint32_t filled, consumed;	/* batches written / given back */
+	uint32_t claim;			/* CLAIM_* */
+	bool finished;			/* the last batch is published */
+	bool spare_busy;		/* a worker that lost a batch still writes the spare */
+	/* The consumer's own: */
+	alignas(64) uint32_t pos;	/* next item in batch `consumed` */
+	bool exhausted;
 };
 
 struct spe_dw {
-	pthread_mutex_t lock;
-	pthread_cond_t work;		/* workers wait for a listed queue */
+	pthread_mutex_t lock;		/* only for the consumer's sleep */
 	pthread_cond_t ready;		/* the consumer waits for a batch */
+	bool waiting;			/* the consumer asleep or about to be */
+	bool quit;
 	struct chan *ch;
 	uint32_t nq;
-	uint32_t nlisted, scan;		/* listed queues; where workers look next */
-	bool quit;
 	pthread_t *threads;
 	unsigned nthreads;
 	const uint8_t *map;
 	long page;
 };
 
-/* Puts queue qi on the work list if it can be filled (lock held). */
-static void maybe_list(struct spe_dw *dw, uint32_t qi)
-{
-	struct chan *c = &dw->ch[qi];
+#define LOAD(p, o)	__atomic_load_n((p), __ATOMIC_##o)
+#define STORE(p, v, o)	__atomic_store_n((p), (v), __ATOMIC_##o)
 
-	if (c->done || c->filling || c->listed || c->slot[c->fill_at].ready)
-		return;
-	c->listed = true;
-	dw->nlisted++;
-	pthread_cond_signal(&dw->work);
+static inline void spin_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
 }
 
-static void drop_pages(struct spe_dw *dw, struct chan *c, bool all)
+static void drop_pages(struct spe_dw *dw, struct fill_state *c, bool all)
 {
 	uint64_t done = spe_decoder_offset(&c->dec) - c->cur.aux_off, from, to;
 
@@ -91,22 +147,28 @@ static void drop_pages(struct spe_dw *dw, struct chan *c, bool all)
 	c->dropped = done;
 }
 
-/* Decodes up to BATCH items of c into b, exactly as the sequential
- * decoder walks the buffers. */
-static void fill(struct spe_dw *dw, struct chan *c, struct batch *b)
+/* Decodes up to BATCH items of queue q from state c into items, exactly as
+ * the sequential decoder walks the buffers; returns how many, *last when
+ * the queue ends after them. */
+static uint32_t fill(struct spe_dw *dw, const struct chan *q, struct fill_state *c,
+		     struct spe_dw_item *items, bool *last, bool by_worker)
 {
-	b->n = 0;
-	b->last = false;
-	while (b->n < BATCH) {
-		struct spe_dw_item *it = &b->items[b->n];
+	uint32_t n = 0;
+
+	*last = false;
+	(void)by_worker;
+	while (n < BATCH) {
+		struct spe_dw_item *it = &items[n];
 		int ret;
 
+		DW_TEST_FILL_HOOK(by_worker, n);
+
 		if (!c->active) {
-			if (c->next_buf == c->nbufs) {
-				b->last = true;	/* c->done follows under the lock */
-				return;
+			if (c->next_buf == q->nbufs) {
+				*last = true;
+				return n;
 			}
-			c->cur = c->bufs[c->next_buf++];
+			c->cur = q->bufs[c->next_buf++];
 			c->dropped = 0;
 			spe_decoder_init(&c->dec, NULL, dw->map + c->cur.data_off,
 					 (size_t)c->cur.size, c->cur.aux_off);
@@ -129,99 +191,284 @@ static void fill(struct spe_dw *dw, struct chan *c, struct batch *b)
 				it->error_file_off = c->cur.data_off +
 					(spe_decoder_error_offset(&c->dec) - c->cur.aux_off);
 		}
-		b->n++;
+		n++;
 	}
+	return n;
 }
 
-/* Takes listed queue qi for filling (lock held). */
-static struct batch *take(struct spe_dw *dw, uint32_t qi)
+/*
+ * Wakes whoever sleeps on cond, if flag says someone may.  The caller's
+ * store before it and this load are sequentially consistent, as are the
+ * sleeper's store of the flag and its check: one of the two sides sees the
+ * other's store, so no wake-up is lost.
+ */
+static void wake_consumer(struct spe_dw *dw)
 {
-	struct chan *c = &dw->ch[qi];
-
-	c->listed = false;
-	dw->nlisted--;
-	c->filling = true;
-	return &c->slot[c->fill_at];
-}
-
-/* Fills b of queue qi without the lock, then publishes it. */
-static void fill_unlocked(struct spe_dw *dw, uint32_t qi, struct batch *b)
-{
-	struct chan *c = &dw->ch[qi];
-
-	pthread_mutex_unlock(&dw->lock);
-	fill(dw, c, b);
+	if (!LOAD(&dw->waiting, SEQ_CST))
+		return;
 	pthread_mutex_lock(&dw->lock);
-	b->ready = true;
-	c->done = b->last;
-	c->fill_at = (c->fill_at + 1) % NR_SLOTS;
-	c->filling = false;
-	maybe_list(dw, qi);
 	pthread_cond_broadcast(&dw->ready);
+	pthread_mutex_unlock(&dw->lock);
+}
+
+/* Publishes batch f of c, decoded from state st (the claim held). */
+static void publish(struct spe_dw *dw, struct chan *c, uint32_t f, const struct fill_state *st,
+		    uint32_t n, bool last, uint32_t release)
+{
+	struct batch *b = &c->slot[f % NR_SLOTS];
+
+	c->st = *st;
+	b->n = n;
+	b->last = last;
+	if (last) {
+		c->st.done = true;
+		STORE(&c->finished, true, RELEASE);
+	}
+	STORE(&c->filled, f + 1, SEQ_CST);
+	STORE(&c->claim, release, SEQ_CST);
+	wake_consumer(dw);
+}
+
+/*
+ * Claims queue c and decodes its next batch if its ring has room.
+ * Returns true if it decoded one.
+ */
+static bool try_fill(struct spe_dw *dw, struct chan *c, bool consumer)
+{
+	uint32_t f, w = LOAD(&c->claim, ACQUIRE), n;
+	struct fill_state st;
+	struct spe_dw_item *items;
+	bool last;
+
+	if ((w & CLAIM_HELD) || LOAD(&c->finished, ACQUIRE) ||
+	    !__atomic_compare_exchange_n(&c->claim, &w, w | CLAIM_HELD, false,
+					 __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+		return false;
+	f = LOAD(&c->filled, RELAXED);	/* only the claim's holder writes it */
+	if (c->st.done || f - LOAD(&c->consumed, ACQUIRE) >= NR_SLOTS) {
+		STORE(&c->claim, w, RELEASE);
+		return false;
+	}
+	st = c->st;
+	items = c->slot[f % NR_SLOTS].items;
+	if (consumer) {
+		/* Nobody can take it from the consumer: decode in place. */
+		n = fill(dw, c, &st, items, &last, false);
+		publish(dw, c, f, &st, n, last, w + CLAIM_EPOCH);
+		return true;
+	}
+	/* From here on the consumer may take the batch over. */
+	STORE(&c->claim, w | CLAIM_HELD | CLAIM_STEALABLE, SEQ_CST);
+	n = fill(dw, c, &st, items, &last, true);
+	{
+		uint32_t expect = w | CLAIM_HELD | CLAIM_STEALABLE;
+
+		if (!__atomic_compare_exchange_n(&c->claim, &expect, (w + CLAIM_EPOCH) | CLAIM_HELD,
+						 false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+			/* Taken over: what was written goes nowhere; the
+			 * buffer is the consumer's spare again. */
+			STORE(&c->spare_busy, false, SEQ_CST);
+			wake_consumer(dw);
+			return false;
+		}
+	}
+	publish(dw, c, f, &st, n, last, w + CLAIM_EPOCH);
+	return true;
+}
+
+/*
+ * The consumer takes over the batch a stopped worker is decoding: decodes
+ * it from the published state into its spare buffer and swaps that into
+ * the slot.  Returns true if it did.
+ */
+
+static bool steal(struct spe_dw *dw, struct chan *c)
+{
+	uint32_t w = LOAD(&c->claim, SEQ_CST), f, n;
+	struct fill_state st;
+	struct spe_dw_item *items;
+	bool last;
+
+	if (!(w & CLAIM_STEALABLE) || LOAD(&c->spare_busy, ACQUIRE))
+		return false;
+	/* Marked before the claim changes hands, so that the loser's
+	 * "let go" comes after it. */
+	STORE(&c->spare_busy, true, SEQ_CST);
+	if (!__atomic_compare_exchange_n(&c->claim, &w,
+					 ((w & ~(CLAIM_EPOCH - 1)) + CLAIM_EPOCH) | CLAIM_HELD,
+					 false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+		STORE(&c->spare_busy, false, RELAXED);
+		return false;
+	}
+	f = LOAD(&c->filled, RELAXED);
+	st = c->st;
+	items = c->spare;
+	c->spare = c->slot[f % NR_SLOTS].items;	/* the loser's, until it lets go */
+	c->slot[f % NR_SLOTS].items = items;
+	n = fill(dw, c, &st, items, &last, false);
+	publish(dw, c, f, &st, n, last, (w & ~(CLAIM_EPOCH - 1)) + CLAIM_EPOCH);
+	DW_TEST_STEAL_HOOK();
+	return true;
+}
+
+/* A queue a worker could fill now: the one with the fewest batches ready. */
+static struct chan *pick(struct spe_dw *dw)
+{
+	struct chan *best = NULL;
+	uint32_t best_n = NR_SLOTS;
+
+	for (uint32_t q = 0; q < dw->nq; q++) {
+		struct chan *c = &dw->ch[q];
+		uint32_t n;
+
+		if (LOAD(&c->finished, RELAXED) || (LOAD(&c->claim, RELAXED) & CLAIM_HELD))
+			continue;
+		n = LOAD(&c->filled, ACQUIRE) - LOAD(&c->consumed, ACQUIRE);
+		if (n < best_n) {
+			best = c;
+			best_n = n;
+		}
+	}
+	return best;
+}
+
+/* The batches the merge has taken, all queues together. */
+static uint64_t consumed_total(struct spe_dw *dw)
+{
+	uint64_t n = 0;
+
+	for (uint32_t q = 0; q < dw->nq; q++)
+		n += LOAD(&dw->ch[q].consumed, RELAXED);
+	return n;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/*
+ * How long a worker can nap before the merge may run out of batches: half
+ * the time the merge takes for what the emptiest ring holds (rings being
+ * refilled count as empty), at the pace it was seen to take batches -
+ * which depends on the command (script formats every sample, report only
+ * counts) and on how much of a core the merge gets.
+ */
+static long nap_ns(struct spe_dw *dw, uint64_t per_batch_ns)
+{
+	uint32_t least = NR_SLOTS;
+	uint64_t ns;
+
+	for (uint32_t q = 0; q < dw->nq; q++) {
+		struct chan *c = &dw->ch[q];
+		uint32_t n;
+
+		if (LOAD(&c->finished, RELAXED))
+			continue;
+		n = (LOAD(&c->claim, RELAXED) & CLAIM_HELD) ? 0 :
+		    LOAD(&c->filled, RELAXED) - LOAD(&c->consumed, RELAXED);
+		if (n < least)
+			least = n;
+	}
+	ns = least * per_batch_ns / 2;
+	return ns < NAP_MIN_NS ? NAP_MIN_NS : ns > NAP_MAX_NS ? NAP_MAX_NS : (long)ns;
 }
 
 static void *worker(void *arg)
 {
 	struct spe_dw *dw = arg;
+	uint64_t per_batch_ns = NAP_GUESS_NS;
+	int idle = 0;
 
-	pthread_mutex_lock(&dw->lock);
-	for (;;) {
-		uint32_t qi;
+	while (!LOAD(&dw->quit, ACQUIRE)) {
+		struct chan *c = pick(dw);
 
-		while (!dw->quit && !dw->nlisted)
-			pthread_cond_wait(&dw->work, &dw->lock);
-		if (dw->quit)
-			break;
-		for (qi = dw->scan; !dw->ch[qi].listed; qi = (qi + 1) % dw->nq)
-			;
-		dw->scan = (qi + 1) % dw->nq;
-		fill_unlocked(dw, qi, take(dw, qi));
+		if (c && try_fill(dw, c, false)) {
+			idle = 0;
+			continue;
+		}
+		if (++idle < IDLE_SPINS) {
+			spin_pause();
+			continue;
+		}
+		/*
+		 * Nothing to fill for a while: nap rather than wait to be
+		 * woken, so that the consumer, the busier side, never makes
+		 * a system call to wake a worker; when a worker naps too
+		 * long the consumer decodes the batch itself.
+		 */
+		{
+			uint64_t t0 = now_ns(), n0 = consumed_total(dw), dn;
+
+			nanosleep(&(struct timespec){ .tv_nsec = nap_ns(dw, per_batch_ns) }, NULL);
+			dn = consumed_total(dw) - n0;
+			/* The merge's pace, smoothed; a nap in which it took
+			 * nothing says only that a batch takes longer. */
+			if (dn)
+				per_batch_ns = (per_batch_ns + (now_ns() - t0) / dn) / 2;
+			else
+				per_batch_ns *= 2;
+			if (per_batch_ns > NAP_MAX_NS)
+				per_batch_ns = NAP_MAX_NS;
+		}
+		idle = 0;
 	}
-	pthread_mutex_unlock(&dw->lock);
 	return NULL;
 }
 
 const struct spe_dw_item *spe_dw_next(struct spe_dw *dw, uint32_t qi)
 {
 	struct chan *c = &dw->ch[qi];
-	struct batch *b = &c->slot[c->take_at];
+	uint32_t k;
+	struct batch *b;
+	int spins = 0;
 
 	if (c->exhausted)
 		return NULL;
-	/* A batch the consumer took under the lock is its own: no lock. */
-	if (c->owned && c->pos < b->n)
-		return &b->items[c->pos++];
-	pthread_mutex_lock(&dw->lock);
-	for (;;) {
-		b = &c->slot[c->take_at];
-		if (c->owned) {
-			/* Used up: free the slot, then take the next. */
-			bool last = b->last;
-
-			b->ready = false;
-			c->owned = false;
-			c->pos = 0;
-			c->take_at = (c->take_at + 1) % NR_SLOTS;
-			maybe_list(dw, qi);
-			if (last) {
-				c->exhausted = true;
-				pthread_mutex_unlock(&dw->lock);
-				return NULL;
-			}
-			continue;
+	k = c->consumed;	/* only the consumer writes it */
+	b = &c->slot[k % NR_SLOTS];
+	if (LOAD(&c->filled, ACQUIRE) != k) {
+		if (c->pos < b->n)
+			return &b->items[c->pos++];
+		/* Used up: give the slot back, then take the next. */
+		c->pos = 0;
+		if (b->last) {
+			c->exhausted = true;
+			STORE(&c->consumed, k + 1, RELEASE);
+			return NULL;
 		}
-		if (b->ready) {
-			c->owned = true;
-			if (c->pos < b->n)
-				break;
-			continue;
-		}
-		if (c->listed)
-			fill_unlocked(dw, qi, take(dw, qi));	/* no worker on it: decode here */
-		else
-			pthread_cond_wait(&dw->ready, &dw->lock);
+		STORE(&c->consumed, ++k, RELEASE);
+		b = &c->slot[k % NR_SLOTS];
 	}
-	pthread_mutex_unlock(&dw->lock);
+	while (LOAD(&c->filled, ACQUIRE) == k) {
+		/* Not decoded yet: decode it here if nobody is; if a worker
+		 * is and takes long (stopped by the scheduler), take it over. */
+		if (try_fill(dw, c, true))
+			break;
+		if (++spins < STEAL_SPINS || (spins < SPINS && !steal(dw, c))) {
+			spin_pause();
+			continue;
+		}
+		if (LOAD(&c->filled, ACQUIRE) != k)
+			break;
+		pthread_mutex_lock(&dw->lock);
+		STORE(&dw->waiting, true, SEQ_CST);
+		while (LOAD(&c->filled, SEQ_CST) == k && (LOAD(&c->claim, SEQ_CST) & CLAIM_HELD) &&
+		       !((LOAD(&c->claim, SEQ_CST) & CLAIM_STEALABLE) && !LOAD(&c->spare_busy, SEQ_CST)))
+			pthread_cond_wait(&dw->ready, &dw->lock);
+		STORE(&dw->waiting, false, RELAXED);
+		pthread_mutex_unlock(&dw->lock);
+		spins = 0;
+	}
+	/* A queue's last batch may be empty. */
+	if (!b->n) {
+		c->exhausted = true;
+		STORE(&c->consumed, k + 1, RELEASE);
+		return NULL;
+	}
 	return &b->items[c->pos++];
 }
 
@@ -229,20 +476,17 @@ void spe_dw_stop(struct spe_dw *dw)
 {
 	if (!dw)
 		return;
-	pthread_mutex_lock(&dw->lock);
-	dw->quit = true;
-	pthread_cond_broadcast(&dw->work);
-	pthread_mutex_unlock(&dw->lock);
+	STORE(&dw->quit, true, RELEASE);
 	for (unsigned i = 0; i < dw->nthreads; i++)
 		pthread_join(dw->threads[i], NULL);
 	for (uint32_t q = 0; dw->ch && q < dw->nq; q++) {
 		for (int s = 0; s < NR_SLOTS; s++)
 			free(dw->ch[q].slot[s].items);
+		free(dw->ch[q].spare);
 		free(dw->ch[q].bufs);
 	}
 	free(dw->ch);
 	free(dw->threads);
-	pthread_cond_destroy(&dw->work);
 	pthread_cond_destroy(&dw->ready);
 	pthread_mutex_destroy(&dw->lock);
 	free(dw);
@@ -258,13 +502,15 @@ int spe_dw_start(struct spe_dw **out, unsigned nthreads, uint32_t nq,
 	if (!dw)
 		return SPE_ERR_NOMEM;
 	pthread_mutex_init(&dw->lock, NULL);
-	pthread_cond_init(&dw->work, NULL);
 	pthread_cond_init(&dw->ready, NULL);
 	dw->nq = nq;
 	dw->map = map;
 	dw->page = page;
-	dw->ch = calloc(nq ? nq : 1, sizeof(*dw->ch));
-	dw->threads = calloc(nthreads, sizeof(*dw->threads));
+	/* Aligned, so that the shared counters share no line with others. */
+	dw->ch = aligned_alloc(alignof(struct chan), (nq ? nq : 1) * sizeof(*dw->ch));
+	if (dw->ch)
+		memset(dw->ch, 0, (nq ? nq : 1) * sizeof(*dw->ch));
+	dw->threads = calloc(nthreads ? nthreads : 1, sizeof(*dw->threads));
 	if (!dw->ch || !dw->threads)
 		goto fail;
 	for (uint32_t q = 0; q < nq; q++) {
@@ -281,14 +527,11 @@ int spe_dw_start(struct spe_dw **out, unsigned nthreads, uint32_t nq,
 		for (int s = 0; c->nbufs && s < NR_SLOTS; s++)
 			if (!(c->slot[s].items = malloc(BATCH * sizeof(struct spe_dw_item))))
 				goto fail;
-		if (!c->nbufs) {
-			c->done = c->exhausted = true;
-		}
+		if (c->nbufs && !(c->spare = malloc(BATCH * sizeof(struct spe_dw_item))))
+			goto fail;
+		if (!c->nbufs)
+			c->st.done = c->finished = c->exhausted = true;
 	}
-	pthread_mutex_lock(&dw->lock);
-	for (uint32_t q = 0; q < nq; q++)
-		maybe_list(dw, q);
-	pthread_mutex_unlock(&dw->lock);
 	for (; dw->nthreads < nthreads; dw->nthreads++)
 		if (pthread_create(&dw->threads[dw->nthreads], NULL, worker, dw))
 			break;

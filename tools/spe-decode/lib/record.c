@@ -247,7 +247,14 @@ decode_short_packets(const uint8_t *buf, size_t *posp, size_t lim,
 	while (pos < lim) {
 		uint8_t b = buf[pos];
 		const struct spe_hdr_class *hc = &spe_hdr_table[b];
-		unsigned int plen = hc->payload_len;
+		/*
+		 * The payload size from the header's bits 5:4 (DDI 0586A
+		 * §5.2.1), not from the table: the next packet's position
+		 * then waits for one load, not two, and that chain of
+		 * positions is what bounds this loop.  Headers whose size
+		 * this does not give (16-bit ones) are SPE_RK_SLOW.
+		 */
+		unsigned int plen = b > SPE_HDR_NO_PAYLOAD_MAX ? SPE_HDR_PAYLOAD_SIZE(b) : 0;
 		uint64_t v;
 
 		if (hc->rec_kind == SPE_RK_SLOW)

@@ -35,6 +35,19 @@
  */
 #define LABEL_LEN	48
 #define MAX_LABELS	24
+/*
+ * A recording has only a handful of distinct data_src values, but the
+ * label is text: formatting and comparing it per record cost more than all
+ * the rest of the aggregation.  A small direct-mapped cache per access kind
+ * maps a data_src value to its label's slot.
+ */
+#define LEVEL_CACHE	64
+
+struct level_cache {
+	uint64_t data_src;
+	uint8_t slot;
+	bool valid;
+};
 
 struct lvl_count {
 	char label[LABEL_LEN];
@@ -57,6 +70,7 @@ struct spe_report {
 	uint64_t with_lat[SPE_REP_NR_OPS][NR_COUNTERS];
 	struct lvl_count level[2][MAX_LABELS];	/* [load/store][label] */
 	unsigned nr_levels[2];
+	struct level_cache level_cache[2][LEVEL_CACHE];
 	uint64_t peer[2];		/* snooped from a peer cache */
 	uint64_t l1d_access[2], l1d_miss[2], llc_access[2], llc_miss[2];
 	uint64_t tlb_access[2], tlb_walk[2], remote[2];
@@ -179,9 +193,14 @@ static void level_label(uint64_t v, char *out, size_t size)
 
 static void level_add(struct spe_report *r, int k, uint64_t data_src)
 {
+	struct level_cache *lc = &r->level_cache[k][(data_src * 0x9e3779b97f4a7c15ull) >> 58];
 	char label[LABEL_LEN];
 	unsigned i;
 
+	if (lc->valid && lc->data_src == data_src) {
+		r->level[k][lc->slot].n++;
+		return;
+	}
 	level_label(data_src, label, sizeof(label));
 	for (i = 0; i < r->nr_levels[k]; i++)
 		if (!strcmp(r->level[k][i].label, label))
@@ -200,6 +219,7 @@ static void level_add(struct spe_report *r, int k, uint64_t data_src)
 		}
 	}
 	r->level[k][i].n++;
+	*lc = (struct level_cache){ .data_src = data_src, .slot = (uint8_t)i, .valid = true };
 }
 
 void spe_report_add(struct spe_report *r, const struct spe_sample *s, const struct spe_sym *sym)
