@@ -33,11 +33,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/guest-workload.sh
 . "$top/scripts/lib/guest-workload.sh"
 k=6.12
-runs=$top/build/bench/pcsample
-mkdir -p "$runs"
-for t in perf aarch64-linux-gnu-gcc qemu-system-aarch64; do
-	command -v "$t" >/dev/null || { echo "pcsample bench: skipped, needs $t"; exit 0; }
-done
+spe_bench_begin pcsample
 SPE_QEMU_BIN=$("$top/scripts/fetch-qemu.sh" 2>"$runs/fetch-qemu.log") ||
 	{ echo "pcsample bench: the patched QEMU did not build, see $runs/fetch-qemu.log"; exit 1; }
 export SPE_QEMU_BIN SPE_QEMU_PCSAMPLE=1

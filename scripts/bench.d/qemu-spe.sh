@@ -22,11 +22,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/guest-workload.sh
 . "$top/scripts/lib/guest-workload.sh"
 k=6.1
-runs=$top/build/bench/qemu-spe
-mkdir -p "$runs"
-for t in perf aarch64-linux-gnu-gcc qemu-system-aarch64; do
-	command -v "$t" >/dev/null || { echo "qemu-spe bench: skipped, needs $t"; exit 0; }
-done
+spe_bench_begin qemu-spe
 spe_build_spin "$runs/spe_spin" || { cat "$runs/spe_spin.log" >&2; exit 1; }
 ko=$(spe_driver_ko "$k")
 SPE_QEMU_BIN=$("$top/scripts/fetch-qemu.sh" 2>"$runs/fetch-qemu.log") ||

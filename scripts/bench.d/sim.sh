@@ -28,11 +28,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/guest-workload.sh
 . "$top/scripts/lib/guest-workload.sh"
 k=6.12
-runs=$top/build/bench/sim
-mkdir -p "$runs"
-for t in perf aarch64-linux-gnu-gcc qemu-system-aarch64; do
-	command -v "$t" >/dev/null || { echo "sim bench: skipped, needs $t"; exit 0; }
-done
+spe_bench_begin sim
 spe_build_spin "$runs/spe_spin" || { cat "$runs/spe_spin.log" >&2; exit 1; }
 ko=$(spe_driver_ko "$k" arm_spe_sim)
 out=$runs/$k

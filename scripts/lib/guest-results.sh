@@ -11,6 +11,12 @@
 #                                run in DIR is clean; it reads results/
 #                                dmesg.txt, or console.log when the guest
 #                                died before writing it (a panic)
+#   spe_guest_came_back NAME DIR [WHAT]
+#                                the guest run in DIR (its log DIR.log) left
+#                                results: print its wall time and return 0;
+#                                else one failed TAP test "NAME: WHAT and
+#                                results come back" (WHAT: "guest boots")
+#                                and return 1
 #   spe_taint_tap NAME DIR       one TAP test: the guest's kernel was tainted
 #                                by nothing but out-of-tree (O, 4096) and
 #                                unsigned (E, 8192) modules: results/tainted
@@ -41,6 +47,15 @@ spe_kernel_log_tap() {
 		tap_fail "$name: kernel log has no warning, BUG, oops or lockdep report" \
 			"$(head -n 20 <<<"$bad")" "(full log: $log)"
 	fi
+}
+
+spe_guest_came_back() {
+	if [ ! -s "$2/results/script.rc" ]; then
+		tap_fail "$1: ${3:-guest boots} and results come back" "$(tail -n 8 "$2.log")"
+		return 1
+	fi
+	# shellcheck disable=SC1091,SC2154
+	(. "$2/summary"; echo "# $1: ${wall_seconds}s wall")
 }
 
 spe_taint_tap() {

@@ -25,6 +25,9 @@
 #                                  spe_guest_suite_prereqs WHAT,
 #                                  spe_suite_spe_qemu (saying how long it
 #                                  took) and spe_suite_build_spin
+#   spe_bench_begin NAME           the start of a guest benchmark: runs
+#                                  (build/bench/NAME, made); skipped (exit 0)
+#                                  without perf, the cross compiler or QEMU
 
 spe_guest_suite_prereqs() {
 	if ! command -v perf >/dev/null || ! command -v aarch64-linux-gnu-gcc >/dev/null ||
@@ -82,4 +85,17 @@ spe_guest_suite_begin() {
 	spe_suite_spe_qemu "$runs"
 	echo "# the SPE QEMU built or cached in $spe_qemu_seconds s"
 	spe_suite_build_spin "$spin"
+}
+
+# spe_bench_begin NAME: the start of a guest benchmark (scripts/bench.d/):
+# runs=build/bench/NAME, created; exits 0 saying what is missing when the
+# host lacks perf, the arm64 compiler or QEMU (a benchmark is skipped, not
+# failed, there).
+spe_bench_begin() {
+	local t
+	runs=$top/build/bench/$1
+	mkdir -p "$runs"
+	for t in perf aarch64-linux-gnu-gcc qemu-system-aarch64; do
+		command -v "$t" >/dev/null || { echo "$1 bench: skipped, needs $t"; exit 0; }
+	done
 }

@@ -8,6 +8,8 @@
 #   spe_guest_begin [MOD]  cd to $RESULTS (exit 1 if it cannot); with MOD,
 #                          insmod $MODULES/MOD.ko and write its exit status
 #                          to insmod.rc
+#   spe_wait_for FILE      wait until FILE exists, at most 20 s (status 1
+#                          if it never does)
 #   spe_channel_open       open the run-guest.sh --channel port as fd 3 and
 #                          wait for the host's first line, "hello"; status 1
 #                          (with a message) when there is no channel, or the
@@ -25,6 +27,15 @@ spe_guest_begin() {
 	mark "insmod $1"
 	insmod "$MODULES/$1.ko"
 	echo $? >insmod.rc
+}
+
+spe_wait_for() {
+	local i=0
+	while [ ! -e "$1" ]; do
+		[ $i -ge 100 ] && return 1
+		sleep 0.2
+		i=$((i + 1))
+	done
 }
 
 spe_channel_open() {

@@ -165,12 +165,7 @@ run() {
 	"$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp "$smp" "$node" "${mods[@]}" \
 		--append "slub_debug=FZPU" --timeout 180 --script "$guest" --out "$out" \
 		2>"$out.log" || rc=$?
-	if [ ! -s "$out/results/script.rc" ]; then
-		tap_fail "$name: guest boots and results come back" "$(tail -n 5 "$out.log")"
-		return
-	fi
-	# shellcheck disable=SC1091,SC2154
-	(. "$out/summary"; echo "# $name: ${wall_seconds}s wall")
+	spe_guest_came_back "$name" "$out" || return
 	local last=$((smp - 1)) bind
 	bind=$(cat "$out/results/bind-boot")
 

@@ -217,12 +217,7 @@ run() {
 	kill "$inj" 2>/dev/null
 	wait "$inj" 2>/dev/null
 	res=$out/results
-	if [ ! -s "$res/script.rc" ]; then
-		tap_fail "$name: guest boots and results come back" "$(tail -n 8 "$out.log")"
-		return
-	fi
-	# shellcheck disable=SC1091,SC2154
-	(. "$out/summary"; echo "# $name: ${wall_seconds}s wall")
+	spe_guest_came_back "$name" "$out" || return
 	if [ "$(cat "$res/channel.rc" 2>/dev/null)" = 0 ]; then
 		tap_ok "$name: the guest and the host meet on the channel"
 	else

@@ -106,12 +106,7 @@ run() {
 		--module "$ko" --file "$spin" --selftests "$sel" --timeout 300 --script "$guest" --out "$out" \
 		2>"$out.log" || rc=$?
 	res=$out/results
-	if [ ! -s "$res/script.rc" ]; then
-		tap_fail "$name: guest boots and results come back" "$(tail -n 5 "$out.log")"
-		return
-	fi
-	# shellcheck disable=SC1091
-	(. "$out/summary"; echo "# $name: ${wall_seconds}s wall")
+	spe_guest_came_back "$name" "$out" || return
 
 	[ "$(cat "$res/insmod.rc")" = 0 ] && grep -qx arm_spe_0 "$res/pmus" &&
 		tap_ok "$name: arm_spe_sim loads and registers arm_spe_0" ||

@@ -193,12 +193,7 @@ run() {
 			--module arm_spe_pmu --module "$ko" --module "$regs_ko" --file "$el0_tool" --append "slub_debug=FZPU" \
 			--timeout 240 --script "$guest" --out "$out"
 	) 2>"$out.log" || rc=$?
-	if [ ! -s "$out/results/script.rc" ]; then
-		tap_fail "$name: guest boots and results come back" "$(tail -n 5 "$out.log")"
-		return
-	fi
-	# shellcheck disable=SC1091,SC2154
-	(. "$out/summary"; echo "# $name: ${wall_seconds}s wall")
+	spe_guest_came_back "$name" "$out" || return
 	expect_cpus="0-$((smp - 1))"
 	check_file "$name: the board's DT has the SPE node" dt-compatible "arm,statistical-profiling-extension-v1 "
 	check_file "$name: PMBIRQ is PPI 5, level-high" dt-interrupts " 00 00 00 01 00 00 00 05 00 00 00 04 "
@@ -330,12 +325,7 @@ run_acpi() {
 	"$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp "$smp" --spe-qemu n1 --acpi --with-perf \
 		--module arm_spe_pmu --module "$ko" --file "$spin" --timeout 300 \
 		--script "$top/scripts/qemu/guest/qemu-spe-acpi.sh" --out "$out" 2>"$out.log" || rc=$?
-	if [ ! -s "$out/results/script.rc" ]; then
-		tap_fail "$name: guest boots through UEFI and results come back" "$(tail -n 5 "$out.log")"
-		return
-	fi
-	# shellcheck disable=SC1091,SC2154
-	(. "$out/summary"; echo "# $name: ${wall_seconds}s wall")
+	spe_guest_came_back "$name" "$out" "guest boots through UEFI" || return
 	check_file "$name: the kernel describes the board from ACPI, not a device tree" firmware acpi
 	for tag in hw intree; do
 		drv=arm_spe

@@ -336,12 +336,7 @@ run() {
 			--script "$guest" --out "$out"
 	) 2>"$out.log" || rc=$?
 	res=$out/results
-	if [ ! -s "$res/script.rc" ]; then
-		tap_fail "$name: guest boots and results come back" "$(tail -n 5 "$out.log")"
-		return
-	fi
-	# shellcheck disable=SC1091,SC2154
-	(. "$out/summary"; echo "# $name: ${wall_seconds}s wall")
+	spe_guest_came_back "$name" "$out" || return
 	local ev missing=''
 	for ev in sample_pop sample_feed sample_filtrate sample_collision; do
 		grep -qx "$ev" "$res/pmu-events" 2>/dev/null || missing+=" $ev"

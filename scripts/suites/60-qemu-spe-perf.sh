@@ -87,12 +87,7 @@ run() {
 			--module "$ko" --file "$spin" --timeout 300 --script "$guest" --out "$out"
 	) 2>"$out.log" || rc=$?
 	res=$out/results
-	if [ ! -s "$res/script.rc" ]; then
-		tap_fail "$name: guest boots and results come back" "$(tail -n 5 "$out.log")"
-		return
-	fi
-	# shellcheck disable=SC1091,SC2154
-	(. "$out/summary"; echo "# $name: ${wall_seconds}s wall")
+	spe_guest_came_back "$name" "$out" || return
 	spe_result_is "$name: arm_spe.ko loads" "$out" insmod.rc 0
 
 	# 1. Snapshot mode.

@@ -383,12 +383,7 @@ run() {
 			--module "$ko" --file "$hot" --file "$rec" --timeout 300 \
 			--script "$guest" --out "$out"
 	) 2>"$out.log" || rc=$?
-	if [ ! -s "$out/results/script.rc" ]; then
-		tap_fail "$name: guest boots and results come back" "$(tail -n 5 "$out.log")"
-		return
-	fi
-	# shellcheck disable=SC1091,SC2154
-	(. "$out/summary"; echo "# $name: ${wall_seconds}s wall")
+	spe_guest_came_back "$name" "$out" || return
 	if [ "$mode" = on ]; then
 		check_on "$name" "$out"
 	else

@@ -2,8 +2,9 @@
 # perf tools real users run on an SPE PMU (record with a period, snapshot
 # mode, report --stats, script, perf mem), over arm_spe_sim.ko.  Every
 # output goes to $RESULTS with its exit status; the host judges.
+# shellcheck source=scripts/qemu/guest-lib.sh
+. /guest/lib.sh
 R=$RESULTS
-SPIN=$FILES/spe_spin
 
 insmod "$MODULES/arm_spe_sim.ko"
 echo $? >"$R/insmod.rc"
@@ -21,11 +22,7 @@ rm -f /tmp/snap-started
 perf record -S -a -o "$R/snap.data" -e arm_spe//u -- \
 	sh -c "touch /tmp/snap-started; exec $SPIN 5" >/dev/null 2>"$R/snap.log" &
 pid=$!
-i=0
-while [ ! -e /tmp/snap-started ] && [ $i -lt 100 ]; do
-	sleep 0.2
-	i=$((i + 1))
-done
+spe_wait_for /tmp/snap-started
 sleep 1
 kill -USR2 $pid
 echo $? >"$R/snap-sig1.rc"

@@ -17,11 +17,7 @@ rm -f /tmp/snap-started
 perf record -S -a -c 16384 -o snap.data -e arm_spe/ts_enable=1/u -- \
 	sh -c "touch /tmp/snap-started; exec $SPIN 4" >/dev/null 2>snap.log &
 pid=$!
-i=0
-while [ ! -e /tmp/snap-started ] && [ $i -lt 100 ]; do
-	sleep 0.2
-	i=$((i + 1))
-done
+spe_wait_for /tmp/snap-started
 sleep 1
 kill -USR2 $pid
 echo $? >snap-sig1.rc
