@@ -2,7 +2,8 @@
 # Decoding on several threads (-j N): every command's output is the same,
 # byte for byte, as with -j 1 - on many queues, with partial and corrupt
 # records (the first decode error's offset included), and with more
-# threads than queues or cores.  Bad -j values are usage errors.
+# threads than queues or cores; script's writer thread reports write
+# errors and stops when its reader goes away.  Bad -j values are usage errors.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
@@ -50,6 +51,21 @@ for j in 2 8; do
 	[ -z "$bad" ] && tap_ok "-j $j: report, report --sort, script, script --json, c2c, pprof and html byte for byte as -j 1" ||
 		tap_fail "-j $j equals -j 1" "differs:$bad"
 done
+# script -j writes through a writer thread: a failed write is reported
+# and ends the command, and a reader that goes away stops it at once.
+if [ -w /dev/full ]; then
+	"$spe" script -j 2 "$tmp/m.data" >/dev/full 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q 'spe-decode script: write error: No space left on device' "$tmp/err" &&
+		tap_ok "script -j 2 into a full disk: write error, exit 1" ||
+		tap_fail "script -j 2 into a full disk" "exit $rc: $(cat "$tmp/err")"
+else
+	tap_skip "script -j 2 into a full disk" "no /dev/full"
+fi
+n=$(timeout 20 "$spe" script -j 2 "$tmp/m.data" 2>/dev/null | head -3 | wc -l)
+rc=${PIPESTATUS[0]}
+[ "$n" = 3 ] && [ "$rc" != 124 ] && tap_ok "script -j 2 | head -3: three lines, the writer stops (exit $rc)" ||
+	tap_fail "script -j 2 | head" "$n lines, exit $rc"
 # Pipe input decodes in one thread: still the same.
 "$spe" report -j 4 - <"$tmp/m.data" | sed 's/^# spe-decode report of -$/# spe-decode report of X/' >"$tmp/pipe"
 sed 's/^# spe-decode report of .*/# spe-decode report of X/' "$tmp/j1/report" >"$tmp/file"
@@ -85,6 +101,10 @@ if (cd "$top/tools/spe-decode" && CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS=-fsa
 	done
 	"$tsan/spe-decode" html -j 4 -o "$tmp/tsan.html" "$tmp/m.data" >/dev/null 2>"$tmp/tsan.err"
 	grep -q 'ThreadSanitizer' "$tmp/tsan.err" && races=$((races + 1))
+	# script's output goes through the writer thread.
+	"$tsan/spe-decode" script -j 3 "$tmp/m.data" >"$tmp/tsan.out" 2>"$tmp/tsan.err"
+	grep -q 'ThreadSanitizer' "$tmp/tsan.err" && races=$((races + 1))
+	cmp -s "$tmp/tsan.out" <(grep -v '^spe-decode' "$tmp/j1/script") || races=$((races + 1))
 	# All threads on one CPU: the scheduler stops workers in the middle
 	# of batches, and the merging thread takes those batches over.
 	if command -v taskset >/dev/null; then
@@ -93,7 +113,7 @@ if (cd "$top/tools/spe-decode" && CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS=-fsa
 		cmp -s <(grep -v '^spe-decode' "$tmp/tsan.out") <(grep -v '^spe-decode' "$tmp/j1/report") ||
 			races=$((races + 1))
 	fi
-	[ "$races" = 0 ] && tap_ok "ThreadSanitizer: no race in report -j 2/3/8 (and -j 4 on one CPU) and html -j 4, same output" ||
+	[ "$races" = 0 ] && tap_ok "ThreadSanitizer: no race in report -j 2/3/8 (and -j 4 on one CPU), html -j 4 and script -j 3, same output" ||
 		tap_fail "ThreadSanitizer" "$(grep -m5 -A6 'WARNING' "$tmp/tsan.err")"
 else
 	tap_skip "ThreadSanitizer" "no TSan build ($(tail -1 "$tmp/tsan.log"))"

@@ -19,6 +19,7 @@
 #include "filter.h"
 #include "input.h"
 #include "kernel_symbols.h"
+#include "output_thread.h"
 #include "samples.h"
 
 enum field {
@@ -87,15 +88,27 @@ struct script {
 	size_t ipsym_len;
 	char evname[SPE_S_NR][40];	/* "%*s: " of each event name */
 	size_t evname_len[SPE_S_NR];
-	/* Lines are built in place here and written in big blocks. */
-	char obuf[256 * 1024];
+	/* Lines are built in place here and written in big blocks, by the
+	 * writer thread when there is one. */
+	char *obuf;
 	size_t olen;
+	struct spe_output_thread *writer;
 };
+
+#define OBUF_SIZE	(256 * 1024)
 
 static void obuf_flush(struct script *sc)
 {
-	spe_output_write(sc->out, sc->obuf, sc->olen);
+	if (sc->writer)
+		sc->obuf = spe_output_thread_submit(sc->writer, sc->olen);
+	else
+		spe_output_write(sc->out, sc->obuf, sc->olen);
 	sc->olen = 0;
+}
+
+static bool output_failed(struct script *sc)
+{
+	return sc->out->err || (sc->writer && spe_output_thread_failed(sc->writer));
 }
 
 static void usage(FILE *f)
@@ -344,7 +357,7 @@ static void print_perf(struct script *sc, const struct spe_sample *s, const char
 	struct line l;
 	char t[48];
 
-	if (sizeof(sc->obuf) - sc->olen < LINE_MAX_BYTES)
+	if (OBUF_SIZE - sc->olen < LINE_MAX_BYTES)
 		obuf_flush(sc);
 	l.b = sc->obuf + sc->olen;
 	if (!same_record) {
@@ -692,7 +705,7 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 		print_json(sc, s, sc->comm, &sc->sym);
 	else
 		print_perf(sc, s, sc->comm, &sc->sym, same);
-	return sc->out->err ? 1 : 0;
+	return output_failed(sc) ? 1 : 0;
 }
 
 static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
@@ -810,9 +823,16 @@ static int run(int argc, char **argv)
 	}
 	sc.out = malloc(sizeof(*sc.out));
 	sc.ips = calloc(NR_IP_SLOTS, sizeof(*sc.ips));
-	if (!sc.out || !sc.ips) {
+	/* perf's layout goes through the line blocks; with threads to
+	 * decode, another one writes them (output_thread.h). */
+	if (sc.fmt == FMT_PERF && (r.threads ? r.threads : spe_cli_default_threads()) > 1)
+		sc.writer = spe_output_thread_start(STDOUT_FILENO, OBUF_SIZE);
+	sc.obuf = sc.writer ? spe_output_thread_block(sc.writer) : malloc(OBUF_SIZE);
+	if (!sc.out || !sc.ips || !sc.obuf) {
 		free(sc.out);
 		free(sc.ips);
+		if (!sc.writer)
+			free(sc.obuf);
 		spe_symbols_free(sc.syms);
 		return 1;
 	}
@@ -822,9 +842,29 @@ static int run(int argc, char **argv)
 	r.path = path;
 	r.itrace = sc.it;
 	status = spe_filter_prepare(&sc.filter, "script", path, &sc.it);
-	if (!status)
+	/*
+	 * The summary goes to stderr between the full blocks and the last
+	 * one, as without the writer thread, so that 2>&1 reads the same.
+	 */
+	r.quiet = true;
+	if (!status) {
 		status = spe_samples_execute(&r);
+		if (sc.writer)
+			spe_output_thread_wait(sc.writer);
+		spe_samples_summary(&r);
+	}
 	obuf_flush(&sc);
+	if (sc.writer) {
+		int err = spe_output_thread_stop(sc.writer);
+
+		if (err) {
+			fprintf(stderr, "spe-decode script: write error: %s\n", strerror(err));
+			if (!status)
+				status = 1;
+		}
+	} else {
+		free(sc.obuf);
+	}
 	if (spe_output_flush(sc.out, "script") && !status)
 		status = 1;
 	free(sc.out);

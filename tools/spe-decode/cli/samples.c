@@ -48,7 +48,7 @@ int spe_samples_parse_itrace(const char *cmd, const char *arg, struct spe_itrace
 	return 0;
 }
 
-static void summary(const struct spe_samples_run *run)
+void spe_samples_summary(const struct spe_samples_run *run)
 {
 	const struct spe_session_stats *st = &run->stats;
 
@@ -111,7 +111,7 @@ int spe_samples_execute(struct spe_samples_run *run)
 		status = 1;
 	}
 	if (!run->quiet)
-		summary(run);
+		spe_samples_summary(run);
 	spe_session_close(s);
 	spe_synth_free(&c.synth);
 	spe_source_close(&src);

@@ -33,6 +33,9 @@ struct spe_samples_run {
  * decoded before it) or when the file holds no arm_spe AUX data ("no
  * arm_spe AUX data in FILE", no_spe set), 2 on usage errors. */
 int spe_samples_execute(struct spe_samples_run *run);
+/* The end-of-run summary on stderr (lost data, skipped records, errors),
+ * for a run that was quiet so as to print it itself. */
+void spe_samples_summary(const struct spe_samples_run *run);
 
 /* "--itrace=..." / "--itrace ..." parsing shared by the commands; returns
  * 0 or prints the reason and returns 2. */
