@@ -321,49 +321,46 @@ struct spe_impdef_value {
  * @present.  When a packet kind repeats inside one record the last one wins.
  */
 struct spe_record {
+	/*
+	 * The fields every sample reads come first, in one 64-byte cache
+	 * line; the rest of the common ones fill the second.  Decoding
+	 * threads hand records to the merging thread through memory, so
+	 * the lines a record spans are what crosses between cores.
+	 */
 	uint64_t offset;	/* stream offset of the first packet */
 	uint32_t size;		/* bytes up to and including End/Timestamp */
 	uint32_t present;	/* SPE_REC_* bits */
-	enum spe_rec_end end;
-
 	struct spe_insn_addr pc;
-	struct spe_insn_addr br_target;
-	struct spe_insn_addr prev_br_target;
-
 	uint64_t data_va;	/* bits 55:0, sign-extended from bit 55 */
-	uint8_t data_va_tag;	/* top-byte tag, payload bits 63:56 */
-
-	uint64_t data_pa;	/* bits 55:0 */
-	bool data_pa_ns;	/* bit 63 */
-	bool data_pa_ch;	/* bit 62: checked (MTE) access */
-	uint8_t data_pa_pat;	/* bits 59:56: physical address tag */
-
+	uint64_t events;	/* Events packet bits, SPE_EV_* */
+	uint64_t timestamp;	/* Timestamp packet (also ends the record) */
 	uint16_t lat_total;	/* counters: saturate at 12 or 16 bits */
 	uint16_t lat_issue;
 	uint16_t lat_xlat;	/* translation latency */
-
-	uint64_t events;	/* Events packet bits, SPE_EV_* */
-	uint8_t events_size;	/* payload bytes: 1, 2, 4 or 8 */
-
 	uint8_t op_class;	/* SPE_OP_CLASS_*: 0 other, 1 ld/st, 2 branch */
 	uint8_t op_subclass;	/* raw payload byte of the Operation Type */
 
-	uint16_t data_source;	/* IMPLEMENTATION DEFINED value */
-	uint8_t data_source_size; /* payload bytes: 1 or 2 */
-
+	struct spe_insn_addr br_target;
+	uint64_t data_pa;	/* bits 55:0 */
+	struct spe_insn_addr prev_br_target;
 	uint32_t context_el1;	/* CONTEXTIDR_EL1 */
 	uint32_t context_el2;	/* CONTEXTIDR_EL2 */
-
-	uint64_t timestamp;	/* Timestamp packet (also ends the record) */
+	uint16_t data_source;	/* IMPLEMENTATION DEFINED value */
+	uint8_t data_source_size; /* payload bytes: 1 or 2 */
+	uint8_t events_size;	/* payload bytes: 1, 2, 4 or 8 */
+	uint8_t data_va_tag;	/* top-byte tag, payload bits 63:56 */
+	bool data_pa_ns;	/* bit 63 */
+	bool data_pa_ch;	/* bit 62: checked (MTE) access */
+	uint8_t data_pa_pat;	/* bits 59:56: physical address tag */
+	uint8_t end;		/* enum spe_rec_end */
+	uint8_t n_impdef_addr, n_impdef_cnt;
+	uint16_t n_unknown;	/* unknown packets skipped by size */
+	uint16_t n_packets;	/* packets in the record, End/Timestamp too */
 
 	/* IMPLEMENTATION DEFINED (or not yet defined) address/counter
 	 * indexes: the first SPE_REC_MAX_IMPDEF of each kept, all counted. */
-	uint8_t n_impdef_addr, n_impdef_cnt;
 	struct spe_impdef_value impdef_addr[SPE_REC_MAX_IMPDEF];
 	struct spe_impdef_value impdef_cnt[SPE_REC_MAX_IMPDEF];
-
-	uint16_t n_unknown;	/* unknown packets skipped by size */
-	uint16_t n_packets;	/* packets in the record, End/Timestamp too */
 };
 
 /* Decoder options. */

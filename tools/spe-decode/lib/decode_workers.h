@@ -23,10 +23,12 @@ struct spe_dw_buf {
 enum spe_dw_kind { SPE_DW_RECORD, SPE_DW_PARTIAL };
 
 struct spe_dw_item {
-	struct spe_record rec;		/* SPE_DW_RECORD; .end for a partial one */
+	/* Before the record, so that an item's header shares a cache line
+	 * with the record's first fields (see struct spe_record). */
 	uint64_t data_off, aux_off;	/* of the buffer it came from */
 	uint64_t error_file_off;	/* SPE_DW_PARTIAL ended by an error */
 	uint8_t kind;
+	struct spe_record rec;		/* SPE_DW_RECORD; .end for a partial one */
 };
 
 struct spe_dw;
