@@ -82,6 +82,10 @@ struct spe_synth {
 	struct spe_itrace opts;
 	uint64_t *insn_count;		/* per queue */
 	uint32_t nr_counts;
+	/* The wanted kinds in perf's order: the loop per record runs over
+	 * these only (the views want one kind, script nine). */
+	uint8_t kinds[SPE_S_NR];
+	uint8_t nr_kinds;
 };
 
 int spe_synth_init(struct spe_synth *sy, const struct spe_itrace *opts);

@@ -124,6 +124,9 @@ int spe_synth_init(struct spe_synth *sy, const struct spe_itrace *opts)
 	sy->opts = *opts;
 	if (!sy->opts.period)
 		sy->opts.period = 1;
+	for (int k = 0; k < SPE_S_NR; k++)
+		if (sy->opts.want[k])
+			sy->kinds[sy->nr_kinds++] = (uint8_t)k;
 	return 0;
 }
 
@@ -136,6 +139,8 @@ void spe_synth_free(struct spe_synth *sy)
 /* The instruction period counts records per queue, as perf does. */
 static bool insn_due(struct spe_synth *sy, uint32_t queue)
 {
+	if (sy->opts.period == 1)	/* every record: nothing to count */
+		return true;
 	if (queue >= sy->nr_counts) {
 		uint32_t n = queue + 16;
 		uint64_t *c = realloc(sy->insn_count, n * sizeof(*c));
@@ -243,9 +248,9 @@ int spe_synth_record(struct spe_synth *sy, const struct spe_qrecord *qr,
 		}
 	}
 
-	for (int k = 0; k < SPE_S_NR; k++) {
-		if (!o->want[k])
-			continue;
+	for (unsigned int i = 0; i < sy->nr_kinds; i++) {
+		int k = sy->kinds[i];
+
 		s.kind = (enum spe_sample_kind)k;
 		s.addr = va;
 		s.phys_addr = pa;
