@@ -53,9 +53,13 @@ if command -v perf >/dev/null; then
 	measure "perf script" "$cache/perf.out" perf script -i "$cache/b32.data"
 	read -r pw _ <"$cache/last"
 fi
+measure "spe-decode script --branch-miss -j 1" "$cache/spe1.out" \
+	"$spe" script -j 1 --branch-miss "$cache/b32.data"
 measure "spe-decode script --branch-miss (same output)" "$cache/spe.out" \
 	"$spe" script --branch-miss "$cache/b32.data"
 read -r sw _ <"$cache/last"
+cmp -s "$cache/spe1.out" "$cache/spe.out" ||
+	echo "spe-decode script: output with $(nproc) threads DIFFERS from -j 1"
 if command -v perf >/dev/null; then
 	if cmp -s "$cache/perf.out" "$cache/spe.out"; then same=identical; else same=DIFFERENT; fi
 	printf 'script vs perf script: output %s; speed-up %.1fx wall (target >= 15x)\n' "$same" \
@@ -68,4 +72,4 @@ measure "spe-decode report --sort sym,data_src" /dev/null "$spe" report --sort s
 measure "spe-decode c2c" /dev/null "$spe" c2c "$cache/b32.data"
 measure "spe-decode html" /dev/null "$spe" html -o "$cache/r.html" "$cache/b32.data"
 measure "spe-decode pprof" /dev/null "$spe" pprof -o "$cache/p.pb.gz" "$cache/b32.data"
-rm -f "$cache/perf.out" "$cache/spe.out" "$cache/r.html" "$cache/p.pb.gz"
+rm -f "$cache/perf.out" "$cache/spe.out" "$cache/spe1.out" "$cache/r.html" "$cache/p.pb.gz"
