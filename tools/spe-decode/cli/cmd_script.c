@@ -224,8 +224,10 @@ static void l_str(struct line *l, const char *s)
 
 static void l_pad(struct line *l, size_t used, int width)
 {
-	for (int i = (int)used; i < width; i++)
-		l->b[l->n++] = ' ';
+	if ((int)used < width) {
+		memset(l->b + l->n, ' ', (size_t)width - used);
+		l->n += (size_t)width - used;
+	}
 }
 
 /* right-aligned in width, like %*s */
@@ -237,36 +239,50 @@ static void l_rstr(struct line *l, const char *s, int width)
 	l_str(l, s);
 }
 
+/* Two digits per division: a line has up to half a dozen numbers. */
+static const char digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324"
+	"25262728293031323334353637383940414243444546474849"
+	"50515253545556575859606162636465666768697071727374"
+	"75767778798081828384858687888990919293949596979899";
+
 static size_t fmt_dec(char *tmp, int64_t v)
 {
 	char r[24];
-	size_t n = 0, k = 0;
-	uint64_t u = v < 0 ? (uint64_t)-v : (uint64_t)v;
+	size_t n = sizeof(r), k = 0;
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
 
-	do {
-		r[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
+	while (u >= 100) {
+		const char *d = &digit_pairs[(u % 100) * 2];
+
+		u /= 100;
+		r[--n] = d[1];
+		r[--n] = d[0];
+	}
+	if (u >= 10) {
+		r[--n] = digit_pairs[u * 2 + 1];
+		r[--n] = digit_pairs[u * 2];
+	} else {
+		r[--n] = (char)('0' + u);
+	}
 	if (v < 0)
 		tmp[k++] = '-';
-	while (n)
-		tmp[k++] = r[--n];
-	return k;
+	memcpy(tmp + k, r + n, sizeof(r) - n);
+	return k + sizeof(r) - n;
 }
 
 static size_t fmt_hex(char *tmp, uint64_t v)
 {
 	static const char digits[] = "0123456789abcdef";
 	char r[16];
-	size_t n = 0, k = 0;
+	size_t n = sizeof(r);
 
 	do {
-		r[n++] = digits[v & 15];
+		r[--n] = digits[v & 15];
 		v >>= 4;
 	} while (v);
-	while (n)
-		tmp[k++] = r[--n];
-	return k;
+	memcpy(tmp, r + n, sizeof(r) - n);
+	return sizeof(r) - n;
 }
 
 /* %*d (right) or %-*d (left, width < 0) */
@@ -304,8 +320,10 @@ static void l_time(struct line *l, bool ns, uint64_t t)
 	l_dec(l, (int64_t)(t / 1000000000), 5);
 	l->b[l->n++] = '.';
 	k = fmt_dec(tmp, (int64_t)frac);
-	for (int i = (int)k; i < digits; i++)
-		l->b[l->n++] = '0';
+	if ((int)k < digits) {
+		memset(l->b + l->n, '0', (size_t)digits - k);
+		l->n += (size_t)digits - k;
+	}
 	memcpy(l->b + l->n, tmp, k);
 	l->n += k;
 }
