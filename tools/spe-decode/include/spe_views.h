@@ -141,8 +141,9 @@ int spe_cost_print(const struct spe_cost_table *t, enum spe_cost_col order,
  * the process.  A line is shared when more than one CPU (in a per-thread
  * recording: thread) touched it and at least one access was a store.
  * Two passes over the file keep memory small: the first finds the shared
- * lines (a few words per line), the second collects, for those lines
- * only, each offset and the code touching it.
+ * lines (16 bytes per line touched), the second collects, for those lines
+ * only, each offset and the code touching it (the table of every line is
+ * freed between the passes).
  */
 struct spe_c2c;
 
@@ -188,10 +189,10 @@ struct spe_c2c_summary {
 };
 
 void spe_c2c_summary(const struct spe_c2c *c, struct spe_c2c_summary *s);
-/* The shared lines by order (descending) and their entries (by offset,
- * then by accesses); malloc'ed arrays the caller frees.  Returns the
- * number of lines or SPE_ERR_NOMEM. */
-long spe_c2c_lines(const struct spe_c2c *c, enum spe_c2c_order order,
+/* The shared lines by order (descending), at most top (0: all), and
+ * their entries (by offset, then by accesses); malloc'ed arrays the
+ * caller frees.  Returns the number of lines or SPE_ERR_NOMEM. */
+long spe_c2c_lines(const struct spe_c2c *c, enum spe_c2c_order order, size_t top,
 		   struct spe_c2c_line_view **lines, struct spe_c2c_entry_view **entries);
 /* The report as text; at most top lines (0: all).  Returns as
  * spe_cost_print(). */

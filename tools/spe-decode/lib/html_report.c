@@ -582,7 +582,7 @@ static void write_c2c(struct spe_sink *o, const struct spe_html *h, size_t top)
 	struct spe_c2c_line_view *lv;
 	struct spe_c2c_entry_view *ev;
 	struct spe_c2c_summary s;
-	long n = spe_c2c_lines(h->c2c, SPE_C2C_COST, &lv, &ev);
+	long n = spe_c2c_lines(h->c2c, SPE_C2C_COST, top, &lv, &ev);
 
 	if (n < 0) {
 		o->err = (int)n;
@@ -640,8 +640,9 @@ static void write_c2c(struct spe_sink *o, const struct spe_html *h, size_t top)
 		}
 		spe_sink_printf(o, "</tbody></table></details>\n");
 	}
-	if ((size_t)n > top)
-		spe_sink_printf(o, "<p class=note>%ld more shared lines not shown.</p>\n", n - (long)top);
+	if (s.shared_lines > top)
+		spe_sink_printf(o, "<p class=note>%" PRIu64 " more shared lines not shown.</p>\n",
+		   s.shared_lines - top);
 	free(lv);
 	free(ev);
 }
