@@ -121,7 +121,7 @@ static int run(int argc, char **argv)
 	if (status > 1 || (status == 1 && !vr.r.nr_samples))
 		goto done;
 	spe_view_run_free(&vr);
-	if (spe_c2c_select(spe_html_c2c(h))) {
+	if (spe_html_select(h, meta.top)) {
 		fprintf(stderr, "spe-decode html: out of memory\n");
 		status = 1;
 		goto done;

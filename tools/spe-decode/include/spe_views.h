@@ -202,8 +202,11 @@ int spe_c2c_print(const struct spe_c2c *c, enum spe_c2c_order order, size_t top,
 /* ---- The HTML report (lib/html_report.c) ------------------------------------ */
 
 /* One pass feeds the report, the cost table by symbol, the c2c scan, the
- * histograms, the data sources per symbol and the timeline; the caller
- * then runs the c2c detail pass (spe_html_c2c()) and writes the page. */
+ * histograms, the data sources per symbol and the timeline; then
+ * spe_html_select() renders the sections of that pass that need big
+ * tables (data sources per symbol, the cost table) and frees the tables,
+ * the caller runs the c2c detail pass (spe_html_c2c()) and writes the
+ * page, so the second pass runs in the memory of the shared lines. */
 struct spe_html;
 
 struct spe_html_meta {
@@ -219,6 +222,9 @@ void spe_html_free(struct spe_html *h);
 int spe_html_add(struct spe_html *h, const struct spe_view_sample *vs);
 /* AUX flags and LOST records for the timeline. */
 int spe_html_event(struct spe_html *h, const struct spe_perf_reader_event *ev);
+/* Between the passes: top as the page's (0: the defaults); picks the
+ * shared lines.  0, or SPE_ERR_NOMEM. */
+int spe_html_select(struct spe_html *h, size_t top);
 struct spe_c2c *spe_html_c2c(struct spe_html *h);
 /* The page; returns 0 or the first error of write (or SPE_ERR_NOMEM). */
 int spe_html_write(const struct spe_html *h, const struct spe_html_meta *m,

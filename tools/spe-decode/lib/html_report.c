@@ -75,6 +75,11 @@ struct spe_html {
 	struct mark *marks;
 	size_t nr_marks, cap_marks;
 	uint64_t dropped_marks;
+	/* After the first pass: the data-source and cost sections as text,
+	 * their tables freed (spe_html_select()). */
+	char *pre;
+	size_t pre_len, pre_cap;
+	bool selected;
 };
 
 int spe_html_new(struct spe_html **out, bool virt)
@@ -106,6 +111,7 @@ void spe_html_free(struct spe_html *h)
 	free(h->syms);
 	free(h->bins);
 	free(h->marks);
+	free(h->pre);
 	free(h);
 }
 
@@ -708,6 +714,44 @@ static void write_timeline(struct spe_sink *o, const struct spe_html *h)
 	spe_sink_printf(o, "</svg>\n");
 }
 
+/* A sink into h->pre. */
+static int pre_write(void *ctx, const char *text, size_t len)
+{
+	struct spe_html *h = ctx;
+
+	while (h->pre_len + len > h->pre_cap) {
+		size_t ncap = h->pre_cap ? h->pre_cap * 2 : 65536;
+		char *n = realloc(h->pre, ncap);
+
+		if (!n)
+			return SPE_ERR_NOMEM;
+		h->pre = n;
+		h->pre_cap = ncap;
+	}
+	memcpy(h->pre + h->pre_len, text, len);
+	h->pre_len += len;
+	return 0;
+}
+
+int spe_html_select(struct spe_html *h, size_t top)
+{
+	struct spe_sink o = { pre_write, h, 0 };
+
+	write_ds(&o, h, top ? top : 50);
+	write_cost(&o, h, top ? top : 200);
+	if (o.err)
+		return o.err;
+	spe_cost_free(h->cost);
+	h->cost = NULL;
+	for (size_t i = 0; i < h->cap; i++)
+		free(h->syms[i].key);
+	free(h->syms);
+	h->syms = NULL;
+	h->cap = h->used = 0;
+	h->selected = true;
+	return spe_c2c_select(h->c2c);
+}
+
 int spe_html_write(const struct spe_html *h, const struct spe_html_meta *m,
 		   int (*write)(void *ctx, const char *text, size_t len), void *ctx)
 {
@@ -724,8 +768,12 @@ int spe_html_write(const struct spe_html *h, const struct spe_html_meta *m,
 	   "</p>\n");
 	write_meta(&o, h, m);
 	write_latency(&o, h);
-	write_ds(&o, h, m->top ? m->top : 50);
-	write_cost(&o, h, m->top ? m->top : 200);
+	if (h->selected) {
+		spe_sink_put(&o, h->pre, h->pre_len);
+	} else {
+		write_ds(&o, h, m->top ? m->top : 50);
+		write_cost(&o, h, m->top ? m->top : 200);
+	}
 	write_c2c(&o, h, m->top ? m->top : 50);
 	write_timeline(&o, h);
 	spe_sink_printf(&o, "<p class=note>Written by spe-decode html.</p>\n<script>%s</script>\n"
