@@ -57,7 +57,6 @@ static const char *const op_names[SPE_REP_NR_OPS] = {
 
 struct row {
 	const char *key;		/* key values joined by '\x1f', in the arena */
-	uint32_t hash;
 	uint32_t lat_n[3], sat12[3], sat16[3];	/* per row: < 2^32 records */
 	uint64_t samples;
 	uint64_t lat_sum[3];
@@ -79,7 +78,9 @@ struct spe_cost_table {
 	size_t nr_chunks, cap_chunks, chunk_left;
 	char *chunk_next;		/* where the next key goes */
 	size_t maxkey;			/* the longest key, with its NUL */
-	uint32_t *index;		/* open addressing on the key's hash: row + 1 */
+	/* Open addressing on the key's hash: hash << 32 | row + 1, so that a
+	 * probe reads a row only when its hash is the key's. */
+	uint64_t *index;
 	size_t cap;
 	bool wide;			/* a latency above 4095 was seen: 16-bit counters */
 };
@@ -169,24 +170,79 @@ const char *spe_cost_key_name(const struct spe_cost_table *t, unsigned i)
 	return key_names[t->keys[i]];
 }
 
-/* Appends the text of key k to buf at *pos. */
+/*
+ * The keys are built without printf (it was a fifth of the time per
+ * record), truncated as snprintf would: put() appends at most what fits
+ * before the buffer's last byte and keeps it NUL-terminated.
+ */
+struct text {
+	char *buf;
+	size_t len, pos;
+};
+
+static void put(struct text *t, const char *s, size_t n)
+{
+	if (t->pos + n >= t->len)
+		n = t->len - 1 - t->pos;
+	memcpy(t->buf + t->pos, s, n);
+	t->pos += n;
+	t->buf[t->pos] = 0;
+}
+
+static void put_str(struct text *t, const char *s)
+{
+	put(t, s, strlen(s));
+}
+
+/* v in lower-case hex, at least width digits ("%0*" PRIx64). */
+static void put_hex(struct text *t, uint64_t v, int width)
+{
+	char d[16];
+	int i = 16;
+
+	do {
+		d[--i] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v || 16 - i < width);
+	put(t, d + i, (size_t)(16 - i));
+}
+
+static void put_int(struct text *t, int32_t v)
+{
+	char d[12];
+	int i = 12;
+	uint32_t u = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+
+	do {
+		d[--i] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		d[--i] = '-';
+	put(t, d + i, (size_t)(12 - i));
+}
+
+/* Appends the text of key k to buf at *pos (a separator before all but
+ * the first). */
 static void key_text(enum spe_cost_key k, const struct spe_view_sample *vs, char *buf,
 		     size_t len, size_t *pos)
 {
 	const struct spe_sample *s = vs->s;
 	char tmp[160];
-	const char *txt = tmp;
-	int n;
+	struct text o = { buf, len, *pos }, x = { tmp, sizeof(tmp), 0 };
+	const char *txt = NULL;
 
+	tmp[0] = 0;
 	switch (k) {
 	case SPE_KEY_SYM:
 		/* perf's spelling; an ip without a symbol is its own row */
-		if (vs->sym->has_sym)
-			snprintf(tmp, sizeof(tmp), "[%c] %s",
-				 s->cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.', vs->sym->name);
-		else
-			snprintf(tmp, sizeof(tmp), "[%c] 0x%016" PRIx64,
-				 s->cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.', s->ip);
+		put_str(&x, s->cpumode == PERF_RECORD_MISC_KERNEL ? "[k] " : "[.] ");
+		if (vs->sym->has_sym) {
+			put_str(&x, vs->sym->name);
+		} else {
+			put_str(&x, "0x");
+			put_hex(&x, s->ip, 16);
+		}
 		break;
 	case SPE_KEY_DSO:
 		txt = vs->sym->dso;
@@ -195,13 +251,17 @@ static void key_text(enum spe_cost_key k, const struct spe_view_sample *vs, char
 		txt = vs->srcline ? vs->srcline : "??:0";
 		break;
 	case SPE_KEY_SYMBOL_DADDR:
-		if (vs->dsym && vs->dsym->has_sym)
-			snprintf(tmp, sizeof(tmp), "[.] %s+0x%" PRIx64, vs->dsym->name,
-				 vs->dsym->offset);
-		else if (s->addr)
-			snprintf(tmp, sizeof(tmp), "[.] 0x%016" PRIx64, s->addr);
-		else
+		if (vs->dsym && vs->dsym->has_sym) {
+			put_str(&x, "[.] ");
+			put_str(&x, vs->dsym->name);
+			put_str(&x, "+0x");
+			put_hex(&x, vs->dsym->offset, 1);
+		} else if (s->addr) {
+			put_str(&x, "[.] 0x");
+			put_hex(&x, s->addr, 16);
+		} else {
 			txt = "[.] [unknown]";
+		}
 		break;
 	case SPE_KEY_DATA_SRC:
 		spe_view_data_src_text(s->data_src, tmp, sizeof(tmp));
@@ -210,23 +270,28 @@ static void key_text(enum spe_cost_key k, const struct spe_view_sample *vs, char
 		txt = op_names[spe_view_op(s->qr->rec)];
 		break;
 	case SPE_KEY_CPU:
-		snprintf(tmp, sizeof(tmp), "%d", s->cpu);
+		put_int(&x, s->cpu);
 		break;
 	case SPE_KEY_PID:
-		snprintf(tmp, sizeof(tmp), "%d:%s", s->pid, vs->comm ? vs->comm : "");
+		put_int(&x, s->pid);
+		put_str(&x, ":");
+		put_str(&x, vs->comm ? vs->comm : "");
 		break;
 	case SPE_KEY_COMM:
-		if (vs->comm)
+		if (vs->comm) {
 			txt = vs->comm;
-		else
-			snprintf(tmp, sizeof(tmp), ":%d", s->tid);
+		} else {
+			put_str(&x, ":");
+			put_int(&x, s->tid);
+		}
 		break;
 	default:
 		txt = "";
 	}
-	n = snprintf(buf + *pos, len - *pos, "%s%s", *pos ? "\x1f" : "", txt);
-	if (n > 0)
-		*pos = *pos + (size_t)n >= len ? len - 1 : *pos + (size_t)n;
+	if (o.pos)
+		put(&o, "\x1f", 1);
+	put_str(&o, txt ? txt : tmp);
+	*pos = o.pos;
 }
 
 static uint32_t hash_str(const char *s)
@@ -238,15 +303,20 @@ static uint32_t hash_str(const char *s)
 	return (uint32_t)(h ^ h >> 32);
 }
 
-static size_t slot(const struct spe_cost_table *t, const uint32_t *index, size_t cap, uint32_t h,
+static uint32_t row_of(uint64_t slot)
+{
+	return (uint32_t)slot - 1;
+}
+
+/* The slot of key (hash h): its row's, or the empty one to take.  key
+ * NULL: the first empty slot (rehashing, where keys are distinct). */
+static size_t slot(const struct spe_cost_table *t, const uint64_t *index, size_t cap, uint32_t h,
 		   const char *key)
 {
 	size_t i = h & (cap - 1);
 
 	while (index[i]) {
-		const struct row *r = row_at(t, index[i] - 1);
-
-		if (r->hash == h && !strcmp(r->key, key))
+		if (key && index[i] >> 32 == h && !strcmp(row_at(t, row_of(index[i]))->key, key))
 			break;
 		i = (i + 1) & (cap - 1);
 	}
@@ -256,12 +326,13 @@ static size_t slot(const struct spe_cost_table *t, const uint32_t *index, size_t
 static int grow(struct spe_cost_table *t)
 {
 	size_t ncap = t->cap * 2;
-	uint32_t *n = calloc(ncap, sizeof(*n));
+	uint64_t *n = calloc(ncap, sizeof(*n));
 
 	if (!n)
 		return SPE_ERR_NOMEM;
-	for (size_t r = 0; r < t->used; r++)
-		n[slot(t, n, ncap, row_at(t, r)->hash, row_at(t, r)->key)] = (uint32_t)r + 1;
+	for (size_t i = 0; i < t->cap; i++)
+		if (t->index[i])
+			n[slot(t, n, ncap, (uint32_t)(t->index[i] >> 32), NULL)] = t->index[i];
 	free(t->index);
 	t->index = n;
 	t->cap = ncap;
@@ -327,12 +398,12 @@ int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
 			return SPE_ERR_NOMEM;
 		if (room_for_row(t) || !(k = arena_copy(t, key, len)))
 			return SPE_ERR_NOMEM;
-		*row_at(t, t->used) = (struct row){ .key = k, .hash = h };
-		t->index[i] = (uint32_t)++t->used;
+		*row_at(t, t->used) = (struct row){ .key = k };
+		t->index[i] = (uint64_t)h << 32 | (uint32_t)++t->used;
 		if (len > t->maxkey)
 			t->maxkey = len;
 	}
-	r = row_at(t, t->index[i] - 1);
+	r = row_at(t, row_of(t->index[i]));
 	if (spe_view_latency(rec, 0, &v) && spe_lat_counts_add(&r->lat, v))
 		return SPE_ERR_NOMEM;
 	r->samples++;
