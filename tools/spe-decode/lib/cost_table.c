@@ -29,6 +29,7 @@
 
 #include "grow.h"
 #include "latency_counts.h"
+#include "str_arena.h"
 #include "spe/packet.h"
 #include "spe_decode.h"
 #include "spe_views.h"
@@ -66,7 +67,6 @@ struct row {
 
 #define ROW_SHIFT	10		/* rows per block: 1024 */
 #define ROW_BLOCK	(1u << ROW_SHIFT)
-#define ARENA_CHUNK	65536		/* key text per arena chunk */
 
 struct spe_cost_table {
 	enum spe_cost_key keys[SPE_KEY_NR];
@@ -74,9 +74,7 @@ struct spe_cost_table {
 	bool uses[SPE_KEY_NR];
 	struct row **blocks;		/* rows in order of first appearance */
 	size_t used, nr_blocks, cap_blocks;
-	char **chunks;			/* the key arena */
-	size_t nr_chunks, cap_chunks, chunk_left;
-	char *chunk_next;		/* where the next key goes */
+	struct spe_str_arena keys_text;	/* the rows' keys */
 	size_t maxkey;			/* the longest key, with its NUL */
 	/* Open addressing on the key's hash: hash << 32 | row + 1, so that a
 	 * probe reads a row only when its hash is the key's. */
@@ -148,9 +146,7 @@ void spe_cost_free(struct spe_cost_table *t)
 	for (size_t i = 0; i < t->nr_blocks; i++)
 		free(t->blocks[i]);
 	free(t->blocks);
-	for (size_t i = 0; i < t->nr_chunks; i++)
-		free(t->chunks[i]);
-	free(t->chunks);
+	spe_str_arena_free(&t->keys_text);
 	free(t->index);
 	free(t);
 }
@@ -339,27 +335,6 @@ static int grow(struct spe_cost_table *t)
 	return 0;
 }
 
-/* A copy of key in the arena; NULL without memory. */
-static const char *arena_copy(struct spe_cost_table *t, const char *key, size_t len)
-{
-	char *p;
-
-	if (len > t->chunk_left) {
-		size_t size = len > ARENA_CHUNK ? len : ARENA_CHUNK;
-
-		if (SPE_GROW(t->chunks, t->cap_chunks, t->nr_chunks, 16) ||
-		    !(t->chunks[t->nr_chunks] = malloc(size)))
-			return NULL;
-		t->chunk_next = t->chunks[t->nr_chunks++];
-		t->chunk_left = size;
-	}
-	p = t->chunk_next;
-	memcpy(p, key, len);
-	t->chunk_next += len;
-	t->chunk_left -= len;
-	return p;
-}
-
 /* Room for row t->used: a new block when the last one is full. */
 static int room_for_row(struct spe_cost_table *t)
 {
@@ -396,7 +371,7 @@ int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
 
 		if (t->used == UINT32_MAX - 1)
 			return SPE_ERR_NOMEM;
-		if (room_for_row(t) || !(k = arena_copy(t, key, len)))
+		if (room_for_row(t) || !(k = spe_str_arena_copy(&t->keys_text, key, len)))
 			return SPE_ERR_NOMEM;
 		*row_at(t, t->used) = (struct row){ .key = k };
 		t->index[i] = (uint64_t)h << 32 | (uint32_t)++t->used;

@@ -19,6 +19,7 @@
 #include <linux/perf_event.h>
 
 #include "grow.h"
+#include "str_arena.h"
 #include "spe_decode.h"
 #include "spe_views.h"
 #include "sink_printf.h"
@@ -46,11 +47,14 @@ static const char *const ds_colors[NR_DS] = {
 	[SPE_VIEW_DS_NA] = "#bbbbbb",
 };
 
+/* Loads per symbol by data source: 72 bytes and the key, in blocks of
+ * 1024 that never move, found through an index of hash << 32 | entry + 1. */
 struct sym_ds {
-	char *key;			/* "name\x1fdso" (or "0x<ip>\x1fdso") */
-	uint64_t hash;
+	const char *key;		/* "name\x1fdso" (or "0x<ip>\x1fdso") */
 	uint64_t n[NR_DS], loads;
 };
+
+#define SYM_SHIFT	10
 
 struct mark {
 	uint64_t time;
@@ -66,8 +70,11 @@ struct spe_html {
 	uint64_t at4095[SPE_REP_NR_OPS];	/* a value or saturation: known at the end */
 	uint64_t with_lat[SPE_REP_NR_OPS][3];
 	bool wide;
-	struct sym_ds *syms;		/* open addressing on key */
-	size_t cap, used;
+	struct sym_ds **sym_blocks;
+	size_t nr_sym_blocks, cap_sym_blocks, used;
+	uint64_t *sym_index;		/* open addressing on the key's hash */
+	size_t cap;
+	struct spe_str_arena sym_keys;
 	/* Timeline: bins of width bin_ns from t0, doubled when time runs past. */
 	uint64_t t0, bin_ns, t_last;
 	bool have_t0;
@@ -93,11 +100,23 @@ int spe_html_new(struct spe_html **out, bool virt)
 	    spe_c2c_new(&h->c2c, virt))
 		return SPE_ERR_NOMEM;
 	h->cap = 256;
-	h->syms = calloc(h->cap, sizeof(*h->syms));
+	h->sym_index = calloc(h->cap, sizeof(*h->sym_index));
 	h->bins = calloc(MAX_CPUS + 1, sizeof(*h->bins));
 	h->max_cpu = -1;
 	h->bin_ns = 1000;
-	return h->syms && h->bins ? 0 : SPE_ERR_NOMEM;
+	return h->sym_index && h->bins ? 0 : SPE_ERR_NOMEM;
+}
+
+static void free_syms(struct spe_html *h)
+{
+	for (size_t i = 0; i < h->nr_sym_blocks; i++)
+		free(h->sym_blocks[i]);
+	free(h->sym_blocks);
+	free(h->sym_index);
+	spe_str_arena_free(&h->sym_keys);
+	h->sym_blocks = NULL;
+	h->sym_index = NULL;
+	h->nr_sym_blocks = h->cap_sym_blocks = h->used = h->cap = 0;
 }
 
 void spe_html_free(struct spe_html *h)
@@ -107,9 +126,7 @@ void spe_html_free(struct spe_html *h)
 	spe_report_free(h->rep);
 	spe_cost_free(h->cost);
 	spe_c2c_free(h->c2c);
-	for (size_t i = 0; h->syms && i < h->cap; i++)
-		free(h->syms[i].key);
-	free(h->syms);
+	free_syms(h);
 	free(h->bins);
 	free(h->marks);
 	free(h->pre);
@@ -130,42 +147,66 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
-/* A probe compares the stored hash before the text. */
-static size_t sym_slot(const struct sym_ds *t, size_t cap, const char *k, uint64_t hash)
+static struct sym_ds *sym_at(const struct spe_html *h, size_t i)
+{
+	return &h->sym_blocks[i >> SYM_SHIFT][i & ((1u << SYM_SHIFT) - 1)];
+}
+
+/* The slot of k (hash): its entry's or the empty one to take; k NULL:
+ * the first empty one (rehashing). */
+static size_t sym_slot(const struct spe_html *h, const uint64_t *index, size_t cap,
+		       const char *k, uint32_t hash)
 {
 	size_t i = hash & (cap - 1);
 
-	while (t[i].key && (t[i].hash != hash || strcmp(t[i].key, k)))
+	while (index[i]) {
+		if (k && index[i] >> 32 == hash &&
+		    !strcmp(sym_at(h, (uint32_t)index[i] - 1)->key, k))
+			break;
 		i = (i + 1) & (cap - 1);
+	}
 	return i;
 }
 
 static struct sym_ds *sym_get(struct spe_html *h, const char *k)
 {
-	uint64_t hash = hash_str(k);
-	size_t i;
+	uint64_t h64 = hash_str(k);
+	uint32_t hash = (uint32_t)(h64 ^ h64 >> 32);
+	size_t i, len;
+	struct sym_ds *d;
 
 	if ((h->used + 1) * 2 > h->cap) {
 		size_t ncap = h->cap * 2;
-		struct sym_ds *n = calloc(ncap, sizeof(*n));
+		uint64_t *n = calloc(ncap, sizeof(*n));
 
 		if (!n)
 			return NULL;
 		for (size_t j = 0; j < h->cap; j++)
-			if (h->syms[j].key)
-				n[sym_slot(n, ncap, h->syms[j].key, h->syms[j].hash)] = h->syms[j];
-		free(h->syms);
-		h->syms = n;
+			if (h->sym_index[j])
+				n[sym_slot(h, n, ncap, NULL, (uint32_t)(h->sym_index[j] >> 32))] =
+					h->sym_index[j];
+		free(h->sym_index);
+		h->sym_index = n;
 		h->cap = ncap;
 	}
-	i = sym_slot(h->syms, h->cap, k, hash);
-	if (!h->syms[i].key) {
-		if (!(h->syms[i].key = strdup(k)))
+	i = sym_slot(h, h->sym_index, h->cap, k, hash);
+	if (h->sym_index[i])
+		return sym_at(h, (uint32_t)h->sym_index[i] - 1);
+	if (h->used >= UINT32_MAX - 1)
+		return NULL;
+	if (h->used == h->nr_sym_blocks << SYM_SHIFT) {
+		if (SPE_GROW(h->sym_blocks, h->cap_sym_blocks, h->nr_sym_blocks, 16) ||
+		    !(h->sym_blocks[h->nr_sym_blocks] = malloc(sizeof(struct sym_ds) << SYM_SHIFT)))
 			return NULL;
-		h->syms[i].hash = hash;
-		h->used++;
+		h->nr_sym_blocks++;
 	}
-	return &h->syms[i];
+	len = strlen(k) + 1;
+	d = sym_at(h, h->used);
+	*d = (struct sym_ds){ .key = spe_str_arena_copy(&h->sym_keys, k, len) };
+	if (!d->key)
+		return NULL;
+	h->sym_index[i] = (uint64_t)hash << 32 | (uint32_t)++h->used;
+	return d;
 }
 
 /* Appends n bytes of s at *pos, truncated as snprintf would. */
@@ -521,9 +562,8 @@ static void write_ds(struct spe_sink *o, const struct spe_html *h, size_t top)
 		o->err = SPE_ERR_NOMEM;
 		return;
 	}
-	for (size_t i = 0; i < h->cap; i++)
-		if (h->syms[i].key)
-			v[n++].d = &h->syms[i];
+	for (size_t i = 0; i < h->used; i++)
+		v[n++].d = sym_at(h, i);
 	qsort(v, n, sizeof(*v), cmp_sym);
 	spe_sink_printf(o, "<p>");
 	for (int k = 0; k < NR_DS; k++)
@@ -780,11 +820,7 @@ int spe_html_select(struct spe_html *h, size_t top)
 		return o.err;
 	spe_cost_free(h->cost);
 	h->cost = NULL;
-	for (size_t i = 0; i < h->cap; i++)
-		free(h->syms[i].key);
-	free(h->syms);
-	h->syms = NULL;
-	h->cap = h->used = 0;
+	free_syms(h);
 	h->selected = true;
 	return spe_c2c_select(h->c2c);
 }
