@@ -7,6 +7,9 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +124,11 @@ static int run(int argc, char **argv)
 		status = 1;
 		goto done;
 	}
+#ifdef __GLIBC__
+	/* The table of every line is freed: give its pages back before the
+	 * second pass maps the file again. */
+	malloc_trim(0);
+#endif
 	vr.on_view = on_detail;
 	if (spe_view_run_execute(&vr) && !status)
 		status = 1;

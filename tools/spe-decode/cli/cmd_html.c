@@ -5,6 +5,9 @@
  * the shared cache lines' code), so it takes a file, not a pipe.
  */
 #include <getopt.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +129,11 @@ static int run(int argc, char **argv)
 		status = 1;
 		goto done;
 	}
+#ifdef __GLIBC__
+	/* The first pass's tables are freed: give their pages back before
+	 * the second pass maps the file again. */
+	malloc_trim(0);
+#endif
 	vr.on_view = on_detail;
 	vr.on_event = NULL;
 	if (spe_view_run_execute(&vr) && !status)
