@@ -10,15 +10,15 @@
  * keys groups the same way.  Percentiles are exact: a row keeps its total
  * latencies as the sorted list of the distinct values with their counts,
  * one 32-bit word each (value << 16 | count; a count that would pass
- * 65535 starts another word of the same value), so a row costs 4 bytes
- * per distinct latency, never more than 256 KiB, usually a few dozen
- * bytes.  Saturated counters (4095 or 65535, see spe_views.h) are counted
- * apart and left out of sums and means; a percentile that falls on one is
- * reported as saturated.
+ * 65535 starts another word of the same value, see latency_counts.h), so
+ * a row costs 4 bytes per distinct latency (at most 65536 of them),
+ * usually a few dozen bytes.  Saturated counters (4095 or 65535, see
+ * spe_views.h) are counted apart and left out of sums and means; a
+ * percentile that falls on one is reported as saturated.
  *
- * Memory grows with the rows, not with the records: rows live in blocks
- * that never move (no doubling copy), their keys in an arena of 64 KiB
- * chunks, and the printer builds one row's view at a time.
+ * Memory grows with the rows, not with the records: rows (128 bytes) live
+ * in blocks that never move (no doubling copy), their keys in a string
+ * arena (str_arena.h), and the printer builds one row's view at a time.
  */
 #include <inttypes.h>
 #include <stdarg.h>
