@@ -59,7 +59,8 @@ static int run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const orders[] = { "cost", "peer", "samples", "stores" };
-	struct spe_view_run vr = { .cmd = "c2c", .want_srcline = true };
+	/* Source lines are for the shared lines' code: the second pass. */
+	struct spe_view_run vr = { .cmd = "c2c" };
 	enum spe_c2c_order order = SPE_C2C_COST;
 	struct spe_c2c *c = NULL;
 	struct spe_output *out = NULL;
@@ -130,6 +131,7 @@ static int run(int argc, char **argv)
 	malloc_trim(0);
 #endif
 	vr.on_view = on_detail;
+	vr.want_srcline = true;
 	if (spe_view_run_execute(&vr) && !status)
 		status = 1;
 	out = malloc(sizeof(*out));

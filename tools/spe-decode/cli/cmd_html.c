@@ -60,7 +60,8 @@ static int run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct spe_view_run vr = { .cmd = "html", .want_srcline = true, .on_view = on_view,
+	/* Source lines are for the shared lines' code: the second pass. */
+	struct spe_view_run vr = { .cmd = "html", .on_view = on_view,
 				   .on_event = on_event };
 	struct spe_out_file of = { .fd = -1 };
 	struct spe_html_meta meta = { 0 };
@@ -136,6 +137,7 @@ static int run(int argc, char **argv)
 #endif
 	vr.on_view = on_detail;
 	vr.on_event = NULL;
+	vr.want_srcline = true;
 	if (spe_view_run_execute(&vr) && !status)
 		status = 1;
 	spe_output_init(out, of.fd);
