@@ -30,6 +30,11 @@ static int on_detail(void *ctx, const struct spe_view_sample *vs)
 	return spe_c2c_detail(ctx, vs);
 }
 
+static bool wants_detail(void *ctx, const struct spe_sample *s)
+{
+	return spe_c2c_wants(ctx, s);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -131,6 +136,7 @@ static int run(int argc, char **argv)
 	malloc_trim(0);
 #endif
 	vr.on_view = on_detail;
+	vr.wants = wants_detail;
 	vr.want_srcline = true;
 	if (spe_view_run_execute(&vr) && !status)
 		status = 1;

@@ -33,6 +33,11 @@ static int on_detail(void *ctx, const struct spe_view_sample *vs)
 	return spe_c2c_detail(spe_html_c2c(ctx), vs);
 }
 
+static bool wants_detail(void *ctx, const struct spe_sample *s)
+{
+	return spe_c2c_wants(spe_html_c2c(ctx), s);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -136,6 +141,7 @@ static int run(int argc, char **argv)
 	malloc_trim(0);
 #endif
 	vr.on_view = on_detail;
+	vr.wants = wants_detail;
 	vr.on_event = NULL;
 	vr.want_srcline = true;
 	if (spe_view_run_execute(&vr) && !status)

@@ -159,6 +159,9 @@ int spe_c2c_scan(struct spe_c2c *c, const struct spe_view_sample *vs);
 int spe_c2c_select(struct spe_c2c *c);
 /* Pass 2: every record again, in the same order. */
 int spe_c2c_detail(struct spe_c2c *c, const struct spe_view_sample *vs);
+/* Pass 2: whether a record touches a shared line (the others need no
+ * symbol or source line: spe_c2c_detail() skips them). */
+bool spe_c2c_wants(const struct spe_c2c *c, const struct spe_sample *s);
 
 /* A shared line as the printers read it. */
 struct spe_c2c_line_view {

@@ -194,10 +194,10 @@ void spe_c2c_free(struct spe_c2c *c)
 }
 
 /* The line of a record: false when it is not a load/store with an address. */
-static bool line_of(const struct spe_c2c *c, const struct spe_view_sample *vs, uint64_t *line,
+static bool line_of(const struct spe_c2c *c, const struct spe_sample *s, uint64_t *line,
 		    int32_t *pid, bool *phys)
 {
-	const struct spe_record *rec = vs->s->qr->rec;
+	const struct spe_record *rec = s->qr->rec;
 	enum spe_rep_op op = spe_view_op(rec);
 
 	if (op != SPE_REP_LOAD && op != SPE_REP_STORE)
@@ -211,7 +211,7 @@ static bool line_of(const struct spe_c2c *c, const struct spe_view_sample *vs, u
 	if (!(rec->present & SPE_REC_DATA_VA))
 		return false;
 	*line = rec->data_va >> LINE_SHIFT;
-	*pid = vs->s->pid;
+	*pid = s->pid;
 	*phys = false;
 	return true;
 }
@@ -275,7 +275,7 @@ int spe_c2c_scan(struct spe_c2c *c, const struct spe_view_sample *vs)
 	struct line *l;
 	size_t i;
 
-	if (!line_of(c, vs, &line, &pid, &phys))
+	if (!line_of(c, vs->s, &line, &pid, &phys))
 		return 0;
 	c->accesses++;
 	agent = agent_of(c, vs->s);
@@ -344,6 +344,16 @@ int spe_c2c_select(struct spe_c2c *c)
 	return 0;
 }
 
+bool spe_c2c_wants(const struct spe_c2c *c, const struct spe_sample *s)
+{
+	uint64_t line;
+	int32_t pid;
+	bool phys;
+
+	return c->shared && line_of(c, s, &line, &pid, &phys) &&
+	       c->sh_index[sh_slot(c, line, pid, phys)];
+}
+
 static struct entry *entry_for(struct spe_c2c *c, struct shared *l, unsigned offset,
 			       const struct spe_view_sample *vs)
 {
@@ -394,7 +404,7 @@ int spe_c2c_detail(struct spe_c2c *c, const struct spe_view_sample *vs)
 	uint16_t lat;
 	size_t i;
 
-	if (!c->shared || !line_of(c, vs, &line, &pid, &phys))
+	if (!c->shared || !line_of(c, vs->s, &line, &pid, &phys))
 		return 0;
 	i = sh_slot(c, line, pid, phys);
 	if (!c->sh_index[i])
