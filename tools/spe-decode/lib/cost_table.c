@@ -81,6 +81,13 @@ struct spe_cost_table {
 	uint64_t *index;
 	size_t cap;
 	bool wide;			/* a latency above 4095 was seen: 16-bit counters */
+	/* The data_src key's text of recent values: printing it was a third
+	 * of the time per record, and a recording has few distinct ones. */
+	struct {
+		uint64_t value;
+		bool used;
+		char text[48];
+	} ds_text[64];
 };
 
 static struct row *row_at(const struct spe_cost_table *t, size_t i)
@@ -218,10 +225,29 @@ static void put_int(struct text *t, int32_t v)
 	put(t, d + i, (size_t)(12 - i));
 }
 
+/* spe_view_data_src_text() of v into x, through the table's cache. */
+static void data_src_text(struct spe_cost_table *t, uint64_t v, struct text *x)
+{
+	size_t i = (size_t)((v * 0x9e3779b97f4a7c15ull) >> 58);
+
+	if (!t->ds_text[i].used || t->ds_text[i].value != v) {
+		spe_view_data_src_text(v, x->buf, x->len);
+		x->pos = strlen(x->buf);
+		/* Texts that do not fit the cache are not kept (none do). */
+		if (x->pos >= sizeof(t->ds_text[i].text))
+			return;
+		t->ds_text[i].value = v;
+		t->ds_text[i].used = true;
+		strcpy(t->ds_text[i].text, x->buf);
+		return;
+	}
+	put_str(x, t->ds_text[i].text);
+}
+
 /* Appends the text of key k to buf at *pos (a separator before all but
  * the first). */
-static void key_text(enum spe_cost_key k, const struct spe_view_sample *vs, char *buf,
-		     size_t len, size_t *pos)
+static void key_text(struct spe_cost_table *t, enum spe_cost_key k,
+		     const struct spe_view_sample *vs, char *buf, size_t len, size_t *pos)
 {
 	const struct spe_sample *s = vs->s;
 	char tmp[160];
@@ -260,7 +286,7 @@ static void key_text(enum spe_cost_key k, const struct spe_view_sample *vs, char
 		}
 		break;
 	case SPE_KEY_DATA_SRC:
-		spe_view_data_src_text(s->data_src, tmp, sizeof(tmp));
+		data_src_text(t, s->data_src, &x);
 		break;
 	case SPE_KEY_OP:
 		txt = op_names[spe_view_op(s->qr->rec)];
@@ -360,7 +386,7 @@ int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
 
 	key[0] = 0;
 	for (unsigned k = 0; k < t->nkeys; k++)
-		key_text(t->keys[k], vs, key, sizeof(key), &pos);
+		key_text(t, t->keys[k], vs, key, sizeof(key), &pos);
 	h = hash_str(key);
 	if ((t->used + 1) * 2 > t->cap && grow(t))
 		return SPE_ERR_NOMEM;
