@@ -2,7 +2,9 @@
 # Memory does not grow with the file: peak RSS of script, report and dump
 # on an 11 MB and a 68 MB perf.data differ by less than 4 MB, and stay
 # under 64 MB.  Script and report run with decoding threads and with -j1,
-# where the session itself gives back the pages of decoded records.
+# where the session itself gives back the pages of decoded records.  The
+# same for the views (report --sort, c2c, html, pprof) on a 22 MB and a
+# 114 MB file of the same shape.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/perfdata-suite.sh
@@ -34,6 +36,25 @@ for cmd in "script" "script -j1" "script --json" "report" "report -j1" "dump"; d
 		tap_fail "$cmd: peak ${s} KB on the small file, ${b} KB on the big one"
 	fi
 done
+# The analysis views keep tables that grow with what is distinct (symbols,
+# lines, samples), not with the records: the same records on two CPUs,
+# 5 and 25 times over (a file of the same shape, five times the size).
+"$spe" wrap -o "$tmp/small2.data" "$tmp/small.bin@0" "$tmp/small.bin@1"
+"$spe" wrap -o "$tmp/big2.data" --chunk 4194304 "$tmp/big.bin@0" "$tmp/big.bin@1"
+for cmd in "report --sort sym" "report --sort sym,data_src,symbol_daddr" "c2c" \
+	   "html -o $tmp/v.html" "pprof -o $tmp/v.pb.gz"; do
+	# shellcheck disable=SC2086
+	s=$(peak "$spe" $cmd "$tmp/small2.data")
+	# shellcheck disable=SC2086
+	b=$(peak "$spe" $cmd "$tmp/big2.data")
+	name=${cmd%% -o *}
+	if [ $((b - s)) -lt 4096 ] && [ "$b" -lt 65536 ]; then
+		tap_ok "$name: peak $((s / 1024)) MB on $(($(stat -c %s "$tmp/small2.data") >> 20)) MB, $((b / 1024)) MB on $(($(stat -c %s "$tmp/big2.data") >> 20)) MB"
+	else
+		tap_fail "$name: peak ${s} KB on the small file, ${b} KB on the big one"
+	fi
+done
+
 # perf's pipe format (written by perf inject -o -), from a pipe.
 if command -v perf >/dev/null && perf inject -i "$tmp/big.data" -o - >"$tmp/pipe.data" 2>/dev/null; then
 	cat "$tmp/pipe.data" | /usr/bin/time -f %M -o "$tmp/rss" "$spe" report - >"$tmp/rep" 2>&1

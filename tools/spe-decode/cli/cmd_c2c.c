@@ -7,6 +7,9 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +28,11 @@ static int on_scan(void *ctx, const struct spe_view_sample *vs)
 static int on_detail(void *ctx, const struct spe_view_sample *vs)
 {
 	return spe_c2c_detail(ctx, vs);
+}
+
+static bool wants_detail(void *ctx, const struct spe_sample *s)
+{
+	return spe_c2c_wants(ctx, s);
 }
 
 static void usage(FILE *f)
@@ -56,7 +64,8 @@ static int run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const orders[] = { "cost", "peer", "samples", "stores" };
-	struct spe_view_run vr = { .cmd = "c2c", .want_srcline = true };
+	/* Source lines are for the shared lines' code: the second pass. */
+	struct spe_view_run vr = { .cmd = "c2c" };
 	enum spe_c2c_order order = SPE_C2C_COST;
 	struct spe_c2c *c = NULL;
 	struct spe_output *out = NULL;
@@ -121,7 +130,14 @@ static int run(int argc, char **argv)
 		status = 1;
 		goto done;
 	}
+#ifdef __GLIBC__
+	/* The table of every line is freed: give its pages back before the
+	 * second pass maps the file again. */
+	malloc_trim(0);
+#endif
 	vr.on_view = on_detail;
+	vr.wants = wants_detail;
+	vr.want_srcline = true;
 	if (spe_view_run_execute(&vr) && !status)
 		status = 1;
 	out = malloc(sizeof(*out));

@@ -5,6 +5,9 @@
  * the shared cache lines' code), so it takes a file, not a pipe.
  */
 #include <getopt.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +31,11 @@ static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 static int on_detail(void *ctx, const struct spe_view_sample *vs)
 {
 	return spe_c2c_detail(spe_html_c2c(ctx), vs);
+}
+
+static bool wants_detail(void *ctx, const struct spe_sample *s)
+{
+	return spe_c2c_wants(spe_html_c2c(ctx), s);
 }
 
 static void usage(FILE *f)
@@ -57,7 +65,8 @@ static int run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct spe_view_run vr = { .cmd = "html", .want_srcline = true, .on_view = on_view,
+	/* Source lines are for the shared lines' code: the second pass. */
+	struct spe_view_run vr = { .cmd = "html", .on_view = on_view,
 				   .on_event = on_event };
 	struct spe_out_file of = { .fd = -1 };
 	struct spe_html_meta meta = { 0 };
@@ -121,13 +130,20 @@ static int run(int argc, char **argv)
 	if (status > 1 || (status == 1 && !vr.r.nr_samples))
 		goto done;
 	spe_view_run_free(&vr);
-	if (spe_c2c_select(spe_html_c2c(h))) {
+	if (spe_html_select(h, meta.top)) {
 		fprintf(stderr, "spe-decode html: out of memory\n");
 		status = 1;
 		goto done;
 	}
+#ifdef __GLIBC__
+	/* The first pass's tables are freed: give their pages back before
+	 * the second pass maps the file again. */
+	malloc_trim(0);
+#endif
 	vr.on_view = on_detail;
+	vr.wants = wants_detail;
 	vr.on_event = NULL;
+	vr.want_srcline = true;
 	if (spe_view_run_execute(&vr) && !status)
 		status = 1;
 	spe_output_init(out, of.fd);

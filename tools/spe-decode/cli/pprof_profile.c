@@ -2,9 +2,16 @@
 /*
  * The pprof profile of SPE records (pprof_profile.h): records aggregated
  * by instruction and labels into samples, locations, functions and
- * mappings, then built as a perftools.profiles.Profile message
- * (proto/profile.proto, compiled by protoc-c), packed by protobuf-c and
- * gzip-compressed.
+ * mappings, then written as a perftools.profiles.Profile message
+ * (proto/profile.proto, compiled by protoc-c), gzip-compressed.
+ *
+ * Memory grows with the samples (distinct instruction and labels), not
+ * the records: a sample is 64 bytes, found through an index of 32-bit
+ * words, as are locations and functions (by their numbers, not by text);
+ * strings are kept once.  The message is packed by protobuf-c one element
+ * at a time straight into gzip: a Profile holding one sample packs to
+ * exactly that sample's bytes in the whole message, so no tree of
+ * sub-messages and no packed copy of the whole profile is ever held.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -32,6 +39,7 @@ struct strmap {
 	char **keys;
 	uint64_t *vals;
 	size_t cap, used;
+	bool borrowed;			/* keys are the caller's, not copies */
 };
 
 static uint64_t hash_str(const char *s)
@@ -90,7 +98,9 @@ static int map_put(struct strmap *m, const char *k, uint64_t v)
 		*m = n;
 	}
 	i = map_slot(m, k);
-	if (!(m->keys[i] = strdup(k)))
+	if (m->borrowed)
+		m->keys[i] = (char *)k;
+	else if (!(m->keys[i] = strdup(k)))
 		return -ENOMEM;
 	m->vals[i] = v;
 	m->used++;
@@ -99,7 +109,7 @@ static int map_put(struct strmap *m, const char *k, uint64_t v)
 
 static void map_free(struct strmap *m)
 {
-	for (size_t i = 0; i < m->cap; i++)
+	for (size_t i = 0; !m->borrowed && i < m->cap; i++)
 		free(m->keys[i]);
 	free(m->keys);
 	free(m->vals);
@@ -114,21 +124,84 @@ static void *push(void *arr, size_t n, size_t *cap, size_t size)
 	return realloc(arr, *cap * size);
 }
 
+/*
+ * An index of 32-bit words (element + 1) over a dense array, open
+ * addressing; the element's key is read back from the array (keyof), so
+ * the index costs 8 bytes per element at most.
+ */
+struct index {
+	uint32_t *slot;
+	size_t cap, used;
+};
+
+struct key2 {
+	uint64_t a, b;
+};
+
+struct spe_pprof;
+typedef struct key2 (*keyof_fn)(const struct spe_pprof *p, uint32_t i);
+
+static size_t key_hash(struct key2 k, size_t cap)
+{
+	return (size_t)((k.a * 0x9e3779b97f4a7c15ull ^ k.b) * 0xc2b2ae3d27d4eb4full >> 17) &
+	       (cap - 1);
+}
+
+/* The slot of k: an empty one when absent. */
+static size_t index_find(const struct spe_pprof *p, const struct index *x, keyof_fn keyof,
+			 struct key2 k)
+{
+	size_t i = key_hash(k, x->cap);
+
+	while (x->slot[i]) {
+		struct key2 o = keyof(p, x->slot[i] - 1);
+
+		if (o.a == k.a && o.b == k.b)
+			break;
+		i = (i + 1) & (x->cap - 1);
+	}
+	return i;
+}
+
+/* Room for one more element; -ENOMEM. */
+static int index_room(const struct spe_pprof *p, struct index *x, keyof_fn keyof)
+{
+	struct index n;
+
+	if ((x->used + 1) * 2 <= x->cap)
+		return 0;
+	if (x->used >= UINT32_MAX / 2)
+		return -ENOMEM;
+	n = (struct index){ .cap = x->cap ? x->cap * 2 : 256, .used = x->used };
+	n.slot = calloc(n.cap, sizeof(*n.slot));
+	if (!n.slot)
+		return -ENOMEM;
+	for (size_t i = 0; i < x->cap; i++)
+		if (x->slot[i])
+			n.slot[index_find(p, &n, keyof, keyof(p, x->slot[i] - 1))] = x->slot[i];
+	free(x->slot);
+	*x = n;
+	return 0;
+}
+
 struct loc {
-	uint64_t address, mapping_id, function_id;
+	uint64_t address;
+	uint32_t mapping_id, function_id;
 	int64_t line;
 };
 
 struct smp {
-	uint64_t location_id;
-	int64_t op, ds;			/* string indices of the labels */
 	int64_t v[NR_VALUES];
-	int64_t at4095;			/* total latencies of 4095: saturated unless
+	uint32_t location_id;
+	uint32_t ds;			/* string index of the data_src label, 0: none */
+	uint32_t at4095;		/* total latencies of 4095: saturated unless
 					 * the counters turn out 16-bit */
+	uint8_t op;			/* enum spe_rep_op */
 };
 
 struct spe_pprof {
-	struct strmap strs, funcs, locs, maps, smps;
+	struct strmap strs, maps;
+	struct index funcs, locs, smps;
 	char **strings;
 	size_t nr_strings, cap_strings;
 	int64_t *func_name, *func_file;	/* per function (id - 1) */
@@ -139,10 +212,28 @@ struct spe_pprof {
 	size_t nr_locs, cap_locs;
 	struct smp *smps_a;
 	size_t nr_smps, cap_smps;
+	int64_t op_str[SPE_REP_NR_OPS];	/* string index of each op's name, 0: none yet */
 	uint64_t t_first, t_last;
 	bool wide;			/* a latency above 4095: 16-bit counters */
 	bool oom;
 };
+
+static struct key2 func_key(const struct spe_pprof *p, uint32_t i)
+{
+	return (struct key2){ (uint64_t)p->func_name[i], (uint64_t)p->func_file[i] };
+}
+
+static struct key2 loc_key(const struct spe_pprof *p, uint32_t i)
+{
+	return (struct key2){ p->locs_a[i].mapping_id, p->locs_a[i].address };
+}
+
+static struct key2 smp_key(const struct spe_pprof *p, uint32_t i)
+{
+	const struct smp *s = &p->smps_a[i];
+
+	return (struct key2){ s->location_id, (uint64_t)s->op << 32 | s->ds };
+}
 
 static int64_t str_id(struct spe_pprof *p, const char *s)
 {
@@ -155,7 +246,9 @@ static int64_t str_id(struct spe_pprof *p, const char *s)
 	if (!n)
 		goto oom;
 	p->strings = n;
-	if (!(p->strings[p->nr_strings] = strdup(s)) || map_put(&p->strs, s, p->nr_strings))
+	/* The map's key is the table's copy. */
+	if (!(p->strings[p->nr_strings] = strdup(s)) ||
+	    map_put(&p->strs, p->strings[p->nr_strings], p->nr_strings))
 		goto oom;
 	return (int64_t)p->nr_strings++;
 oom:
@@ -165,27 +258,33 @@ oom:
 
 static uint64_t func_id(struct spe_pprof *p, const char *name, const char *file)
 {
-	char key[1024];
-	int64_t id;
+	int64_t n = str_id(p, name), f = str_id(p, file);
+	struct key2 k = { (uint64_t)n, (uint64_t)f };
 	int64_t *a, *b;
+	size_t i;
 
-	snprintf(key, sizeof(key), "%s\x1f%s", name, file);
-	id = map_get(&p->funcs, key);
-	if (id >= 0)
-		return (uint64_t)id;
+	if (p->oom)
+		return 0;
+	if (p->funcs.cap) {
+		i = index_find(p, &p->funcs, func_key, k);
+		if (p->funcs.slot[i])
+			return p->funcs.slot[i];
+	}
 	a = push(p->func_name, p->nr_funcs, &p->cap_funcs, sizeof(*a));
 	if (a)
 		p->func_name = a;
 	b = push(p->func_file, p->nr_funcs, &p->cap_funcs2, sizeof(*b));
 	if (b)
 		p->func_file = b;
-	if (!a || !b || map_put(&p->funcs, key, p->nr_funcs + 1)) {
+	if (!a || !b || index_room(p, &p->funcs, func_key)) {
 		p->oom = true;
 		return 0;
 	}
-	p->func_name[p->nr_funcs] = str_id(p, name);
-	p->func_file[p->nr_funcs] = str_id(p, file);
-	return ++p->nr_funcs;
+	p->func_name[p->nr_funcs] = n;
+	p->func_file[p->nr_funcs] = f;
+	p->funcs.slot[index_find(p, &p->funcs, func_key, k)] = (uint32_t)++p->nr_funcs;
+	p->funcs.used++;
+	return p->nr_funcs;
 }
 
 static uint64_t mapping_id(struct spe_pprof *p, const char *dso)
@@ -208,15 +307,21 @@ static uint64_t mapping_id(struct spe_pprof *p, const char *dso)
 static uint64_t location_id(struct spe_pprof *p, const struct spe_view_sample *vs)
 {
 	const struct spe_sym *sym = vs->sym;
-	char key[1024], name[64], file[512] = "";
+	char name[64], file[512] = "";
 	const char *colon;
-	int64_t id, line = 0;
+	uint64_t map = mapping_id(p, sym->dso);
+	struct key2 k = { map, vs->s->ip };
+	int64_t line = 0;
 	struct loc *a;
+	size_t i;
 
-	snprintf(key, sizeof(key), "%s\x1f%" PRIx64, sym->dso, vs->s->ip);
-	id = map_get(&p->locs, key);
-	if (id >= 0)
-		return (uint64_t)id;
+	if (p->oom)
+		return 0;
+	if (p->locs.cap) {
+		i = index_find(p, &p->locs, loc_key, k);
+		if (p->locs.slot[i])
+			return p->locs.slot[i];
+	}
 	if (vs->srcline && (colon = strrchr(vs->srcline, ':'))) {
 		snprintf(file, sizeof(file), "%.*s", (int)(colon - vs->srcline), vs->srcline);
 		line = strtoll(colon + 1, NULL, 10);
@@ -224,16 +329,20 @@ static uint64_t location_id(struct spe_pprof *p, const struct spe_view_sample *v
 	/* An ip without a symbol is a function of its own, named by address. */
 	snprintf(name, sizeof(name), "0x%" PRIx64, vs->s->ip);
 	a = push(p->locs_a, p->nr_locs, &p->cap_locs, sizeof(*a));
-	if (!a || map_put(&p->locs, key, p->nr_locs + 1)) {
+	if (a)
+		p->locs_a = a;
+	if (!a || index_room(p, &p->locs, loc_key)) {
 		p->oom = true;
 		return 0;
 	}
-	p->locs_a = a;
 	p->locs_a[p->nr_locs] = (struct loc){
-		.address = vs->s->ip, .mapping_id = mapping_id(p, sym->dso),
-		.function_id = func_id(p, sym->has_sym ? sym->name : name, file), .line = line,
+		.address = vs->s->ip, .mapping_id = (uint32_t)map,
+		.function_id = (uint32_t)func_id(p, sym->has_sym ? sym->name : name, file),
+		.line = line,
 	};
-	return ++p->nr_locs;
+	p->locs.slot[index_find(p, &p->locs, loc_key, k)] = (uint32_t)++p->nr_locs;
+	p->locs.used++;
+	return p->nr_locs;
 }
 
 static const char *const op_names[SPE_REP_NR_OPS] = {
@@ -247,32 +356,44 @@ int spe_pprof_add(struct spe_pprof *p, const struct spe_view_sample *vs)
 	uint64_t ev = (rec->present & SPE_REC_EVENTS) ? rec->events : 0;
 	enum spe_rep_op op = spe_view_op(rec);
 	bool mem = op == SPE_REP_LOAD || op == SPE_REP_STORE;
-	char key[256], ds[96] = "";
+	char ds[96] = "";
 	uint64_t loc = location_id(p, vs);
-	int64_t id;
+	int64_t ds_id = 0;
+	struct key2 k;
 	struct smp *s;
 	uint16_t lat;
+	size_t i;
 
 	if (!p->t_first)
 		p->t_first = vs->s->time;
 	p->t_last = vs->s->time;
-	if (mem)
+	/* The label strings enter the table as a new sample needs them, in
+	 * the order they always have: op, then data_src. */
+	if (!p->op_str[op])
+		p->op_str[op] = str_id(p, op_names[op]);
+	if (mem) {
 		spe_view_data_src_text(vs->s->data_src, ds, sizeof(ds));
-	snprintf(key, sizeof(key), "%" PRIu64 "\x1f%d\x1f%s", loc, op, ds);
-	id = map_get(&p->smps, key);
-	if (id < 0) {
+		ds_id = str_id(p, ds);
+	}
+	if (p->oom)
+		return -ENOMEM;
+	k = (struct key2){ loc, (uint64_t)op << 32 | (uint64_t)ds_id };
+	i = p->smps.cap ? index_find(p, &p->smps, smp_key, k) : 0;
+	if (!p->smps.cap || !p->smps.slot[i]) {
 		s = push(p->smps_a, p->nr_smps, &p->cap_smps, sizeof(*s));
-		if (!s || map_put(&p->smps, key, p->nr_smps)) {
+		if (s)
+			p->smps_a = s;
+		if (!s || index_room(p, &p->smps, smp_key)) {
 			p->oom = true;
 			return -ENOMEM;
 		}
-		p->smps_a = s;
-		p->smps_a[p->nr_smps] = (struct smp){ .location_id = loc,
-						      .op = str_id(p, op_names[op]),
-						      .ds = mem ? str_id(p, ds) : 0 };
-		id = (int64_t)p->nr_smps++;
+		p->smps_a[p->nr_smps] = (struct smp){ .location_id = (uint32_t)loc, .op = op,
+						      .ds = (uint32_t)ds_id };
+		i = index_find(p, &p->smps, smp_key, k);
+		p->smps.slot[i] = (uint32_t)++p->nr_smps;
+		p->smps.used++;
 	}
-	s = &p->smps_a[id];
+	s = &p->smps_a[p->smps.slot[i] - 1];
 	s->v[V_SAMPLES]++;
 	/* As report: a saturated counter is not a latency (the width is
 	 * known at the end, see spe_views.h). */
@@ -294,29 +415,58 @@ int spe_pprof_add(struct spe_pprof *p, const struct spe_view_sample *vs)
 	return p->oom ? -ENOMEM : 0;
 }
 
-/*
- * Builds the Profile message from the tables and packs it.  The
- * sub-messages live in arrays allocated here; *buf is malloc'ed.
- */
-static int build(struct spe_pprof *p, const char *path, uint8_t **buf, size_t *len)
+/* protobuf-c's packing sink: the bytes go to gzip through a buffer. */
+struct gz_sink {
+	ProtobufCBuffer base;
+	gzFile gz;
+	uint8_t buf[1 << 16];
+	size_t used;
+	bool err;
+};
+
+static void gz_flush(struct gz_sink *g)
 {
-	Perftools__Profiles__Profile prof = PERFTOOLS__PROFILES__PROFILE__INIT;
+	if (g->used && !g->err && gzwrite(g->gz, g->buf, (unsigned)g->used) != (int)g->used)
+		g->err = true;
+	g->used = 0;
+}
+
+static void gz_append(ProtobufCBuffer *b, size_t len, const uint8_t *data)
+{
+	struct gz_sink *g = (struct gz_sink *)b;
+
+	while (len && !g->err) {
+		size_t n = sizeof(g->buf) - g->used;
+
+		if (n > len)
+			n = len;
+		memcpy(g->buf + g->used, data, n);
+		g->used += n;
+		data += n;
+		len -= n;
+		if (g->used == sizeof(g->buf))
+			gz_flush(g);
+	}
+}
+
+/* One part of the Profile: its non-default fields, packed in field order. */
+static void emit(struct gz_sink *g, const Perftools__Profiles__Profile *part)
+{
+	perftools__profiles__profile__pack_to_buffer(part, &g->base);
+}
+
+/*
+ * Writes the Profile message field by field, each repeated field element
+ * by element (a message's repeated message and string fields are their
+ * elements one after the other; the scalars come after them, fields 7 to
+ * 14), so the bytes are those of packing the whole message at once.
+ */
+static void write_profile(struct spe_pprof *p, const char *path, struct gz_sink *g)
+{
+	Perftools__Profiles__Profile part;
 	Perftools__Profiles__ValueType vt[NR_VALUES], *vtp[NR_VALUES];
-	Perftools__Profiles__Sample *sm = calloc(p->nr_smps + 1, sizeof(*sm));
-	Perftools__Profiles__Sample **smp = calloc(p->nr_smps + 1, sizeof(*smp));
-	Perftools__Profiles__Label *lb = calloc(2 * p->nr_smps + 1, sizeof(*lb));
-	Perftools__Profiles__Label **lbp = calloc(2 * p->nr_smps + 1, sizeof(*lbp));
-	Perftools__Profiles__Location *lc = calloc(p->nr_locs + 1, sizeof(*lc));
-	Perftools__Profiles__Location **lcp = calloc(p->nr_locs + 1, sizeof(*lcp));
-	Perftools__Profiles__Line *ln = calloc(p->nr_locs + 1, sizeof(*ln));
-	Perftools__Profiles__Line **lnp = calloc(p->nr_locs + 1, sizeof(*lnp));
-	Perftools__Profiles__Function *fn = calloc(p->nr_funcs + 1, sizeof(*fn));
-	Perftools__Profiles__Function **fnp = calloc(p->nr_funcs + 1, sizeof(*fnp));
-	Perftools__Profiles__Mapping *mp = calloc(p->nr_maps + 1, sizeof(*mp));
-	Perftools__Profiles__Mapping **mpp = calloc(p->nr_maps + 1, sizeof(*mpp));
 	int64_t comment, k_op = str_id(p, "op"), k_ds = str_id(p, "data_src");
 	char text[600];
-	int ret = -ENOMEM;
 
 	snprintf(text, sizeof(text), "spe-decode pprof of %s: one sample per SPE record, "
 		 "latency = total latency (cycles) of records without a saturated counter", path);
@@ -327,103 +477,103 @@ static int build(struct spe_pprof *p, const char *path, uint8_t **buf, size_t *l
 		vt[i].unit = str_id(p, value_names[i][1]);
 		vtp[i] = &vt[i];
 	}
-	if (p->oom || !sm || !smp || !lb || !lbp || !lc || !lcp || !ln || !lnp || !fn || !fnp ||
-	    !mp || !mpp)
-		goto out;
-	for (size_t i = 0; i < p->nr_smps; i++) {
-		struct smp *s = &p->smps_a[i];
-
-		if (p->wide) {
-			s->v[V_LATENCY] += s->at4095 * (int64_t)SPE_LAT_SAT12;
-			s->at4095 = 0;
-		}
-		perftools__profiles__sample__init(&sm[i]);
-		sm[i].n_location_id = 1;
-		sm[i].location_id = &s->location_id;
-		sm[i].n_value = NR_VALUES;
-		sm[i].value = s->v;
-		perftools__profiles__label__init(&lb[2 * i]);
-		lb[2 * i].key = k_op;
-		lb[2 * i].str = s->op;
-		lbp[2 * i] = &lb[2 * i];
-		sm[i].label = &lbp[2 * i];
-		sm[i].n_label = 1;
-		if (s->ds) {
-			perftools__profiles__label__init(&lb[2 * i + 1]);
-			lb[2 * i + 1].key = k_ds;
-			lb[2 * i + 1].str = s->ds;
-			lbp[2 * i + 1] = &lb[2 * i + 1];
-			sm[i].n_label = 2;
-		}
-		smp[i] = &sm[i];
-	}
-	for (size_t i = 0; i < p->nr_locs; i++) {
-		perftools__profiles__location__init(&lc[i]);
-		perftools__profiles__line__init(&ln[i]);
-		lc[i].id = i + 1;
-		lc[i].mapping_id = p->locs_a[i].mapping_id;
-		lc[i].address = p->locs_a[i].address;
-		ln[i].function_id = p->locs_a[i].function_id;
-		ln[i].line = p->locs_a[i].line;
-		lnp[i] = &ln[i];
-		lc[i].n_line = 1;
-		lc[i].line = &lnp[i];
-		lcp[i] = &lc[i];
-	}
-	for (size_t i = 0; i < p->nr_funcs; i++) {
-		perftools__profiles__function__init(&fn[i]);
-		fn[i].id = i + 1;
-		fn[i].name = fn[i].system_name = p->func_name[i];
-		fn[i].filename = p->func_file[i];
-		fnp[i] = &fn[i];
-	}
-	for (size_t i = 0; i < p->nr_maps; i++) {
-		perftools__profiles__mapping__init(&mp[i]);
-		mp[i].id = i + 1;
-		mp[i].filename = p->map_file[i];
-		/* Symbolised here: pprof must not look for the binaries. */
-		mp[i].has_functions = mp[i].has_filenames = mp[i].has_line_numbers = true;
-		mpp[i] = &mp[i];
-	}
 	if (p->oom)
-		goto out;
-	prof.n_sample_type = NR_VALUES;
-	prof.sample_type = vtp;
-	prof.n_sample = p->nr_smps;
-	prof.sample = smp;
-	prof.n_location = p->nr_locs;
-	prof.location = lcp;
-	prof.n_function = p->nr_funcs;
-	prof.function = fnp;
-	prof.n_mapping = p->nr_maps;
-	prof.mapping = mpp;
-	prof.n_string_table = p->nr_strings;
-	prof.string_table = p->strings;
-	/* perf's sample times count from boot, not the epoch: no time_nanos. */
-	prof.duration_nanos = (int64_t)(p->t_last - p->t_first);
-	prof.n_comment = 1;
-	prof.comment = &comment;
-	prof.default_sample_type = vt[V_LATENCY].type;
-	*len = perftools__profiles__profile__get_packed_size(&prof);
-	*buf = malloc(*len ? *len : 1);
-	if (*buf) {
-		perftools__profiles__profile__pack(&prof, *buf);
-		ret = 0;
+		return;
+	perftools__profiles__profile__init(&part);
+	part.n_sample_type = NR_VALUES;
+	part.sample_type = vtp;
+	emit(g, &part);
+
+	perftools__profiles__profile__init(&part);
+	for (size_t i = 0; i < p->nr_smps && !g->err; i++) {
+		Perftools__Profiles__Sample sm, *smp = &sm;
+		Perftools__Profiles__Label lb[2], *lbp[2] = { &lb[0], &lb[1] };
+		struct smp *s = &p->smps_a[i];
+		uint64_t location_id = s->location_id;
+		int64_t v[NR_VALUES];
+
+		memcpy(v, s->v, sizeof(v));
+		if (p->wide)
+			v[V_LATENCY] += (int64_t)s->at4095 * (int64_t)SPE_LAT_SAT12;
+		perftools__profiles__sample__init(&sm);
+		sm.n_location_id = 1;
+		sm.location_id = &location_id;
+		sm.n_value = NR_VALUES;
+		sm.value = v;
+		perftools__profiles__label__init(&lb[0]);
+		lb[0].key = k_op;
+		lb[0].str = p->op_str[s->op];
+		sm.label = lbp;
+		sm.n_label = 1;
+		if (s->ds) {
+			perftools__profiles__label__init(&lb[1]);
+			lb[1].key = k_ds;
+			lb[1].str = s->ds;
+			sm.n_label = 2;
+		}
+		part.n_sample = 1;
+		part.sample = &smp;
+		emit(g, &part);
 	}
-out:
-	free(sm);
-	free(smp);
-	free(lb);
-	free(lbp);
-	free(lc);
-	free(lcp);
-	free(ln);
-	free(lnp);
-	free(fn);
-	free(fnp);
-	free(mp);
-	free(mpp);
-	return ret;
+
+	perftools__profiles__profile__init(&part);
+	for (size_t i = 0; i < p->nr_maps && !g->err; i++) {
+		Perftools__Profiles__Mapping mp, *mpp = &mp;
+
+		perftools__profiles__mapping__init(&mp);
+		mp.id = i + 1;
+		mp.filename = p->map_file[i];
+		/* Symbolised here: pprof must not look for the binaries. */
+		mp.has_functions = mp.has_filenames = mp.has_line_numbers = true;
+		part.n_mapping = 1;
+		part.mapping = &mpp;
+		emit(g, &part);
+	}
+
+	perftools__profiles__profile__init(&part);
+	for (size_t i = 0; i < p->nr_locs && !g->err; i++) {
+		Perftools__Profiles__Location lc, *lcp = &lc;
+		Perftools__Profiles__Line ln, *lnp = &ln;
+
+		perftools__profiles__location__init(&lc);
+		perftools__profiles__line__init(&ln);
+		lc.id = i + 1;
+		lc.mapping_id = p->locs_a[i].mapping_id;
+		lc.address = p->locs_a[i].address;
+		ln.function_id = p->locs_a[i].function_id;
+		ln.line = p->locs_a[i].line;
+		lc.n_line = 1;
+		lc.line = &lnp;
+		part.n_location = 1;
+		part.location = &lcp;
+		emit(g, &part);
+	}
+
+	perftools__profiles__profile__init(&part);
+	for (size_t i = 0; i < p->nr_funcs && !g->err; i++) {
+		Perftools__Profiles__Function fn, *fnp = &fn;
+
+		perftools__profiles__function__init(&fn);
+		fn.id = i + 1;
+		fn.name = fn.system_name = p->func_name[i];
+		fn.filename = p->func_file[i];
+		part.n_function = 1;
+		part.function = &fnp;
+		emit(g, &part);
+	}
+
+	perftools__profiles__profile__init(&part);
+	part.n_string_table = p->nr_strings;
+	part.string_table = p->strings;
+	emit(g, &part);
+
+	perftools__profiles__profile__init(&part);
+	/* perf's sample times count from boot, not the epoch: no time_nanos. */
+	part.duration_nanos = (int64_t)(p->t_last - p->t_first);
+	part.n_comment = 1;
+	part.comment = &comment;
+	part.default_sample_type = vt[V_LATENCY].type;
+	emit(g, &part);
 }
 
 void spe_pprof_free(struct spe_pprof *p)
@@ -431,10 +581,10 @@ void spe_pprof_free(struct spe_pprof *p)
 	if (!p)
 		return;
 	map_free(&p->strs);
-	map_free(&p->funcs);
-	map_free(&p->locs);
 	map_free(&p->maps);
-	map_free(&p->smps);
+	free(p->funcs.slot);
+	free(p->locs.slot);
+	free(p->smps.slot);
 	for (size_t i = 0; i < p->nr_strings; i++)
 		free(p->strings[i]);
 	free(p->strings);
@@ -446,31 +596,6 @@ void spe_pprof_free(struct spe_pprof *p)
 	free(p);
 }
 
-/* gzip buf into the open output file. */
-static int write_gz(int fd, const uint8_t *buf, size_t len)
-{
-	int dfd = dup(fd);
-	gzFile gz = dfd >= 0 ? gzdopen(dfd, "wb6") : NULL;
-	size_t done = 0;
-
-	if (!gz) {
-		if (dfd >= 0)
-			close(dfd);
-		return -1;
-	}
-	while (done < len) {
-		unsigned chunk = len - done > (1u << 30) ? 1u << 30 : (unsigned)(len - done);
-
-		if (gzwrite(gz, buf + done, chunk) != (int)chunk) {
-			gzclose(gz);
-			return -1;
-		}
-		done += chunk;
-	}
-	return gzclose(gz) == Z_OK ? 0 : -1;
-}
-
-
 int spe_pprof_new(struct spe_pprof **out)
 {
 	struct spe_pprof *p = calloc(1, sizeof(*p));
@@ -478,6 +603,7 @@ int spe_pprof_new(struct spe_pprof **out)
 	*out = p;
 	if (!p)
 		return -ENOMEM;
+	p->strs.borrowed = true;	/* its keys are the string table's */
 	str_id(p, "");		/* the format's string 0 */
 	return p->oom ? -ENOMEM : 0;
 }
@@ -489,15 +615,30 @@ bool spe_pprof_oom(const struct spe_pprof *p)
 
 int spe_pprof_write(struct spe_pprof *p, const char *comment_path, int fd)
 {
-	uint8_t *buf = NULL;
-	size_t len = 0;
-	int ret = build(p, comment_path, &buf, &len);
+	struct gz_sink *g = calloc(1, sizeof(*g));
+	int dfd, ret = 0;
 
-	if (ret) {
+	if (!g) {
 		p->oom = true;
-		return ret;
+		return -ENOMEM;
 	}
-	ret = write_gz(fd, buf, len) ? -EIO : 0;
-	free(buf);
+	g->base.append = gz_append;
+	dfd = dup(fd);
+	g->gz = dfd >= 0 ? gzdopen(dfd, "wb6") : NULL;
+	if (!g->gz) {
+		if (dfd >= 0)
+			close(dfd);
+		free(g);
+		return -EIO;
+	}
+	write_profile(p, comment_path, g);
+	gz_flush(g);
+	if (p->oom)
+		ret = -ENOMEM;
+	else if (g->err)
+		ret = -EIO;
+	if (gzclose(g->gz) != Z_OK && !ret)
+		ret = -EIO;
+	free(g);
 	return ret;
 }

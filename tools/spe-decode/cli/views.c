@@ -17,6 +17,8 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 	struct spe_sym sym, dsym;
 	struct spe_view_sample vs = { .s = s, .sym = &sym };
 
+	if (vr->wants && !vr->wants(vr->ctx, s))
+		return 0;
 	spe_symbols_lookup(vr->syms, s->pid, s->ip, s->cpumode, &sym);
 	if (vr->want_srcline)
 		vs.srcline = spe_srcline_get(vr->sl, &sym);

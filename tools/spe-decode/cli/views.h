@@ -17,6 +17,9 @@ struct spe_view_run {
 	bool want_srcline, want_dsym;
 	unsigned threads;		/* decoding threads, 0: default */
 	int (*on_view)(void *ctx, const struct spe_view_sample *vs);
+	/* Whether on_view needs a sample at all (NULL: every one); the
+	 * others are not resolved. */
+	bool (*wants)(void *ctx, const struct spe_sample *s);
 	/* Every perf.data record after the symboliser saw it (may be NULL). */
 	int (*on_event)(void *ctx, const struct spe_perf_reader_event *ev);
 	void *ctx;

@@ -141,8 +141,9 @@ int spe_cost_print(const struct spe_cost_table *t, enum spe_cost_col order,
  * the process.  A line is shared when more than one CPU (in a per-thread
  * recording: thread) touched it and at least one access was a store.
  * Two passes over the file keep memory small: the first finds the shared
- * lines (a few words per line), the second collects, for those lines
- * only, each offset and the code touching it.
+ * lines (16 bytes per line touched), the second collects, for those lines
+ * only, each offset and the code touching it (the table of every line is
+ * freed between the passes).
  */
 struct spe_c2c;
 
@@ -158,6 +159,9 @@ int spe_c2c_scan(struct spe_c2c *c, const struct spe_view_sample *vs);
 int spe_c2c_select(struct spe_c2c *c);
 /* Pass 2: every record again, in the same order. */
 int spe_c2c_detail(struct spe_c2c *c, const struct spe_view_sample *vs);
+/* Pass 2: whether a record touches a shared line (the others need no
+ * symbol or source line: spe_c2c_detail() skips them). */
+bool spe_c2c_wants(const struct spe_c2c *c, const struct spe_sample *s);
 
 /* A shared line as the printers read it. */
 struct spe_c2c_line_view {
@@ -188,10 +192,10 @@ struct spe_c2c_summary {
 };
 
 void spe_c2c_summary(const struct spe_c2c *c, struct spe_c2c_summary *s);
-/* The shared lines by order (descending) and their entries (by offset,
- * then by accesses); malloc'ed arrays the caller frees.  Returns the
- * number of lines or SPE_ERR_NOMEM. */
-long spe_c2c_lines(const struct spe_c2c *c, enum spe_c2c_order order,
+/* The shared lines by order (descending), at most top (0: all), and
+ * their entries (by offset, then by accesses); malloc'ed arrays the
+ * caller frees.  Returns the number of lines or SPE_ERR_NOMEM. */
+long spe_c2c_lines(const struct spe_c2c *c, enum spe_c2c_order order, size_t top,
 		   struct spe_c2c_line_view **lines, struct spe_c2c_entry_view **entries);
 /* The report as text; at most top lines (0: all).  Returns as
  * spe_cost_print(). */
@@ -201,8 +205,11 @@ int spe_c2c_print(const struct spe_c2c *c, enum spe_c2c_order order, size_t top,
 /* ---- The HTML report (lib/html_report.c) ------------------------------------ */
 
 /* One pass feeds the report, the cost table by symbol, the c2c scan, the
- * histograms, the data sources per symbol and the timeline; the caller
- * then runs the c2c detail pass (spe_html_c2c()) and writes the page. */
+ * histograms, the data sources per symbol and the timeline; then
+ * spe_html_select() renders the sections of that pass that need big
+ * tables (data sources per symbol, the cost table) and frees the tables,
+ * the caller runs the c2c detail pass (spe_html_c2c()) and writes the
+ * page, so the second pass runs in the memory of the shared lines. */
 struct spe_html;
 
 struct spe_html_meta {
@@ -218,6 +225,9 @@ void spe_html_free(struct spe_html *h);
 int spe_html_add(struct spe_html *h, const struct spe_view_sample *vs);
 /* AUX flags and LOST records for the timeline. */
 int spe_html_event(struct spe_html *h, const struct spe_perf_reader_event *ev);
+/* Between the passes: top as the page's (0: the defaults); picks the
+ * shared lines.  0, or SPE_ERR_NOMEM. */
+int spe_html_select(struct spe_html *h, size_t top);
 struct spe_c2c *spe_html_c2c(struct spe_html *h);
 /* The page; returns 0 or the first error of write (or SPE_ERR_NOMEM). */
 int spe_html_write(const struct spe_html *h, const struct spe_html_meta *m,

@@ -25,43 +25,64 @@
 
 #define LINE_SHIFT	6
 
-struct entry {
-	unsigned offset;
-	uint64_t ip;
-	const char *sym, *dso, *srcline;	/* interned in the pool */
-	uint64_t loads, stores, peer, remote, lat_sum, lat_n, cpus;
+/* The code at an ip: interned once, shared by the entries naming it. */
+struct code {
+	const char *sym, *dso, *srcline;
 };
 
-/* Pass 1, every line touched: kept small, there can be millions. */
+/* An offset of a shared line and the code touching it; a line's entries
+ * are a list through the pool (next: index + 1, 0 ends it). */
+struct entry {
+	uint64_t ip;
+	const struct code *code;
+	uint64_t loads, stores, peer, remote, lat_sum, lat_n, cpus;
+	uint32_t next;
+	uint8_t offset;
+};
+
+/* Pass 1, every line touched: 16 bytes, there can be millions. */
 struct line {
-	uint64_t line;			/* address >> LINE_SHIFT */
+	uint64_t key;			/* address >> LINE_SHIFT << 4 | LINE_* */
 	int32_t pid;			/* -1 for physical lines */
 	int32_t first_agent;		/* the first CPU (or thread) seen */
-	uint32_t stores;		/* saturates: only "any" matters */
-	uint32_t sh;			/* shared line index + 1, 0: not shared */
-	bool phys, used, multi;
 };
+
+#define LINE_USED	1u
+#define LINE_PHYS	2u
+#define LINE_MULTI	4u		/* a second CPU (or thread) touched it */
+#define LINE_STORED	8u		/* a store touched it */
 
 /* Pass 2, shared lines only. */
 struct shared {
 	uint64_t line;
 	int32_t pid;
 	bool phys;
+	uint32_t first, last;		/* its entries' list: index + 1 */
+	uint32_t nr_entries;
 	uint64_t cost, loads, nstores, peer, remote, llc, dram, l1l2, na, cpus;
-	struct entry *entries;
-	size_t nr_entries, cap_entries;
 };
 
+#define ENTRY_SHIFT	12		/* entries per pool block: 4096 */
+
 struct spe_c2c {
-	struct line *lines;		/* open addressing on (line, pid, phys) */
+	struct line *lines;		/* pass 1: open addressing on (line, pid, phys) */
 	size_t cap, used;
 	struct shared *sh;		/* c->shared of them, after spe_c2c_select() */
-	char **pool;			/* interned strings: entries repeat them */
+	uint32_t *sh_index;		/* open addressing on the same: shared + 1 */
+	size_t sh_cap;
+	struct entry **blocks;		/* the entries of all shared lines */
+	size_t nr_entries, nr_blocks, cap_blocks;
+	struct code **pool;		/* interned code: entries repeat it */
 	size_t pool_cap, pool_used;
 	uint64_t accesses, shared, phys_lines, shared_accesses, shared_peer;
 	bool per_thread;
 	bool virt;			/* ignore physical addresses */
 };
+
+static struct entry *entry_at(const struct spe_c2c *c, uint32_t i)
+{
+	return &c->blocks[i >> ENTRY_SHIFT][i & ((1u << ENTRY_SHIFT) - 1)];
+}
 
 int spe_c2c_new(struct spe_c2c **out, bool virt)
 {
@@ -76,79 +97,107 @@ int spe_c2c_new(struct spe_c2c **out, bool virt)
 	return c->lines ? 0 : SPE_ERR_NOMEM;
 }
 
-static void free_entries(struct shared *l)
+static uint64_t hash_str(const char *s, uint64_t h)
 {
-	free(l->entries);
-}
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s; s++)
+	for (; s && *s; s++)
 		h = (h ^ (uint8_t)*s) * 1099511628211ull;
-	return h;
+	return (h ^ (s ? 0 : 1)) * 1099511628211ull;
 }
 
-/* The pooled copy of s (NULL stays NULL; NULL without memory). */
-static const char *intern(struct spe_c2c *c, const char *s, bool *oom)
+static uint64_t hash_code(const char *sym, const char *dso, const char *srcline)
 {
+	return hash_str(srcline, hash_str(dso, hash_str(sym, 1469598103934665603ull)));
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static char *dup_str(const char *s, bool *oom)
+{
+	char *d = s ? strdup(s) : NULL;
+
+	if (s && !d)
+		*oom = true;
+	return d;
+}
+
+/* The interned code (sym, dso, srcline); NULL without memory. */
+static const struct code *intern(struct spe_c2c *c, const char *sym, const char *dso,
+				 const char *srcline)
+{
+	struct code *k;
+	bool oom = false;
 	size_t i;
 
-	if (!s)
-		return NULL;
 	if ((c->pool_used + 1) * 2 > c->pool_cap) {
 		size_t ncap = c->pool_cap ? c->pool_cap * 2 : 256;
-		char **n = calloc(ncap, sizeof(*n));
+		struct code **n = calloc(ncap, sizeof(*n));
 
-		if (!n) {
-			*oom = true;
+		if (!n)
 			return NULL;
-		}
 		for (size_t j = 0; j < c->pool_cap; j++)
 			if (c->pool[j]) {
-				size_t k = hash_str(c->pool[j]) & (ncap - 1);
+				const struct code *o = c->pool[j];
+				size_t h = hash_code(o->sym, o->dso, o->srcline) & (ncap - 1);
 
-				while (n[k])
-					k = (k + 1) & (ncap - 1);
-				n[k] = c->pool[j];
+				while (n[h])
+					h = (h + 1) & (ncap - 1);
+				n[h] = c->pool[j];
 			}
 		free(c->pool);
 		c->pool = n;
 		c->pool_cap = ncap;
 	}
-	i = hash_str(s) & (c->pool_cap - 1);
-	while (c->pool[i] && strcmp(c->pool[i], s))
+	i = hash_code(sym, dso, srcline) & (c->pool_cap - 1);
+	while (c->pool[i] && !(same_str(c->pool[i]->sym, sym) && same_str(c->pool[i]->dso, dso) &&
+			       same_str(c->pool[i]->srcline, srcline)))
 		i = (i + 1) & (c->pool_cap - 1);
-	if (!c->pool[i]) {
-		if (!(c->pool[i] = strdup(s))) {
-			*oom = true;
-			return NULL;
-		}
-		c->pool_used++;
+	if (c->pool[i])
+		return c->pool[i];
+	k = malloc(sizeof(*k));
+	if (!k)
+		return NULL;
+	*k = (struct code){ dup_str(sym, &oom), dup_str(dso, &oom), dup_str(srcline, &oom) };
+	if (oom) {
+		free((char *)k->sym);
+		free((char *)k->dso);
+		free((char *)k->srcline);
+		free(k);
+		return NULL;
 	}
-	return c->pool[i];
+	c->pool[i] = k;
+	c->pool_used++;
+	return k;
 }
 
 void spe_c2c_free(struct spe_c2c *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; c->sh && i < c->shared; i++)
-		free_entries(&c->sh[i]);
 	free(c->sh);
+	free(c->sh_index);
+	for (size_t i = 0; i < c->nr_blocks; i++)
+		free(c->blocks[i]);
+	free(c->blocks);
 	for (size_t i = 0; i < c->pool_cap; i++)
-		free(c->pool[i]);
+		if (c->pool[i]) {
+			free((char *)c->pool[i]->sym);
+			free((char *)c->pool[i]->dso);
+			free((char *)c->pool[i]->srcline);
+			free(c->pool[i]);
+		}
 	free(c->pool);
 	free(c->lines);
 	free(c);
 }
 
 /* The line of a record: false when it is not a load/store with an address. */
-static bool line_of(const struct spe_c2c *c, const struct spe_view_sample *vs, uint64_t *line,
+static bool line_of(const struct spe_c2c *c, const struct spe_sample *s, uint64_t *line,
 		    int32_t *pid, bool *phys)
 {
-	const struct spe_record *rec = vs->s->qr->rec;
+	const struct spe_record *rec = s->qr->rec;
 	enum spe_rep_op op = spe_view_op(rec);
 
 	if (op != SPE_REP_LOAD && op != SPE_REP_STORE)
@@ -162,17 +211,31 @@ static bool line_of(const struct spe_c2c *c, const struct spe_view_sample *vs, u
 	if (!(rec->present & SPE_REC_DATA_VA))
 		return false;
 	*line = rec->data_va >> LINE_SHIFT;
-	*pid = vs->s->pid;
+	*pid = s->pid;
 	*phys = false;
 	return true;
 }
 
+static size_t hash_line(uint64_t line, int32_t pid, bool phys, size_t cap)
+{
+	return (size_t)((line ^ ((uint64_t)(uint32_t)pid << 40) ^ phys) *
+			0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
+}
+
+static uint64_t line_key(uint64_t line, bool phys)
+{
+	return line << 4 | LINE_USED | (phys ? LINE_PHYS : 0);
+}
+
+/* A line's slot in the pass-1 table; the flags other than USED and PHYS
+ * do not take part in the comparison. */
 static size_t slot(const struct line *t, size_t cap, uint64_t line, int32_t pid, bool phys)
 {
-	size_t i = (size_t)((line ^ ((uint64_t)(uint32_t)pid << 40) ^ phys) *
-			    0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
+	uint64_t key = line_key(line, phys);
+	size_t i = hash_line(line, pid, phys, cap);
 
-	while (t[i].used && (t[i].line != line || t[i].pid != pid || t[i].phys != phys))
+	while (t[i].key && ((t[i].key & ~(uint64_t)(LINE_MULTI | LINE_STORED)) != key ||
+			    t[i].pid != pid))
 		i = (i + 1) & (cap - 1);
 	return i;
 }
@@ -185,10 +248,10 @@ static int grow(struct spe_c2c *c)
 	if (!n)
 		return SPE_ERR_NOMEM;
 	for (size_t i = 0; i < c->cap; i++)
-		if (c->lines[i].used) {
+		if (c->lines[i].key) {
 			const struct line *l = &c->lines[i];
 
-			n[slot(n, ncap, l->line, l->pid, l->phys)] = *l;
+			n[slot(n, ncap, l->key >> 4, l->pid, l->key & LINE_PHYS)] = *l;
 		}
 	free(c->lines);
 	c->lines = n;
@@ -212,7 +275,7 @@ int spe_c2c_scan(struct spe_c2c *c, const struct spe_view_sample *vs)
 	struct line *l;
 	size_t i;
 
-	if (!line_of(c, vs, &line, &pid, &phys))
+	if (!line_of(c, vs->s, &line, &pid, &phys))
 		return 0;
 	c->accesses++;
 	agent = agent_of(c, vs->s);
@@ -220,65 +283,114 @@ int spe_c2c_scan(struct spe_c2c *c, const struct spe_view_sample *vs)
 		return SPE_ERR_NOMEM;
 	i = slot(c->lines, c->cap, line, pid, phys);
 	l = &c->lines[i];
-	if (!l->used) {
-		*l = (struct line){ .line = line, .pid = pid, .phys = phys, .used = true,
-				    .first_agent = agent };
+	if (!l->key) {
+		*l = (struct line){ .key = line_key(line, phys), .pid = pid, .first_agent = agent };
 		c->used++;
 		c->phys_lines += phys;
 	} else if (l->first_agent != agent) {
-		l->multi = true;
+		l->key |= LINE_MULTI;
 	}
-	if (spe_view_op(vs->s->qr->rec) == SPE_REP_STORE && l->stores < UINT32_MAX)
-		l->stores++;
+	if (spe_view_op(vs->s->qr->rec) == SPE_REP_STORE)
+		l->key |= LINE_STORED;
 	return 0;
 }
 
+static size_t sh_slot(const struct spe_c2c *c, uint64_t line, int32_t pid, bool phys)
+{
+	size_t i = hash_line(line, pid, phys, c->sh_cap);
+
+	while (c->sh_index[i]) {
+		const struct shared *l = &c->sh[c->sh_index[i] - 1];
+
+		if (l->line == line && l->pid == pid && l->phys == phys)
+			break;
+		i = (i + 1) & (c->sh_cap - 1);
+	}
+	return i;
+}
+
+/* The shared lines get a table of their own and the table of every line
+ * is freed: pass 2 runs in the memory of the shared lines only. */
 int spe_c2c_select(struct spe_c2c *c)
 {
+	const uint64_t want = LINE_USED | LINE_MULTI | LINE_STORED;
 	size_t n = 0;
 
-	for (size_t i = 0; i < c->cap; i++) {
-		const struct line *l = &c->lines[i];
-
-		n += l->used && l->multi && l->stores;
-	}
+	for (size_t i = 0; i < c->cap; i++)
+		n += (c->lines[i].key & want) == want;
+	if (n >= UINT32_MAX / 2)
+		return SPE_ERR_NOMEM;
+	c->sh_cap = 16;
+	while (c->sh_cap < n * 2)
+		c->sh_cap *= 2;
 	c->sh = calloc(n ? n : 1, sizeof(*c->sh));
-	if (!c->sh)
+	c->sh_index = calloc(c->sh_cap, sizeof(*c->sh_index));
+	if (!c->sh || !c->sh_index)
 		return SPE_ERR_NOMEM;
 	for (size_t i = 0; i < c->cap; i++) {
-		struct line *l = &c->lines[i];
+		const struct line *l = &c->lines[i];
+		struct shared *d;
 
-		if (!(l->used && l->multi && l->stores))
+		if ((l->key & want) != want)
 			continue;
-		c->sh[c->shared] = (struct shared){ .line = l->line, .pid = l->pid,
-						    .phys = l->phys };
-		l->sh = (uint32_t)++c->shared;
+		d = &c->sh[c->shared];
+		*d = (struct shared){ .line = l->key >> 4, .pid = l->pid,
+				      .phys = l->key & LINE_PHYS };
+		c->sh_index[sh_slot(c, d->line, d->pid, d->phys)] = (uint32_t)++c->shared;
 	}
+	free(c->lines);
+	c->lines = NULL;
+	c->cap = 0;
 	return 0;
+}
+
+bool spe_c2c_wants(const struct spe_c2c *c, const struct spe_sample *s)
+{
+	uint64_t line;
+	int32_t pid;
+	bool phys;
+
+	return c->shared && line_of(c, s, &line, &pid, &phys) &&
+	       c->sh_index[sh_slot(c, line, pid, phys)];
 }
 
 static struct entry *entry_for(struct spe_c2c *c, struct shared *l, unsigned offset,
 			       const struct spe_view_sample *vs)
 {
 	char sym[256];
-	bool oom = false;
+	struct entry *e;
+	const struct code *code;
 
-	for (size_t i = 0; i < l->nr_entries; i++)
-		if (l->entries[i].offset == offset && l->entries[i].ip == vs->s->ip)
-			return &l->entries[i];
-	if (SPE_GROW(l->entries, l->cap_entries, l->nr_entries, 8))
+	for (uint32_t i = l->first; i; i = e->next) {
+		e = entry_at(c, i - 1);
+		if (e->offset == offset && e->ip == vs->s->ip)
+			return e;
+	}
+	if (c->nr_entries >= UINT32_MAX - 1)
 		return NULL;
+	if (c->nr_entries == c->nr_blocks << ENTRY_SHIFT) {
+		if (SPE_GROW(c->blocks, c->cap_blocks, c->nr_blocks, 16) ||
+		    !(c->blocks[c->nr_blocks] = malloc(sizeof(struct entry) << ENTRY_SHIFT)))
+			return NULL;
+		c->nr_blocks++;
+	}
 	if (vs->sym->has_sym)
 		snprintf(sym, sizeof(sym), "%s+0x%" PRIx64, vs->sym->name, vs->sym->offset);
 	else
 		snprintf(sym, sizeof(sym), "0x%" PRIx64, vs->s->ip);
-	l->entries[l->nr_entries] = (struct entry){
-		.offset = offset, .ip = vs->s->ip, .sym = intern(c, sym, &oom),
-		.dso = intern(c, vs->sym->dso, &oom), .srcline = intern(c, vs->srcline, &oom),
-	};
-	if (oom)
+	code = intern(c, sym, vs->sym->dso, vs->srcline);
+	if (!code)
 		return NULL;
-	return &l->entries[l->nr_entries++];
+	e = entry_at(c, (uint32_t)c->nr_entries);
+	*e = (struct entry){ .offset = (uint8_t)offset, .ip = vs->s->ip, .code = code };
+	/* Appended: the list keeps the order the entries appeared in. */
+	if (l->last)
+		entry_at(c, l->last - 1)->next = (uint32_t)c->nr_entries + 1;
+	else
+		l->first = (uint32_t)c->nr_entries + 1;
+	l->last = (uint32_t)++c->nr_entries;
+	l->nr_entries++;
+	return e;
 }
 
 int spe_c2c_detail(struct spe_c2c *c, const struct spe_view_sample *vs)
@@ -292,12 +404,12 @@ int spe_c2c_detail(struct spe_c2c *c, const struct spe_view_sample *vs)
 	uint16_t lat;
 	size_t i;
 
-	if (!line_of(c, vs, &line, &pid, &phys))
+	if (!c->shared || !line_of(c, vs->s, &line, &pid, &phys))
 		return 0;
-	i = slot(c->lines, c->cap, line, pid, phys);
-	if (!c->lines[i].used || !c->lines[i].sh)
+	i = sh_slot(c, line, pid, phys);
+	if (!c->sh_index[i])
 		return 0;
-	l = &c->sh[c->lines[i].sh - 1];
+	l = &c->sh[c->sh_index[i] - 1];
 	addr = phys ? rec->data_pa : rec->data_va;
 	store = spe_view_op(rec) == SPE_REP_STORE;
 	agent = vs->s->cpu >= 0 ? vs->s->cpu : vs->s->tid;
@@ -391,22 +503,65 @@ static unsigned popcount64(uint64_t v)
 	return (unsigned)__builtin_popcountll(v);
 }
 
-long spe_c2c_lines(const struct spe_c2c *c, enum spe_c2c_order order,
-		   struct spe_c2c_line_view **lines, struct spe_c2c_entry_view **entries)
+/* The shared lines, sorted by order: a malloc'ed array of c->shared
+ * pointers, or NULL without memory. */
+static const struct shared **sorted_lines(const struct spe_c2c *c, enum spe_c2c_order order)
 {
 	const struct shared **sel = malloc((c->shared ? c->shared : 1) * sizeof(*sel));
+
+	if (!sel)
+		return NULL;
+	for (size_t i = 0; i < c->shared; i++)
+		sel[i] = &c->sh[i];
+	sort_order = order;
+	qsort(sel, c->shared, sizeof(*sel), cmp_line);
+	return sel;
+}
+
+static void line_view(const struct shared *l, size_t first_entry, struct spe_c2c_line_view *v)
+{
+	*v = (struct spe_c2c_line_view){
+		.line = l->line << LINE_SHIFT, .phys = l->phys, .pid = l->pid,
+		.cost = l->cost, .loads = l->loads, .stores = l->nstores, .peer = l->peer,
+		.remote = l->remote, .llc = l->llc, .dram = l->dram, .l1l2 = l->l1l2,
+		.na = l->na, .nr_cpus = popcount64(l->cpus), .first_entry = first_entry,
+		.nr_entries = l->nr_entries,
+	};
+}
+
+/* The line's entries into ev[0 .. l->nr_entries), in the printed order. */
+static void entry_views(const struct spe_c2c *c, const struct shared *l,
+			struct spe_c2c_entry_view *ev)
+{
+	size_t j = 0;
+
+	for (uint32_t i = l->first; i; i = entry_at(c, i - 1)->next) {
+		const struct entry *e = entry_at(c, i - 1);
+
+		ev[j++] = (struct spe_c2c_entry_view){
+			.offset = e->offset, .ip = e->ip, .sym = e->code->sym, .dso = e->code->dso,
+			.srcline = e->code->srcline, .loads = e->loads, .stores = e->stores,
+			.peer = e->peer, .remote = e->remote, .lat_sum = e->lat_sum,
+			.lat_n = e->lat_n, .cpus = e->cpus,
+		};
+	}
+	qsort(ev, j, sizeof(*ev), cmp_entry);
+}
+
+long spe_c2c_lines(const struct spe_c2c *c, enum spe_c2c_order order, size_t top,
+		   struct spe_c2c_line_view **lines, struct spe_c2c_entry_view **entries)
+{
+	const struct shared **sel = sorted_lines(c, order);
 	struct spe_c2c_line_view *lv;
 	struct spe_c2c_entry_view *ev;
-	size_t n = 0, ne = 0, k = 0;
+	size_t n = c->shared, ne = 0, k = 0;
 
 	if (!sel)
 		return SPE_ERR_NOMEM;
-	for (size_t i = 0; i < c->shared; i++) {
-		sel[n++] = &c->sh[i];
-		ne += c->sh[i].nr_entries;
-	}
-	sort_order = order;
-	qsort(sel, n, sizeof(*sel), cmp_line);
+	if (top && n > top)
+		n = top;
+	for (size_t i = 0; i < n; i++)
+		ne += sel[i]->nr_entries;
 	lv = malloc((n ? n : 1) * sizeof(*lv));
 	ev = malloc((ne ? ne : 1) * sizeof(*ev));
 	if (!lv || !ev) {
@@ -416,27 +571,9 @@ long spe_c2c_lines(const struct spe_c2c *c, enum spe_c2c_order order,
 		return SPE_ERR_NOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct shared *l = sel[i];
-
-		lv[i] = (struct spe_c2c_line_view){
-			.line = l->line << LINE_SHIFT, .phys = l->phys, .pid = l->pid,
-			.cost = l->cost, .loads = l->loads, .stores = l->nstores, .peer = l->peer,
-			.remote = l->remote, .llc = l->llc, .dram = l->dram, .l1l2 = l->l1l2,
-			.na = l->na, .nr_cpus = popcount64(l->cpus), .first_entry = k,
-			.nr_entries = l->nr_entries,
-		};
-		for (size_t j = 0; j < l->nr_entries; j++) {
-			const struct entry *e = &l->entries[j];
-
-			ev[k + j] = (struct spe_c2c_entry_view){
-				.offset = e->offset, .ip = e->ip, .sym = e->sym, .dso = e->dso,
-				.srcline = e->srcline, .loads = e->loads, .stores = e->stores,
-				.peer = e->peer, .remote = e->remote, .lat_sum = e->lat_sum,
-				.lat_n = e->lat_n, .cpus = e->cpus,
-			};
-		}
-		qsort(ev + k, l->nr_entries, sizeof(*ev), cmp_entry);
-		k += l->nr_entries;
+		line_view(sel[i], k, &lv[i]);
+		entry_views(c, sel[i], ev + k);
+		k += sel[i]->nr_entries;
 	}
 	free(sel);
 	*lines = lv;
@@ -466,14 +603,25 @@ int spe_c2c_print(const struct spe_c2c *c, enum spe_c2c_order order, size_t top,
 {
 	static const char *const order_names[] = { "cost", "peer", "samples", "stores" };
 	struct spe_sink o = { write, ctx, 0 };
-	struct spe_c2c_line_view *lv;
+	struct spe_c2c_line_view line, *lv = &line;
 	struct spe_c2c_entry_view *ev;
 	struct spe_c2c_summary s;
 	const char *who;
-	long n = spe_c2c_lines(c, order, &lv, &ev);
+	const struct shared **sel = sorted_lines(c, order);
+	size_t n = c->shared, max_entries = 1;
 
-	if (n < 0)
-		return (int)n;
+	/* One line's views at a time: the report of a million shared lines
+	 * prints in the memory of its sort. */
+	if (top && n > top)
+		n = top;
+	for (size_t i = 0; sel && i < n; i++)
+		if (sel[i]->nr_entries > max_entries)
+			max_entries = sel[i]->nr_entries;
+	ev = sel ? malloc(max_entries * sizeof(*ev)) : NULL;
+	if (!ev) {
+		free(sel);
+		return SPE_ERR_NOMEM;
+	}
 	spe_c2c_summary(c, &s);
 	who = s.per_thread ? "thread" : "CPU";
 	spe_sink_printf(&o, "# loads and stores with a data address: %" PRIu64 "\n", s.accesses);
@@ -491,26 +639,29 @@ int spe_c2c_print(const struct spe_c2c *c, enum spe_c2c_order order, size_t top,
 	spe_sink_printf(&o, "%5s %18s %6s %10s %8s %7s %7s %5s %6s %6s %6s %6s %6s\n", "idx", "line", "space",
 	   "cost", "records", "loads", "stores", s.per_thread ? "thrds" : "cpus", "peer",
 	   "remote", "llc", "dram", "l1/l2");
-	for (long i = 0; i < n && (!top || (size_t)i < top); i++) {
+	for (size_t i = 0; i < n && !o.err; i++) {
 		char space[24];
 
-		if (lv[i].phys)
+		line_view(sel[i], 0, lv);
+		if (lv->phys)
 			snprintf(space, sizeof(space), "phys");
 		else
-			snprintf(space, sizeof(space), "pid%d", lv[i].pid);
-		spe_sink_printf(&o, "%5ld %#18" PRIx64 " %6s %10" PRIu64 " %8" PRIu64 " %7" PRIu64 " %7" PRIu64
+			snprintf(space, sizeof(space), "pid%d", lv->pid);
+		spe_sink_printf(&o, "%5zu %#18" PRIx64 " %6s %10" PRIu64 " %8" PRIu64 " %7" PRIu64 " %7" PRIu64
 		   " %5u %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64 "\n", i,
-		   lv[i].line, space, lv[i].cost, lv[i].loads + lv[i].stores, lv[i].loads,
-		   lv[i].stores, lv[i].nr_cpus, lv[i].peer, lv[i].remote, lv[i].llc, lv[i].dram,
-		   lv[i].l1l2);
+		   lv->line, space, lv->cost, lv->loads + lv->stores, lv->loads,
+		   lv->stores, lv->nr_cpus, lv->peer, lv->remote, lv->llc, lv->dram,
+		   lv->l1l2);
 	}
-	for (long i = 0; i < n && (!top || (size_t)i < top); i++) {
-		spe_sink_printf(&o, "\n## Line %ld: %#" PRIx64 " (%s)\n", i, lv[i].line,
-		   lv[i].phys ? "physical" : "virtual");
+	for (size_t i = 0; i < n && !o.err; i++) {
+		line_view(sel[i], 0, lv);
+		entry_views(c, sel[i], ev);
+		spe_sink_printf(&o, "\n## Line %zu: %#" PRIx64 " (%s)\n", i, lv->line,
+		   lv->phys ? "physical" : "virtual");
 		spe_sink_printf(&o, "%6s %7s %7s %6s %6s %8s  %-16s %s\n", "offset", "loads", "stores", "peer",
 		   "remote", "mean lat", s.per_thread ? "threads" : "cpus", "code");
-		for (size_t j = 0; j < lv[i].nr_entries; j++) {
-			const struct spe_c2c_entry_view *e = &ev[lv[i].first_entry + j];
+		for (size_t j = 0; j < lv->nr_entries; j++) {
+			const struct spe_c2c_entry_view *e = &ev[j];
 			char cpus[256];
 
 			cpu_list(e->cpus, cpus, sizeof(cpus));
@@ -520,7 +671,7 @@ int spe_c2c_print(const struct spe_c2c *c, enum spe_c2c_order order, size_t top,
 			   e->dso, e->srcline ? e->srcline : "??:0");
 		}
 	}
-	free(lv);
+	free(sel);
 	free(ev);
 	return o.err;
 }

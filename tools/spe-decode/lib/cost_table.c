@@ -8,12 +8,17 @@
  *
  * A row's key is the joined text of its key values, so any combination of
  * keys groups the same way.  Percentiles are exact: a row keeps its total
- * latencies as a list while that is smaller than a histogram would be
- * (most rows have few samples: an ip without a symbol is a row of its
- * own), then as a histogram grown to the largest value it saw (at most
- * 64 Ki entries, usually a few hundred).  Saturated counters (4095 or
- * 65535, see spe_views.h) are counted apart and left out of sums and
- * means; a percentile that falls on one is reported as saturated.
+ * latencies as the sorted list of the distinct values with their counts,
+ * one 32-bit word each (value << 16 | count; a count that would pass
+ * 65535 starts another word of the same value, see latency_counts.h), so
+ * a row costs 4 bytes per distinct latency (at most 65536 of them),
+ * usually a few dozen bytes.  Saturated counters (4095 or 65535, see
+ * spe_views.h) are counted apart and left out of sums and means; a
+ * percentile that falls on one is reported as saturated.
+ *
+ * Memory grows with the rows, not with the records: rows (128 bytes) live
+ * in blocks that never move (no doubling copy), their keys in a string
+ * arena (str_arena.h), and the printer builds one row's view at a time.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -23,6 +28,8 @@
 #include <linux/perf_event.h>
 
 #include "grow.h"
+#include "latency_counts.h"
+#include "str_arena.h"
 #include "spe/packet.h"
 #include "spe_decode.h"
 #include "spe_views.h"
@@ -50,28 +57,43 @@ static const char *const op_names[SPE_REP_NR_OPS] = {
 };
 
 struct row {
-	char *key;			/* key values joined by '\x1f' */
-	uint64_t hash;
+	const char *key;		/* key values joined by '\x1f', in the arena */
+	uint32_t lat_n[3], sat12[3], sat16[3];	/* per row: < 2^32 records */
 	uint64_t samples;
 	uint64_t lat_sum[3];
-	uint32_t lat_n[3], sat12[3], sat16[3];	/* per row: < 2^32 records */
-	uint16_t *vals;			/* total latencies, until hist */
-	uint32_t nvals, cap_vals;
-	uint32_t *hist;			/* total latency -> count */
-	uint32_t hist_len;
+	struct spe_lat_counts lat;	/* total latencies */
 	uint32_t l1d_miss, llc_miss, tlb_walk, remote, mispred, branches;
 };
+
+#define ROW_SHIFT	10		/* rows per block: 1024 */
+#define ROW_BLOCK	(1u << ROW_SHIFT)
 
 struct spe_cost_table {
 	enum spe_cost_key keys[SPE_KEY_NR];
 	unsigned nkeys;
 	bool uses[SPE_KEY_NR];
-	struct row *rows;		/* dense, in order of first appearance */
-	size_t used, rows_cap;
-	uint32_t *index;		/* open addressing on the key's hash: row + 1 */
+	struct row **blocks;		/* rows in order of first appearance */
+	size_t used, nr_blocks, cap_blocks;
+	struct spe_str_arena keys_text;	/* the rows' keys */
+	size_t maxkey;			/* the longest key, with its NUL */
+	/* Open addressing on the key's hash: hash << 32 | row + 1, so that a
+	 * probe reads a row only when its hash is the key's. */
+	uint64_t *index;
 	size_t cap;
 	bool wide;			/* a latency above 4095 was seen: 16-bit counters */
+	/* The data_src key's text of recent values: printing it was a third
+	 * of the time per record, and a recording has few distinct ones. */
+	struct {
+		uint64_t value;
+		bool used;
+		char text[48];
+	} ds_text[64];
 };
+
+static struct row *row_at(const struct spe_cost_table *t, size_t i)
+{
+	return &t->blocks[i >> ROW_SHIFT][i & (ROW_BLOCK - 1)];
+}
 
 int spe_cost_col_by_name(const char *name)
 {
@@ -126,12 +148,12 @@ void spe_cost_free(struct spe_cost_table *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->used; i++) {
-		free(t->rows[i].key);
-		free(t->rows[i].hist);
-		free(t->rows[i].vals);
-	}
-	free(t->rows);
+	for (size_t i = 0; i < t->used; i++)
+		spe_lat_counts_free(&row_at(t, i)->lat);
+	for (size_t i = 0; i < t->nr_blocks; i++)
+		free(t->blocks[i]);
+	free(t->blocks);
+	spe_str_arena_free(&t->keys_text);
 	free(t->index);
 	free(t);
 }
@@ -151,24 +173,98 @@ const char *spe_cost_key_name(const struct spe_cost_table *t, unsigned i)
 	return key_names[t->keys[i]];
 }
 
-/* Appends the text of key k to buf at *pos. */
-static void key_text(enum spe_cost_key k, const struct spe_view_sample *vs, char *buf,
-		     size_t len, size_t *pos)
+/*
+ * The keys are built without printf (it was a fifth of the time per
+ * record), truncated as snprintf would: put() appends at most what fits
+ * before the buffer's last byte and keeps it NUL-terminated.
+ */
+struct text {
+	char *buf;
+	size_t len, pos;
+};
+
+static void put(struct text *t, const char *s, size_t n)
+{
+	if (t->pos + n >= t->len)
+		n = t->len - 1 - t->pos;
+	memcpy(t->buf + t->pos, s, n);
+	t->pos += n;
+	t->buf[t->pos] = 0;
+}
+
+static void put_str(struct text *t, const char *s)
+{
+	put(t, s, strlen(s));
+}
+
+/* v in lower-case hex, at least width digits ("%0*" PRIx64). */
+static void put_hex(struct text *t, uint64_t v, int width)
+{
+	char d[16];
+	int i = 16;
+
+	do {
+		d[--i] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v || 16 - i < width);
+	put(t, d + i, (size_t)(16 - i));
+}
+
+static void put_int(struct text *t, int32_t v)
+{
+	char d[12];
+	int i = 12;
+	uint32_t u = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+
+	do {
+		d[--i] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		d[--i] = '-';
+	put(t, d + i, (size_t)(12 - i));
+}
+
+/* spe_view_data_src_text() of v into x, through the table's cache. */
+static void data_src_text(struct spe_cost_table *t, uint64_t v, struct text *x)
+{
+	size_t i = (size_t)((v * 0x9e3779b97f4a7c15ull) >> 58);
+
+	if (!t->ds_text[i].used || t->ds_text[i].value != v) {
+		spe_view_data_src_text(v, x->buf, x->len);
+		x->pos = strlen(x->buf);
+		/* Texts that do not fit the cache are not kept (none do). */
+		if (x->pos >= sizeof(t->ds_text[i].text))
+			return;
+		t->ds_text[i].value = v;
+		t->ds_text[i].used = true;
+		strcpy(t->ds_text[i].text, x->buf);
+		return;
+	}
+	put_str(x, t->ds_text[i].text);
+}
+
+/* Appends the text of key k to buf at *pos (a separator before all but
+ * the first). */
+static void key_text(struct spe_cost_table *t, enum spe_cost_key k,
+		     const struct spe_view_sample *vs, char *buf, size_t len, size_t *pos)
 {
 	const struct spe_sample *s = vs->s;
 	char tmp[160];
-	const char *txt = tmp;
-	int n;
+	struct text o = { buf, len, *pos }, x = { tmp, sizeof(tmp), 0 };
+	const char *txt = NULL;
 
+	tmp[0] = 0;
 	switch (k) {
 	case SPE_KEY_SYM:
 		/* perf's spelling; an ip without a symbol is its own row */
-		if (vs->sym->has_sym)
-			snprintf(tmp, sizeof(tmp), "[%c] %s",
-				 s->cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.', vs->sym->name);
-		else
-			snprintf(tmp, sizeof(tmp), "[%c] 0x%016" PRIx64,
-				 s->cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.', s->ip);
+		put_str(&x, s->cpumode == PERF_RECORD_MISC_KERNEL ? "[k] " : "[.] ");
+		if (vs->sym->has_sym) {
+			put_str(&x, vs->sym->name);
+		} else {
+			put_str(&x, "0x");
+			put_hex(&x, s->ip, 16);
+		}
 		break;
 	case SPE_KEY_DSO:
 		txt = vs->sym->dso;
@@ -177,121 +273,103 @@ static void key_text(enum spe_cost_key k, const struct spe_view_sample *vs, char
 		txt = vs->srcline ? vs->srcline : "??:0";
 		break;
 	case SPE_KEY_SYMBOL_DADDR:
-		if (vs->dsym && vs->dsym->has_sym)
-			snprintf(tmp, sizeof(tmp), "[.] %s+0x%" PRIx64, vs->dsym->name,
-				 vs->dsym->offset);
-		else if (s->addr)
-			snprintf(tmp, sizeof(tmp), "[.] 0x%016" PRIx64, s->addr);
-		else
+		if (vs->dsym && vs->dsym->has_sym) {
+			put_str(&x, "[.] ");
+			put_str(&x, vs->dsym->name);
+			put_str(&x, "+0x");
+			put_hex(&x, vs->dsym->offset, 1);
+		} else if (s->addr) {
+			put_str(&x, "[.] 0x");
+			put_hex(&x, s->addr, 16);
+		} else {
 			txt = "[.] [unknown]";
+		}
 		break;
 	case SPE_KEY_DATA_SRC:
-		spe_view_data_src_text(s->data_src, tmp, sizeof(tmp));
+		data_src_text(t, s->data_src, &x);
 		break;
 	case SPE_KEY_OP:
 		txt = op_names[spe_view_op(s->qr->rec)];
 		break;
 	case SPE_KEY_CPU:
-		snprintf(tmp, sizeof(tmp), "%d", s->cpu);
+		put_int(&x, s->cpu);
 		break;
 	case SPE_KEY_PID:
-		snprintf(tmp, sizeof(tmp), "%d:%s", s->pid, vs->comm ? vs->comm : "");
+		put_int(&x, s->pid);
+		put_str(&x, ":");
+		put_str(&x, vs->comm ? vs->comm : "");
 		break;
 	case SPE_KEY_COMM:
-		if (vs->comm)
+		if (vs->comm) {
 			txt = vs->comm;
-		else
-			snprintf(tmp, sizeof(tmp), ":%d", s->tid);
+		} else {
+			put_str(&x, ":");
+			put_int(&x, s->tid);
+		}
 		break;
 	default:
 		txt = "";
 	}
-	n = snprintf(buf + *pos, len - *pos, "%s%s", *pos ? "\x1f" : "", txt);
-	if (n > 0)
-		*pos = *pos + (size_t)n >= len ? len - 1 : *pos + (size_t)n;
+	if (o.pos)
+		put(&o, "\x1f", 1);
+	put_str(&o, txt ? txt : tmp);
+	*pos = o.pos;
 }
 
-static uint64_t hash_str(const char *s)
+static uint32_t hash_str(const char *s)
 {
 	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
 
 	for (; *s; s++)
 		h = (h ^ (uint8_t)*s) * 1099511628211ull;
-	return h;
+	return (uint32_t)(h ^ h >> 32);
 }
 
-static size_t slot(const struct spe_cost_table *t, const uint32_t *index, size_t cap, uint64_t h,
+static uint32_t row_of(uint64_t slot)
+{
+	return (uint32_t)slot - 1;
+}
+
+/* The slot of key (hash h): its row's, or the empty one to take.  key
+ * NULL: the first empty slot (rehashing, where keys are distinct). */
+static size_t slot(const struct spe_cost_table *t, const uint64_t *index, size_t cap, uint32_t h,
 		   const char *key)
 {
 	size_t i = h & (cap - 1);
 
-	while (index[i] && (t->rows[index[i] - 1].hash != h || strcmp(t->rows[index[i] - 1].key, key)))
+	while (index[i]) {
+		if (key && index[i] >> 32 == h && !strcmp(row_at(t, row_of(index[i]))->key, key))
+			break;
 		i = (i + 1) & (cap - 1);
+	}
 	return i;
 }
 
 static int grow(struct spe_cost_table *t)
 {
 	size_t ncap = t->cap * 2;
-	uint32_t *n = calloc(ncap, sizeof(*n));
+	uint64_t *n = calloc(ncap, sizeof(*n));
 
 	if (!n)
 		return SPE_ERR_NOMEM;
-	for (size_t r = 0; r < t->used; r++)
-		n[slot(t, n, ncap, t->rows[r].hash, t->rows[r].key)] = (uint32_t)r + 1;
+	for (size_t i = 0; i < t->cap; i++)
+		if (t->index[i])
+			n[slot(t, n, ncap, (uint32_t)(t->index[i] >> 32), NULL)] = t->index[i];
 	free(t->index);
 	t->index = n;
 	t->cap = ncap;
 	return 0;
 }
 
-static int hist_add(struct row *r, uint16_t v)
+/* Room for row t->used: a new block when the last one is full. */
+static int room_for_row(struct spe_cost_table *t)
 {
-	if (v >= r->hist_len) {
-		uint32_t nlen = r->hist_len ? r->hist_len : 256;
-		uint32_t *n;
-
-		while (nlen <= v)
-			nlen *= 2;
-		n = realloc(r->hist, nlen * sizeof(*n));
-		if (!n)
-			return SPE_ERR_NOMEM;
-		memset(n + r->hist_len, 0, (nlen - r->hist_len) * sizeof(*n));
-		r->hist = n;
-		r->hist_len = nlen;
-	}
-	r->hist[v]++;
-	return 0;
-}
-
-#define LIST_MAX	512	/* values kept as a list: 1 KiB, a 256-entry histogram */
-
-/* A total latency into the row: the list, or the histogram once the list
- * would be the bigger of the two. */
-static int lat_add(struct row *r, uint16_t v)
-{
-	if (r->hist)
-		return hist_add(r, v);
-	if (r->nvals == r->cap_vals) {
-		uint32_t ncap = r->cap_vals ? r->cap_vals * 2 : 4;
-		uint16_t *n;
-
-		if (ncap > LIST_MAX) {
-			for (uint32_t i = 0; i < r->nvals; i++)
-				if (hist_add(r, r->vals[i]))
-					return SPE_ERR_NOMEM;	/* hist_add keeps it consistent */
-			free(r->vals);
-			r->vals = NULL;
-			r->nvals = r->cap_vals = 0;
-			return hist_add(r, v);
-		}
-		n = realloc(r->vals, ncap * sizeof(*n));
-		if (!n)
-			return SPE_ERR_NOMEM;
-		r->vals = n;
-		r->cap_vals = ncap;
-	}
-	r->vals[r->nvals++] = v;
+	if (t->used < t->nr_blocks * ROW_BLOCK)
+		return 0;
+	if (SPE_GROW(t->blocks, t->cap_blocks, t->nr_blocks, 16) ||
+	    !(t->blocks[t->nr_blocks] = malloc(ROW_BLOCK * sizeof(struct row))))
+		return SPE_ERR_NOMEM;
+	t->nr_blocks++;
 	return 0;
 }
 
@@ -302,31 +380,32 @@ int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
 	enum spe_rep_op op = spe_view_op(rec);
 	char key[1024];
 	size_t pos = 0, i;
-	uint64_t h;
+	uint32_t h;
 	struct row *r;
 	uint16_t v;
 
 	key[0] = 0;
 	for (unsigned k = 0; k < t->nkeys; k++)
-		key_text(t->keys[k], vs, key, sizeof(key), &pos);
+		key_text(t, t->keys[k], vs, key, sizeof(key), &pos);
 	h = hash_str(key);
 	if ((t->used + 1) * 2 > t->cap && grow(t))
 		return SPE_ERR_NOMEM;
 	i = slot(t, t->index, t->cap, h, key);
 	if (!t->index[i]) {
-		char *k;
+		size_t len = strlen(key) + 1;
+		const char *k;
 
 		if (t->used == UINT32_MAX - 1)
 			return SPE_ERR_NOMEM;
-		if (SPE_GROW(t->rows, t->rows_cap, t->used, 64))
+		if (room_for_row(t) || !(k = spe_str_arena_copy(&t->keys_text, key, len)))
 			return SPE_ERR_NOMEM;
-		if (!(k = strdup(key)))
-			return SPE_ERR_NOMEM;
-		t->rows[t->used] = (struct row){ .key = k, .hash = h };
-		t->index[i] = (uint32_t)++t->used;
+		*row_at(t, t->used) = (struct row){ .key = k };
+		t->index[i] = (uint64_t)h << 32 | (uint32_t)++t->used;
+		if (len > t->maxkey)
+			t->maxkey = len;
 	}
-	r = &t->rows[t->index[i] - 1];
-	if (spe_view_latency(rec, 0, &v) && lat_add(r, v))
+	r = row_at(t, row_of(t->index[i]));
+	if (spe_view_latency(rec, 0, &v) && spe_lat_counts_add(&r->lat, v))
 		return SPE_ERR_NOMEM;
 	r->samples++;
 	for (int c = 0; c < 3; c++) {
@@ -356,33 +435,16 @@ static unsigned sat_value(const struct spe_cost_table *t)
 	return t->wide ? SPE_LAT_SAT16 : SPE_LAT_SAT12;
 }
 
-static int cmp_u16(const void *a, const void *b)
+/* A percentile of the row's total latency, SPE_COST_SAT on a saturated one. */
+static unsigned percentile(const struct row *r, double pct, unsigned sat)
 {
-	return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
+	unsigned v = spe_lat_counts_percentile(&r->lat, pct);
+
+	return v == sat ? SPE_COST_SAT : v;
 }
 
-/* Nearest rank: the smallest value with at least pct% at or below it.
- * sorted: the row's list, sorted (NULL when the row has a histogram). */
-static unsigned percentile(const struct row *r, const uint16_t *sorted, uint64_t n, double pct,
-			   unsigned sat)
-{
-	uint64_t want = (uint64_t)((pct / 100.0) * (double)n + 0.999999), seen = 0;
-
-	if (want < 1)
-		want = 1;
-	if (sorted) {
-		unsigned v = sorted[want - 1];
-
-		return v == sat ? SPE_COST_SAT : v;
-	}
-	for (uint32_t v = 0; v < r->hist_len; v++) {
-		seen += r->hist[v];
-		if (seen >= want)
-			return v == sat ? SPE_COST_SAT : v;
-	}
-	return SPE_COST_SAT;
-}
-
+/* The row's view; its keys point into keybuf (a copy of the key the view
+ * splits), or are left NULL without one. */
 static void view_of(const struct spe_cost_table *t, const struct row *r,
 		    struct spe_cost_row_view *v, char *keybuf)
 {
@@ -390,7 +452,7 @@ static void view_of(const struct spe_cost_table *t, const struct row *r,
 	char *p = keybuf;
 
 	memset(v, 0, sizeof(*v));
-	for (unsigned k = 0; k < t->nkeys; k++) {
+	for (unsigned k = 0; p && k < t->nkeys; k++) {
 		v->key[k] = p;
 		p += strcspn(p, "\x1f");
 		if (*p)
@@ -406,24 +468,10 @@ static void view_of(const struct spe_cost_table *t, const struct row *r,
 	}
 	v->p_valid = r->lat_n[0] != 0;
 	if (v->p_valid) {
-		uint16_t *sorted = NULL;
-
-		if (!r->hist) {
-			/* a copy: the table stays as it is */
-			sorted = malloc(r->nvals * sizeof(*sorted));
-			if (!sorted) {
-				v->p_valid = false;
-				goto events;
-			}
-			memcpy(sorted, r->vals, r->nvals * sizeof(*sorted));
-			qsort(sorted, r->nvals, sizeof(*sorted), cmp_u16);
-		}
-		v->p50 = percentile(r, sorted, r->lat_n[0], 50, sat);
-		v->p90 = percentile(r, sorted, r->lat_n[0], 90, sat);
-		v->p99 = percentile(r, sorted, r->lat_n[0], 99, sat);
-		free(sorted);
+		v->p50 = percentile(r, 50, sat);
+		v->p90 = percentile(r, 90, sat);
+		v->p99 = percentile(r, 99, sat);
 	}
-events:
 	v->l1d_miss = r->l1d_miss;
 	v->llc_miss = r->llc_miss;
 	v->tlb_walk = r->tlb_walk;
@@ -439,7 +487,7 @@ void spe_cost_totals(const struct spe_cost_table *t, struct spe_cost_totals *tot
 	memset(tot, 0, sizeof(*tot));
 	tot->sat_value = sat;
 	for (size_t i = 0; i < t->used; i++) {
-		const struct row *r = &t->rows[i];
+		const struct row *r = row_at(t, i);
 
 		tot->samples += r->samples;
 		tot->lat_sum += r->lat_sum[0] - (t->wide ? r->sat16[0] : r->sat12[0]) * sat;
@@ -511,53 +559,59 @@ static int cmp_item(const void *a, const void *b)
 	return strcmp(x->r->key, y->r->key);
 }
 
-long spe_cost_rows(const struct spe_cost_table *t, enum spe_cost_col order,
-		   double percent_limit, size_t top, struct spe_cost_row_view **rows)
+/* The rows kept, in order: *items (malloc'ed) holds *keep of them.
+ * Returns 0 or SPE_ERR_NOMEM. */
+static int sorted_rows(const struct spe_cost_table *t, enum spe_cost_col order,
+		       double percent_limit, size_t top, struct sort_item **itemsp, size_t *keepp)
 {
 	struct spe_cost_totals tot;
 	struct sort_item *items;
-	struct spe_cost_row_view *out, v;
-	size_t keep = 0, keylen = 0, maxkey = 0, nout;
+	struct spe_cost_row_view v;
+	size_t keep = 0;
 	double total;
-	char *kp, *scratch;
 	enum spe_cost_col limit_col;
 
 	spe_cost_totals(t, &tot);
 	limit_col = col_total(&tot, order) > 0 ? order : SPE_COL_SAMPLES;
 	total = col_total(&tot, limit_col);
-	for (size_t i = 0; i < t->used; i++) {
-		size_t l = strlen(t->rows[i].key) + 1;
-
-		maxkey = l > maxkey ? l : maxkey;
-	}
 	items = malloc((t->used ? t->used : 1) * sizeof(*items));
-	scratch = malloc(maxkey + 1);
-	if (!items || !scratch) {
-		free(items);
-		free(scratch);
+	if (!items)
 		return SPE_ERR_NOMEM;
-	}
 	for (size_t i = 0; i < t->used; i++) {
-		strcpy(scratch, t->rows[i].key);
-		view_of(t, &t->rows[i], &v, scratch);
+		view_of(t, row_at(t, i), &v, NULL);
 		items[i] = (struct sort_item){ .value = col_value(&v, order),
 					       .limit_value = col_value(&v, limit_col),
-					       .r = &t->rows[i] };
+					       .r = row_at(t, i) };
 	}
 	qsort(items, t->used, sizeof(*items), cmp_item);
-	/* Which rows are kept, then their views with their keys after them. */
 	for (size_t i = 0; i < t->used && (!top || keep < top); i++) {
 		if (percent_limit > 0 && total > 0 &&
 		    100.0 * items[i].limit_value / total < percent_limit)
 			continue;
 		items[keep++] = items[i];
-		keylen += strlen(items[i].r->key) + 1;
 	}
+	*itemsp = items;
+	*keepp = keep;
+	return 0;
+}
+
+long spe_cost_rows(const struct spe_cost_table *t, enum spe_cost_col order,
+		   double percent_limit, size_t top, struct spe_cost_row_view **rows)
+{
+	struct sort_item *items;
+	struct spe_cost_row_view *out;
+	size_t keep, keylen = 0, nout;
+	char *kp;
+
+	if (sorted_rows(t, order, percent_limit, top, &items, &keep))
+		return SPE_ERR_NOMEM;
+	/* The views of the rows kept, with their keys after them. */
+	for (size_t i = 0; i < keep; i++)
+		keylen += strlen(items[i].r->key) + 1;
 	nout = keep ? keep : 1;
 	out = malloc(nout * sizeof(*out) + keylen + 1);
 	if (!out) {
 		free(items);
-		free(scratch);
 		return SPE_ERR_NOMEM;
 	}
 	kp = (char *)(out + nout);
@@ -567,7 +621,6 @@ long spe_cost_rows(const struct spe_cost_table *t, enum spe_cost_col order,
 		kp += strlen(items[i].r->key) + 1;
 	}
 	free(items);
-	free(scratch);
 	*rows = out;
 	return (long)keep;
 }
@@ -592,12 +645,18 @@ int spe_cost_print(const struct spe_cost_table *t, enum spe_cost_col order,
 		   int (*write)(void *ctx, const char *text, size_t len), void *ctx)
 {
 	struct spe_sink o = { write, ctx, 0 };
-	struct spe_cost_row_view *rows;
+	struct sort_item *items;
 	struct spe_cost_totals tot;
-	long n = spe_cost_rows(t, order, percent_limit, top, &rows);
+	size_t n;
+	char *keybuf;
 
-	if (n < 0)
-		return (int)n;
+	/* One row's view at a time: a table of a million rows prints in the
+	 * memory of its sort. */
+	keybuf = malloc(t->maxkey + 1);
+	if (!keybuf || sorted_rows(t, order, percent_limit, top, &items, &n)) {
+		free(keybuf);
+		return SPE_ERR_NOMEM;
+	}
 	spe_cost_totals(t, &tot);
 	spe_sink_printf(&o, "\n## Cost table by");
 	for (unsigned k = 0; k < t->nkeys; k++)
@@ -615,9 +674,12 @@ int spe_cost_print(const struct spe_cost_table *t, enum spe_cost_col order,
 	for (unsigned k = 0; k < t->nkeys; k++)
 		spe_sink_printf(&o, "%s%s", k ? "  " : "", key_names[t->keys[k]]);
 	spe_sink_printf(&o, "\n");
-	for (long i = 0; i < n; i++) {
-		const struct spe_cost_row_view *v = &rows[i];
+	for (size_t i = 0; i < n && !o.err; i++) {
+		struct spe_cost_row_view view, *v = &view;
 		char p50[12], p90[12], p99[12];
+
+		strcpy(keybuf, items[i].r->key);
+		view_of(t, items[i].r, v, keybuf);
 
 		pct_text(v->p50, v->p_valid, p50, sizeof(p50));
 		pct_text(v->p90, v->p_valid, p90, sizeof(p90));
@@ -634,6 +696,7 @@ int spe_cost_print(const struct spe_cost_table *t, enum spe_cost_col order,
 			spe_sink_printf(&o, "%s%s", k ? "  " : "", v->key[k]);
 		spe_sink_printf(&o, "\n");
 	}
-	free(rows);
+	free(items);
+	free(keybuf);
 	return o.err;
 }

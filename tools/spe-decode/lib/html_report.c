@@ -19,6 +19,7 @@
 #include <linux/perf_event.h>
 
 #include "grow.h"
+#include "str_arena.h"
 #include "spe_decode.h"
 #include "spe_views.h"
 #include "sink_printf.h"
@@ -46,10 +47,14 @@ static const char *const ds_colors[NR_DS] = {
 	[SPE_VIEW_DS_NA] = "#bbbbbb",
 };
 
+/* Loads per symbol by data source: 72 bytes and the key, in blocks of
+ * 1024 that never move, found through an index of hash << 32 | entry + 1. */
 struct sym_ds {
-	char *key;			/* "[.] name\x1fdso" */
+	const char *key;		/* "name\x1fdso" (or "0x<ip>\x1fdso") */
 	uint64_t n[NR_DS], loads;
 };
+
+#define SYM_SHIFT	10
 
 struct mark {
 	uint64_t time;
@@ -65,8 +70,11 @@ struct spe_html {
 	uint64_t at4095[SPE_REP_NR_OPS];	/* a value or saturation: known at the end */
 	uint64_t with_lat[SPE_REP_NR_OPS][3];
 	bool wide;
-	struct sym_ds *syms;		/* open addressing on key */
-	size_t cap, used;
+	struct sym_ds **sym_blocks;
+	size_t nr_sym_blocks, cap_sym_blocks, used;
+	uint64_t *sym_index;		/* open addressing on the key's hash */
+	size_t cap;
+	struct spe_str_arena sym_keys;
 	/* Timeline: bins of width bin_ns from t0, doubled when time runs past. */
 	uint64_t t0, bin_ns, t_last;
 	bool have_t0;
@@ -75,6 +83,11 @@ struct spe_html {
 	struct mark *marks;
 	size_t nr_marks, cap_marks;
 	uint64_t dropped_marks;
+	/* After the first pass: the data-source and cost sections as text,
+	 * their tables freed (spe_html_select()). */
+	char *pre;
+	size_t pre_len, pre_cap;
+	bool selected;
 };
 
 int spe_html_new(struct spe_html **out, bool virt)
@@ -87,11 +100,23 @@ int spe_html_new(struct spe_html **out, bool virt)
 	    spe_c2c_new(&h->c2c, virt))
 		return SPE_ERR_NOMEM;
 	h->cap = 256;
-	h->syms = calloc(h->cap, sizeof(*h->syms));
+	h->sym_index = calloc(h->cap, sizeof(*h->sym_index));
 	h->bins = calloc(MAX_CPUS + 1, sizeof(*h->bins));
 	h->max_cpu = -1;
 	h->bin_ns = 1000;
-	return h->syms && h->bins ? 0 : SPE_ERR_NOMEM;
+	return h->sym_index && h->bins ? 0 : SPE_ERR_NOMEM;
+}
+
+static void free_syms(struct spe_html *h)
+{
+	for (size_t i = 0; i < h->nr_sym_blocks; i++)
+		free(h->sym_blocks[i]);
+	free(h->sym_blocks);
+	free(h->sym_index);
+	spe_str_arena_free(&h->sym_keys);
+	h->sym_blocks = NULL;
+	h->sym_index = NULL;
+	h->nr_sym_blocks = h->cap_sym_blocks = h->used = h->cap = 0;
 }
 
 void spe_html_free(struct spe_html *h)
@@ -101,11 +126,10 @@ void spe_html_free(struct spe_html *h)
 	spe_report_free(h->rep);
 	spe_cost_free(h->cost);
 	spe_c2c_free(h->c2c);
-	for (size_t i = 0; h->syms && i < h->cap; i++)
-		free(h->syms[i].key);
-	free(h->syms);
+	free_syms(h);
 	free(h->bins);
 	free(h->marks);
+	free(h->pre);
 	free(h);
 }
 
@@ -123,39 +147,102 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
-static size_t sym_slot(const struct sym_ds *t, size_t cap, const char *k)
+static struct sym_ds *sym_at(const struct spe_html *h, size_t i)
 {
-	size_t i = hash_str(k) & (cap - 1);
+	return &h->sym_blocks[i >> SYM_SHIFT][i & ((1u << SYM_SHIFT) - 1)];
+}
 
-	while (t[i].key && strcmp(t[i].key, k))
+/* The slot of k (hash): its entry's or the empty one to take; k NULL:
+ * the first empty one (rehashing). */
+static size_t sym_slot(const struct spe_html *h, const uint64_t *index, size_t cap,
+		       const char *k, uint32_t hash)
+{
+	size_t i = hash & (cap - 1);
+
+	while (index[i]) {
+		if (k && index[i] >> 32 == hash &&
+		    !strcmp(sym_at(h, (uint32_t)index[i] - 1)->key, k))
+			break;
 		i = (i + 1) & (cap - 1);
+	}
 	return i;
 }
 
 static struct sym_ds *sym_get(struct spe_html *h, const char *k)
 {
-	size_t i;
+	uint64_t h64 = hash_str(k);
+	uint32_t hash = (uint32_t)(h64 ^ h64 >> 32);
+	size_t i, len;
+	struct sym_ds *d;
 
 	if ((h->used + 1) * 2 > h->cap) {
 		size_t ncap = h->cap * 2;
-		struct sym_ds *n = calloc(ncap, sizeof(*n));
+		uint64_t *n = calloc(ncap, sizeof(*n));
 
 		if (!n)
 			return NULL;
 		for (size_t j = 0; j < h->cap; j++)
-			if (h->syms[j].key)
-				n[sym_slot(n, ncap, h->syms[j].key)] = h->syms[j];
-		free(h->syms);
-		h->syms = n;
+			if (h->sym_index[j])
+				n[sym_slot(h, n, ncap, NULL, (uint32_t)(h->sym_index[j] >> 32))] =
+					h->sym_index[j];
+		free(h->sym_index);
+		h->sym_index = n;
 		h->cap = ncap;
 	}
-	i = sym_slot(h->syms, h->cap, k);
-	if (!h->syms[i].key) {
-		if (!(h->syms[i].key = strdup(k)))
+	i = sym_slot(h, h->sym_index, h->cap, k, hash);
+	if (h->sym_index[i])
+		return sym_at(h, (uint32_t)h->sym_index[i] - 1);
+	if (h->used >= UINT32_MAX - 1)
+		return NULL;
+	if (h->used == h->nr_sym_blocks << SYM_SHIFT) {
+		if (SPE_GROW(h->sym_blocks, h->cap_sym_blocks, h->nr_sym_blocks, 16) ||
+		    !(h->sym_blocks[h->nr_sym_blocks] = malloc(sizeof(struct sym_ds) << SYM_SHIFT)))
 			return NULL;
-		h->used++;
+		h->nr_sym_blocks++;
 	}
-	return &h->syms[i];
+	len = strlen(k) + 1;
+	d = sym_at(h, h->used);
+	*d = (struct sym_ds){ .key = spe_str_arena_copy(&h->sym_keys, k, len) };
+	if (!d->key)
+		return NULL;
+	h->sym_index[i] = (uint64_t)hash << 32 | (uint32_t)++h->used;
+	return d;
+}
+
+/* Appends n bytes of s at *pos, truncated as snprintf would. */
+static void put(char *buf, size_t len, size_t *pos, const char *s, size_t n)
+{
+	if (*pos + n >= len)
+		n = len - 1 - *pos;
+	memcpy(buf + *pos, s, n);
+	*pos += n;
+	buf[*pos] = 0;
+}
+
+/* "name\x1fdso", or "0x<ip>\x1fdso" without a symbol; without printf, a
+ * tenth of the time per record. */
+static void sym_key(char *key, size_t len, const struct spe_view_sample *vs)
+{
+	size_t pos = 0;
+
+	key[0] = 0;
+	if (vs->sym->has_sym) {
+		put(key, len, &pos, vs->sym->name, strlen(vs->sym->name));
+	} else {
+		char d[18];
+		int i = 18;
+		uint64_t v = vs->s->ip;
+
+		do {
+			d[--i] = "0123456789abcdef"[v & 15];
+			v >>= 4;
+		} while (v);
+		d[--i] = 'x';
+		d[--i] = '0';
+		put(key, len, &pos, d + i, (size_t)(18 - i));
+	}
+	put(key, len, &pos, "\x1f", 1);
+	put(key, len, &pos, vs->sym->dso, strlen(vs->sym->dso));
 }
 
 /* The timeline bin of time t, rebinning (doubling the width) as needed. */
@@ -219,10 +306,7 @@ int spe_html_add(struct spe_html *h, const struct spe_view_sample *vs)
 		char key[600];
 		struct sym_ds *d;
 
-		if (vs->sym->has_sym)
-			snprintf(key, sizeof(key), "%s\x1f%s", vs->sym->name, vs->sym->dso);
-		else
-			snprintf(key, sizeof(key), "0x%" PRIx64 "\x1f%s", s->ip, vs->sym->dso);
+		sym_key(key, sizeof(key), vs);
 		d = sym_get(h, key);
 		if (!d)
 			return SPE_ERR_NOMEM;
@@ -478,9 +562,8 @@ static void write_ds(struct spe_sink *o, const struct spe_html *h, size_t top)
 		o->err = SPE_ERR_NOMEM;
 		return;
 	}
-	for (size_t i = 0; i < h->cap; i++)
-		if (h->syms[i].key)
-			v[n++].d = &h->syms[i];
+	for (size_t i = 0; i < h->used; i++)
+		v[n++].d = sym_at(h, i);
 	qsort(v, n, sizeof(*v), cmp_sym);
 	spe_sink_printf(o, "<p>");
 	for (int k = 0; k < NR_DS; k++)
@@ -582,7 +665,7 @@ static void write_c2c(struct spe_sink *o, const struct spe_html *h, size_t top)
 	struct spe_c2c_line_view *lv;
 	struct spe_c2c_entry_view *ev;
 	struct spe_c2c_summary s;
-	long n = spe_c2c_lines(h->c2c, SPE_C2C_COST, &lv, &ev);
+	long n = spe_c2c_lines(h->c2c, SPE_C2C_COST, top, &lv, &ev);
 
 	if (n < 0) {
 		o->err = (int)n;
@@ -640,8 +723,9 @@ static void write_c2c(struct spe_sink *o, const struct spe_html *h, size_t top)
 		}
 		spe_sink_printf(o, "</tbody></table></details>\n");
 	}
-	if ((size_t)n > top)
-		spe_sink_printf(o, "<p class=note>%ld more shared lines not shown.</p>\n", n - (long)top);
+	if (s.shared_lines > top)
+		spe_sink_printf(o, "<p class=note>%" PRIu64 " more shared lines not shown.</p>\n",
+		   s.shared_lines - top);
 	free(lv);
 	free(ev);
 }
@@ -707,6 +791,40 @@ static void write_timeline(struct spe_sink *o, const struct spe_html *h)
 	spe_sink_printf(o, "</svg>\n");
 }
 
+/* A sink into h->pre. */
+static int pre_write(void *ctx, const char *text, size_t len)
+{
+	struct spe_html *h = ctx;
+
+	while (h->pre_len + len > h->pre_cap) {
+		size_t ncap = h->pre_cap ? h->pre_cap * 2 : 65536;
+		char *n = realloc(h->pre, ncap);
+
+		if (!n)
+			return SPE_ERR_NOMEM;
+		h->pre = n;
+		h->pre_cap = ncap;
+	}
+	memcpy(h->pre + h->pre_len, text, len);
+	h->pre_len += len;
+	return 0;
+}
+
+int spe_html_select(struct spe_html *h, size_t top)
+{
+	struct spe_sink o = { pre_write, h, 0 };
+
+	write_ds(&o, h, top ? top : 50);
+	write_cost(&o, h, top ? top : 200);
+	if (o.err)
+		return o.err;
+	spe_cost_free(h->cost);
+	h->cost = NULL;
+	free_syms(h);
+	h->selected = true;
+	return spe_c2c_select(h->c2c);
+}
+
 int spe_html_write(const struct spe_html *h, const struct spe_html_meta *m,
 		   int (*write)(void *ctx, const char *text, size_t len), void *ctx)
 {
@@ -723,8 +841,12 @@ int spe_html_write(const struct spe_html *h, const struct spe_html_meta *m,
 	   "</p>\n");
 	write_meta(&o, h, m);
 	write_latency(&o, h);
-	write_ds(&o, h, m->top ? m->top : 50);
-	write_cost(&o, h, m->top ? m->top : 200);
+	if (h->selected) {
+		spe_sink_put(&o, h->pre, h->pre_len);
+	} else {
+		write_ds(&o, h, m->top ? m->top : 50);
+		write_cost(&o, h, m->top ? m->top : 200);
+	}
 	write_c2c(&o, h, m->top ? m->top : 50);
 	write_timeline(&o, h);
 	spe_sink_printf(&o, "<p class=note>Written by spe-decode html.</p>\n<script>%s</script>\n"
