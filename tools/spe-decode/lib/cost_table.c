@@ -19,6 +19,13 @@
  * Memory grows with the rows, not with the records: rows (128 bytes) live
  * in blocks that never move (no doubling copy), their keys in a string
  * arena (str_arena.h), and the printer builds one row's view at a time.
+ *
+ * Building a key's text per record was most of the time per record, so a
+ * small direct-mapped cache maps what the text is made of (the symbol
+ * name's address and the cpumode, the ip, the data_src value...) to its
+ * row first.  Names from the symbol layer and source lines keep their
+ * address and text for the table's life; a comm does not (a COMM record
+ * rewrites it in place), so tables keyed by pid or comm go without.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -88,7 +95,13 @@ struct spe_cost_table {
 		bool used;
 		char text[48];
 	} ds_text[64];
+	/* The cache of rows by raw key: RAW_SLOTS entries of row + 1 and
+	 * the key's 2 * nkeys words; NULL when the keys do not allow it. */
+	uint64_t *raw;
+	unsigned raw_words;
 };
+
+#define RAW_SLOTS	4096
 
 static struct row *row_at(const struct spe_cost_table *t, size_t i)
 {
@@ -141,7 +154,14 @@ int spe_cost_new(struct spe_cost_table **out, const char *keys, char *why, size_
 	}
 	t->cap = 256;
 	t->index = calloc(t->cap, sizeof(*t->index));
-	return t->index ? 0 : SPE_ERR_NOMEM;
+	if (!t->index)
+		return SPE_ERR_NOMEM;
+	if (!t->uses[SPE_KEY_PID] && !t->uses[SPE_KEY_COMM]) {
+		t->raw_words = 2 * t->nkeys;
+		/* Without memory for it the table works, only slower. */
+		t->raw = calloc((size_t)RAW_SLOTS * (1 + t->raw_words), sizeof(uint64_t));
+	}
+	return 0;
 }
 
 void spe_cost_free(struct spe_cost_table *t)
@@ -155,6 +175,7 @@ void spe_cost_free(struct spe_cost_table *t)
 	free(t->blocks);
 	spe_str_arena_free(&t->keys_text);
 	free(t->index);
+	free(t->raw);
 	free(t);
 }
 
@@ -373,16 +394,74 @@ static int room_for_row(struct spe_cost_table *t)
 	return 0;
 }
 
-int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
+/*
+ * What key k's text is made of, in two words: equal words make equal text
+ * (the converse need not hold: two raw keys may share a row).
+ */
+static void raw_key(enum spe_cost_key k, const struct spe_view_sample *vs, uint64_t *w)
 {
-	const struct spe_record *rec = vs->s->qr->rec;
-	uint64_t ev = (rec->present & SPE_REC_EVENTS) ? rec->events : 0;
-	enum spe_rep_op op = spe_view_op(rec);
+	const struct spe_sample *s = vs->s;
+	uint64_t kernel = s->cpumode == PERF_RECORD_MISC_KERNEL;
+
+	switch (k) {
+	case SPE_KEY_SYM:
+		w[0] = vs->sym->has_sym ? (uintptr_t)vs->sym->name : s->ip;
+		w[1] = kernel << 1 | vs->sym->has_sym;
+		break;
+	case SPE_KEY_DSO:
+		w[0] = (uintptr_t)vs->sym->dso;
+		w[1] = 0;
+		break;
+	case SPE_KEY_SRCLINE:
+		w[0] = (uintptr_t)vs->srcline;
+		w[1] = 0;
+		break;
+	case SPE_KEY_SYMBOL_DADDR:
+		if (vs->dsym && vs->dsym->has_sym) {
+			/* name and offset: the offset's top bit tells it from
+			 * an address alone (symbols are far smaller) */
+			w[0] = (uintptr_t)vs->dsym->name;
+			w[1] = vs->dsym->offset | 1ull << 63;
+		} else {
+			w[0] = s->addr;
+			w[1] = 0;
+		}
+		break;
+	case SPE_KEY_DATA_SRC:
+		w[0] = s->data_src;
+		w[1] = 0;
+		break;
+	case SPE_KEY_OP:
+		w[0] = spe_view_op(s->qr->rec);
+		w[1] = 0;
+		break;
+	case SPE_KEY_CPU:
+		w[0] = (uint32_t)s->cpu;
+		w[1] = 0;
+		break;
+	default:		/* pid, comm: no raw key (see the top) */
+		w[0] = w[1] = 0;
+	}
+}
+
+/* The cache entry of raw key w: its words are compared by the caller. */
+static uint64_t *raw_slot(const struct spe_cost_table *t, const uint64_t *w)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull;
+
+	for (unsigned i = 0; i < t->raw_words; i++)
+		h = (h ^ w[i]) * 0xff51afd7ed558ccdull;
+	h ^= h >> 29;
+	return t->raw + (h & (RAW_SLOTS - 1)) * (1 + t->raw_words);
+}
+
+/* The row of the record's key, found by its text (added if new). */
+static int row_by_text(struct spe_cost_table *t, const struct spe_view_sample *vs,
+		       uint32_t *row)
+{
 	char key[1024];
 	size_t pos = 0, i;
 	uint32_t h;
-	struct row *r;
-	uint16_t v;
 
 	key[0] = 0;
 	for (unsigned k = 0; k < t->nkeys; k++)
@@ -404,7 +483,38 @@ int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
 		if (len > t->maxkey)
 			t->maxkey = len;
 	}
-	r = row_at(t, row_of(t->index[i]));
+	*row = row_of(t->index[i]);
+	return 0;
+}
+
+int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
+{
+	const struct spe_record *rec = vs->s->qr->rec;
+	uint64_t ev = (rec->present & SPE_REC_EVENTS) ? rec->events : 0;
+	enum spe_rep_op op = spe_view_op(rec);
+	uint64_t w[2 * SPE_KEY_NR], *e = NULL;
+	uint32_t row;
+	struct row *r;
+	uint16_t v;
+	int err;
+
+	if (t->raw) {
+		for (unsigned k = 0; k < t->nkeys; k++)
+			raw_key(t->keys[k], vs, &w[2 * k]);
+		e = raw_slot(t, w);
+	}
+	if (e && e[0] && !memcmp(e + 1, w, t->raw_words * sizeof(*w))) {
+		row = (uint32_t)e[0] - 1;
+	} else {
+		err = row_by_text(t, vs, &row);
+		if (err)
+			return err;
+		if (e) {
+			e[0] = (uint64_t)row + 1;
+			memcpy(e + 1, w, t->raw_words * sizeof(*w));
+		}
+	}
+	r = row_at(t, row);
 	if (spe_view_latency(rec, 0, &v) && spe_lat_counts_add(&r->lat, v))
 		return SPE_ERR_NOMEM;
 	r->samples++;
