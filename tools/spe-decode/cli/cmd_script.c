@@ -93,22 +93,26 @@ struct script {
 	char *obuf;
 	size_t olen;
 	struct spe_output_thread *writer;
+	bool writer_failed;		/* as of the last block handed over */
 };
 
 #define OBUF_SIZE	(256 * 1024)
 
 static void obuf_flush(struct script *sc)
 {
-	if (sc->writer)
+	if (sc->writer) {
 		sc->obuf = spe_output_thread_submit(sc->writer, sc->olen);
-	else
+		sc->writer_failed = spe_output_thread_failed(sc->writer);
+	} else {
 		spe_output_write(sc->out, sc->obuf, sc->olen);
+	}
 	sc->olen = 0;
 }
 
-static bool output_failed(struct script *sc)
+/* Checked per sample: a failed write ends the run (`| head`, a full disk). */
+static bool output_failed(const struct script *sc)
 {
-	return sc->out->err || (sc->writer && spe_output_thread_failed(sc->writer));
+	return sc->out->err || sc->writer_failed;
 }
 
 static void usage(FILE *f)

@@ -251,19 +251,13 @@ int spe_synth_record(struct spe_synth *sy, const struct spe_qrecord *qr,
 	for (unsigned int i = 0; i < sy->nr_kinds; i++) {
 		int k = sy->kinds[i];
 
-		s.kind = (enum spe_sample_kind)k;
-		s.addr = va;
-		s.phys_addr = pa;
-		s.data_src = data_src;
-		s.period = 1;
+		/* Whether this kind has a sample: most records have two or
+		 * three of the nine kinds script wants. */
 		switch (k) {
 		case SPE_S_BRANCH:
 			/* 6.1: mispredicted records; newer: every branch. */
 			if (o->branch_miss ? !(ev & SPE_EV_MISPRED) : !branch)
 				continue;
-			s.addr = (rec->present & SPE_REC_BR_TARGET) ? rec->br_target.addr : 0;
-			s.phys_addr = 0;
-			s.data_src = 0;
 			break;
 		case SPE_S_MEMORY:
 			if (!data_src)	/* not a load or store */
@@ -272,11 +266,20 @@ int spe_synth_record(struct spe_synth *sy, const struct spe_qrecord *qr,
 		case SPE_S_INSTRUCTIONS:
 			if (!insn_due(sy, qr->queue))
 				continue;
-			s.period = o->period;
 			break;
 		default:
 			if (!(ev & trigger[k]))
 				continue;
+		}
+		s.kind = (enum spe_sample_kind)k;
+		s.addr = va;
+		s.phys_addr = pa;
+		s.data_src = data_src;
+		s.period = k == SPE_S_INSTRUCTIONS ? o->period : 1;
+		if (k == SPE_S_BRANCH) {
+			s.addr = (rec->present & SPE_REC_BR_TARGET) ? rec->br_target.addr : 0;
+			s.phys_addr = 0;
+			s.data_src = 0;
 		}
 		ret = emit(ctx, &s);
 		if (ret)
