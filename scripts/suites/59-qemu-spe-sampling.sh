@@ -63,6 +63,12 @@ fi
 times_ips() {
 	"$@" --ns --itrace=i1i -F time,ip 2>/dev/null | awk '{ print $1, $2 }'
 }
+# comm_tids: how many records each (comm, tid) has, one instruction sample
+# per record.
+comm_tids() {
+	"$@" --itrace=i1i -F comm,tid 2>/dev/null | awk '{ print $1, $2 }' | sort | uniq -c |
+		awk '{ print $2, $3, $1 }'
+}
 # in_range START SIZE: of the "0xADDR" lines on stdin, "inside total" for
 # [START, START+SIZE) (hex, no 0x).
 in_range() {
@@ -102,6 +108,16 @@ check_recording() {
 	else
 		tap_fail "$name: host perf script and spe-decode script give the same (time, ip) samples" \
 			"perf script $(wc -l <<<"$a"), spe-decode script $(wc -l <<<"$b"), records $n" \
+			"$(diff <(echo "$a") <(echo "$b") | head -n 6)"
+	fi
+	# Threads are renamed mid-recording (perf's exec COMM: perf-exec,
+	# then the workload): both name every record alike.
+	a=$(comm_tids perf script -i "$res/$data")
+	b=$(comm_tids "$decode" script -i "$res/$data")
+	if [ -n "$a" ] && [ "$a" = "$b" ]; then
+		tap_ok "$name: host perf script and spe-decode script name the records' threads alike ($(wc -l <<<"$a") comm/tid pairs)"
+	else
+		tap_fail "$name: host perf script and spe-decode script name the records' threads alike" \
 			"$(diff <(echo "$a") <(echo "$b") | head -n 6)"
 	fi
 	if [ "$user" != 1 ]; then

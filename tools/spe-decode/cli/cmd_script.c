@@ -61,6 +61,18 @@ struct comm_slot {
 	char name[40];
 };
 
+#define NR_WHO_SLOTS	64
+
+/* The start of a line before its time ("comm pid/tid [cpu] "), per CPU:
+ * the same for every record of a thread on a CPU, so formatted once. */
+struct who_slot {
+	const char *comm;		/* a comm slot's name */
+	int32_t pid, tid, cpu;
+	bool valid;
+	uint8_t len;
+	char text[64];
+};
+
 struct script {
 	bool f[F_NR];
 	enum format fmt;
@@ -79,6 +91,7 @@ struct script {
 	uint64_t last_seq;		/* of the record the caches are for */
 	int32_t last_tid;
 	struct comm_slot comms[NR_COMM_SLOTS];
+	struct who_slot whos[NR_WHO_SLOTS];
 	struct ip_slot *ips;		/* NR_IP_SLOTS, perf layout only */
 	const char *comm;
 	struct spe_sym sym;
@@ -338,7 +351,14 @@ static void perf_prefix(struct script *sc, const struct spe_sample *s, const cha
 {
 	char storage[LINE_MAX_BYTES];
 	struct line l = { .b = storage };
+	struct who_slot *w = &sc->whos[(uint32_t)s->cpu % NR_WHO_SLOTS];
 
+	if (w->valid && w->comm == comm && w->pid == s->pid && w->tid == s->tid &&
+	    w->cpu == s->cpu) {
+		memcpy(l.b, w->text, sizeof(w->text));
+		l.n = w->len;
+		goto time;
+	}
 	l.n = 0;
 	if (sc->f[F_COMM]) {
 		l_rstr(&l, comm, 16);
@@ -365,6 +385,11 @@ static void perf_prefix(struct script *sc, const struct spe_sample *s, const cha
 		l.n += k;
 		l_str(&l, "] ");
 	}
+	*w = (struct who_slot){ .comm = comm, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
+				.valid = l.n <= sizeof(w->text), .len = (uint8_t)l.n };
+	if (w->valid)
+		memcpy(w->text, l.b, l.n);
+time:
 	if (sc->f[F_TIME]) {
 		l_time(&l, sc->ns, s->time);
 		l_str(&l, ": ");
@@ -738,6 +763,9 @@ static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 		sc->comm = NULL;	/* names may change */
 		for (int i = 0; i < NR_COMM_SLOTS; i++)
 			sc->comms[i].valid = false;
+		/* ...in the comm slots the line starts point to */
+		for (int i = 0; i < NR_WHO_SLOTS; i++)
+			sc->whos[i].valid = false;
 	}
 	sc->last_seq = 0;		/* mappings may change */
 	if (ev->header->type == PERF_RECORD_MMAP || ev->header->type == PERF_RECORD_MMAP2 ||
