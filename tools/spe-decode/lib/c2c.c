@@ -19,6 +19,7 @@
 #include <linux/perf_event.h>
 
 #include "grow.h"
+#include "key_text.h"
 #include "spe_decode.h"
 #include "spe_views.h"
 #include "sink_printf.h"
@@ -97,16 +98,15 @@ int spe_c2c_new(struct spe_c2c **out, bool virt)
 	return c->lines ? 0 : SPE_ERR_NOMEM;
 }
 
+/* A string's hash, NULL apart from "" (a code's srcline may be either). */
 static uint64_t hash_str(const char *s, uint64_t h)
 {
-	for (; s && *s; s++)
-		h = (h ^ (uint8_t)*s) * 1099511628211ull;
-	return (h ^ (s ? 0 : 1)) * 1099511628211ull;
+	return (spe_key_hash(s, h) ^ (s ? 0 : 1)) * 1099511628211ull;
 }
 
 static uint64_t hash_code(const char *sym, const char *dso, const char *srcline)
 {
-	return hash_str(srcline, hash_str(dso, hash_str(sym, 1469598103934665603ull)));
+	return hash_str(srcline, hash_str(dso, hash_str(sym, SPE_KEY_HASH_SEED)));
 }
 
 static bool same_str(const char *a, const char *b)

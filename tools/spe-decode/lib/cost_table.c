@@ -18,7 +18,7 @@
  *
  * Memory grows with the rows, not with the records: rows (128 bytes) live
  * in blocks that never move (no doubling copy), their keys in a string
- * arena (str_arena.h), and the printer builds one row's view at a time.
+ * arena (keyed_rows.h), and the printer builds one row's view at a time.
  *
  * Building a key's text per record was most of the time per record, so a
  * small direct-mapped cache maps what the text is made of (the symbol
@@ -34,9 +34,9 @@
 
 #include <linux/perf_event.h>
 
-#include "grow.h"
 #include "latency_counts.h"
-#include "str_arena.h"
+#include "key_text.h"
+#include "keyed_rows.h"
 #include "spe/packet.h"
 #include "spe_decode.h"
 #include "spe_views.h"
@@ -72,21 +72,11 @@ struct row {
 	uint32_t l1d_miss, llc_miss, tlb_walk, remote, mispred, branches;
 };
 
-#define ROW_SHIFT	10		/* rows per block: 1024 */
-#define ROW_BLOCK	(1u << ROW_SHIFT)
-
 struct spe_cost_table {
 	enum spe_cost_key keys[SPE_KEY_NR];
 	unsigned nkeys;
 	bool uses[SPE_KEY_NR];
-	struct row **blocks;		/* rows in order of first appearance */
-	size_t used, nr_blocks, cap_blocks;
-	struct spe_str_arena keys_text;	/* the rows' keys */
-	size_t maxkey;			/* the longest key, with its NUL */
-	/* Open addressing on the key's hash: hash << 32 | row + 1, so that a
-	 * probe reads a row only when its hash is the key's. */
-	uint64_t *index;
-	size_t cap;
+	struct spe_keyed_rows rows;	/* struct row, by key text */
 	bool wide;			/* a latency above 4095 was seen: 16-bit counters */
 	/* The data_src key's text of recent values: printing it was a third
 	 * of the time per record, and a recording has few distinct ones. */
@@ -105,7 +95,7 @@ struct spe_cost_table {
 
 static struct row *row_at(const struct spe_cost_table *t, size_t i)
 {
-	return &t->blocks[i >> ROW_SHIFT][i & (ROW_BLOCK - 1)];
+	return spe_keyed_rows_at(&t->rows, i);
 }
 
 int spe_cost_col_by_name(const char *name)
@@ -152,9 +142,7 @@ int spe_cost_new(struct spe_cost_table **out, const char *keys, char *why, size_
 		snprintf(why, whylen, "no sort key");
 		return SPE_ERR_INVAL;
 	}
-	t->cap = 256;
-	t->index = calloc(t->cap, sizeof(*t->index));
-	if (!t->index)
+	if (spe_keyed_rows_init(&t->rows, sizeof(struct row)))
 		return SPE_ERR_NOMEM;
 	if (!t->uses[SPE_KEY_PID] && !t->uses[SPE_KEY_COMM]) {
 		t->raw_words = 2 * t->nkeys;
@@ -168,13 +156,9 @@ void spe_cost_free(struct spe_cost_table *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->used; i++)
+	for (size_t i = 0; i < t->rows.used; i++)
 		spe_lat_counts_free(&row_at(t, i)->lat);
-	for (size_t i = 0; i < t->nr_blocks; i++)
-		free(t->blocks[i]);
-	free(t->blocks);
-	spe_str_arena_free(&t->keys_text);
-	free(t->index);
+	spe_keyed_rows_free(&t->rows);
 	free(t->raw);
 	free(t);
 }
@@ -194,60 +178,8 @@ const char *spe_cost_key_name(const struct spe_cost_table *t, unsigned i)
 	return key_names[t->keys[i]];
 }
 
-/*
- * The keys are built without printf (it was a fifth of the time per
- * record), truncated as snprintf would: put() appends at most what fits
- * before the buffer's last byte and keeps it NUL-terminated.
- */
-struct text {
-	char *buf;
-	size_t len, pos;
-};
-
-static void put(struct text *t, const char *s, size_t n)
-{
-	if (t->pos + n >= t->len)
-		n = t->len - 1 - t->pos;
-	memcpy(t->buf + t->pos, s, n);
-	t->pos += n;
-	t->buf[t->pos] = 0;
-}
-
-static void put_str(struct text *t, const char *s)
-{
-	put(t, s, strlen(s));
-}
-
-/* v in lower-case hex, at least width digits ("%0*" PRIx64). */
-static void put_hex(struct text *t, uint64_t v, int width)
-{
-	char d[16];
-	int i = 16;
-
-	do {
-		d[--i] = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	} while (v || 16 - i < width);
-	put(t, d + i, (size_t)(16 - i));
-}
-
-static void put_int(struct text *t, int32_t v)
-{
-	char d[12];
-	int i = 12;
-	uint32_t u = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
-
-	do {
-		d[--i] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		d[--i] = '-';
-	put(t, d + i, (size_t)(12 - i));
-}
-
 /* spe_view_data_src_text() of v into x, through the table's cache. */
-static void data_src_text(struct spe_cost_table *t, uint64_t v, struct text *x)
+static void data_src_text(struct spe_cost_table *t, uint64_t v, struct spe_key_text *x)
 {
 	size_t i = (size_t)((v * 0x9e3779b97f4a7c15ull) >> 58);
 
@@ -262,7 +194,7 @@ static void data_src_text(struct spe_cost_table *t, uint64_t v, struct text *x)
 		strcpy(t->ds_text[i].text, x->buf);
 		return;
 	}
-	put_str(x, t->ds_text[i].text);
+	spe_key_put_str(x, t->ds_text[i].text);
 }
 
 /* Appends the text of key k to buf at *pos (a separator before all but
@@ -272,19 +204,19 @@ static void key_text(struct spe_cost_table *t, enum spe_cost_key k,
 {
 	const struct spe_sample *s = vs->s;
 	char tmp[160];
-	struct text o = { buf, len, *pos }, x = { tmp, sizeof(tmp), 0 };
+	struct spe_key_text o = { buf, len, *pos }, x = { tmp, sizeof(tmp), 0 };
 	const char *txt = NULL;
 
 	tmp[0] = 0;
 	switch (k) {
 	case SPE_KEY_SYM:
 		/* perf's spelling; an ip without a symbol is its own row */
-		put_str(&x, s->cpumode == PERF_RECORD_MISC_KERNEL ? "[k] " : "[.] ");
+		spe_key_put_str(&x, s->cpumode == PERF_RECORD_MISC_KERNEL ? "[k] " : "[.] ");
 		if (vs->sym->has_sym) {
-			put_str(&x, vs->sym->name);
+			spe_key_put_str(&x, vs->sym->name);
 		} else {
-			put_str(&x, "0x");
-			put_hex(&x, s->ip, 16);
+			spe_key_put_str(&x, "0x");
+			spe_key_put_hex(&x, s->ip, 16);
 		}
 		break;
 	case SPE_KEY_DSO:
@@ -295,13 +227,13 @@ static void key_text(struct spe_cost_table *t, enum spe_cost_key k,
 		break;
 	case SPE_KEY_SYMBOL_DADDR:
 		if (vs->dsym && vs->dsym->has_sym) {
-			put_str(&x, "[.] ");
-			put_str(&x, vs->dsym->name);
-			put_str(&x, "+0x");
-			put_hex(&x, vs->dsym->offset, 1);
+			spe_key_put_str(&x, "[.] ");
+			spe_key_put_str(&x, vs->dsym->name);
+			spe_key_put_str(&x, "+0x");
+			spe_key_put_hex(&x, vs->dsym->offset, 1);
 		} else if (s->addr) {
-			put_str(&x, "[.] 0x");
-			put_hex(&x, s->addr, 16);
+			spe_key_put_str(&x, "[.] 0x");
+			spe_key_put_hex(&x, s->addr, 16);
 		} else {
 			txt = "[.] [unknown]";
 		}
@@ -313,85 +245,28 @@ static void key_text(struct spe_cost_table *t, enum spe_cost_key k,
 		txt = op_names[spe_view_op(s->qr->rec)];
 		break;
 	case SPE_KEY_CPU:
-		put_int(&x, s->cpu);
+		spe_key_put_int(&x, s->cpu);
 		break;
 	case SPE_KEY_PID:
-		put_int(&x, s->pid);
-		put_str(&x, ":");
-		put_str(&x, vs->comm ? vs->comm : "");
+		spe_key_put_int(&x, s->pid);
+		spe_key_put_str(&x, ":");
+		spe_key_put_str(&x, vs->comm ? vs->comm : "");
 		break;
 	case SPE_KEY_COMM:
 		if (vs->comm) {
 			txt = vs->comm;
 		} else {
-			put_str(&x, ":");
-			put_int(&x, s->tid);
+			spe_key_put_str(&x, ":");
+			spe_key_put_int(&x, s->tid);
 		}
 		break;
 	default:
 		txt = "";
 	}
 	if (o.pos)
-		put(&o, "\x1f", 1);
-	put_str(&o, txt ? txt : tmp);
+		spe_key_put(&o, "\x1f", 1);
+	spe_key_put_str(&o, txt ? txt : tmp);
 	*pos = o.pos;
-}
-
-static uint32_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
-
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 1099511628211ull;
-	return (uint32_t)(h ^ h >> 32);
-}
-
-static uint32_t row_of(uint64_t slot)
-{
-	return (uint32_t)slot - 1;
-}
-
-/* The slot of key (hash h): its row's, or the empty one to take.  key
- * NULL: the first empty slot (rehashing, where keys are distinct). */
-static size_t slot(const struct spe_cost_table *t, const uint64_t *index, size_t cap, uint32_t h,
-		   const char *key)
-{
-	size_t i = h & (cap - 1);
-
-	while (index[i]) {
-		if (key && index[i] >> 32 == h && !strcmp(row_at(t, row_of(index[i]))->key, key))
-			break;
-		i = (i + 1) & (cap - 1);
-	}
-	return i;
-}
-
-static int grow(struct spe_cost_table *t)
-{
-	size_t ncap = t->cap * 2;
-	uint64_t *n = calloc(ncap, sizeof(*n));
-
-	if (!n)
-		return SPE_ERR_NOMEM;
-	for (size_t i = 0; i < t->cap; i++)
-		if (t->index[i])
-			n[slot(t, n, ncap, (uint32_t)(t->index[i] >> 32), NULL)] = t->index[i];
-	free(t->index);
-	t->index = n;
-	t->cap = ncap;
-	return 0;
-}
-
-/* Room for row t->used: a new block when the last one is full. */
-static int room_for_row(struct spe_cost_table *t)
-{
-	if (t->used < t->nr_blocks * ROW_BLOCK)
-		return 0;
-	if (SPE_GROW(t->blocks, t->cap_blocks, t->nr_blocks, 16) ||
-	    !(t->blocks[t->nr_blocks] = malloc(ROW_BLOCK * sizeof(struct row))))
-		return SPE_ERR_NOMEM;
-	t->nr_blocks++;
-	return 0;
 }
 
 /*
@@ -455,36 +330,17 @@ static uint64_t *raw_slot(const struct spe_cost_table *t, const uint64_t *w)
 	return t->raw + (h & (RAW_SLOTS - 1)) * (1 + t->raw_words);
 }
 
-/* The row of the record's key, found by its text (added if new). */
-static int row_by_text(struct spe_cost_table *t, const struct spe_view_sample *vs,
-		       uint32_t *row)
+/* The row of the record's key, found by its text (added if new), or
+ * SPE_ERR_NOMEM. */
+static long row_by_text(struct spe_cost_table *t, const struct spe_view_sample *vs)
 {
 	char key[1024];
-	size_t pos = 0, i;
-	uint32_t h;
+	size_t pos = 0;
 
 	key[0] = 0;
 	for (unsigned k = 0; k < t->nkeys; k++)
 		key_text(t, t->keys[k], vs, key, sizeof(key), &pos);
-	h = hash_str(key);
-	if ((t->used + 1) * 2 > t->cap && grow(t))
-		return SPE_ERR_NOMEM;
-	i = slot(t, t->index, t->cap, h, key);
-	if (!t->index[i]) {
-		size_t len = strlen(key) + 1;
-		const char *k;
-
-		if (t->used == UINT32_MAX - 1)
-			return SPE_ERR_NOMEM;
-		if (room_for_row(t) || !(k = spe_str_arena_copy(&t->keys_text, key, len)))
-			return SPE_ERR_NOMEM;
-		*row_at(t, t->used) = (struct row){ .key = k };
-		t->index[i] = (uint64_t)h << 32 | (uint32_t)++t->used;
-		if (len > t->maxkey)
-			t->maxkey = len;
-	}
-	*row = row_of(t->index[i]);
-	return 0;
+	return spe_keyed_rows_find(&t->rows, key);
 }
 
 int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
@@ -496,7 +352,6 @@ int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
 	uint32_t row;
 	struct row *r;
 	uint16_t v;
-	int err;
 
 	if (t->raw) {
 		for (unsigned k = 0; k < t->nkeys; k++)
@@ -506,9 +361,11 @@ int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
 	if (e && e[0] && !memcmp(e + 1, w, t->raw_words * sizeof(*w))) {
 		row = (uint32_t)e[0] - 1;
 	} else {
-		err = row_by_text(t, vs, &row);
-		if (err)
-			return err;
+		long found = row_by_text(t, vs);
+
+		if (found < 0)
+			return (int)found;
+		row = (uint32_t)found;
 		if (e) {
 			e[0] = (uint64_t)row + 1;
 			memcpy(e + 1, w, t->raw_words * sizeof(*w));
@@ -596,7 +453,7 @@ void spe_cost_totals(const struct spe_cost_table *t, struct spe_cost_totals *tot
 
 	memset(tot, 0, sizeof(*tot));
 	tot->sat_value = sat;
-	for (size_t i = 0; i < t->used; i++) {
+	for (size_t i = 0; i < t->rows.used; i++) {
 		const struct row *r = row_at(t, i);
 
 		tot->samples += r->samples;
@@ -684,17 +541,17 @@ static int sorted_rows(const struct spe_cost_table *t, enum spe_cost_col order,
 	spe_cost_totals(t, &tot);
 	limit_col = col_total(&tot, order) > 0 ? order : SPE_COL_SAMPLES;
 	total = col_total(&tot, limit_col);
-	items = malloc((t->used ? t->used : 1) * sizeof(*items));
+	items = malloc((t->rows.used ? t->rows.used : 1) * sizeof(*items));
 	if (!items)
 		return SPE_ERR_NOMEM;
-	for (size_t i = 0; i < t->used; i++) {
+	for (size_t i = 0; i < t->rows.used; i++) {
 		view_of(t, row_at(t, i), &v, NULL);
 		items[i] = (struct sort_item){ .value = col_value(&v, order),
 					       .limit_value = col_value(&v, limit_col),
 					       .r = row_at(t, i) };
 	}
-	qsort(items, t->used, sizeof(*items), cmp_item);
-	for (size_t i = 0; i < t->used && (!top || keep < top); i++) {
+	qsort(items, t->rows.used, sizeof(*items), cmp_item);
+	for (size_t i = 0; i < t->rows.used && (!top || keep < top); i++) {
 		if (percent_limit > 0 && total > 0 &&
 		    100.0 * items[i].limit_value / total < percent_limit)
 			continue;
@@ -762,7 +619,7 @@ int spe_cost_print(const struct spe_cost_table *t, enum spe_cost_col order,
 
 	/* One row's view at a time: a table of a million rows prints in the
 	 * memory of its sort. */
-	keybuf = malloc(t->maxkey + 1);
+	keybuf = malloc(t->rows.maxkey + 1);
 	if (!keybuf || sorted_rows(t, order, percent_limit, top, &items, &n)) {
 		free(keybuf);
 		return SPE_ERR_NOMEM;

@@ -19,7 +19,8 @@
 #include <linux/perf_event.h>
 
 #include "grow.h"
-#include "str_arena.h"
+#include "key_text.h"
+#include "keyed_rows.h"
 #include "spe_decode.h"
 #include "spe_views.h"
 #include "sink_printf.h"
@@ -54,8 +55,6 @@ struct sym_ds {
 	uint64_t n[NR_DS], loads;
 };
 
-#define SYM_SHIFT	10
-
 struct mark {
 	uint64_t time;
 	int32_t cpu;
@@ -70,11 +69,7 @@ struct spe_html {
 	uint64_t at4095[SPE_REP_NR_OPS];	/* a value or saturation: known at the end */
 	uint64_t with_lat[SPE_REP_NR_OPS][3];
 	bool wide;
-	struct sym_ds **sym_blocks;
-	size_t nr_sym_blocks, cap_sym_blocks, used;
-	uint64_t *sym_index;		/* open addressing on the key's hash */
-	size_t cap;
-	struct spe_str_arena sym_keys;
+	struct spe_keyed_rows syms;	/* struct sym_ds, by sym_key() */
 	/* Timeline: bins of width bin_ns from t0, doubled when time runs past. */
 	uint64_t t0, bin_ns, t_last;
 	bool have_t0;
@@ -99,24 +94,16 @@ int spe_html_new(struct spe_html **out, bool virt)
 	if (!h || spe_report_new(&h->rep) || spe_cost_new(&h->cost, "sym", why, sizeof(why)) ||
 	    spe_c2c_new(&h->c2c, virt))
 		return SPE_ERR_NOMEM;
-	h->cap = 256;
-	h->sym_index = calloc(h->cap, sizeof(*h->sym_index));
 	h->bins = calloc(MAX_CPUS + 1, sizeof(*h->bins));
 	h->max_cpu = -1;
 	h->bin_ns = 1000;
-	return h->sym_index && h->bins ? 0 : SPE_ERR_NOMEM;
+	return !spe_keyed_rows_init(&h->syms, sizeof(struct sym_ds)) && h->bins ?
+	       0 : SPE_ERR_NOMEM;
 }
 
 static void free_syms(struct spe_html *h)
 {
-	for (size_t i = 0; i < h->nr_sym_blocks; i++)
-		free(h->sym_blocks[i]);
-	free(h->sym_blocks);
-	free(h->sym_index);
-	spe_str_arena_free(&h->sym_keys);
-	h->sym_blocks = NULL;
-	h->sym_index = NULL;
-	h->nr_sym_blocks = h->cap_sym_blocks = h->used = h->cap = 0;
+	spe_keyed_rows_free(&h->syms);
 }
 
 void spe_html_free(struct spe_html *h)
@@ -138,111 +125,33 @@ struct spe_c2c *spe_html_c2c(struct spe_html *h)
 	return h->c2c;
 }
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 1099511628211ull;
-	return h;
-}
-
 static struct sym_ds *sym_at(const struct spe_html *h, size_t i)
 {
-	return &h->sym_blocks[i >> SYM_SHIFT][i & ((1u << SYM_SHIFT) - 1)];
+	return spe_keyed_rows_at(&h->syms, i);
 }
 
-/* The slot of k (hash): its entry's or the empty one to take; k NULL:
- * the first empty one (rehashing). */
-static size_t sym_slot(const struct spe_html *h, const uint64_t *index, size_t cap,
-		       const char *k, uint32_t hash)
-{
-	size_t i = hash & (cap - 1);
-
-	while (index[i]) {
-		if (k && index[i] >> 32 == hash &&
-		    !strcmp(sym_at(h, (uint32_t)index[i] - 1)->key, k))
-			break;
-		i = (i + 1) & (cap - 1);
-	}
-	return i;
-}
-
+/* The entry of key k, added if new; NULL without memory. */
 static struct sym_ds *sym_get(struct spe_html *h, const char *k)
 {
-	uint64_t h64 = hash_str(k);
-	uint32_t hash = (uint32_t)(h64 ^ h64 >> 32);
-	size_t i, len;
-	struct sym_ds *d;
+	long i = spe_keyed_rows_find(&h->syms, k);
 
-	if ((h->used + 1) * 2 > h->cap) {
-		size_t ncap = h->cap * 2;
-		uint64_t *n = calloc(ncap, sizeof(*n));
-
-		if (!n)
-			return NULL;
-		for (size_t j = 0; j < h->cap; j++)
-			if (h->sym_index[j])
-				n[sym_slot(h, n, ncap, NULL, (uint32_t)(h->sym_index[j] >> 32))] =
-					h->sym_index[j];
-		free(h->sym_index);
-		h->sym_index = n;
-		h->cap = ncap;
-	}
-	i = sym_slot(h, h->sym_index, h->cap, k, hash);
-	if (h->sym_index[i])
-		return sym_at(h, (uint32_t)h->sym_index[i] - 1);
-	if (h->used >= UINT32_MAX - 1)
-		return NULL;
-	if (h->used == h->nr_sym_blocks << SYM_SHIFT) {
-		if (SPE_GROW(h->sym_blocks, h->cap_sym_blocks, h->nr_sym_blocks, 16) ||
-		    !(h->sym_blocks[h->nr_sym_blocks] = malloc(sizeof(struct sym_ds) << SYM_SHIFT)))
-			return NULL;
-		h->nr_sym_blocks++;
-	}
-	len = strlen(k) + 1;
-	d = sym_at(h, h->used);
-	*d = (struct sym_ds){ .key = spe_str_arena_copy(&h->sym_keys, k, len) };
-	if (!d->key)
-		return NULL;
-	h->sym_index[i] = (uint64_t)hash << 32 | (uint32_t)++h->used;
-	return d;
+	return i < 0 ? NULL : sym_at(h, (size_t)i);
 }
 
-/* Appends n bytes of s at *pos, truncated as snprintf would. */
-static void put(char *buf, size_t len, size_t *pos, const char *s, size_t n)
-{
-	if (*pos + n >= len)
-		n = len - 1 - *pos;
-	memcpy(buf + *pos, s, n);
-	*pos += n;
-	buf[*pos] = 0;
-}
-
-/* "name\x1fdso", or "0x<ip>\x1fdso" without a symbol; without printf, a
- * tenth of the time per record. */
+/* "name\x1fdso", or "0x<ip>\x1fdso" without a symbol. */
 static void sym_key(char *key, size_t len, const struct spe_view_sample *vs)
 {
-	size_t pos = 0;
+	struct spe_key_text t = { key, len, 0 };
 
 	key[0] = 0;
 	if (vs->sym->has_sym) {
-		put(key, len, &pos, vs->sym->name, strlen(vs->sym->name));
+		spe_key_put_str(&t, vs->sym->name);
 	} else {
-		char d[18];
-		int i = 18;
-		uint64_t v = vs->s->ip;
-
-		do {
-			d[--i] = "0123456789abcdef"[v & 15];
-			v >>= 4;
-		} while (v);
-		d[--i] = 'x';
-		d[--i] = '0';
-		put(key, len, &pos, d + i, (size_t)(18 - i));
+		spe_key_put_str(&t, "0x");
+		spe_key_put_hex(&t, vs->s->ip, 1);
 	}
-	put(key, len, &pos, "\x1f", 1);
-	put(key, len, &pos, vs->sym->dso, strlen(vs->sym->dso));
+	spe_key_put(&t, "\x1f", 1);
+	spe_key_put_str(&t, vs->sym->dso);
 }
 
 /* The timeline bin of time t, rebinning (doubling the width) as needed. */
@@ -552,7 +461,7 @@ static int cmp_sym(const void *a, const void *b)
 
 static void write_ds(struct spe_sink *o, const struct spe_html *h, size_t top)
 {
-	struct sym_sort *v = malloc((h->used ? h->used : 1) * sizeof(*v));
+	struct sym_sort *v = malloc((h->syms.used ? h->syms.used : 1) * sizeof(*v));
 	size_t n = 0;
 
 	spe_sink_printf(o, "<h2 id=datasrc>Where loads were served from, per symbol</h2>\n"
@@ -562,7 +471,7 @@ static void write_ds(struct spe_sink *o, const struct spe_html *h, size_t top)
 		o->err = SPE_ERR_NOMEM;
 		return;
 	}
-	for (size_t i = 0; i < h->used; i++)
+	for (size_t i = 0; i < h->syms.used; i++)
 		v[n++].d = sym_at(h, i);
 	qsort(v, n, sizeof(*v), cmp_sym);
 	spe_sink_printf(o, "<p>");
