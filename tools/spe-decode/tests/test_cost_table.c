@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * lib/cost_table.c's rows: a record's row is found first by the values its
+ * key text is made of (a cache), then by the text.  Records that differ in
+ * one such value, fed alternately so that the cache is hit, must land in
+ * rows of their own; values that make the same text (two copies of a name)
+ * share a row; tables keyed by comm, whose text a COMM record rewrites in
+ * place, follow the text.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/perf_event.h>
+
+#include "spe/packet.h"
+#include "spe_decode.h"
+#include "spe_views.h"
+#include "tap.h"
+
+struct rec {
+	struct spe_record r;
+	struct spe_qrecord qr;
+	struct spe_sample s;
+	struct spe_sym sym, dsym;
+	struct spe_view_sample vs;
+};
+
+/* A load with total latency 10 at ip 0x1000 in main (a.out). */
+static void make(struct rec *x)
+{
+	memset(x, 0, sizeof(*x));
+	x->r.present = SPE_REC_OP_TYPE | SPE_REC_LAT_TOTAL;
+	x->r.op_class = SPE_OP_CLASS_LDST;
+	x->r.lat_total = 10;
+	x->qr.rec = &x->r;
+	x->s = (struct spe_sample){ .qr = &x->qr, .ip = 0x1000, .cpu = 1, .pid = 7, .tid = 7,
+				    .cpumode = PERF_RECORD_MISC_USER, .addr = 0x5000,
+				    .data_src = 0x1 };
+	x->sym = (struct spe_sym){ .dso = "a.out", .name = "main", .has_sym = true };
+	x->dsym = (struct spe_sym){ .dso = "a.out", .name = "array", .offset = 8, .has_sym = true };
+	x->vs = (struct spe_view_sample){ .s = &x->s, .sym = &x->sym, .dsym = &x->dsym,
+					  .srcline = "a.c:1", .comm = "prog" };
+}
+
+/* Feeds a and b alternately, n times each; returns the table's rows (as
+ * "key:samples;" in order of samples) in out. */
+static long feed(const char *keys, struct rec *a, struct rec *b, int n, char *out, size_t len)
+{
+	struct spe_cost_table *t;
+	struct spe_cost_row_view *rows;
+	char why[128];
+	size_t pos = 0;
+	long nr;
+
+	out[0] = 0;
+	if (spe_cost_new(&t, keys, why, sizeof(why)))
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (spe_cost_add(t, &a->vs) || spe_cost_add(t, &b->vs) || spe_cost_add(t, &b->vs))
+			return -1;
+	nr = spe_cost_rows(t, SPE_COL_SAMPLES, 0, 0, &rows);
+	for (long i = 0; i < nr && pos < len; i++)
+		pos += (size_t)snprintf(out + pos, len - pos, "%s:%llu;", rows[i].key[0],
+					(unsigned long long)rows[i].samples);
+	free(rows);
+	spe_cost_free(t);
+	return nr;
+}
+
+int main(void)
+{
+	struct rec a, b;
+	char got[512];
+	char name1[] = "main", name2[] = "main", comm[] = "prog";
+
+	make(&a);
+	make(&b);
+	b.s.cpumode = PERF_RECORD_MISC_KERNEL;
+	CHECK(feed("sym", &a, &b, 50, got, sizeof(got)) == 2 &&
+	      !strcmp(got, "[k] main:100;[.] main:50;"), "sym: the same name in the kernel is a row of its own");
+	make(&b);
+	b.sym.has_sym = false;
+	b.s.ip = 0x2000;
+	feed("sym", &a, &b, 50, got, sizeof(got));
+	CHECK(!strcmp(got, "[.] 0x0000000000002000:100;[.] main:50;"), "sym: an ip without a symbol");
+	make(&b);
+	b.sym.dso = "b.so";
+	feed("dso", &a, &b, 50, got, sizeof(got));
+	CHECK(!strcmp(got, "b.so:100;a.out:50;"), "dso");
+	make(&b);
+	b.vs.srcline = NULL;
+	feed("srcline", &a, &b, 50, got, sizeof(got));
+	CHECK(!strcmp(got, "??:0:100;a.c:1:50;"), "srcline, and an unknown one");
+	make(&b);
+	b.dsym.offset = 16;
+	feed("symbol_daddr", &a, &b, 50, got, sizeof(got));
+	CHECK(!strcmp(got, "[.] array+0x10:100;[.] array+0x8:50;"), "symbol_daddr: the offset");
+	make(&b);
+	b.dsym.has_sym = false;
+	feed("symbol_daddr", &a, &b, 50, got, sizeof(got));
+	CHECK(!strcmp(got, "[.] 0x0000000000005000:100;[.] array+0x8:50;"),
+	      "symbol_daddr: an address without a symbol");
+	{
+		union perf_mem_data_src l1 = { .val = 0 }, ram = { .val = 0 };
+		char t1[64], t2[64], want[160];
+
+		l1.mem_op = ram.mem_op = PERF_MEM_OP_LOAD;
+		l1.mem_lvl = ram.mem_lvl = PERF_MEM_LVL_HIT;
+		l1.mem_lvl_num = PERF_MEM_LVLNUM_L1;
+		ram.mem_lvl_num = PERF_MEM_LVLNUM_RAM;
+		make(&a);
+		make(&b);
+		a.s.data_src = l1.val;
+		b.s.data_src = ram.val;
+		spe_view_data_src_text(l1.val, t1, sizeof(t1));
+		spe_view_data_src_text(ram.val, t2, sizeof(t2));
+		snprintf(want, sizeof(want), "%s:100;%s:50;", t2, t1);
+		feed("data_src", &a, &b, 50, got, sizeof(got));
+		CHECK(strcmp(t1, t2) && !strcmp(got, want), "data_src");
+		make(&a);
+	}
+	make(&b);
+	b.r.op_subclass = SPE_OP_LDST_ST;
+	feed("op", &a, &b, 50, got, sizeof(got));
+	CHECK(!strcmp(got, "store:100;load:50;"), "op");
+	make(&b);
+	b.s.cpu = 2;
+	feed("cpu", &a, &b, 50, got, sizeof(got));
+	CHECK(!strcmp(got, "2:100;1:50;"), "cpu");
+
+	make(&b);
+	a.sym.name = name1;
+	b.sym.name = name2;
+	feed("sym", &a, &b, 50, got, sizeof(got));
+	CHECK(!strcmp(got, "[.] main:150;"), "two copies of a name share their row");
+
+	/* A COMM record renames the thread in place: the same pointer. */
+	make(&a);
+	make(&b);
+	a.vs.comm = comm;
+	b.vs.comm = comm;
+	{
+		struct spe_cost_table *t;
+		struct spe_cost_row_view *rows;
+		char why[128];
+		long nr = -1;
+
+		if (!spe_cost_new(&t, "comm", why, sizeof(why))) {
+			spe_cost_add(t, &a.vs);
+			memcpy(comm, "exec", 5);
+			spe_cost_add(t, &b.vs);
+			spe_cost_add(t, &b.vs);
+			nr = spe_cost_rows(t, SPE_COL_SAMPLES, 0, 0, &rows);
+			CHECK(nr == 2 && !strcmp(rows[0].key[0], "exec") && rows[0].samples == 2 &&
+			      !strcmp(rows[1].key[0], "prog"), "comm: renamed in place, a new row");
+			free(rows);
+			spe_cost_free(t);
+		}
+	}
+	return tap_done();
+}
