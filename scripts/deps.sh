@@ -26,7 +26,7 @@ fi
 mapfile -t wanted < <(cat "${lists[@]}" | sed 's/#.*//' | awk 'NF {print $1}' | sort -u)
 missing=()
 for pkg in "${wanted[@]}"; do
-	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
+	if [[ "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null)" != *'install ok installed'* ]]; then
 		missing+=("$pkg")
 	fi
 done
@@ -36,8 +36,8 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "deps: missing packages: ${missing[*]} (run as root to install them)" >&2
 	exit 1
 fi
-if printf '%s\n' "${missing[@]}" | grep -q ':arm64$' &&
-   ! dpkg --print-foreign-architectures | grep -qx arm64; then
+if [[ " ${missing[*]} " == *':arm64 '* ]] &&
+   ! grep -qx arm64 <<<"$(dpkg --print-foreign-architectures)"; then
 	dpkg --add-architecture arm64
 fi
 echo "deps: installing ${missing[*]}"

@@ -92,7 +92,7 @@ spe_apt_update() {
 spe_apt_ensure_arch() {
 	local arch=$1
 	[ "$arch" = "$(dpkg --print-architecture)" ] && return 0
-	dpkg --print-foreign-architectures | grep -qx "$arch" && return 0
+	grep -qx "$arch" <<<"$(dpkg --print-foreign-architectures)" && return 0
 	[ "$(id -u)" -eq 0 ] || spe_die "dpkg architecture $arch is missing (run as root once to add it)"
 	echo "${0##*/}: adding dpkg architecture $arch" >&2
 	dpkg --add-architecture "$arch"

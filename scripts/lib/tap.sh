@@ -12,6 +12,7 @@
 #                             suite's sequence as "PREFIX: name"; returns its
 #                             exit status
 #   tap_done                  prints the plan, returns non-zero if anything failed
+#   CMD | grep_q ARGS...      grep -q that reads its input to the end (below)
 #
 # Every suite prints its results through these functions only, so the
 # numbering and the plan that scripts/run-tests.sh counts are made in one
@@ -110,4 +111,16 @@ tap_sub() {
 tap_done() {
 	echo "1..$tap_n"
 	[ "$tap_failed" -eq 0 ]
+}
+
+# grep -q exits at its first match.  Under pipefail, a writer still writing
+# then dies of SIGPIPE and the pipeline fails although the line was found:
+# a test that fails now and then depending on who is scheduled first.
+# grep_q drains the rest of its input, so only the match decides.
+grep_q() {
+	local rc
+	grep -q "$@"
+	rc=$?
+	cat >/dev/null
+	return $rc
 }

@@ -44,13 +44,13 @@ soname=$(readelf -d "$root/lib/libspe-decode.so" 2>/dev/null | grep -oP 'SONAME.
 [ "$soname" = libspe-decode.so.0 ] && [ -f "$(readlink -f "$root/lib/libspe-decode.so")" ] &&
 	tap_ok "shared library with a versioned soname ($soname -> $(readlink "$root/lib/libspe-decode.so.0"))" ||
 	tap_fail "shared library soname (got '$soname')"
-"$root/bin/spe-decode" --version | grep -q '^spe-decode [0-9]' &&
+"$root/bin/spe-decode" --version | grep_q '^spe-decode [0-9]' &&
 	tap_ok "the installed spe-decode runs" || tap_fail "the installed spe-decode runs"
 
 # man: the pages render, and spe-decode-script leads to the perf.data page.
 if command -v man >/dev/null; then
-	MANPATH=$root/share/man man spe-decode 2>/dev/null | grep -q 'decode Arm Statistical Profiling' &&
-	MANPATH=$root/share/man man spe-decode-script 2>/dev/null | grep -q 'spe-decode script' &&
+	MANPATH=$root/share/man man spe-decode 2>/dev/null | grep_q 'decode Arm Statistical Profiling' &&
+	MANPATH=$root/share/man man spe-decode-script 2>/dev/null | grep_q 'spe-decode script' &&
 		tap_ok "man spe-decode, man spe-decode-script" ||
 		tap_fail "man spe-decode, man spe-decode-script"
 else
@@ -88,7 +88,7 @@ export PKG_CONFIG_PATH=$root/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$dest
 flags=$(pkg-config --cflags --libs spe-decode 2>&1)
 if [ $? -eq 0 ] && cc -std=c11 -o "$tmp/hello" "$tmp/hello.c" $flags 2>"$tmp/cc.log" &&
    out=$(LD_LIBRARY_PATH=$root/lib "$tmp/hello") && [ "$out" = 1 ] &&
-   LD_LIBRARY_PATH=$root/lib ldd "$tmp/hello" | grep -q "libspe-decode.so.0 => $root/lib"; then
+   LD_LIBRARY_PATH=$root/lib ldd "$tmp/hello" | grep_q "libspe-decode.so.0 => $root/lib"; then
 	tap_ok "a program builds and runs against the shared library (pkg-config --cflags --libs spe-decode)"
 else
 	tap_fail "a program builds against pkg-config spe-decode" "$flags" "$(cat "$tmp/cc.log" 2>/dev/null)"
@@ -96,7 +96,7 @@ fi
 if cc -std=c11 -o "$tmp/hello-static" "$tmp/hello.c" $(pkg-config --cflags spe-decode) \
 	"$root/lib/libspe-decode.a" $(pkg-config --static --libs-only-l spe-decode | sed 's/-lspe-decode//') \
 	2>"$tmp/cc.log" && [ "$("$tmp/hello-static")" = 1 ] &&
-   ! ldd "$tmp/hello-static" | grep -q libspe-decode; then
+   ! ldd "$tmp/hello-static" | grep_q libspe-decode; then
 	tap_ok "a program links the static library (pkg-config --static for its dependencies)"
 else
 	tap_fail "a program links the static library" "$(cat "$tmp/cc.log")"

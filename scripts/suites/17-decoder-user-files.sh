@@ -56,7 +56,7 @@ printf 'pc 0x400000 el=0 ns=1\nbogus line\n' >bad.vec
 cp ref.data enc.bin
 "$spe" encode -o enc.bin bad.vec 2>/dev/null
 same_bytes "encode of a bad vector: the existing output untouched" enc.bin ref.data
-ls -A | grep -q '^\.' && tap_fail "no temporary files left behind" "$(ls -A | grep '^\.')" ||
+ls -A | grep_q '^\.' && tap_fail "no temporary files left behind" "$(ls -A | grep '^\.')" ||
 	tap_ok "no temporary files left behind"
 
 rm -f out.data out.data.old
@@ -89,7 +89,7 @@ for cmd in "inject -o outfifo ref.data" "html -o outfifo ref.data" "pprof -o out
 	timeout 60 "$spe" $cmd 2>err; rc=$?
 	wait "$reader"
 	if [ $rc -eq 0 ] && [ -p outfifo ] && [ -s got ] && [ ! -e outfifo.old ] &&
-	   ! ls -A | grep -q '^\.outfifo'; then
+	   ! ls -A | grep_q '^\.outfifo'; then
 		tap_ok "${cmd%% *} -o FIFO: written through the FIFO ($(wc -c <got) bytes), which stays a FIFO"
 	else
 		tap_fail "${cmd%% *} -o FIFO (exit $rc)" "$(cat err)" "$(ls -l outfifo)"

@@ -40,7 +40,7 @@ python3 "$gen" 1500 --seed 22 --ts0 1000050 >m1.bin
 out=$("$spe" --version) && [[ $out =~ ^spe-decode\ [0-9]+\.[0-9]+\.[0-9]+$ ]] &&
 	tap_ok "--version: $out" || tap_fail "--version prints 'spe-decode X.Y.Z'" "$out"
 for cmd in dump records script report inject; do
-	"$spe" $cmd --help | grep -qE '(^| )-i( |,)|\[-i\]' && tap_ok "$cmd --help shows -i" ||
+	"$spe" $cmd --help | grep_q -E '(^| )-i( |,)|\[-i\]' && tap_ok "$cmd --help shows -i" ||
 		tap_fail "$cmd --help shows -i"
 done
 "$spe" script -F >/dev/null 2>err; rc=$?

@@ -85,7 +85,7 @@ else
 	tap_fail "report --sort srcline: lines from the debuglink file"; head -12 "$tmp/r.out" | sed 's/^/# /'
 fi
 rm "$sfs/usr/lib/debug/opt/app/pie.debug"
-"$spe" script --branch-miss --symfs "$sfs" -F sym "$tmp/pie.data" | grep -v '^ *\[unknown\]$' | grep -q . &&
+"$spe" script --branch-miss --symfs "$sfs" -F sym "$tmp/pie.data" | grep -v '^ *\[unknown\]$' | grep_q . &&
 	tap_fail "without the debug file: only the stripped file's [unknown]" ||
 	tap_ok "without the debug file: only the stripped file's [unknown]"
 cmpperf "without the debug file: as perf script" "$tmp/pie.data" --symfs "$sfs" -- --symfs "$sfs"

@@ -85,7 +85,7 @@ check "version 2: 80 records dumped from 6 AUXTRACE records on CPUs 0 and 3" \
 	'[ "$(grep -c " PC 0x4" "$tmp/v2.dump")" -eq 80 ] && [ "$(grep -c "PERF_RECORD_AUXTRACE size: .*cpu: 3" "$tmp/v2.dump")" -eq 3 ]'
 
 "$spe" wrap -o "$tmp/tr.data" --aux-flags 0x5 "$tmp/r40.bin"
-perf report -D -i "$tmp/tr.data" 2>/dev/null | grep -q "PERF_RECORD_AUX offset: 0 size: 0xa00 flags: 0x5 \[TP\]"
+perf report -D -i "$tmp/tr.data" 2>/dev/null | grep_q "PERF_RECORD_AUX offset: 0 size: 0xa00 flags: 0x5 \[TP\]"
 check "AUX flags TRUNCATED|PARTIAL reach perf" '[ $? -eq 0 ]'
 
 "$spe" wrap -o "$tmp/pt.data" --per-thread --pid 77 --tid 78 --comm spe-test "$tmp/r40.bin"

@@ -133,6 +133,6 @@ if grep -q "AUX records 16: truncated 16, partial 16, collision 16" "$tmp/out"; 
 else
 	tap_fail "AUX flags are counted in the report"
 fi
-"$spe" script "$tmp/flags.data" 2>&1 >/dev/null | grep -q "16 truncated, 16 partial, 16 collision"
+"$spe" script "$tmp/flags.data" 2>&1 >/dev/null | grep_q "16 truncated, 16 partial, 16 collision"
 if [ $? -eq 0 ]; then tap_ok "script reports truncated data at the end"; else tap_fail "script reports truncated data at the end"; fi
 tap_done

@@ -103,7 +103,7 @@ for k in sym dso srcline symbol_daddr data_src op cpu pid comm; do
 	if [ -n "$total" ] && [ "$sum" = "$total" ]; then tap_ok "--sort $k: rows add up to the $total records"
 	else tap_fail "--sort $k: rows add up to the records" "$sum != $total"; fi
 done
-"$spe" report --sort op,data_src "$tmp/sy.data" | grep -q 'load  L1 hit$' &&
+"$spe" report --sort op,data_src "$tmp/sy.data" | grep_q 'load  L1 hit$' &&
 	tap_ok "--sort op,data_src: loads by level (L1 hit)" || tap_fail "--sort op,data_src"
 
 # --order: descending by the column; --percent-limit drops small rows.

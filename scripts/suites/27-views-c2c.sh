@@ -44,10 +44,10 @@ done
 [ "$ok" = 1 ] && [ "$(wc -l <"$tmp/a")" = 4 ] &&
 	tap_ok "false sharing: offsets 0x00..0x18, one CPU and one function each" ||
 	tap_fail "false-sharing line's offsets" "$(cat "$tmp/a")"
-grep -A2 '^## Line .*0x80002000' "$tmp/c.out" | grep -q '0,1,2,3 *spe_symbols_lookup+0x8 (.*prog) symbols.c:[1-9]' &&
+grep -A2 '^## Line .*0x80002000' "$tmp/c.out" | grep_q '0,1,2,3 *spe_symbols_lookup+0x8 (.*prog) symbols.c:[1-9]' &&
 	tap_ok "true sharing: offset 0 by all four CPUs, with the source line from DWARF" ||
 	tap_fail "true-sharing line" "$(grep -A2 '0x80002000 (' "$tmp/c.out")"
-"$spe" c2c --order peer --top 1 "$tmp/c2c.data" | awk '/^ *0 /' | grep -q 0x80002000 &&
+"$spe" c2c --order peer --top 1 "$tmp/c2c.data" | awk '/^ *0 /' | grep_q 0x80002000 &&
 	tap_ok "--order peer puts the line with the most peer-cache loads first" ||
 	tap_fail "--order peer"
 

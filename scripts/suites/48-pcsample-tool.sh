@@ -55,7 +55,7 @@ else
 fi
 if make -s -C "$top/tools/pcsample" O="$tmp/arm64" CC=aarch64-linux-gnu-gcc \
 	"$tmp/arm64/pcsample-record" >"$tmp/cross.log" 2>&1 &&
-   file "$tmp/arm64/pcsample-record" | grep -q 'ARM aarch64'; then
+   file "$tmp/arm64/pcsample-record" | grep_q 'ARM aarch64'; then
 	tap_ok "pcsample-record cross-builds for arm64, warning-free"
 else
 	tap_fail "pcsample-record cross-builds for arm64, warning-free" "$(cat "$tmp/cross.log")"

@@ -234,7 +234,7 @@ run() {
 	fi
 	local pmsver
 	pmsver=$(sed -n 's/^pmsver=//p' <<<"$expect")
-	if log_between "insmod hw" "rmmod hw" | grep -q "registered arm_spe_0 (hardware backend): CPUs $expect_cpus, PMSVer $pmsver,"; then
+	if log_between "insmod hw" "rmmod hw" | grep_q "registered arm_spe_0 (hardware backend): CPUs $expect_cpus, PMSVer $pmsver,"; then
 		tap_ok "$name: arm_spe.ko reports the hardware backend and PMSVer $pmsver"
 	else
 		tap_fail "$name: arm_spe.ko reports the hardware backend and PMSVer $pmsver" \
