@@ -85,7 +85,7 @@ struct script {
 	struct spe_output *out;
 	int event_filter;		/* a kind, or -1 */
 	struct spe_filter filter;	/* --pid, --tid, -C, --comm, --dso, --time */
-	bool record_out;		/* the current record fails the name filters */
+	bool record_out;		/* the current record fails the filters */
 	/* Per-record caches: a record's samples share comm, symbol and the
 	 * start of the line, so those are made once per record. */
 	uint64_t last_seq;		/* of the record the caches are for */
@@ -326,23 +326,29 @@ static void l_hex(struct line *l, uint64_t v, int width)
 	l->n += k;
 }
 
+/* v as exactly `digits` decimal digits, zero-filled ("%0*lu", v small enough). */
+static void l_fixed(struct line *l, uint64_t v, int digits)
+{
+	char *p = l->b + l->n + digits;
+
+	l->n += (size_t)digits;
+	for (; digits >= 2; digits -= 2, v /= 100) {
+		p -= 2;
+		memcpy(p, &digit_pairs[(v % 100) * 2], 2);
+	}
+	if (digits)
+		p[-1] = (char)('0' + v % 10);
+}
+
 /* "%5lu.%06lu" or with --ns "%5lu.%09lu" */
 static void l_time(struct line *l, bool ns, uint64_t t)
 {
-	uint64_t frac = ns ? t % 1000000000 : t % 1000000000 / 1000;
-	int digits = ns ? 9 : 6;
-	char tmp[24];
-	size_t k;
-
 	l_dec(l, (int64_t)(t / 1000000000), 5);
 	l->b[l->n++] = '.';
-	k = fmt_dec(tmp, (int64_t)frac);
-	if ((int)k < digits) {
-		memset(l->b + l->n, '0', (size_t)digits - k);
-		l->n += (size_t)digits - k;
-	}
-	memcpy(l->b + l->n, tmp, k);
-	l->n += k;
+	if (ns)
+		l_fixed(l, t % 1000000000, 9);
+	else
+		l_fixed(l, t % 1000000000 / 1000, 6);
 }
 
 /* comm, pid/tid, cpu, time and period: the same for all of a record's samples. */
@@ -392,7 +398,8 @@ static void perf_prefix(struct script *sc, const struct spe_sample *s, const cha
 time:
 	if (sc->f[F_TIME]) {
 		l_time(&l, sc->ns, s->time);
-		l_str(&l, ": ");
+		memcpy(l.b + l.n, ": ", 2);
+		l.n += 2;
 	}
 	memcpy(pl->b, l.b, l.n);
 	pl->n = l.n;
@@ -715,13 +722,16 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 
 	if (sc->event_filter >= 0 && (int)s->kind != sc->event_filter)
 		return 0;
-	if (!spe_filter_sample(&sc->filter, s))
-		return 0;
 	if (same && sc->record_out)
 		return 0;
 	if (!same) {
-		/* A new record (the qrecord lives until its samples are done). */
+		/* A new record (the qrecord lives until its samples are done).
+		 * What the filters test is the record's, so they are asked
+		 * once for all its samples. */
 		sc->last_seq = s->qr->seq;
+		sc->record_out = !spe_filter_sample(&sc->filter, s);
+		if (sc->record_out)
+			return 0;
 		if (s->tid != sc->last_tid || !sc->comm) {
 			/* A small cache of names: tids repeat. */
 			struct comm_slot *c = &sc->comms[(uint32_t)s->tid % NR_COMM_SLOTS];

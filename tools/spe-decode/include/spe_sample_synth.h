@@ -82,10 +82,9 @@ struct spe_synth {
 	struct spe_itrace opts;
 	uint64_t *insn_count;		/* per queue */
 	uint32_t nr_counts;
-	/* The wanted kinds in perf's order: the loop per record runs over
-	 * these only (the views want one kind, script nine). */
-	uint8_t kinds[SPE_S_NR];
-	uint8_t nr_kinds;
+	/* Bit k: kind k is wanted.  A record's samples are the wanted bits
+	 * of the kinds it has, taken lowest first, which is perf's order. */
+	uint32_t want_mask;
 };
 
 int spe_synth_init(struct spe_synth *sy, const struct spe_itrace *opts);

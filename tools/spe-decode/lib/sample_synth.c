@@ -126,7 +126,7 @@ int spe_synth_init(struct spe_synth *sy, const struct spe_itrace *opts)
 		sy->opts.period = 1;
 	for (int k = 0; k < SPE_S_NR; k++)
 		if (sy->opts.want[k])
-			sy->kinds[sy->nr_kinds++] = (uint8_t)k;
+			sy->want_mask |= 1u << k;
 	return 0;
 }
 
@@ -185,6 +185,18 @@ static uint32_t branch_flags(const struct spe_record *rec)
 	return f;
 }
 
+/* The kinds an Events packet triggers (perf arm-spe.c's groups). */
+static uint32_t events_kinds(uint64_t ev)
+{
+	return (uint32_t)!!(ev & SPE_EV_L1D_REFILL) << SPE_S_L1D_MISS |
+	       (uint32_t)!!(ev & SPE_EV_L1D_ACCESS) << SPE_S_L1D_ACCESS |
+	       (uint32_t)!!(ev & SPE_EV_LLC_MISS) << SPE_S_LLC_MISS |
+	       (uint32_t)!!(ev & SPE_EV_LLC_ACCESS) << SPE_S_LLC_ACCESS |
+	       (uint32_t)!!(ev & SPE_EV_TLB_WALK) << SPE_S_TLB_MISS |
+	       (uint32_t)!!(ev & SPE_EV_TLB_ACCESS) << SPE_S_TLB_ACCESS |
+	       (uint32_t)!!(ev & SPE_EV_REMOTE_ACCESS) << SPE_S_REMOTE_ACCESS;
+}
+
 int spe_synth_record(struct spe_synth *sy, const struct spe_qrecord *qr,
 		     int (*emit)(void *ctx, const struct spe_sample *s), void *ctx)
 {
@@ -204,17 +216,7 @@ int spe_synth_record(struct spe_synth *sy, const struct spe_qrecord *qr,
 	uint64_t va = (rec->present & SPE_REC_DATA_VA) ? rec->data_va : 0;
 	uint64_t pa = (rec->present & SPE_REC_DATA_PA) ? rec->data_pa : 0;
 	uint64_t data_src = spe_perf_data_src(qr->ds_table, &dsi);
-	/* Group -> the event bit that triggers it (memory and instructions
-	 * have their own rules below). */
-	static const uint64_t trigger[SPE_S_NR] = {
-		[SPE_S_L1D_MISS] = SPE_EV_L1D_REFILL,
-		[SPE_S_L1D_ACCESS] = SPE_EV_L1D_ACCESS,
-		[SPE_S_LLC_MISS] = SPE_EV_LLC_MISS,
-		[SPE_S_LLC_ACCESS] = SPE_EV_LLC_ACCESS,
-		[SPE_S_TLB_MISS] = SPE_EV_TLB_WALK,
-		[SPE_S_TLB_ACCESS] = SPE_EV_TLB_ACCESS,
-		[SPE_S_REMOTE_ACCESS] = SPE_EV_REMOTE_ACCESS,
-	};
+	uint32_t todo;
 	int ret;
 
 	s.time = qr->time;
@@ -248,29 +250,23 @@ int spe_synth_record(struct spe_synth *sy, const struct spe_qrecord *qr,
 		}
 	}
 
-	for (unsigned int i = 0; i < sy->nr_kinds; i++) {
-		int k = sy->kinds[i];
+	/* The kinds this record has, as bits: most records have two or
+	 * three of the nine script wants, and testing each kind in turn
+	 * cost more than the samples it let through. */
+	todo = events_kinds(ev);
+	/* Branch samples: 6.1's of mispredicted records, newer perf's of
+	 * every branch. */
+	if (o->branch_miss ? (ev & SPE_EV_MISPRED) : branch)
+		todo |= 1u << SPE_S_BRANCH;
+	if (data_src)		/* a load or store */
+		todo |= 1u << SPE_S_MEMORY;
+	todo |= 1u << SPE_S_INSTRUCTIONS;	/* when due, below */
+	todo &= sy->want_mask;
+	for (; todo; todo &= todo - 1) {
+		int k = __builtin_ctz(todo);
 
-		/* Whether this kind has a sample: most records have two or
-		 * three of the nine kinds script wants. */
-		switch (k) {
-		case SPE_S_BRANCH:
-			/* 6.1: mispredicted records; newer: every branch. */
-			if (o->branch_miss ? !(ev & SPE_EV_MISPRED) : !branch)
-				continue;
-			break;
-		case SPE_S_MEMORY:
-			if (!data_src)	/* not a load or store */
-				continue;
-			break;
-		case SPE_S_INSTRUCTIONS:
-			if (!insn_due(sy, qr->queue))
-				continue;
-			break;
-		default:
-			if (!(ev & trigger[k]))
-				continue;
-		}
+		if (k == SPE_S_INSTRUCTIONS && !insn_due(sy, qr->queue))
+			continue;
 		s.kind = (enum spe_sample_kind)k;
 		s.addr = va;
 		s.phys_addr = pa;
