@@ -19,6 +19,7 @@
 #include "filter.h"
 #include "input.h"
 #include "kernel_symbols.h"
+#include "line_format.h"
 #include "output_thread.h"
 #include "samples.h"
 
@@ -41,7 +42,6 @@ static const char *const field_names[F_NR] = {
 
 enum format { FMT_PERF, FMT_JSON, FMT_CSV };
 
-#define LINE_MAX_BYTES	1024	/* longest line of the perf layout */
 #define NR_COMM_SLOTS	64
 
 #define NR_IP_SLOTS	1024
@@ -98,6 +98,7 @@ struct script {
 	char prefix[LINE_MAX_BYTES];
 	size_t prefix_len;
 	char ipsym[512];		/* " ip sym+off (dso)" */
+	const char *ipsym_at;		/* the record's: ipsym or an ip slot's text */
 	size_t ipsym_len;
 	char evname[SPE_S_NR][40];	/* "%*s: " of each event name */
 	size_t evname_len[SPE_S_NR];
@@ -109,7 +110,9 @@ struct script {
 	bool writer_failed;		/* as of the last block handed over */
 };
 
-#define OBUF_SIZE	(256 * 1024)
+/* A block per write: each costs a system call, and with the writer thread
+ * a wake-up on both sides (cli/output_thread.c). */
+#define OBUF_SIZE	(1024 * 1024)
 
 static void obuf_flush(struct script *sc)
 {
@@ -222,141 +225,11 @@ static void flags_str(uint32_t f, char *buf, size_t n)
 		 "");
 }
 
-/*
- * perf script's layout built by hand into one line: printf per field is
- * most of the cost of printing millions of samples.
- */
-struct line {
-	char *b;
-	size_t n;
-};
-
-static void l_str(struct line *l, const char *s)
-{
-	size_t k = strnlen(s, LINE_MAX_BYTES - l->n - 64);
-
-	memcpy(l->b + l->n, s, k);
-	l->n += k;
-}
-
-static void l_pad(struct line *l, size_t used, int width)
-{
-	if ((int)used < width) {
-		memset(l->b + l->n, ' ', (size_t)width - used);
-		l->n += (size_t)width - used;
-	}
-}
-
-/* right-aligned in width, like %*s */
-static void l_rstr(struct line *l, const char *s, int width)
-{
-	size_t k = strnlen(s, 256);
-
-	l_pad(l, k, width);
-	l_str(l, s);
-}
-
-/* Two digits per division: a line has up to half a dozen numbers. */
-static const char digit_pairs[] =
-	"00010203040506070809101112131415161718192021222324"
-	"25262728293031323334353637383940414243444546474849"
-	"50515253545556575859606162636465666768697071727374"
-	"75767778798081828384858687888990919293949596979899";
-
-static size_t fmt_dec(char *tmp, int64_t v)
-{
-	char r[24];
-	size_t n = sizeof(r), k = 0;
-	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-
-	while (u >= 100) {
-		const char *d = &digit_pairs[(u % 100) * 2];
-
-		u /= 100;
-		r[--n] = d[1];
-		r[--n] = d[0];
-	}
-	if (u >= 10) {
-		r[--n] = digit_pairs[u * 2 + 1];
-		r[--n] = digit_pairs[u * 2];
-	} else {
-		r[--n] = (char)('0' + u);
-	}
-	if (v < 0)
-		tmp[k++] = '-';
-	memcpy(tmp + k, r + n, sizeof(r) - n);
-	return k + sizeof(r) - n;
-}
-
-static size_t fmt_hex(char *tmp, uint64_t v)
-{
-	static const char digits[] = "0123456789abcdef";
-	char r[16];
-	size_t n = sizeof(r);
-
-	do {
-		r[--n] = digits[v & 15];
-		v >>= 4;
-	} while (v);
-	memcpy(tmp, r + n, sizeof(r) - n);
-	return sizeof(r) - n;
-}
-
-/* %*d (right) or %-*d (left, width < 0) */
-static void l_dec(struct line *l, int64_t v, int width)
-{
-	char tmp[24];
-	size_t k = fmt_dec(tmp, v);
-
-	if (width > 0)
-		l_pad(l, k, width);
-	memcpy(l->b + l->n, tmp, k);
-	l->n += k;
-	if (width < 0)
-		l_pad(l, k, -width);
-}
-
-static void l_hex(struct line *l, uint64_t v, int width)
-{
-	char tmp[16];
-	size_t k = fmt_hex(tmp, v);
-
-	l_pad(l, k, width);
-	memcpy(l->b + l->n, tmp, k);
-	l->n += k;
-}
-
-/* v as exactly `digits` decimal digits, zero-filled ("%0*lu", v small enough). */
-static void l_fixed(struct line *l, uint64_t v, int digits)
-{
-	char *p = l->b + l->n + digits;
-
-	l->n += (size_t)digits;
-	for (; digits >= 2; digits -= 2, v /= 100) {
-		p -= 2;
-		memcpy(p, &digit_pairs[(v % 100) * 2], 2);
-	}
-	if (digits)
-		p[-1] = (char)('0' + v % 10);
-}
-
-/* "%5lu.%06lu" or with --ns "%5lu.%09lu" */
-static void l_time(struct line *l, bool ns, uint64_t t)
-{
-	l_dec(l, (int64_t)(t / 1000000000), 5);
-	l->b[l->n++] = '.';
-	if (ns)
-		l_fixed(l, t % 1000000000, 9);
-	else
-		l_fixed(l, t % 1000000000 / 1000, 6);
-}
-
 /* comm, pid/tid, cpu, time and period: the same for all of a record's samples. */
 static void perf_prefix(struct script *sc, const struct spe_sample *s, const char *comm,
 			struct line *pl)
 {
-	char storage[LINE_MAX_BYTES];
-	struct line l = { .b = storage };
+	struct line l = { .b = pl->b };	/* LINE_MAX_BYTES of room */
 	struct who_slot *w = &sc->whos[(uint32_t)s->cpu % NR_WHO_SLOTS];
 
 	if (w->valid && w->comm == comm && w->pid == s->pid && w->tid == s->tid &&
@@ -381,14 +254,13 @@ static void perf_prefix(struct script *sc, const struct spe_sample *s, const cha
 	}
 	/* Per-thread recordings have no CPU in their samples: perf omits it. */
 	if (sc->f[F_CPU] && s->cpu >= 0) {
-		char tmp[24];
-		size_t k = fmt_dec(tmp, s->cpu);
+		size_t k = dec_digits((uint64_t)s->cpu);
 
 		l.b[l.n++] = '[';
-		for (size_t i = k; i < 3; i++)		/* %03d */
-			l.b[l.n++] = '0';
-		memcpy(l.b + l.n, tmp, k);
-		l.n += k;
+		if (k < 3)				/* %03d */
+			l_fixed(&l, (uint64_t)s->cpu, 3);
+		else
+			l_dec(&l, s->cpu, 0);
 		l_str(&l, "] ");
 	}
 	*w = (struct who_slot){ .comm = comm, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
@@ -401,7 +273,6 @@ time:
 		memcpy(l.b + l.n, ": ", 2);
 		l.n += 2;
 	}
-	memcpy(pl->b, l.b, l.n);
 	pl->n = l.n;
 }
 
@@ -411,7 +282,7 @@ static void print_perf(struct script *sc, const struct spe_sample *s, const char
 	struct line l;
 	char t[48];
 
-	if (OBUF_SIZE - sc->olen < LINE_MAX_BYTES)
+	if (OBUF_SIZE - sc->olen < LINE_MAX_BYTES + LINE_SLACK)
 		obuf_flush(sc);
 	l.b = sc->obuf + sc->olen;
 	if (!same_record) {
@@ -473,7 +344,9 @@ static void print_perf(struct script *sc, const struct spe_sample *s, const char
 
 		if (slot->len && slot->ip == s->ip && slot->pid == s->pid &&
 		    slot->cpumode == s->cpumode) {
-			memcpy(sc->ipsym, slot->text, slot->len);
+			/* Read before the next record's lookup, which is
+			 * the first that can rewrite the slot. */
+			sc->ipsym_at = slot->text;
 			sc->ipsym_len = slot->len;
 			goto have_ipsym;
 		}
@@ -498,6 +371,7 @@ static void print_perf(struct script *sc, const struct spe_sample *s, const char
 		if (m.n > sizeof(sc->ipsym))
 			m.n = sizeof(sc->ipsym);
 		memcpy(sc->ipsym, m.b, m.n);
+		sc->ipsym_at = sc->ipsym;
 		sc->ipsym_len = m.n;
 		if (m.n && m.n <= sizeof(slot->text)) {
 			slot->ip = s->ip;
@@ -508,10 +382,10 @@ static void print_perf(struct script *sc, const struct spe_sample *s, const char
 		}
 	}
 have_ipsym:
-	if (sc->ipsym_len <= 64)
-		memcpy(l.b + l.n, sc->ipsym, 64);
+	if (sc->ipsym_len <= 64)	/* an ip slot's text has 85 bytes */
+		memcpy(l.b + l.n, sc->ipsym_at, 64);
 	else
-		memcpy(l.b + l.n, sc->ipsym, sc->ipsym_len);
+		memcpy(l.b + l.n, sc->ipsym_at, sc->ipsym_len);
 	l.n += sc->ipsym_len;
 	if (sc->f[F_PHYS_ADDR])
 		l_hex(&l, s->phys_addr, 16);

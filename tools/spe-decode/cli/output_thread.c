@@ -4,8 +4,10 @@
  *
  * The blocks form a ring: the command fills block `filled % NR_BLOCKS`,
  * the writer writes blocks `written` up to `filled`.  One mutex guards the
- * two counters; a block is a few hundred kilobytes, so taking it once per
- * block costs nothing beside the write itself.
+ * two counters; a block is a megabyte (the caller's choice), so taking it
+ * once per block costs nothing beside the write itself.  Each block is a
+ * write and a wake-up on both sides: 256 KiB blocks made script 10%
+ * slower than 1 MiB ones on 2 cores.
  */
 #include <errno.h>
 #include <pthread.h>
