@@ -63,8 +63,9 @@ struct comm_slot {
 
 #define NR_WHO_SLOTS	64
 
-/* The start of a line before its time ("comm pid/tid [cpu] "), per CPU:
- * the same for every record of a thread on a CPU, so formatted once. */
+/* The start of a line before its time ("comm pid/tid [cpu] "), per thread
+ * and CPU: the same for every record of a thread on a CPU, so formatted
+ * once. */
 struct who_slot {
 	const char *comm;		/* a comm slot's name */
 	int32_t pid, tid, cpu;
@@ -230,7 +231,9 @@ static void perf_prefix(struct script *sc, const struct spe_sample *s, const cha
 			struct line *pl)
 {
 	struct line l = { .b = pl->b };	/* LINE_MAX_BYTES of room */
-	struct who_slot *w = &sc->whos[(uint32_t)s->cpu % NR_WHO_SLOTS];
+	/* By thread and CPU: on a busy CPU threads take turns record by record. */
+	struct who_slot *w = &sc->whos[((uint32_t)s->tid * 0x9e3779b1u + (uint32_t)s->cpu) %
+				       NR_WHO_SLOTS];
 
 	if (w->valid && w->comm == comm && w->pid == s->pid && w->tid == s->tid &&
 	    w->cpu == s->cpu) {
