@@ -294,8 +294,9 @@ static void print_perf(struct script *sc, const struct spe_sample *s, const char
 		perf_prefix(sc, s, comm, &p);
 		sc->prefix_len = p.n;
 	}
-	/* Fixed-size copies (inlined) when the part fits; the line buffer
-	 * always has LINE_MAX_BYTES of room, so copying extra bytes is safe. */
+	/* Fixed-size copies (inlined) when the part fits: the line buffer
+	 * has LINE_MAX_BYTES + LINE_SLACK of room (line_format.h), so
+	 * copying a few bytes past the part is safe. */
 	if (sc->prefix_len <= 64)
 		memcpy(l.b, sc->prefix, 64);
 	else
