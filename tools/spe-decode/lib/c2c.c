@@ -38,6 +38,7 @@ struct entry {
 	const struct code *code;
 	uint64_t loads, stores, peer, remote, lat_sum, lat_n, cpus;
 	uint32_t next;
+	uint32_t shared;		/* its line: an index into c->sh */
 	uint8_t offset;
 };
 
@@ -73,6 +74,10 @@ struct spe_c2c {
 	size_t sh_cap;
 	struct entry **blocks;		/* the entries of all shared lines */
 	size_t nr_entries, nr_blocks, cap_blocks;
+	/* Open addressing on (line, offset, ip): entry + 1.  A hot line
+	 * gathers hundreds of entries, too many to walk its list per access. */
+	uint32_t *ent_index;
+	size_t ent_cap;
 	struct code **pool;		/* interned code: entries repeat it */
 	size_t pool_cap, pool_used;
 	uint64_t accesses, shared, phys_lines, shared_accesses, shared_peer;
@@ -178,6 +183,7 @@ void spe_c2c_free(struct spe_c2c *c)
 		return;
 	free(c->sh);
 	free(c->sh_index);
+	free(c->ent_index);
 	for (size_t i = 0; i < c->nr_blocks; i++)
 		free(c->blocks[i]);
 	free(c->blocks);
@@ -354,18 +360,67 @@ bool spe_c2c_wants(const struct spe_c2c *c, const struct spe_sample *s)
 	       c->sh_index[sh_slot(c, line, pid, phys)];
 }
 
+static size_t ent_hash(uint32_t shared, unsigned offset, uint64_t ip, size_t cap)
+{
+	uint64_t h = ((uint64_t)shared << 8 | offset) * 0x9e3779b97f4a7c15ull ^ ip;
+
+	h *= 0xff51afd7ed558ccdull;
+	return (size_t)(h ^ h >> 32) & (cap - 1);
+}
+
+static size_t ent_slot(const struct spe_c2c *c, uint32_t shared, unsigned offset, uint64_t ip)
+{
+	size_t i = ent_hash(shared, offset, ip, c->ent_cap);
+
+	while (c->ent_index[i]) {
+		const struct entry *e = entry_at(c, c->ent_index[i] - 1);
+
+		if (e->shared == shared && e->offset == offset && e->ip == ip)
+			break;
+		i = (i + 1) & (c->ent_cap - 1);
+	}
+	return i;
+}
+
+/* Room in the index for one more entry: at most half full. */
+static int ent_index_reserve(struct spe_c2c *c)
+{
+	size_t ncap = c->ent_cap ? c->ent_cap * 2 : 1024;
+	uint32_t *old = c->ent_index;
+	size_t ocap = c->ent_cap;
+
+	if ((c->nr_entries + 1) * 2 <= c->ent_cap)
+		return 0;
+	c->ent_index = calloc(ncap, sizeof(*c->ent_index));
+	if (!c->ent_index) {
+		c->ent_index = old;
+		return SPE_ERR_NOMEM;
+	}
+	c->ent_cap = ncap;
+	for (size_t i = 0; i < ocap; i++)
+		if (old[i]) {
+			const struct entry *e = entry_at(c, old[i] - 1);
+
+			c->ent_index[ent_slot(c, e->shared, e->offset, e->ip)] = old[i];
+		}
+	free(old);
+	return 0;
+}
+
 static struct entry *entry_for(struct spe_c2c *c, struct shared *l, unsigned offset,
 			       const struct spe_view_sample *vs)
 {
+	uint32_t shared = (uint32_t)(l - c->sh);
 	char sym[256];
 	struct entry *e;
 	const struct code *code;
+	size_t slot;
 
-	for (uint32_t i = l->first; i; i = e->next) {
-		e = entry_at(c, i - 1);
-		if (e->offset == offset && e->ip == vs->s->ip)
-			return e;
-	}
+	if (ent_index_reserve(c))
+		return NULL;
+	slot = ent_slot(c, shared, offset, vs->s->ip);
+	if (c->ent_index[slot])
+		return entry_at(c, c->ent_index[slot] - 1);
 	if (c->nr_entries >= UINT32_MAX - 1)
 		return NULL;
 	if (c->nr_entries == c->nr_blocks << ENTRY_SHIFT) {
@@ -382,7 +437,8 @@ static struct entry *entry_for(struct spe_c2c *c, struct shared *l, unsigned off
 	if (!code)
 		return NULL;
 	e = entry_at(c, (uint32_t)c->nr_entries);
-	*e = (struct entry){ .offset = (uint8_t)offset, .ip = vs->s->ip, .code = code };
+	*e = (struct entry){ .offset = (uint8_t)offset, .ip = vs->s->ip, .code = code,
+			     .shared = shared };
 	/* Appended: the list keeps the order the entries appeared in. */
 	if (l->last)
 		entry_at(c, l->last - 1)->next = (uint32_t)c->nr_entries + 1;
@@ -390,6 +446,7 @@ static struct entry *entry_for(struct spe_c2c *c, struct shared *l, unsigned off
 		l->first = (uint32_t)c->nr_entries + 1;
 	l->last = (uint32_t)++c->nr_entries;
 	l->nr_entries++;
+	c->ent_index[slot] = l->last;
 	return e;
 }
 
