@@ -7,9 +7,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,11 +127,7 @@ static int run(int argc, char **argv)
 		status = 1;
 		goto done;
 	}
-#ifdef __GLIBC__
-	/* The table of every line is freed: give its pages back before the
-	 * second pass maps the file again. */
-	malloc_trim(0);
-#endif
+	spe_view_release_freed();
 	vr.on_view = on_detail;
 	vr.wants = wants_detail;
 	vr.want_srcline = true;

@@ -5,9 +5,6 @@
  * the shared cache lines' code), so it takes a file, not a pipe.
  */
 #include <getopt.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,11 +132,7 @@ static int run(int argc, char **argv)
 		status = 1;
 		goto done;
 	}
-#ifdef __GLIBC__
-	/* The first pass's tables are freed: give their pages back before
-	 * the second pass maps the file again. */
-	malloc_trim(0);
-#endif
+	spe_view_release_freed();
 	vr.on_view = on_detail;
 	vr.wants = wants_detail;
 	vr.on_event = NULL;

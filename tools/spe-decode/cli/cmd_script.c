@@ -257,10 +257,8 @@ static void perf_prefix(struct script *sc, const struct spe_sample *s, const cha
 	}
 	/* Per-thread recordings have no CPU in their samples: perf omits it. */
 	if (sc->f[F_CPU] && s->cpu >= 0) {
-		size_t k = dec_digits((uint64_t)s->cpu);
-
 		l.b[l.n++] = '[';
-		if (k < 3)				/* %03d */
+		if (s->cpu < 1000)			/* %03d */
 			l_fixed(&l, (uint64_t)s->cpu, 3);
 		else
 			l_dec(&l, s->cpu, 0);

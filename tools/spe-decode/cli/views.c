@@ -2,6 +2,9 @@
 /* The analysis views' pipeline and their output files (views.h). */
 #include <errno.h>
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +57,13 @@ int spe_view_run_execute(struct spe_view_run *vr)
 	/* Every record once: its instructions sample, period 1. */
 	spe_itrace_parse("i1i", &vr->r.itrace, &(const char *){ NULL });
 	return spe_samples_execute(&vr->r);
+}
+
+void spe_view_release_freed(void)
+{
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
 }
 
 void spe_view_run_free(struct spe_view_run *vr)

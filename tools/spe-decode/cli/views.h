@@ -34,5 +34,9 @@ struct spe_view_run {
  * spe_view_run_free(). */
 int spe_view_run_execute(struct spe_view_run *vr);
 void spe_view_run_free(struct spe_view_run *vr);
+/* Between two passes: the first pass's tables are freed; their pages go
+ * back to the system (glibc keeps them otherwise) before the second pass
+ * maps the file again. */
+void spe_view_release_freed(void);
 
 #endif /* SPE_DECODE_CLI_VIEWS_H */

@@ -101,11 +101,6 @@ int spe_html_new(struct spe_html **out, bool virt)
 	       0 : SPE_ERR_NOMEM;
 }
 
-static void free_syms(struct spe_html *h)
-{
-	spe_keyed_rows_free(&h->syms);
-}
-
 void spe_html_free(struct spe_html *h)
 {
 	if (!h)
@@ -113,7 +108,7 @@ void spe_html_free(struct spe_html *h)
 	spe_report_free(h->rep);
 	spe_cost_free(h->cost);
 	spe_c2c_free(h->c2c);
-	free_syms(h);
+	spe_keyed_rows_free(&h->syms);
 	free(h->bins);
 	free(h->marks);
 	free(h->pre);
@@ -729,7 +724,7 @@ int spe_html_select(struct spe_html *h, size_t top)
 		return o.err;
 	spe_cost_free(h->cost);
 	h->cost = NULL;
-	free_syms(h);
+	spe_keyed_rows_free(&h->syms);
 	h->selected = true;
 	return spe_c2c_select(h->c2c);
 }
