@@ -19,7 +19,7 @@ bin=$out/spe-decode
 
 # Unit-test programs of the decoder layers (the perf.data layers have
 # their own suite): re-number their TAP lines into this suite.
-for prog in test_packet test_record test_packet_print test_dump test_vector test_error test_grow \
+for prog in test_packet test_record test_record_window test_packet_print test_dump test_vector test_error test_grow \
 	    test_sink_printf test_line_format; do
 	tap_sub "$prog" "$out/tests/$prog"
 done

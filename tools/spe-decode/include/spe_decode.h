@@ -108,8 +108,15 @@ enum spe_error {
 	SPE_ERR_UNSUPPORTED	= -(SPE_ERR_BASE + 11),
 	/* The asked-for item (feature section, sample id) does not exist. */
 	SPE_ERR_NOT_FOUND	= -(SPE_ERR_BASE + 12),
+	/*
+	 * Windowed decoding (spe_decoder_window()): the answer depends on
+	 * bytes past the window, and more follow.  Nothing is lost: give a
+	 * window that starts at or before spe_decoder_keep_offset() and
+	 * reaches further, and call again.
+	 */
+	SPE_ERR_MORE		= -(SPE_ERR_BASE + 13),
 	/* One past the last code; new codes go before it. */
-	SPE_ERR_END		= -(SPE_ERR_BASE + 13),
+	SPE_ERR_END		= -(SPE_ERR_BASE + 14),
 };
 
 /*
@@ -389,6 +396,8 @@ struct spe_decoder {
 	uint64_t error_offset;	/* stream offset of the last error */
 	bool stopped;		/* strict mode hit an error */
 	bool need_resync;	/* after an error: find the next record */
+	bool more;		/* windowed: the stream goes on after buf[len] */
+	uint64_t resync_bad;	/* stream offset of the error resync started from */
 };
 
 /*
@@ -417,6 +426,29 @@ int spe_decoder_init(struct spe_decoder *dec,
  * Padding and Alignment commands between records are skipped.
  */
 int spe_decoder_next(struct spe_decoder *dec, struct spe_record *rec);
+
+/*
+ * Windowed decoding, for a stream read in pieces rather than held whole:
+ * @buf holds the stream's bytes from offset @base_offset on, @len of them,
+ * and @more says whether the stream goes on after them.  Called after
+ * spe_decoder_init() (with any buffer, even NULL and 0) for the first
+ * window, and whenever spe_decoder_next() returns SPE_ERR_MORE for the
+ * next one, which must start at or before spe_decoder_keep_offset() and
+ * may start anywhere after the bytes already decoded.  The records and
+ * errors are exactly those of the whole stream decoded at once.  A window
+ * needs room for one record and an Alignment's skip, SPE_DECODER_WINDOW_MIN
+ * bytes, past the keep offset, or no progress is certain.
+ * Returns 0, or SPE_ERR_INVAL for a window that starts too late.
+ */
+#define SPE_DECODER_WINDOW_MIN	(2048u + 65536u + 64u)	/* record, Alignment, slack */
+int spe_decoder_window(struct spe_decoder *dec, const uint8_t *buf, size_t len,
+		       uint64_t base_offset, bool more);
+
+/*
+ * The stream offset of the first byte the decoder may still look at: a
+ * window given to spe_decoder_window() must start at or before it.
+ */
+uint64_t spe_decoder_keep_offset(const struct spe_decoder *dec);
 
 /* Stream offset of the last error returned by spe_decoder_next(). */
 uint64_t spe_decoder_error_offset(const struct spe_decoder *dec);

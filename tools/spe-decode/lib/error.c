@@ -30,6 +30,8 @@ static const char *const spe_error_names[] = {
 	[-SPE_ERR_UNSUPPORTED - SPE_ERR_BASE] = "not supported by this library",
 	[-SPE_ERR_NOT_FOUND - SPE_ERR_BASE] =
 		"not found: no such feature section or sample id",
+	[-SPE_ERR_MORE - SPE_ERR_BASE] =
+		"the decoding window ends before the record does: more input needed",
 };
 
 _Static_assert(sizeof(spe_error_names) / sizeof(spe_error_names[0]) ==

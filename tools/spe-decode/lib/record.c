@@ -11,6 +11,9 @@
  */
 #include "packet_internal.h"
 
+_Static_assert(SPE_DECODER_WINDOW_MIN >= SPE_RECORD_MAX_BYTES + 65536u + 16u,
+	       "a window holds a whole record and the longest Alignment skip");
+
 /* Payload masks by payload length 0..8 (only 0, 1, 2, 4, 8 occur). */
 static const uint64_t len_mask[9] = {
 	0, 0xff, 0xffff, 0, 0xffffffff, 0, 0, 0, ~0ULL,
@@ -130,9 +133,11 @@ int spe_decoder_init(struct spe_decoder *dec,
 /*
  * Would a record start at @pos?  Padding, then known packets without
  * error up to an End or Timestamp within the record size limit.  Running
- * out of input counts as yes: the caller reports the truncation.
+ * out of input counts as yes: the caller reports the truncation; running
+ * out of a window the stream goes on after (dec->more) is -1: the answer
+ * needs the bytes after it.
  */
-static bool record_starts_at(const struct spe_decoder *dec, size_t pos)
+static int record_starts_at(const struct spe_decoder *dec, size_t pos)
 {
 	const uint8_t *buf = dec->buf;
 	size_t len = dec->len, start;
@@ -145,42 +150,55 @@ static bool record_starts_at(const struct spe_decoder *dec, size_t pos)
 		/* The same limit as spe_decoder_next(): no packet may start
 		 * 2^MaxSize bytes or more into a record. */
 		if (pos - start >= SPE_RECORD_MAX_BYTES)
-			return false;
+			return 0;
 		ret = spe_pkt_decode_fast(buf + pos, len - pos, dec->base + pos, &pkt);
 		if (ret == SPE_ERR_TRUNCATED)
-			return true;
+			return dec->more ? -1 : 1;
 		/*
 		 * Unknown packets are legal, but right after corruption a
 		 * byte run that decodes only as "unknown" is more likely
 		 * garbage than a record: wait for a cleaner boundary.
 		 */
 		if (ret < 0 || pkt.type == SPE_PKT_UNKNOWN)
-			return false;
+			return 0;
 		if (pkt.type == SPE_PKT_END || pkt.type == SPE_PKT_TIMESTAMP)
-			return true;
+			return 1;
 		pos += (size_t)ret;
 	}
-	return true;
+	return dec->more ? -1 : 1;
 }
 
 /*
- * After an error at index @bad, find the next record boundary: a position
- * right after an End byte or after a Timestamp packet's 9 bytes, from which
- * a whole record decodes.  Payload bytes can look like an End header, so
- * every candidate is checked by decoding the record that would follow it.
+ * After an error at stream offset dec->resync_bad, find the next record
+ * boundary from index @from on: a position right after an End byte or
+ * after a Timestamp packet's 9 bytes, from which a whole record decodes.
+ * Payload bytes can look like an End header, so every candidate is checked
+ * by decoding the record that would follow it.  When the window ends
+ * before the answer (dec->more), *more is set and the index returned is
+ * where the search goes on once the window reaches further.
  */
-static size_t resync(const struct spe_decoder *dec, size_t bad)
+static size_t resync(const struct spe_decoder *dec, size_t from, bool *more)
 {
 	const uint8_t *buf = dec->buf;
 	size_t len = dec->len;
 
-	for (size_t q = bad + 1; q < len; q++) {
+	for (size_t q = from; q < len; q++) {
 		bool after_end = buf[q - 1] == SPE_HDR_END;
-		bool after_ts = q >= bad + 9 && buf[q - 9] == SPE_HDR_TIMESTAMP;
+		bool after_ts = dec->base + q >= dec->resync_bad + 9 &&
+				buf[q - 9] == SPE_HDR_TIMESTAMP;
+		int starts;
 
-		if ((after_end || after_ts) && record_starts_at(dec, q))
+		if (!after_end && !after_ts)
+			continue;
+		starts = record_starts_at(dec, q);
+		if (starts < 0) {
+			*more = true;
+			return q;
+		}
+		if (starts)
 			return q;
 	}
+	*more = dec->more;
 	return len;
 }
 
@@ -197,16 +215,27 @@ static int fail(struct spe_decoder *dec, struct spe_record *rec, int err,
 		dec->pos = dec->len;
 	} else {
 		dec->pos = at;
+		dec->resync_bad = dec->base + at;
 		dec->need_resync = true;
 	}
 	return err;
 }
 
+/* The window ends before the record does: decode it again from @start
+ * once the window reaches further. */
+static int need_more(struct spe_decoder *dec, size_t start)
+{
+	dec->pos = start;
+	return SPE_ERR_MORE;
+}
+
 /*
  * Between records only Padding and Alignment may sit (DDI 0586A §5.1.4):
- * skip them.  Returns where the next record starts, or @len.
+ * skip them.  Returns where the next record starts, or @len.  An Alignment
+ * cut by the end of a window the stream goes on after is left for the next
+ * window: *more is set and its position returned.
  */
-static size_t skip_framing(const struct spe_decoder *dec, size_t pos)
+static size_t skip_framing(const struct spe_decoder *dec, size_t pos, bool *more)
 {
 	const uint8_t *buf = dec->buf;
 	size_t len = dec->len;
@@ -223,8 +252,10 @@ static size_t skip_framing(const struct spe_decoder *dec, size_t pos)
 			continue;
 		}
 		/* The UNKNOWN bytes an Alignment skips may run to the end. */
-		if (ret == SPE_ERR_TRUNCATED && pkt.type == SPE_PKT_ALIGNMENT)
-			return len;
+		if (ret == SPE_ERR_TRUNCATED && pkt.type == SPE_PKT_ALIGNMENT) {
+			*more = dec->more;
+			return dec->more ? pos : len;
+		}
 		return pos;
 	}
 }
@@ -292,6 +323,7 @@ int spe_decoder_next(struct spe_decoder *dec, struct spe_record *rec)
 	size_t len, pos, start, lim;
 	struct spe_pkt pkt;
 	unsigned int kind;
+	bool more = false;
 	int ret;
 
 	if (!dec || !rec)
@@ -299,12 +331,20 @@ int spe_decoder_next(struct spe_decoder *dec, struct spe_record *rec)
 	if (dec->stopped)
 		return SPE_ERR_STOPPED;
 	if (dec->need_resync) {
-		dec->pos = resync(dec, dec->pos);
+		/* Right after the error the search starts one byte on; after
+		 * a window ran out, where it stopped. */
+		size_t from = dec->base + dec->pos == dec->resync_bad ? dec->pos + 1 : dec->pos;
+
+		dec->pos = resync(dec, from, &more);
+		if (more)
+			return SPE_ERR_MORE;
 		dec->need_resync = false;
 	}
 	buf = dec->buf;
 	len = dec->len;
-	pos = skip_framing(dec, dec->pos);
+	pos = skip_framing(dec, dec->pos, &more);
+	if (more || (pos >= len && dec->more))
+		return need_more(dec, pos);
 	if (pos >= len) {
 		dec->pos = len;
 		return 0;
@@ -325,12 +365,15 @@ int spe_decoder_next(struct spe_decoder *dec, struct spe_record *rec)
 	while (!decode_short_packets(buf, &pos, lim, rec)) {
 		/* One packet the general way: a 16-bit header, or near an end. */
 		if (pos >= len)
-			return fail(dec, rec, SPE_ERR_TRUNCATED, pos, start,
+			return dec->more ? need_more(dec, start) :
+			       fail(dec, rec, SPE_ERR_TRUNCATED, pos, start,
 				    SPE_REC_END_TRUNCATED);
 		if (pos - start >= SPE_RECORD_MAX_BYTES)
 			return fail(dec, rec, SPE_ERR_BAD_RECORD, pos, start,
 				    SPE_REC_END_ERROR);
 		ret = spe_pkt_decode_fast(buf + pos, len - pos, dec->base + pos, &pkt);
+		if (ret == SPE_ERR_TRUNCATED && dec->more)
+			return need_more(dec, start);
 		if (ret < 0)
 			return fail(dec, rec, ret, pos, start,
 				    ret == SPE_ERR_TRUNCATED ?
@@ -355,6 +398,36 @@ int spe_decoder_next(struct spe_decoder *dec, struct spe_record *rec)
 	rec->size = (uint32_t)(pos - start);
 	dec->pos = pos;
 	return 1;
+}
+
+uint64_t spe_decoder_keep_offset(const struct spe_decoder *dec)
+{
+	uint64_t at = dec->base + dec->pos, from;
+
+	if (!dec->need_resync)
+		return at;
+	/* resync() looks back 1 byte, or 9 (a Timestamp) no further back
+	 * than the error. */
+	from = at == dec->resync_bad ? at + 1 : at;
+	return from > dec->resync_bad + 9 ? from - 9 : dec->resync_bad;
+}
+
+int spe_decoder_window(struct spe_decoder *dec, const uint8_t *buf, size_t len,
+		       uint64_t base_offset, bool more)
+{
+	uint64_t at;
+
+	if (!dec || (!buf && len))
+		return SPE_ERR_INVAL;
+	at = dec->base + dec->pos;
+	if (base_offset > spe_decoder_keep_offset(dec) || at - base_offset > len)
+		return SPE_ERR_INVAL;
+	dec->buf = buf;
+	dec->len = len;
+	dec->pos = (size_t)(at - base_offset);
+	dec->base = base_offset;
+	dec->more = more;
+	return 0;
 }
 
 uint64_t spe_decoder_error_offset(const struct spe_decoder *dec)
