@@ -31,8 +31,8 @@ static void put(struct stream *s, const char *line)
 	uint8_t tmp[70000];
 	int n = spe_vec_encode_line(line, strlen(line), s->len, tmp, sizeof(tmp), NULL);
 
-	if (n < 0)
-		n = 0;
+	if (n <= 0)
+		return;
 	if (s->len + (size_t)n > s->cap) {
 		s->cap = (s->len + (size_t)n) * 2;
 		s->b = realloc(s->b, s->cap);
@@ -65,6 +65,7 @@ static struct stream make_stream(size_t bytes, unsigned int flips)
 		"lat xlat %u", "ev 0x%x", "ds 0x%x", "ctx 0x%x", "op ld gp", "op st simd",
 		"op b cond", "addr 9 0x%x", "lat 7 %u", "raw 0x%x",
 	};
+	enum { RAW = sizeof(pkts) / sizeof(pkts[0]) - 1 };
 	struct stream s = { 0 };
 	char line[80];
 
@@ -72,8 +73,10 @@ static struct stream make_stream(size_t bytes, unsigned int flips)
 		unsigned int n = 1 + rnd(12), big = rnd(400) == 0;
 
 		for (unsigned int i = 0; i < n; i++) {
-			snprintf(line, sizeof(line), pkts[rnd(sizeof(pkts) / sizeof(pkts[0]))],
-				 rnd(1u << 16));
+			unsigned int k = rnd(sizeof(pkts) / sizeof(pkts[0])), v = rnd(1u << 16);
+
+			/* raw takes one byte: any header, known or not. */
+			snprintf(line, sizeof(line), pkts[k], k == RAW ? v & 0xff : v);
 			put(&s, line);
 		}
 		/* A record grown past 2048 bytes: the size limit's error. */
