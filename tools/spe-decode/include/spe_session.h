@@ -41,6 +41,17 @@ struct spe_session_stats {
 	uint64_t decode_errors;
 	uint64_t first_decode_error_offset;	/* file offset */
 	uint32_t nr_queues;
+	/*
+	 * What ties queues together: from the first record with a CONTEXT
+	 * packet on (ctx_seen, at perf time ctx_time, 0 for a record without
+	 * a time), context switches no longer name the threads, in every
+	 * queue (perf's rule).  Sessions over sets of queues compare these
+	 * to know whether each named its threads as one session would have:
+	 * switch_applied says a switch named one, the last at perf time
+	 * last_switch_time (0: a switch without a time).
+	 */
+	bool ctx_seen, switch_applied;
+	uint64_t ctx_time, last_switch_time;
 };
 
 struct spe_session_config {
@@ -65,16 +76,43 @@ struct spe_session_config {
 	/* A stream's first bytes, already read by the caller (at most 16). */
 	const void *head;
 	size_t head_len;
+	/*
+	 * The AUX queues to decode: bit (idx % 64) of word idx / 64 set for
+	 * queue idx (SPE_SESSION_QUEUE_WORDS words); NULL decodes them all.
+	 * Every AUXTRACE record is counted either way.  A queue's records,
+	 * pids and tids depend on its own data and the sideband alone, so
+	 * sessions over disjoint sets of queues of one file can run side by
+	 * side and their order-independent results be added up.
+	 */
+	const uint64_t *queue_set;
 };
+
+#define SPE_SESSION_MAX_QUEUES	4096
+#define SPE_SESSION_QUEUE_WORDS	(SPE_SESSION_MAX_QUEUES / 64)
 
 /* Opens the perf.data on fd (a file or perf's pipe format on a stream). */
 int spe_session_open(struct spe_session **out, int fd, const struct spe_session_config *cfg);
 /* Reads everything, delivering records and events.  On a reader error the
  * records queued before it are still delivered, then the error returns. */
 int spe_session_run(struct spe_session *s);
+/*
+ * The bytes of AUX data each queue holds, from the file's AUXTRACE index:
+ * bytes[idx] for idx < n (zeroed first).  Returns the number of queues
+ * with data, 0 without an index (or from a pipe), or a negative error.
+ */
+int spe_session_queue_bytes(struct spe_session *s, uint64_t *bytes, uint32_t n);
 void spe_session_close(struct spe_session *s);
 
 const struct spe_session_stats *spe_session_stats(const struct spe_session *s);
+/*
+ * Did n sessions over disjoint sets of one file's queues, whose stats these
+ * are, name every record's thread as one session over all of them would
+ * have?  Not when one named a thread by a context switch at or after
+ * another's first CONTEXT packet: one session stops listening to switches
+ * there (perf's rule).  Times of 0 (a record or switch without one) count
+ * as late.  When false, decode in one session.
+ */
+bool spe_session_split_agrees(const struct spe_session_stats *st, unsigned n);
 const char *spe_session_errmsg(const struct spe_session *s);
 struct spe_perf_reader *spe_session_reader(const struct spe_session *s);
 /* The AUXTRACE_INFO seen (version 0 until then). */

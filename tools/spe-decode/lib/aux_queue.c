@@ -7,9 +7,9 @@
  * switches and mappings apply to the records they should.  The session
  * (lib/session.c) decides when.
  *
- * AUXTRACE data stays in the file: it is mapped, decoded in place, and the
- * pages already decoded are dropped again, so resident memory is bounded by
- * the queues' current positions, not by the file.  Each AUXTRACE buffer is
+ * AUXTRACE data stays in the file: each queue reads its buffer through a
+ * window (lib/aux_window.c), so memory is bounded by the number of queues,
+ * not by the file.  Pipe input was copied whole.  Each AUXTRACE buffer is
  * decoded on its own: a record is never stitched across buffers, hence
  * never across a truncation (AUX flags are counted and reported).
  */
@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "session_internal.h"
 #include "spe_perf_time.h"
@@ -43,25 +42,47 @@ static uint64_t q_perf_time(const struct spe_session *s, uint64_t ts)
 	return s->have_tc ? spe_time_to_perf(&s->tc, ts) : ts;
 }
 
-/* Drop the mapped pages of the current buffer that were decoded. */
-static void q_drop_pages(struct spe_session *s, struct aux_queue *q, bool all)
-{
-	uint64_t done = spe_decoder_offset(&q->dec) - q->cur_aux_off;
-	uint64_t from, to;
-
-	if (!s->map || q->cur_mem || (!all && done - q->dropped < Q_DROP_STEP))
-		return;
-	from = (q->cur_data_off + q->dropped) & ~(uint64_t)(s->page - 1);
-	to = (q->cur_data_off + done) & ~(uint64_t)(s->page - 1);
-	if (to > from)
-		madvise((void *)(s->map + from), to - from, MADV_DONTNEED);
-	q->dropped = done;
-}
-
 static void q_note_error(struct spe_session *s, uint64_t off)
 {
 	if (!s->st.decode_errors++)
 		s->st.first_decode_error_offset = off;
+}
+
+/*
+ * The file could not be read where a queue's data is: the session stops
+ * with an error naming the offset; what was delivered before stays so.
+ */
+void aux_queue_read_failed(struct spe_session *s, uint64_t file_off, int errnum)
+{
+	if (s->io_err)
+		return;
+	s->io_err = SPE_ERR_IO;
+	s->stop = SPE_ERR_IO;
+	snprintf(s->msg, sizeof(s->msg), "reading AUX data at file offset %#llx: %s",
+		 (unsigned long long)file_off, strerror(errnum ? errnum : EIO));
+}
+
+/* Starts decoding buffer b of q: from its copy (pipe input) or the file. */
+static bool q_begin(struct spe_session *s, struct aux_queue *q, const struct q_buffer *b)
+{
+	q->cur_data_off = b->data_off;
+	q->cur_aux_off = b->aux_off;
+	q->cur_mem = b->mem;
+	q->cur_mem_size = b->mem ? b->size : 0;
+	if (b->mem) {
+		spe_decoder_init(&q->dec, NULL, b->mem, (size_t)b->size, b->aux_off);
+		return true;
+	}
+	if (!q->win.mem && aux_window_init(&q->win, s->fd, aux_window_size(s->nr_q))) {
+		snprintf(s->msg, sizeof(s->msg), "out of memory for a queue's read window");
+		s->io_err = s->stop = SPE_ERR_NOMEM;
+		return false;
+	}
+	if (aux_window_begin(&q->win, &q->dec, b->data_off, b->size, b->aux_off)) {
+		aux_queue_read_failed(s, aux_window_file_offset(&q->win), q->win.err);
+		return false;
+	}
+	return true;
 }
 
 /* q_advance() with the decoding done by threads: the same records and the
@@ -71,6 +92,10 @@ static bool q_advance_threaded(struct spe_session *s, struct aux_queue *q)
 	const struct spe_dw_item *it;
 
 	while ((it = spe_dw_next(s->dw, q->index))) {
+		if (it->kind == SPE_DW_READ_FAILED) {
+			aux_queue_read_failed(s, it->error_file_off, it->read_errno);
+			return false;
+		}
 		if (it->kind == SPE_DW_PARTIAL) {
 			s->st.partial_records++;
 			if (it->rec.end == SPE_REC_END_ERROR)
@@ -107,19 +132,20 @@ static bool q_advance(struct spe_session *s, struct aux_queue *q)
 			b = &q->bufs[q->head];
 			q->head = (q->head + 1) % q->cap;
 			q->count--;
-			q->cur_data_off = b->data_off;
-			q->cur_aux_off = b->aux_off;
-			q->dropped = 0;
-			q->cur_mem = b->mem;
-			q->cur_mem_size = b->mem ? b->size : 0;
-			spe_decoder_init(&q->dec, NULL, b->mem ? b->mem : s->map + b->data_off,
-					 (size_t)b->size, b->aux_off);
+			if (!q_begin(s, q, b))
+				return false;
 			q->active = true;
 		}
 		ret = spe_decoder_next(&q->dec, &q->rec);
+		if (ret == SPE_ERR_MORE) {
+			if (aux_window_advance(&q->win, &q->dec)) {
+				aux_queue_read_failed(s, aux_window_file_offset(&q->win), q->win.err);
+				return false;
+			}
+			continue;
+		}
 		q->recp = &q->rec;
 		if (ret == 1) {
-			q_drop_pages(s, q, false);
 			/* perf: a record's time is its own timestamp (0 without
 			 * one); the queue's position is the newest seen. */
 			q->rec_ts = (q->rec.present & SPE_REC_TIMESTAMP) ? q->rec.timestamp : 0;
@@ -131,7 +157,6 @@ static bool q_advance(struct spe_session *s, struct aux_queue *q)
 			return true;
 		}
 		if (ret == 0) {
-			q_drop_pages(s, q, true);
 			free(q->cur_mem);
 			s->pipe_held -= q->cur_mem_size;
 			q->cur_mem = NULL;
@@ -167,6 +192,12 @@ static void q_context(struct spe_session *s, struct aux_queue *q, struct spe_qre
 	if (rec->present & (SPE_REC_CONTEXT_EL1 | SPE_REC_CONTEXT_EL2)) {
 		q->ctx_tid = (int32_t)((rec->present & SPE_REC_CONTEXT_EL2) ?
 				       rec->context_el2 : rec->context_el1);
+		if (!s->ctx_seen) {
+			/* Its place among the sideband is its queue's newest
+			 * timestamp (aux_queues_process()); 0: unknown. */
+			s->st.ctx_seen = true;
+			s->st.ctx_time = q->last_ts ? q_perf_time(s, q->last_ts) : 0;
+		}
 		s->ctx_seen = true;
 	}
 	if (s->ctx_seen && q->ctx_tid != -1)
@@ -242,6 +273,8 @@ int aux_queue_add(struct spe_session *s, const struct spe_perf_reader_event *ev,
 			 (unsigned long long)ev->offset, idx);
 		return SPE_ERR_UNSUPPORTED;
 	}
+	if (!aux_queue_selected(s, idx))
+		return 0;	/* another session's: mem stays the caller's */
 	q = s->q[idx];
 	if (!q) {
 		q = calloc(1, sizeof(*q));
@@ -310,7 +343,7 @@ int aux_queue_pipe_buffer(struct spe_session *s, const struct spe_perf_reader_ev
 	}
 	if (s->cfg.on_auxtrace)
 		s->stop = s->cfg.on_auxtrace(s->cfg.ctx, &e, mem, size);
-	if (s->stop || s->cfg.no_decode) {
+	if (s->stop || s->cfg.no_decode || (a.idx < Q_MAX_QUEUES && !aux_queue_selected(s, a.idx))) {
 		free(mem);
 		return 0;
 	}
@@ -369,7 +402,8 @@ void aux_queues_start_threads(struct spe_session *s)
 			}
 			nbufs[i] = q ? q->count : 0;
 		}
-		if (!workers || spe_dw_start(&s->dw, workers, s->nr_q, bufs, nbufs, s->map, s->page))
+		if (!workers || spe_dw_start(&s->dw, workers, s->nr_q, bufs, nbufs, s->fd,
+					     aux_window_size(s->nr_q)))
 			s->dw = NULL;
 	}
 	free(bufs);
@@ -397,6 +431,7 @@ void aux_queues_free(struct spe_session *s)
 			for (uint32_t k = 0; k < q->count; k++)
 				free(q->bufs[(q->head + k) % q->cap].mem);
 			free(q->cur_mem);
+			aux_window_free(&q->win);
 			free(q->bufs);
 			free(q);
 		}

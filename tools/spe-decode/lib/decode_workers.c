@@ -34,16 +34,23 @@
  * records are the same whoever decodes them, so the output does not
  * change.
  *
- * Memory: NR_SLOTS + 1 buffers of BATCH items per queue (the spare one
- * included), whatever the size of the file.
+ * A queue's data is read through one window (lib/aux_window.c), which
+ * only the claim's holder moves on, before its batch may be taken over and
+ * when no worker that lost a batch still reads it (prepare()): a batch
+ * ends where the decoder asks for more, so both a worker and the consumer
+ * that takes its batch over decode from the window as it was published.
+ *
+ * Memory: NR_SLOTS + 1 buffers of BATCH items and one window per queue
+ * (the spare one included), whatever the size of the file.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 
+#include "aux_window.h"
 #include "decode_workers.h"
 
 #define NR_SLOTS	16
@@ -60,9 +67,6 @@
 #define CLAIM_HELD	1u	/* someone decodes the next batch */
 #define CLAIM_STEALABLE	2u	/* ...a worker, past its start: it may be taken over */
 #define CLAIM_EPOCH	4u
-
-#define DROP_STEP	(1u << 20)	/* give decoded pages back every 1 MiB: the
-				 * batches ahead must not cost more */
 
 struct batch {
 	struct spe_dw_item *items;
@@ -85,9 +89,11 @@ struct batch {
 struct fill_state {
 	uint32_t next_buf;
 	bool active, done;		/* done: the last batch is written */
+	bool want_more;			/* the decoder asked for more of the window */
+	int read_errno;			/* the window could not be read: ... */
+	uint64_t read_err_off;		/* ...at this file offset */
 	struct spe_decoder dec;
 	struct spe_dw_buf cur;
-	uint64_t dropped;
 };
 
 struct chan {
@@ -96,6 +102,7 @@ struct chan {
 	/* As of the last published batch: read and written by the claim's
 	 * holder only, who decodes from a copy. */
 	struct fill_state st;
+	struct aux_window win;		/* what st.dec reads: moved by prepare() */
 	struct batch slot[NR_SLOTS];	/* .items: swapped by the consumer only */
 	struct spe_dw_item *spare;	/* the consumer's, for a batch it takes over */
 	/* Shared, atomic; a cache line of their own, apart from what the
@@ -118,8 +125,6 @@ struct spe_dw {
 	uint32_t nq;
 	pthread_t *threads;
 	unsigned nthreads;
-	const uint8_t *map;
-	long page;
 };
 
 #define LOAD(p, o)	__atomic_load_n((p), __ATOMIC_##o)
@@ -134,24 +139,15 @@ static inline void spin_pause(void)
 #endif
 }
 
-static void drop_pages(struct spe_dw *dw, struct fill_state *c, bool all)
-{
-	uint64_t done = spe_decoder_offset(&c->dec) - c->cur.aux_off, from, to;
-
-	if (!all && done - c->dropped < DROP_STEP)
-		return;
-	from = (c->cur.data_off + c->dropped) & ~(uint64_t)(dw->page - 1);
-	to = (c->cur.data_off + done) & ~(uint64_t)(dw->page - 1);
-	if (to > from)
-		madvise((void *)(dw->map + from), to - from, MADV_DONTNEED);
-	c->dropped = done;
-}
-
-/* Decodes up to BATCH items of queue q from state c into items, exactly as
+/*
+ * Decodes up to BATCH items of queue q from state c into items, exactly as
  * the sequential decoder walks the buffers; returns how many, *last when
- * the queue ends after them. */
-static uint32_t fill(struct spe_dw *dw, const struct chan *q, struct fill_state *c,
-		     struct spe_dw_item *items, bool *last, bool by_worker)
+ * the queue ends after them.  The batch ends early where the window must
+ * be read on (a new buffer, or the decoder asks for more): prepare() does
+ * that before the next batch.
+ */
+static uint32_t fill(const struct chan *q, struct fill_state *c, struct spe_dw_item *items,
+		     bool *last, bool by_worker)
 {
 	uint32_t n = 0;
 
@@ -163,20 +159,29 @@ static uint32_t fill(struct spe_dw *dw, const struct chan *q, struct fill_state 
 
 		DW_TEST_FILL_HOOK(by_worker, n);
 
-		if (!c->active) {
-			if (c->next_buf == q->nbufs) {
-				*last = true;
-				return n;
-			}
-			c->cur = q->bufs[c->next_buf++];
-			c->dropped = 0;
-			spe_decoder_init(&c->dec, NULL, dw->map + c->cur.data_off,
-					 (size_t)c->cur.size, c->cur.aux_off);
-			c->active = true;
+		if (c->read_errno) {
+			/* The queue ends with the failed read. */
+			it->kind = SPE_DW_READ_FAILED;
+			it->read_errno = c->read_errno;
+			it->error_file_off = c->read_err_off;
+			c->read_errno = 0;
+			c->active = false;
+			c->next_buf = q->nbufs;
+			*last = true;
+			return n + 1;
 		}
+		if (!c->active) {
+			*last = c->next_buf == q->nbufs;
+			return n;
+		}
+		if (c->want_more)
+			return n;
 		ret = spe_decoder_next(&c->dec, &it->rec);
+		if (ret == SPE_ERR_MORE) {
+			c->want_more = true;
+			return n;
+		}
 		if (ret == 0) {
-			drop_pages(dw, c, true);
 			c->active = false;
 			continue;
 		}
@@ -184,7 +189,6 @@ static uint32_t fill(struct spe_dw *dw, const struct chan *q, struct fill_state 
 		it->aux_off = c->cur.aux_off;
 		if (ret == 1) {
 			it->kind = SPE_DW_RECORD;
-			drop_pages(dw, c, false);
 		} else {
 			it->kind = SPE_DW_PARTIAL;
 			if (it->rec.end == SPE_REC_END_ERROR)
@@ -194,6 +198,37 @@ static uint32_t fill(struct spe_dw *dw, const struct chan *q, struct fill_state 
 		n++;
 	}
 	return n;
+}
+
+/*
+ * Reads what queue c's next batch needs into its window: the start of its
+ * next buffer, or more of the current one.  Called by the claim's holder
+ * before anyone can take the batch over; returns false while a worker that
+ * lost a batch may still read the window (the caller lets go and retries).
+ */
+static bool prepare(struct chan *c)
+{
+	struct fill_state *st = &c->st;
+	int err;
+
+	if (st->active ? !st->want_more : st->next_buf == c->nbufs)
+		return true;
+	if (LOAD(&c->spare_busy, ACQUIRE))
+		return false;
+	if (!st->active) {
+		st->cur = c->bufs[st->next_buf++];
+		st->active = true;
+		err = aux_window_begin(&c->win, &st->dec, st->cur.data_off, st->cur.size,
+				       st->cur.aux_off);
+	} else {
+		st->want_more = false;
+		err = aux_window_advance(&c->win, &st->dec);
+	}
+	if (err) {
+		st->read_errno = c->win.err ? c->win.err : EIO;
+		st->read_err_off = aux_window_file_offset(&c->win);
+	}
+	return true;
 }
 
 /*
@@ -245,7 +280,7 @@ static bool try_fill(struct spe_dw *dw, struct chan *c, bool consumer)
 					 __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
 		return false;
 	f = LOAD(&c->filled, RELAXED);	/* only the claim's holder writes it */
-	if (c->st.done || f - LOAD(&c->consumed, ACQUIRE) >= NR_SLOTS) {
+	if (c->st.done || f - LOAD(&c->consumed, ACQUIRE) >= NR_SLOTS || !prepare(c)) {
 		STORE(&c->claim, w, RELEASE);
 		return false;
 	}
@@ -253,13 +288,13 @@ static bool try_fill(struct spe_dw *dw, struct chan *c, bool consumer)
 	items = c->slot[f % NR_SLOTS].items;
 	if (consumer) {
 		/* Nobody can take it from the consumer: decode in place. */
-		n = fill(dw, c, &st, items, &last, false);
+		n = fill(c, &st, items, &last, false);
 		publish(dw, c, f, &st, n, last, w + CLAIM_EPOCH);
 		return true;
 	}
 	/* From here on the consumer may take the batch over. */
 	STORE(&c->claim, w | CLAIM_HELD | CLAIM_STEALABLE, SEQ_CST);
-	n = fill(dw, c, &st, items, &last, true);
+	n = fill(c, &st, items, &last, true);
 	{
 		uint32_t expect = w | CLAIM_HELD | CLAIM_STEALABLE;
 
@@ -305,7 +340,7 @@ static bool steal(struct spe_dw *dw, struct chan *c)
 	items = c->spare;
 	c->spare = c->slot[f % NR_SLOTS].items;	/* the loser's, until it lets go */
 	c->slot[f % NR_SLOTS].items = items;
-	n = fill(dw, c, &st, items, &last, false);
+	n = fill(c, &st, items, &last, false);
 	publish(dw, c, f, &st, n, last, (w & ~(CLAIM_EPOCH - 1)) + CLAIM_EPOCH);
 	DW_TEST_STEAL_HOOK();
 	return true;
@@ -422,54 +457,46 @@ static void *worker(void *arg)
 const struct spe_dw_item *spe_dw_next(struct spe_dw *dw, uint32_t qi)
 {
 	struct chan *c = &dw->ch[qi];
-	uint32_t k;
-	struct batch *b;
-	int spins = 0;
 
-	if (c->exhausted)
-		return NULL;
-	k = c->consumed;	/* only the consumer writes it */
-	b = &c->slot[k % NR_SLOTS];
-	if (LOAD(&c->filled, ACQUIRE) != k) {
-		if (c->pos < b->n)
-			return &b->items[c->pos++];
-		/* Used up: give the slot back, then take the next. */
-		c->pos = 0;
-		if (b->last) {
-			c->exhausted = true;
+	while (!c->exhausted) {
+		uint32_t k = c->consumed;	/* only the consumer writes it */
+		struct batch *b = &c->slot[k % NR_SLOTS];
+		int spins = 0;
+
+		if (LOAD(&c->filled, ACQUIRE) != k) {
+			if (c->pos < b->n)
+				return &b->items[c->pos++];
+			/* Used up (or empty: a batch may end where the window
+			 * is read on): give the slot back, then take the next. */
+			c->pos = 0;
+			c->exhausted = b->last;
 			STORE(&c->consumed, k + 1, RELEASE);
-			return NULL;
-		}
-		STORE(&c->consumed, ++k, RELEASE);
-		b = &c->slot[k % NR_SLOTS];
-	}
-	while (LOAD(&c->filled, ACQUIRE) == k) {
-		/* Not decoded yet: decode it here if nobody is; if a worker
-		 * is and takes long (stopped by the scheduler), take it over. */
-		if (try_fill(dw, c, true))
-			break;
-		if (++spins < STEAL_SPINS || (spins < SPINS && !steal(dw, c))) {
-			spin_pause();
 			continue;
 		}
-		if (LOAD(&c->filled, ACQUIRE) != k)
-			break;
-		pthread_mutex_lock(&dw->lock);
-		STORE(&dw->waiting, true, SEQ_CST);
-		while (LOAD(&c->filled, SEQ_CST) == k && (LOAD(&c->claim, SEQ_CST) & CLAIM_HELD) &&
-		       !((LOAD(&c->claim, SEQ_CST) & CLAIM_STEALABLE) && !LOAD(&c->spare_busy, SEQ_CST)))
-			pthread_cond_wait(&dw->ready, &dw->lock);
-		STORE(&dw->waiting, false, RELAXED);
-		pthread_mutex_unlock(&dw->lock);
-		spins = 0;
+		while (LOAD(&c->filled, ACQUIRE) == k) {
+			/* Not decoded yet: decode it here if nobody is; if a
+			 * worker is and takes long (stopped by the scheduler),
+			 * take it over. */
+			if (try_fill(dw, c, true))
+				break;
+			if (++spins < STEAL_SPINS || (spins < SPINS && !steal(dw, c))) {
+				spin_pause();
+				continue;
+			}
+			if (LOAD(&c->filled, ACQUIRE) != k)
+				break;
+			pthread_mutex_lock(&dw->lock);
+			STORE(&dw->waiting, true, SEQ_CST);
+			while (LOAD(&c->filled, SEQ_CST) == k && (LOAD(&c->claim, SEQ_CST) & CLAIM_HELD) &&
+			       !((LOAD(&c->claim, SEQ_CST) & CLAIM_STEALABLE) &&
+				 !LOAD(&c->spare_busy, SEQ_CST)))
+				pthread_cond_wait(&dw->ready, &dw->lock);
+			STORE(&dw->waiting, false, RELAXED);
+			pthread_mutex_unlock(&dw->lock);
+			spins = 0;
+		}
 	}
-	/* A queue's last batch may be empty. */
-	if (!b->n) {
-		c->exhausted = true;
-		STORE(&c->consumed, k + 1, RELEASE);
-		return NULL;
-	}
-	return &b->items[c->pos++];
+	return NULL;
 }
 
 void spe_dw_stop(struct spe_dw *dw)
@@ -484,6 +511,7 @@ void spe_dw_stop(struct spe_dw *dw)
 			free(dw->ch[q].slot[s].items);
 		free(dw->ch[q].spare);
 		free(dw->ch[q].bufs);
+		aux_window_free(&dw->ch[q].win);
 	}
 	free(dw->ch);
 	free(dw->threads);
@@ -494,7 +522,7 @@ void spe_dw_stop(struct spe_dw *dw)
 
 int spe_dw_start(struct spe_dw **out, unsigned nthreads, uint32_t nq,
 		 const struct spe_dw_buf *const *bufs, const uint32_t *nbufs,
-		 const uint8_t *map, long page)
+		 int fd, size_t window)
 {
 	struct spe_dw *dw = calloc(1, sizeof(*dw));
 
@@ -504,8 +532,6 @@ int spe_dw_start(struct spe_dw **out, unsigned nthreads, uint32_t nq,
 	pthread_mutex_init(&dw->lock, NULL);
 	pthread_cond_init(&dw->ready, NULL);
 	dw->nq = nq;
-	dw->map = map;
-	dw->page = page;
 	/* Aligned, so that the shared counters share no line with others. */
 	dw->ch = aligned_alloc(alignof(struct chan), (nq ? nq : 1) * sizeof(*dw->ch));
 	if (dw->ch)
@@ -528,6 +554,8 @@ int spe_dw_start(struct spe_dw **out, unsigned nthreads, uint32_t nq,
 			if (!(c->slot[s].items = malloc(BATCH * sizeof(struct spe_dw_item))))
 				goto fail;
 		if (c->nbufs && !(c->spare = malloc(BATCH * sizeof(struct spe_dw_item))))
+			goto fail;
+		if (c->nbufs && aux_window_init(&c->win, fd, window))
 			goto fail;
 		if (!c->nbufs)
 			c->st.done = c->finished = c->exhausted = true;

@@ -20,14 +20,18 @@ struct spe_dw_buf {
 	uint64_t data_off, size, aux_off;
 };
 
-enum spe_dw_kind { SPE_DW_RECORD, SPE_DW_PARTIAL };
+/* SPE_DW_READ_FAILED: the file could not be read at error_file_off
+ * (errno in read_errno); the queue ends with it. */
+enum spe_dw_kind { SPE_DW_RECORD, SPE_DW_PARTIAL, SPE_DW_READ_FAILED };
 
 struct spe_dw_item {
 	/* Before the record, so that an item's header shares a cache line
 	 * with the record's first fields (see struct spe_record). */
 	uint64_t data_off, aux_off;	/* of the buffer it came from */
-	uint64_t error_file_off;	/* SPE_DW_PARTIAL ended by an error */
+	uint64_t error_file_off;	/* SPE_DW_PARTIAL ended by an error,
+					 * SPE_DW_READ_FAILED */
 	uint8_t kind;
+	int read_errno;			/* SPE_DW_READ_FAILED */
 	struct spe_record rec;		/* SPE_DW_RECORD; .end for a partial one */
 };
 
@@ -35,13 +39,13 @@ struct spe_dw;
 
 /*
  * Starts nthreads workers over nq queues; bufs[i] (nbufs[i] entries) is
- * queue i's buffer list, copied.  map is the whole file; page its page
- * size (decoded pages are given back as in sequential decoding).
+ * queue i's buffer list, copied.  The data is read from fd through a
+ * window of window bytes per queue (lib/aux_window.c).
  * Returns 0 or SPE_ERR_NOMEM (the caller then decodes sequentially).
  */
 int spe_dw_start(struct spe_dw **out, unsigned nthreads, uint32_t nq,
 		 const struct spe_dw_buf *const *bufs, const uint32_t *nbufs,
-		 const uint8_t *map, long page);
+		 int fd, size_t window);
 /* The next item of queue qi, NULL when the queue is exhausted.  The item
  * stays valid until the next call for the same queue. */
 const struct spe_dw_item *spe_dw_next(struct spe_dw *dw, uint32_t qi);

@@ -78,6 +78,8 @@ static int s_switch(struct spe_session *s, const struct spe_perf_reader_event *e
 	/* A CPU-wide switch to an unknown task (tid -1) makes the CPU's
 	 * task unknown, as perf's machine__set_current_tid() does. */
 	s->cpu_tid[ev->sid.cpu] = tid;
+	s->st.switch_applied = true;
+	s->st.last_switch_time = ev->sid.has_time ? ev->sid.time : 0;
 	if (tid == -1)
 		return 0;
 	return spe_tid_map_pid(&s->threads, tid) == -1 && pid != -1 ?
@@ -283,17 +285,18 @@ static int hold(struct spe_session *s, const struct spe_perf_reader_event *ev)
 }
 
 /*
- * A file with a HEADER_AUXTRACE index (perf record writes one) has all its
- * AUXTRACE data queued before the first record is read, as perf does; the
- * AUXTRACE records met later are then only counted.
+ * Calls fn for every AUXTRACE record the file's HEADER_AUXTRACE index
+ * points at, with the record as an event.  Returns 0 when the whole index
+ * was walked, 1 when an entry does not point at an AUXTRACE record inside
+ * the file (the index is then not to be trusted), or fn's error.
  */
-static int queue_from_index(struct spe_session *s)
+static int walk_index(struct spe_session *s,
+		      int (*fn)(struct spe_session *s, const struct spe_perf_reader_event *ev,
+				void *ctx), void *ctx)
 {
 	const struct spe_perf_reader_info *info = spe_perf_reader_info(s->r);
 	uint64_t size = spe_perf_reader_file_size(s->r);
 
-	if (!s->map || !info->has_auxtrace_index || s->cfg.no_decode)
-		return 0;
 	for (uint64_t i = 0; i < info->nr_auxtrace_index; i++) {
 		uint64_t ent[2], at = info->auxtrace_index_offset + i * 16;
 		struct spe_perf_auxtrace_event a;
@@ -309,29 +312,86 @@ static int queue_from_index(struct spe_session *s)
 		 * 60 MB of a 114 MB recording of 2 MB buffers.
 		 */
 		if (spe_perf_reader_pread(s->r, ent, 16, at))
-			goto bad;
+			return 1;
 		/* An index entry that does not point at an AUXTRACE record
 		 * inside the file: ignore the index, read the records. */
 		if (ent[0] > size || size - ent[0] < sizeof(a) ||
 		    spe_perf_reader_pread(s->r, &a, sizeof(a), ent[0]))
-			goto bad;
+			return 1;
 		if (a.header.type != SPE_PERF_RECORD_AUXTRACE || a.header.size != sizeof(a) ||
 		    a.size > size - ent[0] - sizeof(a))
-			goto bad;
+			return 1;
 		ev.offset = ent[0];
 		ev.header = &a.header;
 		ev.aux_data_offset = ent[0] + sizeof(a);
 		ev.aux_data_size = a.size;
-		err = aux_queue_add(s, &ev, NULL);
+		err = fn(s, &ev, ctx);
 		if (err)
 			return err;
 	}
-	s->data_queued = true;
 	return 0;
-bad:
-	/* Forget what the index queued; the records will queue it. */
-	aux_queues_forget_pending(s);
+}
+
+static int queue_indexed(struct spe_session *s, const struct spe_perf_reader_event *ev, void *ctx)
+{
+	(void)ctx;
+	return aux_queue_add(s, ev, NULL);
+}
+
+/*
+ * A file with a HEADER_AUXTRACE index (perf record writes one) has all its
+ * AUXTRACE data queued before the first record is read, as perf does; the
+ * AUXTRACE records met later are then only counted.
+ */
+static int queue_from_index(struct spe_session *s)
+{
+	int err;
+
+	if (!s->map || !spe_perf_reader_info(s->r)->has_auxtrace_index || s->cfg.no_decode)
+		return 0;
+	err = walk_index(s, queue_indexed, NULL);
+	if (err == 1) {
+		/* Forget what the index queued; the records will queue it. */
+		aux_queues_forget_pending(s);
+		return 0;
+	}
+	if (!err)
+		s->data_queued = true;
+	return err;
+}
+
+struct queue_bytes {
+	uint64_t *bytes;
+	uint32_t n;
+};
+
+static int count_indexed(struct spe_session *s, const struct spe_perf_reader_event *ev, void *ctx)
+{
+	const struct spe_perf_auxtrace_event *a = (const void *)ev->header;
+	struct queue_bytes *qb = ctx;
+
+	(void)s;
+	if (a->idx < qb->n)
+		qb->bytes[a->idx] += ev->aux_data_size;
 	return 0;
+}
+
+int spe_session_queue_bytes(struct spe_session *s, uint64_t *bytes, uint32_t n)
+{
+	struct queue_bytes qb = { bytes, n };
+	int err, with = 0;
+
+	memset(bytes, 0, n * sizeof(*bytes));
+	if (!s->map || !spe_perf_reader_info(s->r)->has_auxtrace_index)
+		return 0;
+	err = walk_index(s, count_indexed, &qb);
+	if (err < 0)
+		return err;
+	if (err)
+		memset(bytes, 0, n * sizeof(*bytes));
+	for (uint32_t i = 0; !err && i < n; i++)
+		with += bytes[i] != 0;
+	return with;
 }
 
 int spe_session_run(struct spe_session *s)
@@ -380,6 +440,8 @@ int spe_session_run(struct spe_session *s)
 		aux_queues_refill(s);
 		aux_queues_process(s, UINT64_MAX);
 	}
+	if (!err)
+		err = s->io_err;
 	if (err && !s->msg[0])
 		snprintf(s->msg, sizeof(s->msg), "%s", spe_strerror(err));
 	return err;
@@ -405,6 +467,17 @@ void spe_session_close(struct spe_session *s)
 const struct spe_session_stats *spe_session_stats(const struct spe_session *s)
 {
 	return &s->st;
+}
+
+bool spe_session_split_agrees(const struct spe_session_stats *st, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned k = 0; st[i].switch_applied && k < n; k++)
+			if (k != i && st[k].ctx_seen &&
+			    (!st[k].ctx_time || !st[i].last_switch_time ||
+			     st[i].last_switch_time >= st[k].ctx_time))
+				return false;
+	return true;
 }
 
 const char *spe_session_errmsg(const struct spe_session *s)

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "aux_window.h"
 #include "decode_workers.h"
 #include "queue_heap.h"
 #include "spe_decode.h"
@@ -18,9 +19,8 @@
 #include "spe_session.h"
 #include "tid_map.h"
 
-#define Q_MAX_QUEUES	4096
+#define Q_MAX_QUEUES	SPE_SESSION_MAX_QUEUES
 #define Q_MAX_CPUS	4096
-#define Q_DROP_STEP	(4u << 20)	/* drop decoded pages every 4 MiB */
 #define Q_PIPE_MAX	(1ULL << 30)	/* largest AUXTRACE buffer from a pipe */
 #define Q_PIPE_HOLD	(32ULL << 20)	/* pipe data held before decoding early */
 /* Pipe input keeps AUXTRACE data in memory until it is decoded, as perf. */
@@ -40,7 +40,7 @@ struct aux_queue {
 	uint64_t cur_data_off, cur_aux_off;	/* of the buffer in dec */
 	uint8_t *cur_mem;		/* pipe input: the copy dec reads */
 	uint64_t cur_mem_size;
-	uint64_t dropped;		/* bytes of it already dropped */
+	struct aux_window win;		/* file input: what dec reads */
 	struct spe_record rec;		/* next record, when has_rec */
 	const struct spe_record *recp;	/* where it is: &rec, or a decoding
 					 * thread's item */
@@ -100,10 +100,17 @@ struct spe_session {
 	uint64_t pipe_held;		/* bytes of pipe data waiting in queues */
 	uint64_t delivered;
 	int stop;			/* a callback's non-zero return */
+	int io_err;			/* reading AUX data failed: SPE_ERR_IO */
 	char msg[320];
 };
 
 /* ---- The queues (lib/aux_queue.c) ------------------------------------------ */
+
+/* Is queue idx (< Q_MAX_QUEUES) one this session decodes (cfg.queue_set)? */
+static inline bool aux_queue_selected(const struct spe_session *s, uint32_t idx)
+{
+	return !s->cfg.queue_set || (s->cfg.queue_set[idx / 64] >> (idx % 64) & 1);
+}
 
 /* Queue one AUXTRACE buffer: in the file at ev->aux_data_offset, or the copy
  * mem (pipe input, freed by the queue). */
@@ -117,6 +124,8 @@ int aux_queues_process(struct spe_session *s, uint64_t t_perf);
 /* Decode the queued buffers ahead with cfg.threads threads, if it can. */
 void aux_queues_start_threads(struct spe_session *s);
 void aux_queues_forget_pending(struct spe_session *s);
+/* Stop the session: the file could not be read at file_off. */
+void aux_queue_read_failed(struct spe_session *s, uint64_t file_off, int errnum);
 void aux_queues_free(struct spe_session *s);
 
 #endif /* SPE_SESSION_INTERNAL_H */

@@ -767,8 +767,112 @@ static void test_fork_alone_and_wild_cpu(void)
 	close(fd);
 }
 
+/* A session over the queues in set (NULL: all). */
+static void run_set(int fd, const uint64_t *set, struct seen *s, struct spe_session_stats *st)
+{
+	struct spe_session_config cfg = { .on_record = on_record, .ctx = s, .queue_set = set };
+	struct spe_session *ss;
+
+	memset(s, 0, sizeof(*s));
+	lseek(fd, 0, SEEK_SET);
+	if (spe_session_open(&ss, fd, &cfg) || spe_session_run(ss))
+		abort();
+	*st = *spe_session_stats(ss);
+	spe_session_close(ss);
+}
+
+/* Are cpu c's records in a the records of b, with the same threads? */
+static bool same_records_of_cpu(const struct seen *a, const struct seen *b, int32_t c)
+{
+	int j = 0;
+
+	for (int i = 0; i < a->n; i++) {
+		if (a->cpu[i] != c)
+			continue;
+		while (j < b->n && b->cpu[j] != c)
+			j++;
+		if (j == b->n || a->pc[i] != b->pc[j] || a->time[i] != b->time[j] ||
+		    a->tid[i] != b->tid[j] || a->pid[i] != b->pid[j])
+			return false;
+		j++;
+	}
+	for (; j < b->n; j++)
+		if (b->cpu[j] == c)
+			return false;
+	return true;
+}
+
+/*
+ * Sessions over sets of queues (queue_set): CPU 0 names its thread by
+ * CONTEXT packets from ts 30 on, CPU 1 by context switches, the second of
+ * them at ts late_ts.  One session stops listening to switches at ts 30,
+ * so a switch after it is heard only by the session of CPU 1 alone:
+ * spe_session_split_agrees() must say so; a switch before it is heard by
+ * all, and each queue's records come out as one session gives them.
+ */
+static void queue_sets_case(uint64_t late_ts, bool agree)
+{
+	int fd = test_temp_fd();
+	struct spe_perf_writer *w = writer(fd, false);
+	struct spe_perf_writer_sample_id sw1 = { .time = ptime(15), .id = 11, .cpu = 1 };
+	struct spe_perf_writer_sample_id sw2 = { .time = ptime(late_ts), .id = 11, .cpu = 1 };
+	uint64_t set0[SPE_SESSION_QUEUE_WORDS] = { 1 }, set1[SPE_SESSION_QUEUE_WORDS] = { 2 };
+	uint64_t bytes[4];
+	uint8_t a[128], b[128];
+	size_t na = 0, nb = 0;
+	struct seen all, s0, s1;
+	struct spe_session_stats st_all, st[2];
+	struct spe_session *ss;
+	struct spe_session_config cfg = { .no_decode = true };
+	char name[200];
+
+	na += rec(a + na, 0x1000, -1, 10);
+	na += rec(a + na, 0x1004, 5, 30);
+	na += rec(a + na, 0x1008, 5, 50);
+	nb += rec(b + nb, 0x2000, -1, 20);
+	nb += rec(b + nb, 0x2004, -1, 40);
+	nb += rec(b + nb, 0x2008, -1, 60);
+	if (spe_perf_writer_switch(w, true, true, 40, 41, &sw1) ||
+	    spe_perf_writer_switch(w, true, true, 50, 51, &sw2) || spe_perf_writer_finished_round(w) ||
+	    spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_auxtrace(w, b, nb, 0, 0, 1, (uint32_t)-1, 1) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
+		abort();
+	spe_perf_writer_free(w);
+	run_set(fd, NULL, &all, &st_all);
+	run_set(fd, set0, &s0, &st[0]);
+	run_set(fd, set1, &s1, &st[1]);
+	snprintf(name, sizeof(name), "queue sets, a switch at ts %llu: sessions agree with one session: %s",
+		 (unsigned long long)late_ts, agree ? "yes" : "no");
+	CHECK(spe_session_split_agrees(st, 2) == agree && spe_session_split_agrees(&st_all, 1), name);
+	CHECK(same_records_of_cpu(&all, &s0, 0) && s0.n == 3,
+	      "the session of queue 0 alone gives queue 0's records as one session does");
+	snprintf(name, sizeof(name), "the session of queue 1 alone names its threads as one session does: %s",
+		 agree ? "yes" : "no");
+	CHECK(same_records_of_cpu(&all, &s1, 1) == agree && s1.n == 3, name);
+	CHECK(st[0].records + st[1].records == st_all.records && st[0].nr_queues == 1 &&
+	      st[1].nr_queues == 1 && st[0].auxtrace_records == 2 && st[1].auxtrace_records == 2,
+	      "each session counts its own queues' records and every AUXTRACE record");
+	lseek(fd, 0, SEEK_SET);
+	if (spe_session_open(&ss, fd, &cfg))
+		abort();
+	/* AUXTRACE data is padded to 8 bytes in the file. */
+	CHECK(spe_session_queue_bytes(ss, bytes, 4) == 2 && bytes[0] == ((na + 7) & ~7ul) &&
+	      bytes[1] == ((nb + 7) & ~7ul) &&
+	      !bytes[2] && !bytes[3], "the index gives each queue's bytes");
+	spe_session_close(ss);
+	close(fd);
+}
+
+static void test_queue_sets(void)
+{
+	queue_sets_case(45, false);
+	queue_sets_case(25, true);
+}
+
 int main(void)
 {
+	test_queue_sets();
 	test_plain_switch_out();
 	test_merge();
 	test_switch_and_truncation();

@@ -3,7 +3,8 @@
  * Unit tests for lib/decode_workers.c: the items of every queue, decoded
  * by worker threads, come out exactly as the sequential decoder gives them
  * - also when workers stop in the middle of batches and the consumer takes
- * those batches over, and when that consumer has given decoded pages back.
+ * those batches over, and when the data is read through windows smaller
+ * than a buffer, which only a batch's start may move on.
  *
  * The file is included with test hooks: a worker can be made to stall in
  * a batch, and the consumer's take-overs are counted.
@@ -38,7 +39,8 @@ static void stall(bool by_worker, uint32_t n)
 #include "../lib/decode_workers.c"
 
 #define NQ		3
-#define RECS		6000	/* per buffer: several hundred batches per queue */
+#define RECS		20000	/* per buffer: several hundred batches, and
+				 * several windows of AUX_WINDOW_MIN */
 #define NBUF		2	/* buffers per queue */
 #define REC_BYTES	21
 
@@ -116,7 +118,7 @@ static bool same(const struct spe_dw_item *it, const struct item *want)
 
 /* Runs nthreads workers over the file and checks every queue's items,
  * read round-robin as the merge reads them. */
-static void run(const char *what, const uint8_t *map, struct spe_dw_buf bufs[NQ][NBUF],
+static void run(const char *what, int fd, struct spe_dw_buf bufs[NQ][NBUF],
 		struct item *want[NQ], const size_t nwant[NQ], unsigned nthreads)
 {
 	const struct spe_dw_buf *bp[NQ];
@@ -131,8 +133,7 @@ static void run(const char *what, const uint8_t *map, struct spe_dw_buf bufs[NQ]
 		bp[q] = bufs[q];
 		nb[q] = NBUF;
 	}
-	CHECK_EQ(spe_dw_start(&dw, nthreads, NQ, bp, nb, map, sysconf(_SC_PAGESIZE)), 0,
-		 "workers start");
+	CHECK_EQ(spe_dw_start(&dw, nthreads, NQ, bp, nb, fd, AUX_WINDOW_MIN), 0, "workers start");
 	if (!dw)
 		return;
 	while (left && ok) {
@@ -196,8 +197,8 @@ int main(void)
 	bufs[1][1].size -= 5;
 	if (write(fd, data, len) != (ssize_t)len)
 		abort();
-	/* Mapped from a file, as sessions map perf.data: the pages decoded
-	 * and given back are read again by a batch taken over. */
+	/* The reference decodes the whole file through a mapping; the
+	 * workers read it through windows. */
 	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (map == MAP_FAILED)
 		abort();
@@ -216,10 +217,10 @@ int main(void)
 		CHECK(errors && cut, "the damaged queue has a record with an error and a cut one");
 	}
 
-	run("1 worker", map, bufs, want, nwant, 1);
-	run("3 workers", map, bufs, want, nwant, 3);
+	run("1 worker", fd, bufs, want, nwant, 1);
+	run("3 workers", fd, bufs, want, nwant, 3);
 	atomic_store(&stall_every, 3);
-	run("workers stalled in one batch of 3", map, bufs, want, nwant, 2);
+	run("workers stalled in one batch of 3", fd, bufs, want, nwant, 2);
 	CHECK(atomic_load(&steals) > 0, "the consumer took over batches of stalled workers");
 	{
 		size_t with = 0;
