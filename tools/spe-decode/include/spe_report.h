@@ -24,6 +24,15 @@ void spe_report_free(struct spe_report *r);
  * with the symbol its ip resolved to. */
 void spe_report_add(struct spe_report *r, const struct spe_sample *s, const struct spe_sym *sym);
 
+/*
+ * Adds src's counts into dst, as if dst had been given src's records too:
+ * for sessions over disjoint queues of one file (spe_session_config's
+ * queue_set).  The symbols' texts stay src's: the symbol layer src's
+ * records were resolved by must outlive dst.  0, or SPE_ERR_NOMEM with
+ * dst unchanged.
+ */
+int spe_report_merge(struct spe_report *dst, const struct spe_report *src);
+
 /* Latency percentile (0..100) of an operation class; counter 0 total,
  * 1 issue, 2 translation.  0 when there are no records. */
 unsigned spe_report_percentile(const struct spe_report *r, enum spe_rep_op op,

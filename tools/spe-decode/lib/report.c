@@ -119,29 +119,42 @@ static size_t sym_slot(const struct sym_count *t, size_t cap, const char *dso, c
 	return h;
 }
 
-static void sym_add(struct spe_report *r, const char *dso, const char *name)
+/* Room for want symbols at half load at most; SPE_ERR_NOMEM without. */
+static int sym_reserve(struct spe_report *r, size_t want)
+{
+	size_t ncap = r->cap;
+	struct sym_count *n;
+
+	while (want * 2 > ncap)
+		ncap *= 2;
+	if (ncap == r->cap)
+		return 0;
+	n = calloc(ncap, sizeof(*n));
+	if (!n)
+		return SPE_ERR_NOMEM;
+	for (size_t i = 0; i < r->cap; i++)
+		if (r->syms[i].name)
+			n[sym_slot(n, ncap, r->syms[i].dso, r->syms[i].name)] = r->syms[i];
+	free(r->syms);
+	r->syms = n;
+	r->cap = ncap;
+	return 0;
+}
+
+static void sym_add_n(struct spe_report *r, const char *dso, const char *name, uint64_t n)
 {
 	size_t h;
 
-	if ((r->used + 1) * 2 > r->cap) {
-		size_t ncap = r->cap * 2;
-		struct sym_count *n = calloc(ncap, sizeof(*n));
-
-		if (!n)
-			return;	/* keep counting the symbols already known */
-		for (size_t i = 0; i < r->cap; i++)
-			if (r->syms[i].name)
-				n[sym_slot(n, ncap, r->syms[i].dso, r->syms[i].name)] = r->syms[i];
-		free(r->syms);
-		r->syms = n;
-		r->cap = ncap;
-	}
+	/* Without memory to grow, keep counting in the table as it is
+	 * while it has room. */
+	if (sym_reserve(r, r->used + 1) && r->used + 1 >= r->cap)
+		return;
 	h = sym_slot(r->syms, r->cap, dso, name);
 	if (!r->syms[h].name) {
 		r->syms[h] = (struct sym_count){ .dso = dso, .name = name };
 		r->used++;
 	}
-	r->syms[h].count++;
+	r->syms[h].count += n;
 }
 
 /* perf_mem_data_src level -> perf mem's "Memory access" label. */
@@ -263,7 +276,63 @@ void spe_report_add(struct spe_report *r, const struct spe_sample *s, const stru
 		r->not_taken += !!(ev & SPE_EV_NOT_TAKEN);
 	}
 	if (sym)
-		sym_add(r, sym->dso, sym->name);
+		sym_add_n(r, sym->dso, sym->name, 1);
+}
+
+/* The slot of label in r's kind k, a new one (or "other") if it has none. */
+static unsigned level_slot(struct spe_report *r, int k, const char *label)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nr_levels[k]; i++)
+		if (!strcmp(r->level[k][i].label, label))
+			return i;
+	if (i < MAX_LABELS - 1) {
+		snprintf(r->level[k][i].label, LABEL_LEN, "%s", label);
+		r->nr_levels[k]++;
+		return i;
+	}
+	i = MAX_LABELS - 1;
+	if (r->nr_levels[k] == i) {
+		snprintf(r->level[k][i].label, LABEL_LEN, "other");
+		r->nr_levels[k]++;
+	}
+	return i;
+}
+
+int spe_report_merge(struct spe_report *dst, const struct spe_report *src)
+{
+	/* The one step that can fail comes first: dst is whole or unchanged. */
+	if (sym_reserve(dst, dst->used + src->used))
+		return SPE_ERR_NOMEM;
+	for (int o = 0; o < SPE_REP_NR_OPS; o++) {
+		dst->n[o] += src->n[o];
+		for (int c = 0; c < NR_COUNTERS; c++) {
+			dst->with_lat[o][c] += src->with_lat[o][c];
+			for (unsigned v = 0; v < LAT_BUCKETS; v++)
+				dst->lat[o][c][v] += src->lat[o][c][v];
+		}
+	}
+	for (int k = 0; k < 2; k++) {
+		for (unsigned i = 0; i < src->nr_levels[k]; i++)
+			dst->level[k][level_slot(dst, k, src->level[k][i].label)].n +=
+				src->level[k][i].n;
+		dst->peer[k] += src->peer[k];
+		dst->l1d_access[k] += src->l1d_access[k];
+		dst->l1d_miss[k] += src->l1d_miss[k];
+		dst->llc_access[k] += src->llc_access[k];
+		dst->llc_miss[k] += src->llc_miss[k];
+		dst->tlb_access[k] += src->tlb_access[k];
+		dst->tlb_walk[k] += src->tlb_walk[k];
+		dst->remote[k] += src->remote[k];
+	}
+	dst->mispred += src->mispred;
+	dst->not_taken += src->not_taken;
+	dst->total += src->total;
+	for (size_t i = 0; i < src->cap; i++)
+		if (src->syms[i].name)
+			sym_add_n(dst, src->syms[i].dso, src->syms[i].name, src->syms[i].count);
+	return 0;
 }
 
 uint64_t spe_report_count(const struct spe_report *r, enum spe_rep_op op)
@@ -311,6 +380,39 @@ static int cmp_count(const void *a, const void *b)
 	return !x->dso ? -1 : !y->dso ? 1 : strcmp(x->dso, y->dso);
 }
 
+static int cmp_text(const char *a, const char *b)
+{
+	return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);
+}
+
+/* By name, then DSO: equal texts side by side. */
+static int cmp_sym_text(const void *a, const void *b)
+{
+	const struct sym_count *x = a, *y = b;
+	int c = cmp_text(x->name, y->name);
+
+	return c ? c : cmp_text(x->dso, y->dso);
+}
+
+/*
+ * One row per symbol name and DSO as printed: the table is keyed by the
+ * symbol layer's pointers, and reports merged from several sessions
+ * (spe_report_merge()) hold each symbol once per session.
+ */
+static size_t merge_equal_text(struct sym_count *v, size_t n)
+{
+	size_t out = 0;
+
+	qsort(v, n, sizeof(*v), cmp_sym_text);
+	for (size_t i = 0; i < n; i++) {
+		if (out && !cmp_sym_text(&v[out - 1], &v[i]))
+			v[out - 1].count += v[i].count;
+		else
+			v[out++] = v[i];
+	}
+	return out;
+}
+
 static int cmp_level(const void *a, const void *b)
 {
 	const struct lvl_count *x = a, *y = b;
@@ -339,6 +441,7 @@ void spe_report_print(const struct spe_report *r, const struct spe_session_stats
 		for (size_t i = 0; i < r->cap; i++)
 			if (r->syms[i].name)
 				sorted[n++] = r->syms[i];
+		n = merge_equal_text(sorted, n);
 		qsort(sorted, n, sizeof(*sorted), cmp_count);
 		for (size_t i = 0; i < n && i < top; i++)
 			spe_sink_printf(&o, "%8" PRIu64 " %6.2f%%  %-40s %s\n", sorted[i].count,

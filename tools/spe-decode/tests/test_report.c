@@ -176,8 +176,96 @@ static void levels_joined_with_or(void)
 	spe_report_free(r);
 }
 
+/*
+ * Record i of a varied stream: an operation class, latencies, events,
+ * data sources and one of a few symbols, each given by separate strings
+ * as another session's symbol layer would give them.
+ */
+static void varied_record(int i, int copy, struct spe_record *rec, struct spe_qrecord *qr,
+			  struct spe_sample *s, struct spe_sym *sym)
+{
+	static char names[2][4][8] = {
+		{ "alpha", "beta", "gamma", "alpha" }, { "alpha", "beta", "gamma", "alpha" },
+	};
+	static char dsos[2][2][16] = { { "/bin/app", "/lib/libc.so" }, { "/bin/app", "/lib/libc.so" } };
+	static const uint64_t srcs[] = { 0x0, 0x8, 0x9, 0xb, 0xa };
+
+	memset(rec, 0, sizeof(*rec));
+	rec->present = SPE_REC_OP_TYPE | SPE_REC_LAT_TOTAL | SPE_REC_LAT_ISSUE | SPE_REC_EVENTS |
+		       SPE_REC_DATA_SOURCE | (i % 7 ? SPE_REC_LAT_XLAT : 0);
+	rec->op_class = (uint8_t)(i % 3);
+	rec->op_subclass = (uint8_t)(i % 5 == 0);
+	rec->lat_total = (uint16_t)(i * 37 % 4096);
+	rec->lat_issue = (uint16_t)(i % 100);
+	rec->lat_xlat = (uint16_t)(i % 13);
+	rec->events = (uint64_t)(i * 2654435761u) & 0xfffe;
+	rec->data_source = (uint16_t)srcs[(i / 3) % 5];
+	qr->rec = rec;
+	qr->ds_table = SPE_DS_TABLE_COMMON;
+	memset(s, 0, sizeof(*s));
+	s->qr = qr;
+	{
+		struct spe_ds_input in = {
+			.is_load = rec->op_class == SPE_OP_CLASS_LDST && !rec->op_subclass,
+			.is_store = rec->op_class == SPE_OP_CLASS_LDST && rec->op_subclass,
+			.events = rec->events, .has_source = true, .source = rec->data_source,
+		};
+
+		s->data_src = spe_perf_data_src(SPE_DS_TABLE_COMMON, &in);
+	}
+	/* "alpha" twice in /bin/app: two symbols of one name, one row. */
+	*sym = (struct spe_sym){ .dso = dsos[copy][i % 2], .name = names[copy][i % 4],
+				 .has_sym = true };
+}
+
+/*
+ * Reports of disjoint parts of a stream, merged, print what one report of
+ * the whole stream prints, whatever symbol layers resolved each part.
+ */
+static void merge_equals_one_report(void)
+{
+	struct spe_report *whole, *a, *b;
+	struct spe_record rec;
+	struct spe_qrecord qr;
+	struct spe_sample s;
+	struct spe_sym sym;
+	char want[8192];
+
+	if (spe_report_new(&whole) || spe_report_new(&a) || spe_report_new(&b))
+		abort();
+	for (int i = 0; i < 5000; i++) {
+		varied_record(i, 0, &rec, &qr, &s, &sym);
+		spe_report_add(whole, &s, &sym);
+		varied_record(i, (i / 7) % 3 == 0, &rec, &qr, &s, &sym);
+		spe_report_add((i / 7) % 3 ? a : b, &s, &sym);
+	}
+	text_len = 0;
+	spe_report_print(whole, NULL, 20, sink, NULL);
+	memcpy(want, text, text_len + 1);
+	CHECK(spe_report_merge(a, b) == 0, "merging reports succeeds");
+	text_len = 0;
+	spe_report_print(a, NULL, 20, sink, NULL);
+	if (strcmp(want, text))
+		printf("# want:\n%s\n# got:\n%s\n", want, text);
+	CHECK(!strcmp(want, text) && strstr(text, "alpha") && strstr(text, "L1 hit") &&
+	      strstr(text, "mispredicted"),
+	      "two merged reports print what one report of all their records prints");
+	{
+		/* One row for "alpha" in /bin/app, though the records named
+		 * it by four different strings. */
+		const char *p = strstr(text, "alpha"), *q = p ? strstr(p + 1, "alpha") : NULL;
+
+		CHECK(p && q && !strstr(q + 1, "alpha"),
+		      "a symbol name and DSO is one row, whatever strings named it");
+	}
+	spe_report_free(whole);
+	spe_report_free(a);
+	spe_report_free(b);
+}
+
 int main(void)
 {
+	merge_equals_one_report();
 	struct spe_report *r;
 	struct spe_record rec = { 0 };
 	struct spe_qrecord qr = { .rec = &rec, .ds_table = SPE_DS_TABLE_COMMON };
