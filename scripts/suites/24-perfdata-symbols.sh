@@ -99,4 +99,28 @@ if [ -n "$want" ] && [ "$want" = "$got" ]; then
 else
 	tap_fail "report: top symbol (want '$want', got '$got')"
 fi
+
+# report -j N splits the queues between sessions of their own, each with
+# its own symbols; their counts must add up to the single session's: four
+# CPUs, threads named by CONTEXT packets on two and by context switches on
+# the others (one of them switching to a process without the mapping half
+# way), user and kernel symbols.
+python3 "$gen" 3000 --seed 51 --tids 77 --pcs "$pcs" >"$tmp/q0.bin"
+python3 "$gen" 2000 --seed 52 --tids 77,78 --pcs "$pcs" --ts0 1000050 >"$tmp/q1.bin"
+python3 "$gen" 2500 --seed 53 --no-context --pcs "$pcs" --ts0 999990 >"$tmp/q2.bin"
+python3 "$gen" 1000 --seed 54 --no-context --pcs "$pcs" --ts0 1000007 >"$tmp/q3.bin"
+"$spe" wrap -o "$tmp/mq.data" --pid 77 --tid 77 --comm prog --mmap "0x10000000:0x100000:0:$elf" \
+	--switch 2:999000:77:77 --switch 3:999000:77:77 --switch 3:1000500:90:90 \
+	"$tmp/q0.bin@0" "$tmp/q1.bin@1" "$tmp/q2.bin@2" "$tmp/q3.bin@3"
+for j in 1 2 3 4; do
+	"$spe" report -j "$j" --top 1000000 --kallsyms "$tmp/kallsyms" "$tmp/mq.data" >"$tmp/mq$j.out" 2>&1
+done
+if grep -q ' main ' "$tmp/mq1.out" && grep -q 'kfunc_' "$tmp/mq1.out" &&
+   grep -q '^ *[0-9]* *[0-9.]*%  \[unknown\] ' "$tmp/mq1.out" &&
+   cmp -s "$tmp/mq1.out" "$tmp/mq2.out" && cmp -s "$tmp/mq1.out" "$tmp/mq3.out" &&
+   cmp -s "$tmp/mq1.out" "$tmp/mq4.out"; then
+	tap_ok "report -j 2, 3, 4 (queues split between sessions) equal -j 1: user, kernel and unknown symbols"
+else
+	tap_fail "report -j N equals -j 1 with symbols" "$(diff "$tmp/mq1.out" "$tmp/mq2.out" | head -6)"
+fi
 tap_done

@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "args.h"
@@ -16,6 +17,7 @@
 #include "input.h"
 #include "kernel_symbols.h"
 #include "samples.h"
+#include "split_sessions.h"
 #include "spe_report.h"
 
 struct rep {
@@ -45,6 +47,50 @@ static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 
 	spe_symbols_event(rp->syms, ev);
 	return 0;
+}
+
+/* The merged report points into every part's symbols: freed together. */
+static void free_parts(struct rep *parts, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		spe_report_free(parts[i].r);
+		spe_symbols_free(parts[i].syms);
+	}
+	free(parts);
+}
+
+/*
+ * The summary on several cores: the file's queues split between sessions
+ * of their own (cli/split_sessions.c), each with its own symbols and
+ * counts, added up into parts[0] once all are done.  The counts do not
+ * depend on the order of the records, so the summary is the one a single
+ * session gives.  Returns the exit status.
+ */
+static int run_split(struct spe_samples_run *r, const struct spe_split *sp,
+		     struct spe_sym_config *symcfg, struct rep *parts)
+{
+	void *ctx[SPE_SPLIT_MAX];
+	char err[256] = "";
+	int status;
+
+	for (unsigned i = 0; i < sp->n; i++) {
+		ctx[i] = &parts[i];
+		if (spe_report_new(&parts[i].r) ||
+		    spe_cli_symbols_new(&parts[i].syms, symcfg, "report", r->path, err,
+					sizeof(err))) {
+			fprintf(stderr, "spe-decode report: %s\n", err[0] ? err : "out of memory");
+			return 1;
+		}
+	}
+	status = spe_split_execute(r, sp, ctx, &r->stats);
+	if (status == SPE_SPLIT_RETRY)
+		return status;
+	for (unsigned i = 1; !status && i < sp->n; i++)
+		if (spe_report_merge(parts[0].r, parts[i].r)) {
+			fprintf(stderr, "spe-decode report: out of memory\n");
+			status = 1;
+		}
+	return status;
 }
 
 static void usage(FILE *f)
@@ -82,8 +128,9 @@ static int run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct rep rp = { 0 };
+	struct rep rp = { 0 }, *parts = NULL;
 	struct spe_sym_config symcfg = { 0 };
+	struct spe_split split;
 	struct spe_samples_run r = { .cmd = "report", .on_sample = on_sample,
 				     .on_event = on_event, .ctx = &rp, .quiet = true };
 	struct spe_output *out;
@@ -146,28 +193,49 @@ static int run(int argc, char **argv)
 		cost.top = top_given ? top : 0;
 		return spe_cli_cost_report(&cost);
 	}
+	/* Every record once: its instructions sample, period 1. */
+	spe_itrace_parse("i1i", &r.itrace, &(const char *){ NULL });
+	r.path = path;
 	out = malloc(sizeof(*out));
+	if (out && !spe_filter_active(&rp.filter) &&
+	    spe_split_plan("report", path, r.threads ? r.threads : spe_cli_default_threads(),
+			   &split)) {
+		parts = calloc(split.n, sizeof(*parts));
+		status = parts ? run_split(&r, &split, &symcfg, parts) : 1;
+		if (status != SPE_SPLIT_RETRY) {
+			if (status)
+				goto out;
+			rp.r = parts[0].r;
+			goto print;
+		}
+		/* Threads named both ways: one session after all. */
+		free_parts(parts, split.n);
+		parts = NULL;
+		memset(&r.stats, 0, sizeof(r.stats));
+	}
 	if (!out || spe_report_new(&rp.r) ||
 	    spe_cli_symbols_new(&rp.syms, &symcfg, "report", path, err, sizeof(err))) {
 		fprintf(stderr, "spe-decode report: %s\n", err[0] ? err : "out of memory");
 		status = 1;
 		goto out;
 	}
-	/* Every record once: its instructions sample, period 1. */
-	spe_itrace_parse("i1i", &r.itrace, &(const char *){ NULL });
-	r.path = path;
 	status = spe_filter_prepare(&rp.filter, "report", path, &r.itrace);
 	if (!status)
 		status = spe_samples_execute(&r);
 	/* A failed report says why on stderr and prints no half summary. */
 	if (status)
 		goto out;
+print:
 	spe_output_init(out, STDOUT_FILENO);
 	spe_output_printf(out, "# spe-decode report of %s\n", path);
 	spe_report_print(rp.r, &r.stats, top, spe_output_sink, out);
 	if (spe_output_flush(out, "report") && !status)
 		status = 1;
 out:
+	if (parts) {
+		free_parts(parts, split.n);
+		rp.r = NULL;
+	}
 	spe_symbols_free(rp.syms);
 	spe_report_free(rp.r);
 	free(out);

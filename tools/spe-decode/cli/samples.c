@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The perf.data -> samples pipeline shared by script, report and inject. */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -69,11 +70,26 @@ void spe_samples_summary(const struct spe_samples_run *run)
 			run->cmd, (unsigned long long)st->first_decode_error_offset);
 }
 
+/* An error message: to stderr, or kept for the caller (run->errbuf). */
+static void __attribute__((format(printf, 2, 3)))
+say(struct spe_samples_run *run, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (run->errbuf)
+		vsnprintf(run->errbuf, run->errlen, fmt, ap);
+	else
+		vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
 int spe_samples_execute(struct spe_samples_run *run)
 {
 	struct run_ctx c = { .run = run };
 	struct spe_session_config cfg = {
 		.on_record = on_record, .on_event = on_event, .ctx = &c,
+		.queue_set = run->queue_set,
 	};
 	struct spe_session *s;
 	struct spe_source src;
@@ -95,17 +111,17 @@ int spe_samples_execute(struct spe_samples_run *run)
 		run->midr = spe_session_midr(s, 0);
 	}
 	if (err) {
-		fprintf(stderr, "spe-decode %s: %s: %s\n", run->cmd, src.name,
+		say(run, "spe-decode %s: %s: %s\n", run->cmd, src.name,
 			s ? spe_session_errmsg(s) : spe_strerror(err));
 		status = 1;
 	} else if (s && !run->info.version && run->stats.auxtrace_records) {
-		fprintf(stderr, "spe-decode %s: %s: AUXTRACE data without ARM SPE AUXTRACE_INFO\n",
+		say(run, "spe-decode %s: %s: AUXTRACE data without ARM SPE AUXTRACE_INFO\n",
 			run->cmd, src.name);
 		run->no_spe = true;
 		status = 1;
 	} else if (s && !run->stats.aux_bytes) {
 		/* perf would print nothing; say why there is nothing. */
-		fprintf(stderr, "spe-decode %s: no arm_spe AUX data in %s\n", run->cmd,
+		say(run, "spe-decode %s: no arm_spe AUX data in %s\n", run->cmd,
 			src.name);
 		run->no_spe = true;
 		status = 1;

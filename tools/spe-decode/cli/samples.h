@@ -21,6 +21,11 @@ struct spe_samples_run {
 	void *ctx;
 	bool quiet;			/* no end-of-run summary on stderr */
 	unsigned threads;		/* decoding threads, 0: one per CPU it may run on */
+	const uint64_t *queue_set;	/* the queues to decode (spe_session_config) */
+	/* Where the error messages go when not NULL (errlen bytes), rather
+	 * than to stderr: sessions side by side say each error once. */
+	char *errbuf;
+	size_t errlen;
 	/* Filled in by spe_samples_execute(): */
 	struct spe_session_stats stats;
 	struct spe_auxtrace_info info;
