@@ -147,7 +147,7 @@ static void sym_add_n(struct spe_report *r, const char *dso, const char *name, u
 
 	/* Without memory to grow, keep counting in the table as it is
 	 * while it has room. */
-	if (sym_reserve(r, r->used + 1) && r->used + 1 >= r->cap)
+	if ((r->used + 1) * 2 > r->cap && sym_reserve(r, r->used + 1) && r->used + 1 >= r->cap)
 		return;
 	h = sym_slot(r->syms, r->cap, dso, name);
 	if (!r->syms[h].name) {
