@@ -49,6 +49,24 @@ static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 	return 0;
 }
 
+/* -v: which queues each session decodes. */
+static void say_split(const struct spe_split *sp)
+{
+	fprintf(stderr, "spe-decode report: %u sessions, queues", sp->n);
+	for (unsigned i = 0; i < sp->n; i++) {
+		const char *sep = " ";
+
+		for (uint32_t q = 0; q < SPE_SESSION_MAX_QUEUES; q++)
+			if (sp->set[i][q / 64] >> (q % 64) & 1) {
+				fprintf(stderr, "%s%u", sep, q);
+				sep = ",";
+			}
+		if (i + 1 < sp->n)
+			fputs(" |", stderr);
+	}
+	fputc('\n', stderr);
+}
+
 /* The merged report points into every part's symbols: freed together. */
 static void free_parts(struct rep *parts, unsigned n)
 {
@@ -110,6 +128,7 @@ static void usage(FILE *f)
 "  --percent-limit P    leave out rows under P%% of the ordering column's total\n"
 "  --top N              at most N rows (summary: default 20; table: all)\n"
 "  -j, --jobs N         decoding threads (default: one per usable CPU)\n"
+"  -v, --verbose        say how the work was split between threads\n"
 "The filters below apply to the summary; --sort does not take them yet.\n"
 SPE_CLI_FILTER_HELP);
 }
@@ -125,6 +144,7 @@ static int run(int argc, char **argv)
 		SPE_CLI_SYMBOL_OPTIONS,
 		SPE_CLI_FILTER_OPTIONS,
 		{ "input", required_argument, NULL, 'i' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -136,13 +156,13 @@ static int run(int argc, char **argv)
 	struct spe_output *out;
 	const char *path = NULL;
 	unsigned top = 20;
-	bool top_given = false;
+	bool top_given = false, verbose = false;
 	struct spe_cost_report_opts cost = { 0 };
 	uint64_t n;
 	char err[256] = "", kallsyms[4096], *end;
 	int c, status;
 
-	while ((c = getopt_long(argc, argv, "i:j:C:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:j:C:hv", opts, NULL)) != -1) {
 		int k = spe_filter_option(&rp.filter, "report", c, optarg);
 
 		if (!k)
@@ -160,6 +180,9 @@ static int run(int argc, char **argv)
 			break;
 		case 'S':
 			cost.sort = optarg;
+			break;
+		case 'v':
+			verbose = true;
 			break;
 		case 'O':
 			cost.order = optarg;
@@ -200,6 +223,8 @@ static int run(int argc, char **argv)
 	if (out && !spe_filter_active(&rp.filter) &&
 	    spe_split_plan("report", path, r.threads ? r.threads : spe_cli_default_threads(),
 			   &split)) {
+		if (verbose)
+			say_split(&split);
 		parts = calloc(split.n, sizeof(*parts));
 		status = parts ? run_split(&r, &split, &symcfg, parts) : 1;
 		if (status != SPE_SPLIT_RETRY) {
@@ -209,6 +234,8 @@ static int run(int argc, char **argv)
 			goto print;
 		}
 		/* Threads named both ways: one session after all. */
+		if (verbose)
+			fprintf(stderr, "spe-decode report: threads named by CONTEXT packets on some CPUs and by context switches on others: decoding again in one session\n");
 		free_parts(parts, split.n);
 		parts = NULL;
 		memset(&r.stats, 0, sizeof(r.stats));

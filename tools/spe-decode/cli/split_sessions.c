@@ -13,7 +13,7 @@
 bool spe_split_plan(const char *cmd, const char *path, unsigned threads, struct spe_split *sp)
 {
 	struct spe_session_config cfg = { .no_decode = true };
-	uint64_t *bytes = NULL, load[SPE_SPLIT_MAX] = { 0 };
+	uint64_t *bytes = NULL, load[SPE_SPLIT_MAX] = { 0 }, total = 0;
 	struct spe_session *s = NULL;
 	struct stat st;
 	int with = 0, fd;
@@ -58,9 +58,18 @@ bool spe_split_plan(const char *cmd, const char *path, unsigned threads, struct 
 				light = i;
 		sp->set[light][big / 64] |= 1ull << (big % 64);
 		load[light] += bytes[big];
+		total += bytes[big];
 		bytes[big] = 0;
 	}
 	free(bytes);
+	/*
+	 * Sets far from equal (one queue with most of the data): the
+	 * decoding threads of one session spread that queue's work better,
+	 * where handing records between cores is cheap.
+	 */
+	for (unsigned i = 0; i < sp->n; i++)
+		if (load[i] * 4 > total * 5 / sp->n)
+			return false;
 	return true;
 }
 

@@ -27,9 +27,10 @@ struct spe_split {
 /*
  * Plans up to threads sessions for the file at path: its queues with data
  * (from the AUXTRACE index) dealt out largest first to the set with the
- * fewest bytes.  Returns true when that makes two sets or more; false for
- * a pipe, a file without an index or with one queue, or threads < 2: the
- * caller then decodes in one session.
+ * fewest bytes.  Returns true when that makes two sets or more, none with
+ * over 5/4 of the mean; false for a pipe, a file without an index or with
+ * one queue, sets that unequal, or threads < 2: the caller then decodes
+ * in one session (with its decoding threads).
  */
 bool spe_split_plan(const char *cmd, const char *path, unsigned threads, struct spe_split *sp);
 

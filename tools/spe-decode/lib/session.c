@@ -56,7 +56,7 @@ static int s_auxtrace_info(struct spe_session *s, const struct spe_perf_reader_e
 static int s_switch(struct spe_session *s, const struct spe_perf_reader_event *ev)
 {
 	const struct perf_event_header *h = ev->header;
-	bool out = h->misc & PERF_RECORD_MISC_SWITCH_OUT;
+	bool out = h->misc & PERF_RECORD_MISC_SWITCH_OUT, learns;
 	int32_t tid, pid;
 
 	if (!ev->sid.has_cpu || ev->sid.cpu >= Q_MAX_CPUS)
@@ -78,12 +78,16 @@ static int s_switch(struct spe_session *s, const struct spe_perf_reader_event *e
 	/* A CPU-wide switch to an unknown task (tid -1) makes the CPU's
 	 * task unknown, as perf's machine__set_current_tid() does. */
 	s->cpu_tid[ev->sid.cpu] = tid;
-	s->st.switch_applied = true;
-	s->st.last_switch_time = ev->sid.has_time ? ev->sid.time : 0;
-	if (tid == -1)
-		return 0;
-	return spe_tid_map_pid(&s->threads, tid) == -1 && pid != -1 ?
-	       spe_tid_map_set(&s->threads, (uint32_t)tid, pid) : 0;
+	learns = tid != -1 && pid != -1 && spe_tid_map_pid(&s->threads, tid) == -1;
+	/* Noted for spe_session_split_agrees() when it may name a thread of
+	 * this session's records: on a CPU one of its queues is on, or by
+	 * teaching the thread's process. */
+	if (learns || !s->cpu_decoded ||
+	    (s->cpu_decoded[ev->sid.cpu / 64] >> (ev->sid.cpu % 64) & 1)) {
+		s->st.switch_applied = true;
+		s->st.last_switch_time = ev->sid.has_time ? ev->sid.time : 0;
+	}
+	return learns ? spe_tid_map_set(&s->threads, (uint32_t)tid, pid) : 0;
 }
 
 static int s_event(struct spe_session *s, const struct spe_perf_reader_event *ev)
@@ -339,6 +343,28 @@ static int queue_indexed(struct spe_session *s, const struct spe_perf_reader_eve
 }
 
 /*
+ * The CPUs the queues are on, once all are queued: a switch on another
+ * CPU names no thread of this session's records.  A per-thread queue (no
+ * CPU) may meet any: then none is noted, and every switch counts.
+ */
+static void note_decoded_cpus(struct spe_session *s)
+{
+	uint64_t *bits = calloc(Q_MAX_CPUS / 64, sizeof(*bits));
+
+	for (uint32_t i = 0; bits && i < s->nr_q; i++) {
+		int32_t cpu = s->q[i] ? s->q[i]->cpu : 0;
+
+		if (cpu < 0 || cpu >= Q_MAX_CPUS) {
+			free(bits);
+			return;
+		}
+		if (s->q[i])
+			bits[cpu / 64] |= 1ull << (cpu % 64);
+	}
+	s->cpu_decoded = bits;
+}
+
+/*
  * A file with a HEADER_AUXTRACE index (perf record writes one) has all its
  * AUXTRACE data queued before the first record is read, as perf does; the
  * AUXTRACE records met later are then only counted.
@@ -355,8 +381,10 @@ static int queue_from_index(struct spe_session *s)
 		aux_queues_forget_pending(s);
 		return 0;
 	}
-	if (!err)
+	if (!err) {
 		s->data_queued = true;
+		note_decoded_cpus(s);
+	}
 	return err;
 }
 
@@ -461,6 +489,7 @@ void spe_session_close(struct spe_session *s)
 	free(s->held);
 	free(s->cpu_midr);
 	free(s->cpu_tid);
+	free(s->cpu_decoded);
 	free(s);
 }
 

@@ -85,6 +85,8 @@ struct spe_session {
 	uint64_t cpuid_midr;
 	uint64_t *cpu_midr;		/* v2 metadata, per CPU; 0 = unknown */
 	int32_t *cpu_tid;		/* from context switches, -1 */
+	uint64_t *cpu_decoded;		/* CPUs of the queues queued from the index,
+					 * Q_MAX_CPUS bits; NULL: any CPU may be */
 	bool ctx_seen;			/* CONTEXT packets drive pid/tid (as perf) */
 	struct spe_tid_map threads;
 	uint32_t meta_gen;		/* bumped when MIDRs change; starts at 1 */

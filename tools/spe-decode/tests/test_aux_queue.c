@@ -864,10 +864,59 @@ static void queue_sets_case(uint64_t late_ts, bool agree)
 	close(fd);
 }
 
+/*
+ * A switch on a CPU none of a session's queues is on names no thread of
+ * its records unless it teaches a thread's process: only then is it
+ * noted for spe_session_split_agrees().
+ */
+static void queue_sets_other_cpu(void)
+{
+	int fd = test_temp_fd();
+	struct spe_perf_writer *w = writer(fd, false);
+	struct spe_perf_writer_sample_id comm = { .pid = 40, .tid = 41, .time = ptime(1), .id = 11 };
+	struct spe_perf_writer_sample_id known = { .time = ptime(45), .id = 11, .cpu = 2 };
+	struct spe_perf_writer_sample_id learn = { .time = ptime(55), .id = 11, .cpu = 2 };
+	uint64_t set1[SPE_SESSION_QUEUE_WORDS] = { 2 };
+	uint8_t a[64], b[64];
+	size_t na = rec(a, 0x1000, 5, 30), nb = rec(b, 0x2000, -1, 20);
+	struct seen s;
+	struct spe_session_stats st[2];
+
+	if (spe_perf_writer_comm(w, 40, 41, "worker", false, &comm) ||
+	    spe_perf_writer_switch(w, true, true, 40, 41, &known) || spe_perf_writer_finished_round(w) ||
+	    spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_auxtrace(w, b, nb, 0, 0, 1, (uint32_t)-1, 1) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
+		abort();
+	spe_perf_writer_free(w);
+	run_set(fd, set1, &s, &st[1]);
+	memset(&st[0], 0, sizeof(st[0]));
+	st[0].ctx_seen = true;
+	st[0].ctx_time = ptime(30);
+	CHECK(!st[1].switch_applied && spe_session_split_agrees(st, 2),
+	      "a switch on another CPU to a known thread is not noted");
+	close(fd);
+
+	fd = test_temp_fd();
+	w = writer(fd, false);
+	if (spe_perf_writer_switch(w, true, true, 60, 61, &learn) || spe_perf_writer_finished_round(w) ||
+	    spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_auxtrace(w, b, nb, 0, 0, 1, (uint32_t)-1, 1) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
+		abort();
+	spe_perf_writer_free(w);
+	run_set(fd, set1, &s, &st[1]);
+	CHECK(st[1].switch_applied && st[1].last_switch_time == ptime(55) &&
+	      !spe_session_split_agrees(st, 2),
+	      "a switch on another CPU that teaches a thread's process is noted, after the other set's CONTEXT: no agreement");
+	close(fd);
+}
+
 static void test_queue_sets(void)
 {
 	queue_sets_case(45, false);
 	queue_sets_case(25, true);
+	queue_sets_other_cpu();
 }
 
 int main(void)
