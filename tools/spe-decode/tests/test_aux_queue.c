@@ -767,6 +767,19 @@ static void test_fork_alone_and_wild_cpu(void)
 	close(fd);
 }
 
+/* a on queue 0 (CPU 0) and b on queue 1 (CPU 1) after what w holds, then
+ * the file is finished. */
+static void finish_two_queues(struct spe_perf_writer *w, const uint8_t *a, size_t na,
+			      const uint8_t *b, size_t nb)
+{
+	if (spe_perf_writer_finished_round(w) ||
+	    spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_auxtrace(w, b, nb, 0, 0, 1, (uint32_t)-1, 1) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
+		abort();
+	spe_perf_writer_free(w);
+}
+
 /* A session over the queues in set (NULL: all). */
 static void run_set(int fd, const uint64_t *set, struct seen *s, struct spe_session_stats *st)
 {
@@ -833,12 +846,9 @@ static void queue_sets_case(uint64_t late_ts, bool agree)
 	nb += rec(b + nb, 0x2004, -1, 40);
 	nb += rec(b + nb, 0x2008, -1, 60);
 	if (spe_perf_writer_switch(w, true, true, 40, 41, &sw1) ||
-	    spe_perf_writer_switch(w, true, true, 50, 51, &sw2) || spe_perf_writer_finished_round(w) ||
-	    spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
-	    spe_perf_writer_auxtrace(w, b, nb, 0, 0, 1, (uint32_t)-1, 1) ||
-	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
+	    spe_perf_writer_switch(w, true, true, 50, 51, &sw2))
 		abort();
-	spe_perf_writer_free(w);
+	finish_two_queues(w, a, na, b, nb);
 	run_set(fd, NULL, &all, &st_all);
 	run_set(fd, set0, &s0, &st[0]);
 	run_set(fd, set1, &s1, &st[1]);
@@ -883,12 +893,9 @@ static void queue_sets_other_cpu(void)
 	struct spe_session_stats st[2];
 
 	if (spe_perf_writer_comm(w, 40, 41, "worker", false, &comm) ||
-	    spe_perf_writer_switch(w, true, true, 40, 41, &known) || spe_perf_writer_finished_round(w) ||
-	    spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
-	    spe_perf_writer_auxtrace(w, b, nb, 0, 0, 1, (uint32_t)-1, 1) ||
-	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
+	    spe_perf_writer_switch(w, true, true, 40, 41, &known))
 		abort();
-	spe_perf_writer_free(w);
+	finish_two_queues(w, a, na, b, nb);
 	run_set(fd, set1, &s, &st[1]);
 	memset(&st[0], 0, sizeof(st[0]));
 	st[0].ctx_seen = true;
@@ -899,12 +906,9 @@ static void queue_sets_other_cpu(void)
 
 	fd = test_temp_fd();
 	w = writer(fd, false);
-	if (spe_perf_writer_switch(w, true, true, 60, 61, &learn) || spe_perf_writer_finished_round(w) ||
-	    spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
-	    spe_perf_writer_auxtrace(w, b, nb, 0, 0, 1, (uint32_t)-1, 1) ||
-	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
+	if (spe_perf_writer_switch(w, true, true, 60, 61, &learn))
 		abort();
-	spe_perf_writer_free(w);
+	finish_two_queues(w, a, na, b, nb);
 	run_set(fd, set1, &s, &st[1]);
 	CHECK(st[1].switch_applied && st[1].last_switch_time == ptime(55) &&
 	      !spe_session_split_agrees(st, 2),
