@@ -221,8 +221,7 @@ static int run(int argc, char **argv)
 	r.path = path;
 	out = malloc(sizeof(*out));
 	if (out && !spe_filter_active(&rp.filter) &&
-	    spe_split_plan("report", path, r.threads ? r.threads : spe_cli_default_threads(),
-			   &split)) {
+	    spe_split_plan(path, r.threads ? r.threads : spe_cli_default_threads(), &split)) {
 		if (verbose)
 			say_split(&split);
 		parts = calloc(split.n, sizeof(*parts));

@@ -112,17 +112,16 @@ int spe_samples_execute(struct spe_samples_run *run)
 	}
 	if (err) {
 		say(run, "spe-decode %s: %s: %s\n", run->cmd, src.name,
-			s ? spe_session_errmsg(s) : spe_strerror(err));
+		    s ? spe_session_errmsg(s) : spe_strerror(err));
 		status = 1;
 	} else if (s && !run->info.version && run->stats.auxtrace_records) {
 		say(run, "spe-decode %s: %s: AUXTRACE data without ARM SPE AUXTRACE_INFO\n",
-			run->cmd, src.name);
+		    run->cmd, src.name);
 		run->no_spe = true;
 		status = 1;
 	} else if (s && !run->stats.aux_bytes) {
 		/* perf would print nothing; say why there is nothing. */
-		say(run, "spe-decode %s: no arm_spe AUX data in %s\n", run->cmd,
-			src.name);
+		say(run, "spe-decode %s: no arm_spe AUX data in %s\n", run->cmd, src.name);
 		run->no_spe = true;
 		status = 1;
 	}

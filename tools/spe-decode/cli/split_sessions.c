@@ -10,7 +10,7 @@
 
 #include "split_sessions.h"
 
-bool spe_split_plan(const char *cmd, const char *path, unsigned threads, struct spe_split *sp)
+bool spe_split_plan(const char *path, unsigned threads, struct spe_split *sp)
 {
 	struct spe_session_config cfg = { .no_decode = true };
 	uint64_t *bytes = NULL, load[SPE_SPLIT_MAX] = { 0 }, total = 0;
@@ -18,7 +18,6 @@ bool spe_split_plan(const char *cmd, const char *path, unsigned threads, struct 
 	struct stat st;
 	int with = 0, fd;
 
-	(void)cmd;
 	memset(sp, 0, sizeof(*sp));
 	if (threads < 2 || !path || !strcmp(path, "-"))
 		return false;

@@ -32,7 +32,7 @@ struct spe_split {
  * one queue, sets that unequal, or threads < 2: the caller then decodes
  * in one session (with its decoding threads).
  */
-bool spe_split_plan(const char *cmd, const char *path, unsigned threads, struct spe_split *sp);
+bool spe_split_plan(const char *path, unsigned threads, struct spe_split *sp);
 
 /*
  * Runs template (its cmd, path, itrace, on_sample, on_event, quiet) once

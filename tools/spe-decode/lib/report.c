@@ -204,6 +204,28 @@ static void level_label(uint64_t v, char *out, size_t size)
 		snprintf(out + n, size - n, " miss");
 }
 
+/* The slot of label in r's kind k, a new one (or "other") if it has none. */
+static unsigned level_slot(struct spe_report *r, int k, const char *label)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nr_levels[k]; i++)
+		if (!strcmp(r->level[k][i].label, label))
+			return i;
+	if (i < MAX_LABELS - 1) {
+		snprintf(r->level[k][i].label, LABEL_LEN, "%s", label);
+		r->nr_levels[k]++;
+		return i;
+	}
+	/* More kinds than perf defines: the last slot counts the rest. */
+	i = MAX_LABELS - 1;
+	if (r->nr_levels[k] == i) {
+		snprintf(r->level[k][i].label, LABEL_LEN, "other");
+		r->nr_levels[k]++;
+	}
+	return i;
+}
+
 static void level_add(struct spe_report *r, int k, uint64_t data_src)
 {
 	struct level_cache *lc = &r->level_cache[k][(data_src * 0x9e3779b97f4a7c15ull) >> 58];
@@ -215,22 +237,7 @@ static void level_add(struct spe_report *r, int k, uint64_t data_src)
 		return;
 	}
 	level_label(data_src, label, sizeof(label));
-	for (i = 0; i < r->nr_levels[k]; i++)
-		if (!strcmp(r->level[k][i].label, label))
-			break;
-	if (i == r->nr_levels[k]) {
-		if (i < MAX_LABELS - 1) {
-			memcpy(r->level[k][i].label, label, sizeof(label));
-			r->nr_levels[k]++;
-		} else {
-			/* More kinds than perf defines: the last slot counts the rest. */
-			i = MAX_LABELS - 1;
-			if (r->nr_levels[k] == i) {
-				snprintf(r->level[k][i].label, LABEL_LEN, "other");
-				r->nr_levels[k]++;
-			}
-		}
-	}
+	i = level_slot(r, k, label);
 	r->level[k][i].n++;
 	*lc = (struct level_cache){ .data_src = data_src, .slot = (uint8_t)i, .valid = true };
 }
@@ -277,27 +284,6 @@ void spe_report_add(struct spe_report *r, const struct spe_sample *s, const stru
 	}
 	if (sym)
 		sym_add_n(r, sym->dso, sym->name, 1);
-}
-
-/* The slot of label in r's kind k, a new one (or "other") if it has none. */
-static unsigned level_slot(struct spe_report *r, int k, const char *label)
-{
-	unsigned i;
-
-	for (i = 0; i < r->nr_levels[k]; i++)
-		if (!strcmp(r->level[k][i].label, label))
-			return i;
-	if (i < MAX_LABELS - 1) {
-		snprintf(r->level[k][i].label, LABEL_LEN, "%s", label);
-		r->nr_levels[k]++;
-		return i;
-	}
-	i = MAX_LABELS - 1;
-	if (r->nr_levels[k] == i) {
-		snprintf(r->level[k][i].label, LABEL_LEN, "other");
-		r->nr_levels[k]++;
-	}
-	return i;
 }
 
 int spe_report_merge(struct spe_report *dst, const struct spe_report *src)
