@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <linux/perf_event.h>
 
@@ -25,6 +26,7 @@
 
 #define LAT_BUCKETS	65536
 #define NR_COUNTERS	3
+#define LAT_BLOCK_BYTES	((size_t)SPE_REP_NR_OPS * NR_COUNTERS * LAT_BUCKETS * sizeof(uint32_t))
 
 /*
  * Where a load or store was served from, labelled as perf mem labels it
@@ -65,7 +67,14 @@ struct sym_count {
 };
 
 struct spe_report {
-	uint32_t *lat[SPE_REP_NR_OPS][NR_COUNTERS];	/* histograms */
+	/*
+	 * Histograms, in one anonymous mapping: zero pages until counted in,
+	 * so that a report costs little until used, however many a split
+	 * decode makes.  lat_hi: the highest value counted.
+	 */
+	uint32_t *lat[SPE_REP_NR_OPS][NR_COUNTERS];
+	uint32_t *lat_block;
+	uint16_t lat_hi[SPE_REP_NR_OPS][NR_COUNTERS];
 	uint64_t n[SPE_REP_NR_OPS];
 	uint64_t with_lat[SPE_REP_NR_OPS][NR_COUNTERS];
 	struct lvl_count level[2][MAX_LABELS];	/* [load/store][label] */
@@ -87,12 +96,15 @@ int spe_report_new(struct spe_report **out)
 	*out = r;
 	if (!r)
 		return SPE_ERR_NOMEM;
+	r->lat_block = mmap(NULL, LAT_BLOCK_BYTES, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (r->lat_block == MAP_FAILED) {
+		r->lat_block = NULL;
+		return SPE_ERR_NOMEM;
+	}
 	for (int o = 0; o < SPE_REP_NR_OPS; o++)
-		for (int c = 0; c < NR_COUNTERS; c++) {
-			r->lat[o][c] = calloc(LAT_BUCKETS, sizeof(uint32_t));
-			if (!r->lat[o][c])
-				return SPE_ERR_NOMEM;
-		}
+		for (int c = 0; c < NR_COUNTERS; c++)
+			r->lat[o][c] = r->lat_block + (o * NR_COUNTERS + c) * LAT_BUCKETS;
 	r->cap = 1024;
 	r->syms = calloc(r->cap, sizeof(*r->syms));
 	return r->syms ? 0 : SPE_ERR_NOMEM;
@@ -102,9 +114,8 @@ void spe_report_free(struct spe_report *r)
 {
 	if (!r)
 		return;
-	for (int o = 0; o < SPE_REP_NR_OPS; o++)
-		for (int c = 0; c < NR_COUNTERS; c++)
-			free(r->lat[o][c]);
+	if (r->lat_block)
+		munmap(r->lat_block, LAT_BLOCK_BYTES);
 	free(r->syms);
 	free(r);
 }
@@ -263,6 +274,8 @@ void spe_report_add(struct spe_report *r, const struct spe_sample *s, const stru
 		if (rec->present & lat_bit[c]) {
 			r->lat[op][c][lat[c]]++;
 			r->with_lat[op][c]++;
+			if (lat[c] > r->lat_hi[op][c])
+				r->lat_hi[op][c] = lat[c];
 		}
 	if (op == SPE_REP_LOAD || op == SPE_REP_STORE) {
 		int k = op == SPE_REP_STORE;
@@ -295,8 +308,10 @@ int spe_report_merge(struct spe_report *dst, const struct spe_report *src)
 		dst->n[o] += src->n[o];
 		for (int c = 0; c < NR_COUNTERS; c++) {
 			dst->with_lat[o][c] += src->with_lat[o][c];
-			for (unsigned v = 0; v < LAT_BUCKETS; v++)
+			for (unsigned v = 0; src->with_lat[o][c] && v <= src->lat_hi[o][c]; v++)
 				dst->lat[o][c][v] += src->lat[o][c][v];
+			if (src->lat_hi[o][c] > dst->lat_hi[o][c])
+				dst->lat_hi[o][c] = src->lat_hi[o][c];
 		}
 	}
 	for (int k = 0; k < 2; k++) {
@@ -337,12 +352,12 @@ unsigned spe_report_percentile(const struct spe_report *r, enum spe_rep_op op,
 	want = (uint64_t)((pct / 100.0) * (double)n + 0.999999);
 	if (want < 1)
 		want = 1;
-	for (unsigned v = 0; v < LAT_BUCKETS; v++) {
+	for (unsigned v = 0; v < r->lat_hi[op][counter]; v++) {
 		seen += r->lat[op][counter][v];
 		if (seen >= want)
 			return v;
 	}
-	return LAT_BUCKETS - 1;
+	return r->lat_hi[op][counter];
 }
 
 static double pctof(uint64_t a, uint64_t b)
