@@ -31,6 +31,47 @@ struct spe_qrecord {
 	uint64_t seq;			/* 1, 2, ... in delivery order */
 };
 
+/*
+ * A part of one queue: the AUX data of queue `queue` from byte `from` up
+ * to byte `to`, counting the data of its AUXTRACE records end to end, in
+ * the order of the file's AUXTRACE index (or of the records without one).
+ */
+struct spe_session_cut {
+	uint32_t queue;
+	uint64_t from, to;
+};
+
+#define SPE_SESSION_MAX_CUTS	2
+
+/*
+ * What a session saw at the ends of its part of a queue, to tell whether
+ * the parts, decoded apart, gave what decoding the queue whole gives
+ * (spe_session_cuts_join()).  A queue's records carry two things from one
+ * to the next: the thread its last CONTEXT packet named, and its newest
+ * timestamp, which places its records among the sideband.
+ */
+struct spe_session_cut_state {
+	bool records;		/* the part gave a complete record */
+	bool first_ctx;		/* its first record had a CONTEXT packet */
+	/*
+	 * That record was delivered before the sideband record at this
+	 * time, the first timed after it (in SPE timestamps; UINT64_MAX:
+	 * after all of them).  Whole, it would have been delivered at the
+	 * first one timed after the newest timestamp of the parts before.
+	 */
+	uint64_t first_limit;
+	/*
+	 * The part ended where a record did: its end is the end of an
+	 * AUXTRACE buffer (records are never stitched across buffers), or
+	 * its last record, complete, ended right there.  Then that end is a
+	 * record boundary of the whole queue too, and the next part, which
+	 * starts there, decodes as the whole queue would.
+	 */
+	bool clean_end;
+	int32_t last_ctx_tid;	/* after the part: -1 when none named one */
+	uint64_t last_ts;	/* the newest timestamp seen, 0: none */
+};
+
 /* Counters reported at the end. */
 struct spe_session_stats {
 	uint64_t auxtrace_records, aux_bytes;
@@ -52,6 +93,8 @@ struct spe_session_stats {
 	 */
 	bool ctx_seen, switch_applied;
 	uint64_t ctx_time, last_switch_time;
+	/* How each of the config's cuts began and ended (see there). */
+	struct spe_session_cut_state cut[SPE_SESSION_MAX_CUTS];
 };
 
 struct spe_session_config {
@@ -85,6 +128,17 @@ struct spe_session_config {
 	 * side and their order-independent results be added up.
 	 */
 	const uint64_t *queue_set;
+	/*
+	 * Parts of queues (file input): of each cut's queue, which
+	 * queue_set must select, only the part from..to is decoded, and
+	 * stats.cut[i] says how cuts[i] began and ended.  A cut inside a
+	 * buffer must fall where a record starts (spe_session_cut_point()
+	 * finds such a place); whether it did is known only after the run,
+	 * from the stats of the sessions on either side of it.  A queue
+	 * whose part does not start at 0 is not counted in nr_queues.
+	 */
+	const struct spe_session_cut *cuts;
+	unsigned nr_cuts;		/* at most SPE_SESSION_MAX_CUTS */
 };
 
 #define SPE_SESSION_MAX_QUEUES	4096
@@ -113,6 +167,30 @@ const struct spe_session_stats *spe_session_stats(const struct spe_session *s);
  * as late.  When false, decode in one session.
  */
 bool spe_session_split_agrees(const struct spe_session_stats *st, unsigned n);
+/*
+ * A place near byte `near` of queue `queue`'s AUX data where a record
+ * starts, for a cut: the end of the AUXTRACE buffer holding that byte if
+ * it is close, else the first place at or after it, in the next
+ * SPE_SESSION_CUT_SEARCH bytes, right after an End byte or a Timestamp
+ * packet, from which whole records decode.  Payload bytes can look like
+ * either, so the place is a guess until the parts on either side of it
+ * were decoded (spe_session_cuts_join()).  Reads the file's AUXTRACE
+ * index and data.  Returns 0 with *at set (the queue's byte count when
+ * near is past its end), or a negative error (no index: SPE_ERR_INVAL).
+ */
+#define SPE_SESSION_CUT_SEARCH	65536u
+int spe_session_cut_point(struct spe_session *s, uint32_t queue, uint64_t near, uint64_t *at);
+/*
+ * Did the n parts of one queue, in order, each decoded by a session of
+ * its own, give what one session decoding the queue whole gives?  Yes
+ * when every part but the last ended cleanly, and every part with records
+ * began as if the parts before it had been decoded in the same session:
+ * its first record named its thread itself (or no thread was named
+ * before it), and no sideband record is timed between its first record
+ * and the newest timestamp before it, so its records met the sideband
+ * where they would have.
+ */
+bool spe_session_cuts_join(const struct spe_session_cut_state *parts, unsigned n);
 const char *spe_session_errmsg(const struct spe_session *s);
 struct spe_perf_reader *spe_session_reader(const struct spe_session *s);
 /* The AUXTRACE_INFO seen (version 0 until then). */

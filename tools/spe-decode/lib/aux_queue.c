@@ -103,6 +103,7 @@ static bool q_advance_threaded(struct spe_session *s, struct aux_queue *q)
 			continue;
 		}
 		q->recp = &it->rec;	/* valid until the queue's next item */
+		q->last_end = it->rec.offset + it->rec.size;
 		q->cur_data_off = it->data_off;
 		q->cur_aux_off = it->aux_off;
 		q->rec_ts = (it->rec.present & SPE_REC_TIMESTAMP) ? it->rec.timestamp : 0;
@@ -146,6 +147,7 @@ static bool q_advance(struct spe_session *s, struct aux_queue *q)
 		}
 		q->recp = &q->rec;
 		if (ret == 1) {
+			q->last_end = q->rec.offset + q->rec.size;
 			/* perf: a record's time is its own timestamp (0 without
 			 * one); the queue's position is the newest seen. */
 			q->rec_ts = (q->rec.present & SPE_REC_TIMESTAMP) ? q->rec.timestamp : 0;
@@ -171,7 +173,9 @@ static bool q_advance(struct spe_session *s, struct aux_queue *q)
 	}
 }
 
-static void q_context(struct spe_session *s, struct aux_queue *q, struct spe_qrecord *qr)
+/* The context of q's record, delivered before the sideband timed at t. */
+static void q_context(struct spe_session *s, struct aux_queue *q, struct spe_qrecord *qr,
+		      uint64_t t)
 {
 	const struct spe_record *rec = q->recp;
 
@@ -187,6 +191,11 @@ static void q_context(struct spe_session *s, struct aux_queue *q, struct spe_qre
 	qr->midr = q->midr;
 	qr->ds_table = q->ds_table;
 	qr->file_offset = q->cur_data_off + (rec->offset - q->cur_aux_off);
+	if (!q->cs.records) {
+		q->cs.records = true;
+		q->cs.first_ctx = !!(rec->present & (SPE_REC_CONTEXT_EL1 | SPE_REC_CONTEXT_EL2));
+		q->cs.first_limit = t;
+	}
 	/* pid/tid: CONTEXT packets when present (perf prefers them from the
 	 * first one on), otherwise the context-switch records. */
 	if (rec->present & (SPE_REC_CONTEXT_EL1 | SPE_REC_CONTEXT_EL2)) {
@@ -236,7 +245,7 @@ int aux_queues_process(struct spe_session *s, uint64_t t_perf)
 		for (;;) {
 			struct spe_qrecord qr = { .queue = qi };
 
-			q_context(s, q, &qr);
+			q_context(s, q, &qr, t);
 			q->has_rec = false;
 			if (s->cfg.on_record)
 				s->stop = s->cfg.on_record(s->cfg.ctx, &qr);
@@ -262,9 +271,63 @@ void aux_queues_refill(struct spe_session *s)
 	}
 }
 
+/* Which of cfg.cuts is queue idx's part, -1: none, the whole queue. */
+static int q_cut_of(const struct spe_session *s, uint32_t idx)
+{
+	for (unsigned i = 0; i < s->cfg.nr_cuts; i++)
+		if (s->cfg.cuts[i].queue == idx)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * Keep of a buffer of q what its cut holds: *b trimmed to it (a pipe's
+ * copy moved to the front, so that it is still freed by its address).
+ * Returns false when it holds none of it.
+ */
+static bool q_cut_buffer(struct aux_queue *q, const struct spe_session_cut *c, struct q_buffer *b)
+{
+	uint64_t pos = q->seen, end = pos + b->size;
+	uint64_t lo = pos > c->from ? pos : c->from, hi = end < c->to ? end : c->to;
+
+	q->seen = end;
+	if (lo >= hi)
+		return false;
+	if (b->mem && lo > pos)
+		memmove(b->mem, b->mem + (lo - pos), (size_t)(hi - lo));
+	b->data_off += lo - pos;
+	b->aux_off += lo - pos;
+	b->size = hi - lo;
+	if (hi < end)
+		q->cut_end = b->aux_off + b->size;
+	return true;
+}
+
+void aux_queues_cut_states(struct spe_session *s)
+{
+	for (unsigned i = 0; i < s->cfg.nr_cuts; i++) {
+		const struct aux_queue *q = s->q[s->cfg.cuts[i].queue];
+		struct spe_session_cut_state *cs = &s->st.cut[i];
+
+		if (!q) {
+			*cs = (struct spe_session_cut_state){ .clean_end = true,
+							      .last_ctx_tid = -1 };
+			continue;
+		}
+		*cs = q->cs;
+		cs->clean_end = q->cut_end == UINT64_MAX || q->last_end == q->cut_end;
+		cs->last_ctx_tid = q->ctx_tid;
+		cs->last_ts = q->last_ts;
+	}
+}
+
 int aux_queue_add(struct spe_session *s, const struct spe_perf_reader_event *ev, uint8_t *mem)
 {
 	const struct spe_perf_auxtrace_event *a = (const void *)ev->header;
+	struct q_buffer b = {
+		.mem = mem, .data_off = ev->aux_data_offset, .size = ev->aux_data_size,
+		.aux_off = a->offset,
+	};
 	struct aux_queue *q;
 	uint32_t idx = a->idx;
 
@@ -273,8 +336,10 @@ int aux_queue_add(struct spe_session *s, const struct spe_perf_reader_event *ev,
 			 (unsigned long long)ev->offset, idx);
 		return SPE_ERR_UNSUPPORTED;
 	}
-	if (!aux_queue_selected(s, idx))
-		return 0;	/* another session's: mem stays the caller's */
+	if (!aux_queue_selected(s, idx)) {
+		free(mem);	/* another session's */
+		return 0;
+	}
 	q = s->q[idx];
 	if (!q) {
 		q = calloc(1, sizeof(*q));
@@ -286,10 +351,18 @@ int aux_queue_add(struct spe_session *s, const struct spe_perf_reader_event *ev,
 		 * buffer; a later buffer naming others changes neither. */
 		q->cpu = (int32_t)a->cpu;
 		q->tid = (int32_t)a->tid;
+		q->cut = q_cut_of(s, idx);
+		q->cut_end = UINT64_MAX;
 		s->q[idx] = q;
 		if (idx >= s->nr_q)
 			s->nr_q = idx + 1;
-		s->st.nr_queues++;
+		/* A queue shared by sessions is counted by the first part's. */
+		if (q->cut < 0 || !s->cfg.cuts[q->cut].from)
+			s->st.nr_queues++;
+	}
+	if (q->cut >= 0 && !q_cut_buffer(q, &s->cfg.cuts[q->cut], &b)) {
+		free(mem);
+		return 0;
 	}
 	if (q->count == q->cap) {
 		uint32_t ncap = q->cap ? q->cap * 2 : 8;
@@ -304,11 +377,10 @@ int aux_queue_add(struct spe_session *s, const struct spe_perf_reader_event *ev,
 		q->head = 0;
 		q->cap = ncap;
 	}
-	q->bufs[(q->head + q->count) % q->cap] = (struct q_buffer){
-		.mem = mem, .data_off = ev->aux_data_offset, .size = ev->aux_data_size,
-		.aux_off = a->offset,
-	};
+	q->bufs[(q->head + q->count) % q->cap] = b;
 	q->count++;
+	if (mem)
+		s->pipe_held += b.size;
 	return 0;
 }
 
@@ -352,7 +424,6 @@ int aux_queue_pipe_buffer(struct spe_session *s, const struct spe_perf_reader_ev
 		free(mem);
 		return err;
 	}
-	s->pipe_held += size;
 	/*
 	 * perf keeps a pipe's AUX data until timed records release it; when
 	 * the stream has too few of those, decode what is held now rather

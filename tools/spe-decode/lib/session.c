@@ -16,6 +16,7 @@
 
 #include "grow.h"
 #include "session_internal.h"
+#include "spe/packet.h"
 
 /* The MIDR of a CPU: from the v2 AUXTRACE_INFO metadata, else the header's CPUID. */
 uint64_t spe_session_midr(const struct spe_session *s, int cpu)
@@ -178,6 +179,26 @@ static int s_event(struct spe_session *s, const struct spe_perf_reader_event *ev
 	}
 }
 
+/* At most SPE_SESSION_MAX_CUTS cuts, of distinct selected queues. */
+static bool cuts_valid(const struct spe_session_config *cfg)
+{
+	if (!cfg->nr_cuts)
+		return true;
+	if (!cfg->cuts || cfg->nr_cuts > SPE_SESSION_MAX_CUTS)
+		return false;
+	for (unsigned i = 0; i < cfg->nr_cuts; i++) {
+		uint32_t q = cfg->cuts[i].queue;
+
+		if (q >= Q_MAX_QUEUES || cfg->cuts[i].from >= cfg->cuts[i].to ||
+		    (cfg->queue_set && !(cfg->queue_set[q / 64] >> (q % 64) & 1)))
+			return false;
+		for (unsigned k = 0; k < i; k++)
+			if (cfg->cuts[k].queue == q)
+				return false;
+	}
+	return true;
+}
+
 int spe_session_open(struct spe_session **out, int fd, const struct spe_session_config *cfg)
 {
 	struct spe_session *s = calloc(1, sizeof(*s));
@@ -188,6 +209,10 @@ int spe_session_open(struct spe_session **out, int fd, const struct spe_session_
 	if (!s)
 		return SPE_ERR_NOMEM;
 	s->cfg = *cfg;
+	if (!cuts_valid(cfg)) {
+		snprintf(s->msg, sizeof(s->msg), "invalid queue cuts");
+		return SPE_ERR_INVAL;
+	}
 	s->fd = fd;
 	s->page = sysconf(_SC_PAGESIZE);
 	s->cpu_midr = calloc(Q_MAX_CPUS, sizeof(*s->cpu_midr));
@@ -422,6 +447,160 @@ int spe_session_queue_bytes(struct spe_session *s, uint64_t *bytes, uint32_t n)
 	return with;
 }
 
+/* ---- Where a queue may be cut between sessions ------------------------------ */
+
+struct cut_search {
+	uint32_t queue;
+	uint64_t near, seen, at;
+	bool found;
+	int err;
+};
+
+/*
+ * How likely records start at buf[0], after a Timestamp of value *t0 (or
+ * NULL): 0 when SPE_CUT_RECORDS records (or all there are before the
+ * buffer's end) do not decode whole; else the sum of
+ *   CUT_TIMED: t0 and each record's timestamp run up, within 2^32 ticks:
+ *              bytes decoded out of step would hardly give that;
+ *   CUT_CTX:   the first record has a CONTEXT packet, so it names its
+ *              thread whatever the records before the cut named.
+ */
+#define SPE_CUT_RECORDS	8
+#define CUT_START	1
+#define CUT_CTX		2
+#define CUT_TIMED	4
+
+static int records_start_at(const uint8_t *buf, size_t len, uint64_t aux_off, bool buffer_ends,
+			    const uint64_t *t0)
+{
+	uint64_t last = t0 ? *t0 : 0;
+	bool timed = t0 != NULL;
+	struct spe_decoder dec;
+	struct spe_record rec;
+	int score = CUT_START;
+
+	spe_decoder_init(&dec, NULL, buf, len, aux_off);
+	for (int i = 0; i < SPE_CUT_RECORDS; i++) {
+		int ret = spe_decoder_next(&dec, &rec);
+
+		if (ret == 0)	/* the end: of the buffer, or of what was read */
+			return buffer_ends ? score | (timed ? CUT_TIMED : 0) : 0;
+		if (ret != 1 || rec.n_unknown)
+			return 0;
+		if (!i && (rec.present & (SPE_REC_CONTEXT_EL1 | SPE_REC_CONTEXT_EL2)))
+			score |= CUT_CTX;
+		if (!(rec.present & SPE_REC_TIMESTAMP) || rec.timestamp < last ||
+		    (t0 && rec.timestamp - *t0 >= 1ull << 32))
+			timed = false;
+		last = rec.timestamp;
+	}
+	return score | (timed ? CUT_TIMED : 0);
+}
+
+/*
+ * Where in buf (read from near on, the first lim bytes) records start:
+ * a place right after an End byte or a Timestamp packet, the first of the
+ * best records_start_at() score.
+ */
+static bool find_record_start(const uint8_t *buf, size_t len, size_t lim, uint64_t aux_off,
+			      bool buffer_ends, size_t *at)
+{
+	int best = 0;
+
+	for (size_t j = 1; j < lim && best < (CUT_START | CUT_CTX | CUT_TIMED); j++) {
+		bool after_ts = j >= 9 && buf[j - 9] == SPE_HDR_TIMESTAMP;
+		uint64_t t0 = 0;
+		int score;
+
+		if (!after_ts && buf[j - 1] != SPE_HDR_END)
+			continue;
+		for (int k = 0; after_ts && k < 8; k++)
+			t0 |= (uint64_t)buf[j - 8 + k] << (8 * k);
+		score = records_start_at(buf + j, len - j, aux_off + j, buffer_ends,
+					 after_ts ? &t0 : NULL);
+		if (score > best) {
+			best = score;
+			*at = j;
+		}
+	}
+	return best > 0;
+}
+
+static int find_cut(struct spe_session *s, const struct spe_perf_reader_event *ev, void *ctx)
+{
+	const struct spe_perf_auxtrace_event *a = (const void *)ev->header;
+	struct cut_search *cs = ctx;
+	uint64_t start = cs->seen, size = ev->aux_data_size, in, n;
+	uint8_t *buf;
+	size_t j;
+
+	if (a->idx != cs->queue || cs->found)
+		return 0;
+	cs->seen += size;
+	if (cs->near >= cs->seen)
+		return 0;
+	cs->found = true;
+	in = cs->near - start;
+	if (!in) {
+		cs->at = start;	/* a buffer's start: no record crosses it */
+		return 0;
+	}
+	n = SPE_SESSION_CUT_SEARCH + SPE_RECORD_MAX_BYTES * SPE_CUT_RECORDS;
+	if (n > size - in)
+		n = size - in;
+	buf = malloc((size_t)n);
+	if (!buf) {
+		cs->err = SPE_ERR_NOMEM;
+		return 1;
+	}
+	cs->at = cs->seen;	/* no place found: the buffer's end */
+	if (spe_perf_reader_pread(s->r, buf, (size_t)n, ev->aux_data_offset + in)) {
+		cs->err = SPE_ERR_IO;
+	} else if (find_record_start(buf, (size_t)n, n < SPE_SESSION_CUT_SEARCH ?
+				     (size_t)n : SPE_SESSION_CUT_SEARCH, a->offset + in,
+				     n == size - in, &j)) {
+		cs->at = cs->near + j;
+	}
+	free(buf);
+	return cs->err ? 1 : 0;
+}
+
+int spe_session_cut_point(struct spe_session *s, uint32_t queue, uint64_t near, uint64_t *at)
+{
+	struct cut_search cs = { .queue = queue, .near = near };
+	int err;
+
+	if (!s->map || !spe_perf_reader_info(s->r)->has_auxtrace_index)
+		return SPE_ERR_INVAL;
+	err = walk_index(s, find_cut, &cs);
+	if (cs.err)
+		return cs.err;
+	if (err)
+		return err < 0 ? err : SPE_ERR_INVAL;
+	*at = cs.found ? cs.at : cs.seen;
+	return 0;
+}
+
+bool spe_session_cuts_join(const struct spe_session_cut_state *parts, unsigned n)
+{
+	int32_t ctx_tid = -1;
+	uint64_t last_ts = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct spe_session_cut_state *p = &parts[i];
+
+		if (i + 1 < n && !p->clean_end)
+			return false;
+		if (!p->records)
+			continue;
+		if ((!p->first_ctx && ctx_tid != -1) || last_ts >= p->first_limit)
+			return false;
+		ctx_tid = p->last_ctx_tid;
+		last_ts = p->last_ts;
+	}
+	return true;
+}
+
 int spe_session_run(struct spe_session *s)
 {
 	struct spe_perf_reader_event ev;
@@ -468,6 +647,7 @@ int spe_session_run(struct spe_session *s)
 		aux_queues_refill(s);
 		aux_queues_process(s, UINT64_MAX);
 	}
+	aux_queues_cut_states(s);
 	if (!err)
 		err = s->io_err;
 	if (err && !s->msg[0])

@@ -56,6 +56,17 @@ struct aux_queue {
 	enum spe_ds_table ds_table;
 	int32_t cached_tid, cached_pid;
 	uint32_t index;			/* in the session's queues */
+	/*
+	 * A part of the queue only (cfg.cuts[cut], -1: all of it): seen
+	 * counts the bytes of its AUXTRACE data met so far, cut_end is the
+	 * AUX offset the part ends at inside a buffer (UINT64_MAX: at a
+	 * buffer's end), last_end where the last complete record ended (a
+	 * partial record after it starts there or later, so it can end at
+	 * cut_end only when nothing follows it), cs what the stats report.
+	 */
+	int cut;
+	uint64_t seen, cut_end, last_end;
+	struct spe_session_cut_state cs;
 };
 
 /* A timed perf.data record kept for ordering (perf's ordered events). */
@@ -114,8 +125,9 @@ static inline bool aux_queue_selected(const struct spe_session *s, uint32_t idx)
 	return !s->cfg.queue_set || (s->cfg.queue_set[idx / 64] >> (idx % 64) & 1);
 }
 
-/* Queue one AUXTRACE buffer: in the file at ev->aux_data_offset, or the copy
- * mem (pipe input, freed by the queue). */
+/* Queue one AUXTRACE buffer, or the part of it the session decodes: in the
+ * file at ev->aux_data_offset, or the copy mem (pipe input), which is the
+ * queue's to free once this returns 0, the caller's on an error. */
 int aux_queue_add(struct spe_session *s, const struct spe_perf_reader_event *ev, uint8_t *mem);
 /* Pipe input: read an AUXTRACE record's data from the reader and queue it. */
 int aux_queue_pipe_buffer(struct spe_session *s, const struct spe_perf_reader_event *ev);
@@ -126,6 +138,8 @@ int aux_queues_process(struct spe_session *s, uint64_t t_perf);
 /* Decode the queued buffers ahead with cfg.threads threads, if it can. */
 void aux_queues_start_threads(struct spe_session *s);
 void aux_queues_forget_pending(struct spe_session *s);
+/* Fill s->st.cut[] once every record was delivered. */
+void aux_queues_cut_states(struct spe_session *s);
 /* Stop the session: the file could not be read at file_off. */
 void aux_queue_read_failed(struct spe_session *s, uint64_t file_off, int errnum);
 void aux_queues_free(struct spe_session *s);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "spe_decode.h"
@@ -923,8 +924,288 @@ static void test_queue_sets(void)
 	queue_sets_other_cpu();
 }
 
+/* ---- Queues cut between sessions (cfg.cuts) ---------------------------------- */
+
+/*
+ * What a session reads: the file at fd from its start, or (stream) a pipe
+ * a child process fills with it, as perf record -o - | spe-decode.
+ */
+static int input(int fd, bool stream, pid_t *child)
+{
+	int p[2];
+
+	*child = -1;
+	lseek(fd, 0, SEEK_SET);
+	if (!stream)
+		return fd;
+	if (pipe(p))
+		abort();
+	*child = fork();
+	if (*child < 0)
+		abort();
+	if (!*child) {
+		char buf[4096];
+		ssize_t n;
+
+		close(p[0]);
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			if (write(p[1], buf, (size_t)n) != n)
+				_exit(1);
+		_exit(0);
+	}
+	close(p[1]);
+	return p[0];
+}
+
+/* A session over part [from, to) of queue 0 (to 0: all of every queue). */
+static void run_cut(int fd, bool stream, uint64_t from, uint64_t to, unsigned threads,
+		    struct seen *s, struct spe_session_stats *st)
+{
+	static const uint64_t set0[SPE_SESSION_QUEUE_WORDS] = { 1 };
+	struct spe_session_cut cut = { .queue = 0, .from = from, .to = to };
+	struct spe_session_config cfg = { .on_record = on_record, .ctx = s, .threads = threads };
+	struct spe_session *ss;
+	pid_t child;
+	int in = input(fd, stream, &child);
+
+	if (to) {
+		cfg.queue_set = set0;
+		cfg.cuts = &cut;
+		cfg.nr_cuts = 1;
+	}
+	memset(s, 0, sizeof(*s));
+	if (spe_session_open(&ss, in, &cfg) || spe_session_run(ss))
+		abort();
+	*st = *spe_session_stats(ss);
+	spe_session_close(ss);
+	if (stream) {
+		close(in);
+		waitpid(child, NULL, 0);
+	}
+}
+
+/* Are the records of a, then those of b, the records of whole? */
+static bool parts_give(const struct seen *whole, const struct seen *a, const struct seen *b)
+{
+	for (int i = 0; i < whole->n; i++) {
+		const struct seen *p = i < a->n ? a : b;
+		int k = i < a->n ? i : i - a->n;
+
+		if (k >= p->n || p->pc[k] != whole->pc[i] || p->time[k] != whole->time[i] ||
+		    p->tid[k] != whole->tid[i] || p->pid[k] != whole->pid[i] ||
+		    p->off[k] != whole->off[i])
+			return false;
+	}
+	return a->n + b->n == whole->n;
+}
+
+/*
+ * One queue of two buffers, its threads named by CONTEXT packets but in
+ * the third record, after a switch to 41 that one session stops hearing at
+ * the first CONTEXT packet.  Cut after the first record (the second has a
+ * CONTEXT packet) or between the buffers, the two parts give the records
+ * of the whole and join; cut before the third (which takes its thread from
+ * the second) they do not, and the third record's thread shows why; cut
+ * inside a record, the first part does not end cleanly.
+ */
+enum cut_input { CUT_FILE, CUT_FILE_NO_INDEX, CUT_STREAM };
+
+static void cuts_case(enum cut_input how_in, unsigned threads)
+{
+	static const char *const hows[] = {
+		"file", "file in pipe format (no index)", "stream",
+	};
+	int fd = test_temp_fd();
+	bool stream = how_in == CUT_STREAM;
+	struct spe_perf_writer_info info = { .cpuid = "0x00000000410fd0c0" };
+	struct spe_perf_writer_sample_id sw = { .time = ptime(5), .id = 11, .cpu = 0 };
+	struct spe_perf_writer *w;
+	uint8_t a[128], b[64];
+	size_t na = 0, nb = 0, r1, r2, pa;
+	struct seen whole, s0, s1;
+	struct spe_session_stats st_whole, st[2];
+	struct spe_session_cut_state parts[2];
+	const char *how = threads > 1 ? "file, decoding threads" : hows[how_in];
+	char name[240];
+
+	if (how_in != CUT_FILE) {
+		uint64_t t = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
+		struct perf_event_attr spe = { .type = 8, .sample_type = t, .sample_id_all = 1 };
+		struct perf_event_attr dummy = { .type = 1, .config = 9, .sample_type = t,
+						 .sample_id_all = 1 };
+		uint64_t sid = 1, did = 11;
+		struct spe_time_conv tc = { .time_shift = 1, .time_mult = 10, .time_zero = 7,
+					    .long_form = true };
+
+		if (spe_perf_writer_create_pipe(&w, fd, &info) ||
+		    spe_perf_writer_add_attr(w, &spe, "arm_spe_0//", &sid, 1) ||
+		    spe_perf_writer_add_attr(w, &dummy, "dummy:u", &did, 1) ||
+		    spe_perf_writer_time_conv(w, &tc) || spe_perf_writer_auxtrace_info_v1(w, 8, true))
+			abort();
+	} else {
+		w = writer(fd, false);
+	}
+	r1 = rec(a, 0x1000, 5, 10);
+	r2 = rec(a + r1, 0x1004, 6, 20);
+	na = r1 + r2;
+	na += rec(a + na, 0x1008, -1, 30);
+	nb += rec(b + nb, 0x100c, 7, 40);
+	nb += rec(b + nb, 0x1010, -1, 50);
+	pa = (na + 7) & ~(size_t)7;	/* AUXTRACE data is padded to 8 bytes */
+	if (spe_perf_writer_switch(w, true, true, 40, 41, &sw) ||
+	    spe_perf_writer_finished_round(w) ||
+	    spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_auxtrace(w, b, nb, pa, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
+		abort();
+	spe_perf_writer_free(w);
+	run_cut(fd, stream, 0, 0, threads, &whole, &st_whole);
+	if (whole.n != 5 || whole.tid[2] != 6)
+		abort();
+
+	/* After the first record: the second names its thread. */
+	run_cut(fd, stream, 0, r1, threads, &s0, &st[0]);
+	run_cut(fd, stream, r1, UINT64_MAX, threads, &s1, &st[1]);
+	parts[0] = st[0].cut[0];
+	parts[1] = st[1].cut[0];
+	snprintf(name, sizeof(name),
+		 "%s: cut where the second record starts, the parts give the whole's records and join", how);
+	CHECK(parts_give(&whole, &s0, &s1) && parts[0].clean_end && parts[1].records &&
+	      parts[1].first_ctx && spe_session_cuts_join(parts, 2), name);
+	snprintf(name, sizeof(name), "%s: the queue is counted by its first part's session", how);
+	CHECK(st[0].nr_queues == 1 && st[1].nr_queues == 0 &&
+	      st[0].records + st[1].records == st_whole.records &&
+	      st[1].auxtrace_records == st_whole.auxtrace_records, name);
+
+	/* Between the buffers. */
+	run_cut(fd, stream, 0, pa, threads, &s0, &st[0]);
+	run_cut(fd, stream, pa, UINT64_MAX, threads, &s1, &st[1]);
+	parts[0] = st[0].cut[0];
+	parts[1] = st[1].cut[0];
+	snprintf(name, sizeof(name), "%s: cut between the buffers, the parts give the whole's records and join", how);
+	CHECK(parts_give(&whole, &s0, &s1) && s0.n == 3 && spe_session_cuts_join(parts, 2), name);
+
+	/* Before the third record, which has no CONTEXT packet. */
+	run_cut(fd, stream, 0, r1 + r2, threads, &s0, &st[0]);
+	run_cut(fd, stream, r1 + r2, UINT64_MAX, threads, &s1, &st[1]);
+	parts[0] = st[0].cut[0];
+	parts[1] = st[1].cut[0];
+	snprintf(name, sizeof(name),
+		 "%s: cut before a record without CONTEXT after one with: no join (it took thread %d, not %d)",
+		 how, s1.n ? s1.tid[0] : -2, whole.tid[2]);
+	CHECK(parts[0].clean_end && parts[0].last_ctx_tid == 6 && !parts[1].first_ctx &&
+	      !spe_session_cuts_join(parts, 2) && s1.n == 3 && s1.tid[0] == 41, name);
+
+	/* Inside the second record. */
+	run_cut(fd, stream, 0, r1 + 3, threads, &s0, &st[0]);
+	parts[0] = st[0].cut[0];
+	parts[1] = (struct spe_session_cut_state){ .last_ctx_tid = -1 };
+	snprintf(name, sizeof(name), "%s: cut inside a record: the first part does not end cleanly", how);
+	CHECK(!parts[0].clean_end && st[0].partial_records == 1 && s0.n == 1 &&
+	      !spe_session_cuts_join(parts, 2), name);
+	close(fd);
+}
+
+/* spe_session_cuts_join() over states made by hand. */
+static void cuts_join_rules(void)
+{
+	struct spe_session_cut_state p[3] = {
+		{ .records = true, .first_ctx = true, .first_limit = UINT64_MAX, .clean_end = true,
+		  .last_ctx_tid = 9, .last_ts = 100 },
+		{ .records = false, .clean_end = true, .last_ctx_tid = -1 },
+		{ .records = true, .first_ctx = true, .first_limit = 101, .clean_end = false,
+		  .last_ctx_tid = 9, .last_ts = 200 },
+	};
+
+	CHECK(spe_session_cuts_join(p, 3),
+	      "cuts join: a part without records passes the state of the one before on");
+	p[2].first_limit = 100;
+	CHECK(!spe_session_cuts_join(p, 3),
+	      "cuts join: not when sideband is timed at the newest timestamp before the part");
+	p[2].first_limit = 101;
+	p[2].first_ctx = false;
+	CHECK(!spe_session_cuts_join(p, 3),
+	      "cuts join: not when the part's first record lacks the CONTEXT the thread came from");
+	p[0].last_ctx_tid = -1;
+	CHECK(spe_session_cuts_join(p, 3), "cuts join: a first record without CONTEXT after none");
+	p[1].clean_end = false;
+	CHECK(!spe_session_cuts_join(p, 3), "cuts join: not after a part that did not end cleanly");
+}
+
+/* Where a cut may go, and the cuts a session refuses. */
+static void cut_points_and_limits(void)
+{
+	int fd = test_temp_fd();
+	struct spe_perf_writer *w = writer(fd, false);
+	static const uint64_t set0[SPE_SESSION_QUEUE_WORDS] = { 1 };
+	struct spe_session_cut cuts[3] = {
+		{ .queue = 0, .from = 0, .to = 10 }, { .queue = 1, .from = 0, .to = 10 },
+		{ .queue = 2, .from = 0, .to = 10 },
+	};
+	struct spe_session_config cfg = { .no_decode = true };
+	struct spe_session *ss;
+	uint8_t a[256];
+	size_t na = 0, ends[8];
+	uint64_t at[4];
+	int n = 0, err[4];
+
+	for (int i = 0; i < 8; i++) {
+		na += rec(a + na, 0x1000 + 4 * (unsigned)i, i % 2 ? 5 : -1, 10 * (unsigned)i + 10);
+		ends[n++] = na;
+	}
+	if (spe_perf_writer_finished_round(w) ||
+	    spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
+		abort();
+	spe_perf_writer_free(w);
+	lseek(fd, 0, SEEK_SET);
+	if (spe_session_open(&ss, fd, &cfg))
+		abort();
+	err[0] = spe_session_cut_point(ss, 0, 0, &at[0]);
+	err[1] = spe_session_cut_point(ss, 0, ends[1] - 5, &at[1]);
+	err[2] = spe_session_cut_point(ss, 0, ends[2] + 1, &at[2]);
+	err[3] = spe_session_cut_point(ss, 0, 1u << 20, &at[3]);
+	spe_session_close(ss);
+	/* ends[1] starts record 2, without CONTEXT; ends[2] record 3, with. */
+	CHECK(!err[0] && !err[1] && !err[2] && !err[3] && at[0] == 0 && at[1] == ends[2] &&
+	      at[2] == ends[4] && at[3] == ((na + 7) & ~(size_t)7),
+	      "cut points: a buffer's start, the next record start with CONTEXT, the queue's end");
+
+	lseek(fd, 0, SEEK_SET);
+	cfg = (struct spe_session_config){ .queue_set = set0, .cuts = cuts, .nr_cuts = 3 };
+	err[0] = spe_session_open(&ss, fd, &cfg);
+	spe_session_close(ss);
+	cfg.nr_cuts = 2;
+	err[1] = spe_session_open(&ss, fd, &cfg);	/* queue 1 is not selected */
+	spe_session_close(ss);
+	cuts[0].from = 10;
+	cfg.nr_cuts = 1;
+	err[2] = spe_session_open(&ss, fd, &cfg);	/* empty */
+	spe_session_close(ss);
+	cuts[1].queue = 0;
+	cuts[0].from = 0;
+	cfg = (struct spe_session_config){ .cuts = cuts, .nr_cuts = 2 };
+	err[3] = spe_session_open(&ss, fd, &cfg);	/* two of one queue */
+	spe_session_close(ss);
+	CHECK(err[0] == SPE_ERR_INVAL && err[1] == SPE_ERR_INVAL && err[2] == SPE_ERR_INVAL &&
+	      err[3] == SPE_ERR_INVAL,
+	      "cuts refused: too many, of a queue not selected, empty, two of one queue");
+	close(fd);
+}
+
+static void test_queue_cuts(void)
+{
+	cuts_case(CUT_FILE, 1);
+	cuts_case(CUT_FILE, 2);
+	cuts_case(CUT_FILE_NO_INDEX, 1);
+	cuts_case(CUT_STREAM, 1);
+	cuts_join_rules();
+	cut_points_and_limits();
+}
+
 int main(void)
 {
+	test_queue_cuts();
 	test_queue_sets();
 	test_plain_switch_out();
 	test_merge();
