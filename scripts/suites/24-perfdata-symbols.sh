@@ -100,47 +100,86 @@ else
 	tap_fail "report: top symbol (want '$want', got '$got')"
 fi
 
-# report -j N splits the queues between sessions of their own, each with
-# its own symbols; their counts must add up to the single session's: four
-# CPUs, threads named by CONTEXT packets on two and by context switches on
-# the others (one of them switching to a process without the mapping half
-# way), user and kernel symbols.  With -j 2 the sets agree with one
-# session (each set has a CPU with CONTEXT packets, and stops hearing
-# switches before the late one); with -j 4 the set of CPU 3 has none and
-# hears it after another set's first CONTEXT packet, which one session
-# would not, so report decodes again in one session (without that, CPU
-# 3's later records would go to pid 90).  -j 3 makes sets too unequal
-# to split.
+# report -j N cuts the queues, end to end, into spans of equal bytes, one
+# session each with its own symbols; their counts must add up to the
+# single session's: four CPUs, threads named by CONTEXT packets on CPUs 0
+# and 2 and by context switches on 1 and 3 (CPU 3 switching to a process
+# without the mapping half way), user and kernel symbols.  With -j 2 the
+# spans are CPUs 0,1 and 2,3 (the middle is close to CPU 1's end) and
+# agree with one session: each has a CPU with CONTEXT packets, and stops
+# hearing switches before the late one.  With -j 4 (a span per CPU) CPU
+# 3's session has none and hears the late switch after another's first
+# CONTEXT packet, which one session would not, so report decodes again in
+# one session (without that, CPU 3's later records would go to pid 90).
 python3 "$gen" 3000 --seed 51 --tids 77 --pcs "$pcs" >"$tmp/q0.bin"
-python3 "$gen" 2800 --seed 52 --tids 77,78 --pcs "$pcs" --ts0 1000050 >"$tmp/q1.bin"
-python3 "$gen" 2600 --seed 53 --no-context --pcs "$pcs" --ts0 999990 >"$tmp/q2.bin"
+python3 "$gen" 2800 --seed 52 --tids 77,78 --pcs "$pcs" --ts0 1000050 >"$tmp/q2.bin"
+python3 "$gen" 2600 --seed 53 --no-context --pcs "$pcs" --ts0 999990 >"$tmp/q1.bin"
 python3 "$gen" 2500 --seed 54 --no-context --pcs "$pcs" --ts0 1000007 >"$tmp/q3.bin"
 "$spe" wrap -o "$tmp/mq.data" --pid 77 --tid 77 --comm prog --mmap "0x10000000:0x100000:0:$elf" \
-	--switch 2:999000:77:77 --switch 3:999000:77:77 --switch 3:1000500:90:90 \
+	--switch 1:999000:77:77 --switch 3:999000:77:77 --switch 3:1000500:90:90 \
 	"$tmp/q0.bin@0" "$tmp/q1.bin@1" "$tmp/q2.bin@2" "$tmp/q3.bin@3"
-for j in 1 2 3 4; do
-	"$spe" report -v -j "$j" --top 1000000 --kallsyms "$tmp/kallsyms" "$tmp/mq.data" \
-		>"$tmp/mq$j.out" 2>"$tmp/mq$j.err"
+# report_j NAME FILE J: report -v -j J of FILE into $tmp/NAME.out and .err.
+report_j() {
+	"$spe" report -v -j "$3" --top 1000000 --kallsyms "$tmp/kallsyms" "$2" \
+		>"$tmp/$1.out" 2>"$tmp/$1.err"
+}
+for j in 1 2 4; do
+	report_j "mq$j" "$tmp/mq.data" "$j"
 done
 if grep -q ' main ' "$tmp/mq1.out" && grep -q 'kfunc_' "$tmp/mq1.out" &&
    grep -q '^ *[0-9]* *[0-9.]*%  \[unknown\] ' "$tmp/mq1.out" && [ ! -s "$tmp/mq1.err" ] &&
-   grep -qx 'spe-decode report: 2 sessions, queues 0,3 | 1,2' "$tmp/mq2.err" &&
+   grep -qx 'spe-decode report: 2 sessions, queues 0,1 | 2,3' "$tmp/mq2.err" &&
    ! grep -q 'again in one session' "$tmp/mq2.err" && cmp -s "$tmp/mq1.out" "$tmp/mq2.out"; then
-	tap_ok "report -j 2: two sessions over sets of queues give -j 1's report: user, kernel and unknown symbols"
+	tap_ok "report -j 2: two sessions over spans of queues give -j 1's report: user, kernel and unknown symbols"
 else
-	tap_fail "report -j 2 over sets of queues equals -j 1" \
+	tap_fail "report -j 2 over spans of queues equals -j 1" \
 		"$(cat "$tmp/mq2.err"; diff "$tmp/mq1.out" "$tmp/mq2.out" | head -6)"
 fi
 if grep -q '^spe-decode report: 4 sessions' "$tmp/mq4.err" &&
-   grep -q 'again in one session' "$tmp/mq4.err" && cmp -s "$tmp/mq1.out" "$tmp/mq4.out"; then
-	tap_ok "report -j 4: a set heard a switch after another's CONTEXT packet: one session, -j 1's report"
+   grep -q 'context switches on others: decoding again in one session' "$tmp/mq4.err" &&
+   cmp -s "$tmp/mq1.out" "$tmp/mq4.out"; then
+	tap_ok "report -j 4: a span heard a switch after another's CONTEXT packet: one session, -j 1's report"
 else
 	tap_fail "report -j 4 falls back to one session" \
 		"$(cat "$tmp/mq4.err"; diff "$tmp/mq1.out" "$tmp/mq4.out" | head -6)"
 fi
-if [ ! -s "$tmp/mq3.err" ] && cmp -s "$tmp/mq1.out" "$tmp/mq3.out"; then
-	tap_ok "report -j 3: sets too unequal, one session with decoding threads, -j 1's report"
+
+# One CPU's queue, cut inside its buffer between sessions: threads named
+# by CONTEXT packets (two processes, one without the mapping).
+"$spe" wrap -o "$tmp/one.data" --pid 77 --tid 77 --comm prog --mmap "0x10000000:0x100000:0:$elf" \
+	--switch 0:999000:78:78 "$tmp/q2.bin@0"
+for j in 1 2 3; do
+	report_j "one$j" "$tmp/one.data" "$j"
+done
+if grep -q '^spe-decode report: 2 sessions, queues 0 bytes 0-[0-9]* | 0 bytes [0-9]*-[0-9]*$' "$tmp/one2.err" &&
+   grep -q '^spe-decode report: 3 sessions, queues 0 bytes 0-' "$tmp/one3.err" &&
+   ! grep -q 'again' "$tmp/one2.err" "$tmp/one3.err" && grep -q ' main ' "$tmp/one1.out" &&
+   cmp -s "$tmp/one1.out" "$tmp/one2.out" && cmp -s "$tmp/one1.out" "$tmp/one3.out"; then
+	tap_ok "report -j 2 and -j 3: one queue cut where records start gives -j 1's report"
 else
-	tap_fail "report -j 3" "$(cat "$tmp/mq3.err"; diff "$tmp/mq1.out" "$tmp/mq3.out" | head -6)"
+	tap_fail "report -j 2/-j 3 of one queue cut between sessions" \
+		"$(cat "$tmp/one2.err" "$tmp/one3.err"; diff "$tmp/one1.out" "$tmp/one2.out" | head -6)"
+fi
+
+# Parts that do not join: one buffer whose timestamps start again half way
+# (two streams end to end), threads named by switches, and a switch to a
+# process without the mapping timed between the second stream's first
+# record and the first one's last.  Decoded whole, the second stream's
+# records wait for the queue's newest timestamp and all come after that
+# switch; cut there, its early records would come before it.
+python3 "$gen" 2000 --seed 55 --no-context --pcs "$pcs" >"$tmp/back.bin"
+python3 "$gen" 2000 --seed 56 --no-context --pcs "$pcs" >>"$tmp/back.bin"
+"$spe" wrap -o "$tmp/back.data" --pid 77 --tid 77 --comm prog --mmap "0x10000000:0x100000:0:$elf" \
+	--switch 0:999000:77:77 --switch 0:1100000:90:90 "$tmp/back.bin@0"
+report_j back1 "$tmp/back.data" 1
+report_j back2 "$tmp/back.data" 2
+if grep -q '^spe-decode report: 2 sessions, queues 0 bytes 0-' "$tmp/back2.err" &&
+   grep -q "a queue's parts did not join where it was cut: decoding again in one session" \
+	"$tmp/back2.err" && grep -q ' main ' "$tmp/back1.out" &&
+   grep -q '\[unknown\]' "$tmp/back1.out" && cmp -s "$tmp/back1.out" "$tmp/back2.out"; then
+	tap_ok "report -j 2: a cut whose records would meet the sideband elsewhere: one session, -j 1's report"
+else
+	tap_fail "report -j 2 of parts that do not join" \
+		"$(cat "$tmp/back2.err"; diff "$tmp/back1.out" "$tmp/back2.out" | head -6)"
 fi
 tap_done

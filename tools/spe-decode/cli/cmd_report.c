@@ -5,6 +5,7 @@
  * and miss rates of loads and stores, branch mispredicts, lost data).
  */
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,10 @@ static void say_split(const struct spe_split *sp)
 			if (sp->set[i][q / 64] >> (q % 64) & 1) {
 				fprintf(stderr, "%s%u", sep, q);
 				sep = ",";
+				for (unsigned c = 0; c < sp->nr_cuts[i]; c++)
+					if (sp->cut[i][c].queue == q)
+						fprintf(stderr, " bytes %" PRIu64 "-%" PRIu64,
+							sp->cut[i][c].from, sp->cut[i][c].to);
 			}
 		if (i + 1 < sp->n)
 			fputs(" |", stderr);
@@ -84,7 +89,7 @@ static void free_parts(struct rep *parts, unsigned n)
  * depend on the order of the records, so the summary is the one a single
  * session gives.  Returns the exit status.
  */
-static int run_split(struct spe_samples_run *r, const struct spe_split *sp,
+static int run_split(struct spe_samples_run *r, struct spe_split *sp,
 		     struct spe_sym_config *symcfg, struct rep *parts)
 {
 	void *ctx[SPE_SPLIT_MAX];
@@ -232,9 +237,10 @@ static int run(int argc, char **argv)
 			rp.r = parts[0].r;
 			goto print;
 		}
-		/* Threads named both ways: one session after all. */
+		/* Not what one session gives: one session after all. */
 		if (verbose)
-			fprintf(stderr, "spe-decode report: threads named by CONTEXT packets on some CPUs and by context switches on others: decoding again in one session\n");
+			fprintf(stderr, "spe-decode report: %s: decoding again in one session\n",
+				split.retry_reason);
 		free_parts(parts, split.n);
 		parts = NULL;
 		memset(&r.stats, 0, sizeof(r.stats));

@@ -89,7 +89,7 @@ int spe_samples_execute(struct spe_samples_run *run)
 	struct run_ctx c = { .run = run };
 	struct spe_session_config cfg = {
 		.on_record = on_record, .on_event = on_event, .ctx = &c,
-		.queue_set = run->queue_set,
+		.queue_set = run->queue_set, .cuts = run->cuts, .nr_cuts = run->nr_cuts,
 	};
 	struct spe_session *s;
 	struct spe_source src;

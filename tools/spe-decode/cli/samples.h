@@ -22,6 +22,8 @@ struct spe_samples_run {
 	bool quiet;			/* no end-of-run summary on stderr */
 	unsigned threads;		/* decoding threads, 0: one per CPU it may run on */
 	const uint64_t *queue_set;	/* the queues to decode (spe_session_config) */
+	const struct spe_session_cut *cuts;	/* parts of them (spe_session_config) */
+	unsigned nr_cuts;
 	/* Where the error messages go when not NULL (errlen bytes), rather
 	 * than to stderr: sessions side by side say each error once. */
 	char *errbuf;

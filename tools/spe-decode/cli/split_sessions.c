@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Several sessions over disjoint sets of a perf.data's queues (split_sessions.h). */
+/* Several sessions over disjoint spans of a perf.data's queues (split_sessions.h). */
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,12 +11,64 @@
 
 #include "split_sessions.h"
 
+/*
+ * The queues end to end, cut into sp->n spans of about total / n bytes.
+ * A span's end close to a queue's start or end moves there; elsewhere it
+ * moves to where a record starts (spe_session_cut_point()).  Session i
+ * decodes span i: the queues inside it whole, and parts (cuts) of the
+ * two at its ends.
+ */
+static bool cut_queues(struct spe_session *s, const uint64_t *bytes, uint64_t total,
+		       struct spe_split *sp)
+{
+	uint64_t bound[SPE_SPLIT_MAX + 1], slack = total / sp->n / 8;
+
+	bound[0] = 0;
+	bound[sp->n] = total;
+	for (unsigned k = 1; k < sp->n; k++) {
+		uint64_t target = total / sp->n * k, base = 0, at;
+		uint32_t q = 0;
+
+		while (target >= base + bytes[q])
+			base += bytes[q++];
+		if (target - base <= slack)
+			at = 0;
+		else if (base + bytes[q] - target <= slack)
+			at = bytes[q];
+		else if (spe_session_cut_point(s, q, target - base, &at))
+			return false;
+		bound[k] = base + at;
+		if (bound[k] <= bound[k - 1] || bound[k] >= total)
+			return false;
+	}
+	for (unsigned i = 0; i < sp->n; i++) {
+		uint64_t base = 0;
+
+		for (uint32_t q = 0; q < SPE_SESSION_MAX_QUEUES; base += bytes[q++]) {
+			uint64_t lo = bound[i] > base ? bound[i] : base;
+			uint64_t hi = bound[i + 1] < base + bytes[q] ? bound[i + 1] : base + bytes[q];
+
+			if (lo >= hi)
+				continue;
+			sp->set[i][q / 64] |= 1ull << (q % 64);
+			if (lo == base && hi == base + bytes[q])
+				continue;
+			/* A span is contiguous: only its first and last queue
+			 * can be in part. */
+			sp->cut[i][sp->nr_cuts[i]++] = (struct spe_session_cut){
+				.queue = q, .from = lo - base, .to = hi - base };
+		}
+	}
+	return true;
+}
+
 bool spe_split_plan(const char *path, unsigned threads, struct spe_split *sp)
 {
 	struct spe_session_config cfg = { .no_decode = true };
-	uint64_t *bytes = NULL, load[SPE_SPLIT_MAX] = { 0 }, total = 0;
+	uint64_t *bytes = NULL, total = 0, per_thread;
 	struct spe_session *s = NULL;
 	struct stat st;
+	bool ok = false;
 	int with = 0, fd;
 
 	memset(sp, 0, sizeof(*sp));
@@ -35,56 +88,44 @@ bool spe_split_plan(const char *path, unsigned threads, struct spe_split *sp)
 	bytes = calloc(SPE_SESSION_MAX_QUEUES, sizeof(*bytes));
 	if (bytes && !fstat(fd, &st) && S_ISREG(st.st_mode) && !spe_session_open(&s, fd, &cfg))
 		with = spe_session_queue_bytes(s, bytes, SPE_SESSION_MAX_QUEUES);
+	for (uint32_t q = 0; with > 0 && q < SPE_SESSION_MAX_QUEUES; q++)
+		total += bytes[q];
+	if (with > 0) {
+		per_thread = total / threads / SPE_SPLIT_SPAN_BYTES;
+		if (per_thread > SPE_SPLIT_SPANS_PER_THREAD)
+			per_thread = SPE_SPLIT_SPANS_PER_THREAD;
+		sp->threads = threads;
+		sp->n = threads * (per_thread ? (unsigned)per_thread : 1);
+		if (sp->n > SPE_SPLIT_MAX)
+			sp->n = SPE_SPLIT_MAX;
+		ok = cut_queues(s, bytes, total, sp);
+	}
 	spe_session_close(s);
 	close(fd);
-	if (with < 2) {
-		free(bytes);
-		return false;
-	}
-	sp->n = (unsigned)with < threads ? (unsigned)with : threads;
-	/* Largest first, each to the lightest set: within 4/3 of the best. */
-	for (;;) {
-		uint32_t big = 0;
-		unsigned light = 0;
-
-		for (uint32_t q = 1; q < SPE_SESSION_MAX_QUEUES; q++)
-			if (bytes[q] > bytes[big])
-				big = q;
-		if (!bytes[big])
-			break;
-		for (unsigned i = 1; i < sp->n; i++)
-			if (load[i] < load[light])
-				light = i;
-		sp->set[light][big / 64] |= 1ull << (big % 64);
-		load[light] += bytes[big];
-		total += bytes[big];
-		bytes[big] = 0;
-	}
 	free(bytes);
-	/*
-	 * Sets far from equal (one queue with most of the data): the
-	 * decoding threads of one session spread that queue's work better,
-	 * where handing records between cores is cheap.
-	 */
-	for (unsigned i = 0; i < sp->n; i++)
-		if (load[i] * 4 > total * 5 / sp->n)
-			return false;
-	return true;
+	return ok;
 }
 
 struct part {
 	struct spe_samples_run run;
 	char err[512];
 	int status;
-	pthread_t thread;
-	bool started;
 };
 
-static void *part_main(void *arg)
-{
-	struct part *p = arg;
+/* The sessions still to run, taken in turn by the threads. */
+struct span_queue {
+	struct part *parts;
+	unsigned n;
+	atomic_uint next;
+};
 
-	p->status = spe_samples_execute(&p->run);
+static void *span_worker(void *arg)
+{
+	struct span_queue *sq = arg;
+	unsigned i;
+
+	while ((i = atomic_fetch_add(&sq->next, 1)) < sq->n)
+		sq->parts[i].status = spe_samples_execute(&sq->parts[i].run);
 	return NULL;
 }
 
@@ -106,10 +147,44 @@ static void add_stats(struct spe_session_stats *sum, const struct spe_session_st
 	sum->nr_queues += st->nr_queues;
 }
 
-int spe_split_execute(const struct spe_samples_run *template, const struct spe_split *sp,
+/* Which of session i's cuts is of queue q, -1: none. */
+static int cut_of(const struct spe_split *sp, unsigned i, uint32_t q)
+{
+	for (unsigned c = 0; c < sp->nr_cuts[i]; c++)
+		if (sp->cut[i][c].queue == q)
+			return (int)c;
+	return -1;
+}
+
+/* Did each queue cut between sessions decode as it would have whole?  Its
+ * parts are in sessions side by side, the first from the queue's byte 0. */
+static bool cuts_join(const struct spe_split *sp, const struct spe_session_stats *st)
+{
+	for (unsigned i = 0; i < sp->n; i++)
+		for (unsigned c = 0; c < sp->nr_cuts[i]; c++) {
+			struct spe_session_cut_state parts[SPE_SPLIT_MAX];
+			uint32_t q = sp->cut[i][c].queue;
+			unsigned n = 0;
+			int at;
+
+			if (sp->cut[i][c].from)
+				continue;
+			parts[n++] = st[i].cut[c];
+			for (unsigned k = i + 1; k < sp->n && (at = cut_of(sp, k, q)) >= 0; k++)
+				parts[n++] = st[k].cut[at];
+			if (!spe_session_cuts_join(parts, n))
+				return false;
+		}
+	return true;
+}
+
+int spe_split_execute(const struct spe_samples_run *template, struct spe_split *sp,
 		      void *const *ctx, struct spe_session_stats *stats)
 {
 	struct part *parts = calloc(sp->n, sizeof(*parts));
+	struct span_queue sq = { .parts = parts, .n = sp->n };
+	pthread_t thread[SPE_SPLIT_MAX];
+	unsigned started = 0;
 	bool mixed = false;
 	int status = 0;
 
@@ -125,22 +200,31 @@ int spe_split_execute(const struct spe_samples_run *template, const struct spe_s
 		p->run.threads = 1;
 		p->run.quiet = true;
 		p->run.queue_set = sp->set[i];
+		p->run.cuts = sp->cut[i];
+		p->run.nr_cuts = sp->nr_cuts[i];
 		p->run.errbuf = p->err;
 		p->run.errlen = sizeof(p->err);
-		/* Without a thread, the session runs here, in turn. */
-		p->started = !pthread_create(&p->thread, NULL, part_main, p);
-		if (!p->started)
-			part_main(p);
 	}
-	for (unsigned i = 0; i < sp->n; i++)
-		if (parts[i].started)
-			pthread_join(parts[i].thread, NULL);
+	atomic_init(&sq.next, 0);
+	/* This thread takes spans too; without more threads, all of them. */
+	while (started + 1 < sp->threads && started + 1 < sp->n &&
+	       !pthread_create(&thread[started], NULL, span_worker, &sq))
+		started++;
+	span_worker(&sq);
+	while (started)
+		pthread_join(thread[--started], NULL);
 	{
 		struct spe_session_stats st[SPE_SPLIT_MAX];
 
 		for (unsigned i = 0; i < sp->n; i++)
 			st[i] = parts[i].run.stats;
 		mixed = !spe_session_split_agrees(st, sp->n);
+		if (mixed)
+			sp->retry_reason = "threads named by CONTEXT packets on some CPUs and by context switches on others";
+		else if (!cuts_join(sp, st)) {
+			mixed = true;
+			sp->retry_reason = "a queue's parts did not join where it was cut";
+		}
 	}
 	for (unsigned i = 0; !mixed && i < sp->n; i++) {
 		struct part *p = &parts[i];

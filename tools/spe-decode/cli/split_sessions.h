@@ -19,18 +19,36 @@
 
 #define SPE_SPLIT_MAX	64
 
+/*
+ * A large file is cut into more spans than threads, up to this many per
+ * thread, each of at least SPE_SPLIT_SPAN_BYTES: a thread that is done
+ * takes the next span, so a slower core (a vCPU of a busy host) holds the
+ * others back less.  Not more: each session reads the sideband again and
+ * loads symbols of its own.
+ */
+#define SPE_SPLIT_SPANS_PER_THREAD	4
+#define SPE_SPLIT_SPAN_BYTES		(32ull << 20)
+
 struct spe_split {
 	unsigned n;				/* sessions, 2..SPE_SPLIT_MAX */
+	unsigned threads;			/* that run them, 2..n */
 	uint64_t set[SPE_SPLIT_MAX][SPE_SESSION_QUEUE_WORDS];
+	/* Queues of a set that session decodes only a part of. */
+	struct spe_session_cut cut[SPE_SPLIT_MAX][SPE_SESSION_MAX_CUTS];
+	unsigned nr_cuts[SPE_SPLIT_MAX];
+	/* Why spe_split_execute() returned SPE_SPLIT_RETRY. */
+	const char *retry_reason;
 };
 
 /*
- * Plans up to threads sessions for the file at path: its queues with data
- * (from the AUXTRACE index) dealt out largest first to the set with the
- * fewest bytes.  Returns true when that makes two sets or more, none with
- * over 5/4 of the mean; false for a pipe, a file without an index or with
- * one queue, sets that unequal, or threads < 2: the caller then decodes
- * in one session (with its decoding threads).
+ * Plans sessions for threads threads over the file at path, from the bytes
+ * of each queue in its AUXTRACE index: the queues laid end to end and cut
+ * into spans of equal bytes, one session each (whole queues, and parts of
+ * at most two at its ends, cut where a record starts:
+ * spe_session_cut_point()).  Returns true when that makes two spans or
+ * more; false for a pipe, a file without an index or without AUX data, a
+ * cut that cannot be placed, or threads < 2: the caller then decodes in
+ * one session (with its decoding threads).
  */
 bool spe_split_plan(const char *path, unsigned threads, struct spe_split *sp);
 
@@ -39,14 +57,15 @@ bool spe_split_plan(const char *path, unsigned threads, struct spe_split *sp);
  * per set of sp, each in a thread with ctx[i] as its context.  Each error
  * is said once on stderr.  Fills *stats with the sessions' counts added
  * up.  Returns the exit status, as spe_samples_execute(), or
- * SPE_SPLIT_RETRY, having said nothing, when the sets did not give what
- * one session gives: a recording whose threads are named by CONTEXT
- * packets on some CPUs and by context switches on others (perf stops
- * listening to switches at the first CONTEXT packet of any CPU).  The
- * caller then decodes in one session, with fresh contexts.
+ * SPE_SPLIT_RETRY, having said nothing but sp->retry_reason, when the
+ * sessions did not give what one session gives: a recording whose threads
+ * are named by CONTEXT packets on some CPUs and by context switches on
+ * others (perf stops listening to switches at the first CONTEXT packet of
+ * any CPU), or a queue whose parts do not join (spe_session_cuts_join()).
+ * The caller then decodes in one session, with fresh contexts.
  */
 #define SPE_SPLIT_RETRY	(-1)
-int spe_split_execute(const struct spe_samples_run *template, const struct spe_split *sp,
+int spe_split_execute(const struct spe_samples_run *template, struct spe_split *sp,
 		      void *const *ctx, struct spe_session_stats *stats);
 
 #endif /* SPE_DECODE_CLI_SPLIT_SESSIONS_H */
