@@ -2,15 +2,17 @@
 /*
  * A perf.data decoded by several sessions side by side (cli/split_sessions.c),
  * for the views whose results do not depend on the order of the records:
- * the AUX queues are split into sets of about equal bytes, each set decoded
- * by a session of its own in a thread of its own, with a context of its own
- * (symbols, counts) that the caller then adds up.
+ * the AUX queues, end to end, are cut into spans of about equal bytes,
+ * each decoded by a session of its own, with a context of its own
+ * (symbols, counts) that the caller then adds up; threads take the spans
+ * in turn.
  *
  * A queue's records, pids and tids depend on its own data and the sideband
- * alone (spe_session_config's queue_set), so this gives what one session
- * gives, without passing every record from the core that decoded it to the
- * one that merges: on a 2-core machine that hand-over of 22.4 M records
- * cost more than it saved.
+ * alone (spe_session_config's queue_set and cuts), so this gives what one
+ * session gives, without passing every record from the core that decoded
+ * it to the one that merges: on a 2-core machine that hand-over of 22.4 M
+ * records cost more than it saved.  Where it does not (the two cases of
+ * spe_split_execute()), the caller decodes again in one session.
  */
 #ifndef SPE_DECODE_CLI_SPLIT_SESSIONS_H
 #define SPE_DECODE_CLI_SPLIT_SESSIONS_H
