@@ -84,6 +84,21 @@ for cmd in "report --sort sym" "report --sort sym,data_src,symbol_daddr" "c2c" \
 	fi
 done
 
+# report -j 2 on 171 MB: more spans than threads (4 of 43 MB for 2
+# threads), taken in turn, three queues each cut in 4 MB buffers: the
+# same report as -j 1, within the same memory.
+"$spe" wrap -o "$tmp/span.data" --chunk 4194304 "$tmp/big.bin@0" "$tmp/big.bin@1" "$tmp/big.bin@2"
+"$spe" report -j 1 "$tmp/span.data" >"$tmp/span1.out" 2>&1
+b=$(peak "$spe" report -v -j 2 "$tmp/span.data")
+"$spe" report -v -j 2 "$tmp/span.data" >"$tmp/span2.out" 2>"$tmp/span2.err"
+if grep -q '^spe-decode report: 4 sessions, queues 0 bytes 0-[0-9]* | 0 bytes [0-9]*-[0-9]*,1 bytes 0-' \
+	"$tmp/span2.err" && ! grep -q again "$tmp/span2.err" && [ -s "$tmp/span1.out" ] &&
+   cmp -s "$tmp/span1.out" "$tmp/span2.out" && [ "$b" -lt 65536 ]; then
+	tap_ok "report -j 2 on $(($(stat -c %s "$tmp/span.data") >> 20)) MB: 4 spans on 2 threads, -j 1's report, peak $((b / 1024)) MB"
+else
+	tap_fail "report -j 2 over 4 spans" "$(cat "$tmp/span2.err"; diff "$tmp/span1.out" "$tmp/span2.out" | head -5)"
+fi
+
 # perf's pipe format (written by perf inject -o -), from a pipe.
 if command -v perf >/dev/null && perf inject -i "$tmp/big.data" -o - >"$tmp/pipe.data" 2>/dev/null; then
 	cat "$tmp/pipe.data" | /usr/bin/time -f %M -o "$tmp/rss" "$spe" report - >"$tmp/rep" 2>&1
