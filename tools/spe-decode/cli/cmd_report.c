@@ -105,7 +105,7 @@ static int run_split(struct spe_samples_run *r, struct spe_split *sp,
 			return 1;
 		}
 	}
-	status = spe_split_execute(r, sp, ctx, &r->stats);
+	status = spe_split_execute(r, sp, ctx);
 	if (status == SPE_SPLIT_RETRY)
 		return status;
 	for (unsigned i = 1; !status && i < sp->n; i++)

@@ -178,8 +178,7 @@ static bool cuts_join(const struct spe_split *sp, const struct spe_session_stats
 	return true;
 }
 
-int spe_split_execute(const struct spe_samples_run *template, struct spe_split *sp,
-		      void *const *ctx, struct spe_session_stats *stats)
+int spe_split_execute(struct spe_samples_run *run, struct spe_split *sp, void *const *ctx)
 {
 	struct part *parts = calloc(sp->n, sizeof(*parts));
 	struct span_queue sq = { .parts = parts, .n = sp->n };
@@ -189,13 +188,13 @@ int spe_split_execute(const struct spe_samples_run *template, struct spe_split *
 	int status = 0;
 
 	if (!parts) {
-		fprintf(stderr, "spe-decode %s: out of memory\n", template->cmd);
+		fprintf(stderr, "spe-decode %s: out of memory\n", run->cmd);
 		return 1;
 	}
 	for (unsigned i = 0; i < sp->n; i++) {
 		struct part *p = &parts[i];
 
-		p->run = *template;
+		p->run = *run;
 		p->run.ctx = ctx[i];
 		p->run.threads = 1;
 		p->run.quiet = true;
@@ -237,18 +236,18 @@ int spe_split_execute(const struct spe_samples_run *template, struct spe_split *
 			fputs(p->err, stderr);
 		if (p->status > status)
 			status = p->status;
-		add_stats(stats, &p->run.stats, i == 0);
+		add_stats(&run->stats, &p->run.stats, i == 0);
+		run->nr_samples = (i ? run->nr_samples : 0) + p->run.nr_samples;
 	}
 	if (mixed) {
 		free(parts);
 		return SPE_SPLIT_RETRY;
 	}
-	if (!template->quiet) {
-		struct spe_samples_run sum = *template;
-
-		sum.stats = *stats;
-		spe_samples_summary(&sum);
-	}
+	run->info = parts[0].run.info;
+	run->midr = parts[0].run.midr;
+	run->no_spe = parts[0].run.no_spe;
+	if (!run->quiet)
+		spe_samples_summary(run);
 	free(parts);
 	return status;
 }

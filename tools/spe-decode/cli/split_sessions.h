@@ -55,19 +55,19 @@ struct spe_split {
 bool spe_split_plan(const char *path, unsigned threads, struct spe_split *sp);
 
 /*
- * Runs template (its cmd, path, itrace, on_sample, on_event, quiet) once
- * per set of sp, each in a thread with ctx[i] as its context.  Each error
- * is said once on stderr.  Fills *stats with the sessions' counts added
- * up.  Returns the exit status, as spe_samples_execute(), or
- * SPE_SPLIT_RETRY, having said nothing but sp->retry_reason, when the
- * sessions did not give what one session gives: a recording whose threads
- * are named by CONTEXT packets on some CPUs and by context switches on
- * others (perf stops listening to switches at the first CONTEXT packet of
- * any CPU), or a queue whose parts do not join (spe_session_cuts_join()).
- * The caller then decodes in one session, with fresh contexts.
+ * Runs run (its cmd, path, itrace, on_sample, on_event, quiet) once per
+ * span of sp, in up to sp->threads threads, with ctx[i] as span i's
+ * context.  Each error is said once on stderr.  Fills run's results
+ * (stats and nr_samples added up, info and midr) as one session would.
+ * Returns the exit status, as spe_samples_execute(), or SPE_SPLIT_RETRY,
+ * having said nothing but sp->retry_reason, when the sessions did not give
+ * what one session gives: a recording whose threads are named by CONTEXT
+ * packets on some CPUs and by context switches on others (perf stops
+ * listening to switches at the first CONTEXT packet of any CPU), or a
+ * queue whose parts do not join (spe_session_cuts_join()).  The caller
+ * then decodes in one session, with fresh contexts.
  */
 #define SPE_SPLIT_RETRY	(-1)
-int spe_split_execute(const struct spe_samples_run *template, struct spe_split *sp,
-		      void *const *ctx, struct spe_session_stats *stats);
+int spe_split_execute(struct spe_samples_run *run, struct spe_split *sp, void *const *ctx);
 
 #endif /* SPE_DECODE_CLI_SPLIT_SESSIONS_H */
