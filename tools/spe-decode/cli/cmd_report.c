@@ -98,9 +98,10 @@ static int run_split(struct spe_samples_run *r, struct spe_split *sp,
 
 	for (unsigned i = 0; i < sp->n; i++) {
 		ctx[i] = &parts[i];
+		/* kallsyms is read once, for the first span. */
 		if (spe_report_new(&parts[i].r) ||
-		    spe_cli_symbols_new(&parts[i].syms, symcfg, "report", r->path, err,
-					sizeof(err))) {
+		    spe_cli_symbols_share(&parts[i].syms, symcfg, "report", r->path,
+					  i ? parts[0].syms : NULL, err, sizeof(err))) {
 			fprintf(stderr, "spe-decode report: %s\n", err[0] ? err : "out of memory");
 			return 1;
 		}

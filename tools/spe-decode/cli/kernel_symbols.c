@@ -167,11 +167,19 @@ void spe_recording_build_ids(const char *path, struct spe_symbols *s)
 int spe_cli_symbols_new(struct spe_symbols **out, struct spe_sym_config *cfg,
 			const char *cmd, const char *path, char *err, size_t errlen)
 {
+	return spe_cli_symbols_share(out, cfg, cmd, path, NULL, err, errlen);
+}
+
+int spe_cli_symbols_share(struct spe_symbols **out, struct spe_sym_config *cfg,
+			  const char *cmd, const char *path, const struct spe_symbols *kernel_of,
+			  char *err, size_t errlen)
+{
 	int ret;
 
 	cfg->warn = spe_cli_warn;
 	cfg->warn_ctx = (void *)cmd;
-	ret = spe_symbols_new(out, cfg, err, errlen);
+	ret = kernel_of ? spe_symbols_new_sharing(out, cfg, kernel_of, err, errlen) :
+			  spe_symbols_new(out, cfg, err, errlen);
 	if (!ret)
 		spe_recording_build_ids(path, *out);
 	return ret;

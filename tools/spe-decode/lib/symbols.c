@@ -79,6 +79,9 @@ struct spe_symbols {
 	struct thread *threads[HASH];
 	struct spe_symtab kernel;	/* kallsyms; module symbols included */
 	bool have_kernel;
+	/* kernel's symbols and names are another object's (shared
+	 * read-only between threads); its cache of recent lookups is ours. */
+	bool kernel_borrowed;
 	uint64_t kernel_start, kernel_end;	/* of its kernel (not module) symbols */
 	struct kmap *kmaps;
 	size_t nr_kmaps;
@@ -589,6 +592,28 @@ int spe_symbols_new(struct spe_symbols **out, const struct spe_sym_config *cfg,
 	return 0;
 }
 
+int spe_symbols_new_sharing(struct spe_symbols **out, const struct spe_sym_config *cfg,
+			    const struct spe_symbols *kernel_of, char *err, size_t errlen)
+{
+	struct spe_sym_config c = cfg ? *cfg : (struct spe_sym_config){ 0 };
+	struct spe_symbols *s;
+	int ret;
+
+	c.kallsyms = NULL;
+	ret = spe_symbols_new(out, &c, err, errlen);
+	s = *out;
+	if (ret || !kernel_of->have_kernel)
+		return ret;
+	s->kernel = kernel_of->kernel;
+	s->kernel.hits = NULL;	/* found again, per object: lookups write it */
+	s->kernel.nr_hits = 0;
+	s->kernel_borrowed = true;
+	s->have_kernel = true;
+	s->kernel_start = kernel_of->kernel_start;
+	s->kernel_end = kernel_of->kernel_end;
+	return 0;
+}
+
 void spe_symbols_free(struct spe_symbols *s)
 {
 	if (!s)
@@ -613,7 +638,10 @@ void spe_symbols_free(struct spe_symbols *s)
 	for (size_t i = 0; i < s->nr_kmaps; i++)
 		free(s->kmaps[i].name);
 	free(s->kmaps);
-	spe_symtab_free(&s->kernel);
+	if (s->kernel_borrowed)
+		free(s->kernel.hits);
+	else
+		spe_symtab_free(&s->kernel);
 	free(s->symfs);
 	free(s->buildid_dir);
 	free(s);

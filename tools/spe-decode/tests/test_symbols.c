@@ -197,6 +197,28 @@ static void test_kernel_maps(void)
 	spe_symbols_lookup(s, 42, 0xffff80000a000010ULL, PERF_RECORD_MISC_KERNEL, &sym);
 	CHECK(!sym.has_sym && !strcmp(sym.dso, "[unknown]"),
 	      "a module symbol without its module's map: [unknown], as perf");
+
+	/* Another object with the same kernel symbols, not read again (the
+	 * file is gone), and maps of its own; freed first, it leaves the
+	 * first one's symbols whole. */
+	{
+		struct spe_symbols *b = NULL;
+		struct spe_sym bsym;
+
+		CHECK(!spe_symbols_new_sharing(&b, &cfg, s, err, sizeof(err)),
+		      "kernel symbols shared, the kallsyms file not read again");
+		mmap2_id(b, (uint32_t)-1, 0xffff800008000000ULL, 0x100000, "[kernel.kallsyms]_text",
+			 NULL, 0);
+		spe_symbols_lookup(b, 42, 0xffff800008001010ULL, PERF_RECORD_MISC_KERNEL, &bsym);
+		spe_symbols_lookup(b, 42, 0xffff800009000104ULL, PERF_RECORD_MISC_KERNEL, &sym);
+		CHECK(bsym.has_sym && !strcmp(bsym.name, "schedule") &&
+		      !strcmp(bsym.dso, "[kernel.kallsyms]") && !sym.has_sym,
+		      "shared kernel symbols resolve through the object's own maps (no module map: [unknown])");
+		spe_symbols_free(b);
+		spe_symbols_lookup(s, 42, 0xffff800009000104ULL, PERF_RECORD_MISC_KERNEL, &sym);
+		CHECK(sym.has_sym && !strcmp(sym.name, "mod_irq"),
+		      "the first object's kernel symbols outlive the one that shared them");
+	}
 	spe_symbols_free(s);
 }
 
