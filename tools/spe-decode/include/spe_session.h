@@ -86,10 +86,11 @@ struct spe_session_stats {
 	 * What ties queues together: from the first record with a CONTEXT
 	 * packet on (ctx_seen, at perf time ctx_time, 0 for a record without
 	 * a time), context switches no longer name the threads, in every
-	 * queue (perf's rule).  Sessions over sets of queues compare these
+	 * queue (perf's rule).  Sessions over parts of a file compare these
 	 * to know whether each named its threads as one session would have:
-	 * switch_applied says a switch named one, the last at perf time
-	 * last_switch_time (0: a switch without a time).
+	 * switch_applied says a record took its thread from a switch (or a
+	 * switch taught a thread's process), the latest such switch at perf
+	 * time last_switch_time (UINT64_MAX: one without a time).
 	 */
 	bool ctx_seen, switch_applied;
 	uint64_t ctx_time, last_switch_time;
@@ -159,12 +160,13 @@ void spe_session_close(struct spe_session *s);
 
 const struct spe_session_stats *spe_session_stats(const struct spe_session *s);
 /*
- * Did n sessions over disjoint sets of one file's queues, whose stats these
- * are, name every record's thread as one session over all of them would
- * have?  Not when one named a thread by a context switch at or after
- * another's first CONTEXT packet: one session stops listening to switches
- * there (perf's rule).  Times of 0 (a record or switch without one) count
- * as late.  When false, decode in one session.
+ * Did n sessions over disjoint parts of one file's queues, whose stats
+ * these are, name every record's thread as one session over all of them
+ * would have?  Not when one named a thread by a context switch (or learnt
+ * a thread's process from one) at or after another's first CONTEXT
+ * packet: one session stops listening to switches there (perf's rule).  A
+ * record or switch without a time counts as late.  When false, decode in
+ * one session.
  */
 bool spe_session_split_agrees(const struct spe_session_stats *st, unsigned n);
 /*

@@ -209,12 +209,16 @@ static void q_context(struct spe_session *s, struct aux_queue *q, struct spe_qre
 		}
 		s->ctx_seen = true;
 	}
-	if (s->ctx_seen && q->ctx_tid != -1)
+	if (s->ctx_seen && q->ctx_tid != -1) {
 		qr->tid = q->ctx_tid;
-	else if (q->cpu >= 0 && q->cpu < Q_MAX_CPUS && s->cpu_tid[q->cpu] != -1)
-		qr->tid = s->cpu_tid[q->cpu];
-	else
+	} else if (q->cpu >= 0 && q->cpu < Q_MAX_CPUS) {
+		qr->tid = s->cpu_tid[q->cpu] != -1 ? s->cpu_tid[q->cpu] : q->tid;
+		/* Named (or left to the queue's) by a switch. */
+		if (s->cpu_tid_time[q->cpu])
+			spe_session_note_switch(s, s->cpu_tid_time[q->cpu]);
+	} else {
 		qr->tid = q->tid;
+	}
 	if (q->pid_gen != s->threads.gen + 1 || q->cached_tid != qr->tid) {
 		q->cached_pid = spe_tid_map_pid(&s->threads, qr->tid);
 		q->cached_tid = qr->tid;

@@ -79,15 +79,13 @@ static int s_switch(struct spe_session *s, const struct spe_perf_reader_event *e
 	/* A CPU-wide switch to an unknown task (tid -1) makes the CPU's
 	 * task unknown, as perf's machine__set_current_tid() does. */
 	s->cpu_tid[ev->sid.cpu] = tid;
+	s->cpu_tid_time[ev->sid.cpu] = ev->sid.has_time && ev->sid.time ? ev->sid.time : UINT64_MAX;
 	learns = tid != -1 && pid != -1 && spe_tid_map_pid(&s->threads, tid) == -1;
-	/* Noted for spe_session_split_agrees() when it may name a thread of
-	 * this session's records: on a CPU one of its queues is on, or by
-	 * teaching the thread's process. */
-	if (learns || !s->cpu_decoded ||
-	    (s->cpu_decoded[ev->sid.cpu / 64] >> (ev->sid.cpu % 64) & 1)) {
-		s->st.switch_applied = true;
-		s->st.last_switch_time = ev->sid.has_time ? ev->sid.time : 0;
-	}
+	/* Teaching a thread's process may name any record's: noted for
+	 * spe_session_split_agrees(), as is each record's use of cpu_tid
+	 * (aux_queue.c). */
+	if (learns)
+		spe_session_note_switch(s, s->cpu_tid_time[ev->sid.cpu]);
 	return learns ? spe_tid_map_set(&s->threads, (uint32_t)tid, pid) : 0;
 }
 
@@ -217,8 +215,9 @@ int spe_session_open(struct spe_session **out, int fd, const struct spe_session_
 	s->page = sysconf(_SC_PAGESIZE);
 	s->cpu_midr = calloc(Q_MAX_CPUS, sizeof(*s->cpu_midr));
 	s->cpu_tid = malloc(Q_MAX_CPUS * sizeof(*s->cpu_tid));
+	s->cpu_tid_time = calloc(Q_MAX_CPUS, sizeof(*s->cpu_tid_time));
 	s->meta_gen = 1;
-	if (!s->cpu_midr || !s->cpu_tid)
+	if (!s->cpu_midr || !s->cpu_tid || !s->cpu_tid_time)
 		return SPE_ERR_NOMEM;
 	for (int i = 0; i < Q_MAX_CPUS; i++)
 		s->cpu_tid[i] = -1;
@@ -368,28 +367,6 @@ static int queue_indexed(struct spe_session *s, const struct spe_perf_reader_eve
 }
 
 /*
- * The CPUs the queues are on, once all are queued: a switch on another
- * CPU names no thread of this session's records.  A per-thread queue (no
- * CPU) may meet any: then none is noted, and every switch counts.
- */
-static void note_decoded_cpus(struct spe_session *s)
-{
-	uint64_t *bits = calloc(Q_MAX_CPUS / 64, sizeof(*bits));
-
-	for (uint32_t i = 0; bits && i < s->nr_q; i++) {
-		int32_t cpu = s->q[i] ? s->q[i]->cpu : 0;
-
-		if (cpu < 0 || cpu >= Q_MAX_CPUS) {
-			free(bits);
-			return;
-		}
-		if (s->q[i])
-			bits[cpu / 64] |= 1ull << (cpu % 64);
-	}
-	s->cpu_decoded = bits;
-}
-
-/*
  * A file with a HEADER_AUXTRACE index (perf record writes one) has all its
  * AUXTRACE data queued before the first record is read, as perf does; the
  * AUXTRACE records met later are then only counted.
@@ -406,10 +383,8 @@ static int queue_from_index(struct spe_session *s)
 		aux_queues_forget_pending(s);
 		return 0;
 	}
-	if (!err) {
+	if (!err)
 		s->data_queued = true;
-		note_decoded_cpus(s);
-	}
 	return err;
 }
 
@@ -669,7 +644,7 @@ void spe_session_close(struct spe_session *s)
 	free(s->held);
 	free(s->cpu_midr);
 	free(s->cpu_tid);
-	free(s->cpu_decoded);
+	free(s->cpu_tid_time);
 	free(s);
 }
 
@@ -683,8 +658,7 @@ bool spe_session_split_agrees(const struct spe_session_stats *st, unsigned n)
 	for (unsigned i = 0; i < n; i++)
 		for (unsigned k = 0; st[i].switch_applied && k < n; k++)
 			if (k != i && st[k].ctx_seen &&
-			    (!st[k].ctx_time || !st[i].last_switch_time ||
-			     st[i].last_switch_time >= st[k].ctx_time))
+			    (!st[k].ctx_time || st[i].last_switch_time >= st[k].ctx_time))
 				return false;
 	return true;
 }

@@ -96,8 +96,8 @@ struct spe_session {
 	uint64_t cpuid_midr;
 	uint64_t *cpu_midr;		/* v2 metadata, per CPU; 0 = unknown */
 	int32_t *cpu_tid;		/* from context switches, -1 */
-	uint64_t *cpu_decoded;		/* CPUs of the queues queued from the index,
-					 * Q_MAX_CPUS bits; NULL: any CPU may be */
+	uint64_t *cpu_tid_time;		/* of the switch that set cpu_tid: perf
+					 * time, UINT64_MAX without one, 0 none */
 	bool ctx_seen;			/* CONTEXT packets drive pid/tid (as perf) */
 	struct spe_tid_map threads;
 	uint32_t meta_gen;		/* bumped when MIDRs change; starts at 1 */
@@ -116,6 +116,16 @@ struct spe_session {
 	int io_err;			/* reading AUX data failed: SPE_ERR_IO */
 	char msg[320];
 };
+
+/* A record's thread came from a switch at perf time t (UINT64_MAX: not
+ * known), or a switch taught a thread's process: noted for
+ * spe_session_split_agrees(). */
+static inline void spe_session_note_switch(struct spe_session *s, uint64_t t)
+{
+	s->st.switch_applied = true;
+	if (t > s->st.last_switch_time)
+		s->st.last_switch_time = t;
+}
 
 /* ---- The queues (lib/aux_queue.c) ------------------------------------------ */
 

@@ -917,11 +917,49 @@ static void queue_sets_other_cpu(void)
 	close(fd);
 }
 
+/*
+ * What is noted is a record's use of a switch, not the switch: CPU 0 names
+ * its threads by CONTEXT from ts 30 on; CPU 1 switches at ts 45, after it,
+ * and its record at ts 60 then either names its own thread by CONTEXT (the
+ * switch named nothing: the sessions agree) or takes it from the CPU, which
+ * the switch left unknown (tid -1: the record falls to the queue's own
+ * thread, where one session gives the thread of the switch at ts 15).
+ */
+static void queue_sets_switch_use(bool ctx_after, const char *name)
+{
+	int fd = test_temp_fd();
+	struct spe_perf_writer *w = writer(fd, false);
+	struct spe_perf_writer_sample_id sw1 = { .time = ptime(15), .id = 11, .cpu = 1 };
+	struct spe_perf_writer_sample_id sw2 = { .time = ptime(45), .id = 11, .cpu = 1 };
+	uint64_t set0[SPE_SESSION_QUEUE_WORDS] = { 1 }, set1[SPE_SESSION_QUEUE_WORDS] = { 2 };
+	uint8_t a[64], b[64];
+	size_t na = 0, nb = 0;
+	struct seen all, s0, s1;
+	struct spe_session_stats st_all, st[2];
+
+	na += rec(a + na, 0x1000, 5, 30);
+	nb += rec(b + nb, 0x2000, ctx_after ? 8 : -1, 60);
+	if (spe_perf_writer_switch(w, true, true, 40, 41, &sw1) ||
+	    spe_perf_writer_switch(w, true, true, (uint32_t)-1, (uint32_t)-1, &sw2))
+		abort();
+	finish_two_queues(w, a, na, b, nb);
+	run_set(fd, NULL, &all, &st_all);
+	run_set(fd, set0, &s0, &st[0]);
+	run_set(fd, set1, &s1, &st[1]);
+	CHECK(spe_session_split_agrees(st, 2) == ctx_after &&
+	      same_records_of_cpu(&all, &s1, 1) == ctx_after && s1.n == 1, name);
+	close(fd);
+}
+
 static void test_queue_sets(void)
 {
 	queue_sets_case(45, false);
 	queue_sets_case(25, true);
 	queue_sets_other_cpu();
+	queue_sets_switch_use(true,
+			      "a late switch on a CPU whose record names its own thread: sessions agree");
+	queue_sets_switch_use(false,
+			      "a late switch to no task, then a record without CONTEXT: no agreement, and one session names it otherwise");
 }
 
 /* ---- Queues cut between sessions (cfg.cuts) ---------------------------------- */
