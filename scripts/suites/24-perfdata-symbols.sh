@@ -161,6 +161,21 @@ else
 		"$(cat "$tmp/one2.err" "$tmp/one3.err"; diff "$tmp/one1.out" "$tmp/one2.out" | head -6)"
 fi
 
+# A file of another build than the recording's: its warning said once,
+# however many sessions (report -j N) or passes (c2c, html) load it.
+"$spe" wrap -o "$tmp/bid.data" --pid 77 --tid 77 --comm prog --mmap "0x10000000:0x100000:0:$elf" \
+	--build-id 0123456789abcdef0123456789abcdef01234567:"$elf" "$tmp/q0.bin@0" "$tmp/q0.bin@1"
+counts=""
+for cmd in "report -j 1" "report -j 2" "report -j 4" "c2c -j 2" "html -j 2 -o $tmp/bid.html"; do
+	# shellcheck disable=SC2086
+	counts="$counts $("$spe" $cmd "$tmp/bid.data" 2>&1 >/dev/null | grep -c 'warning: .*build id 0123456789abcdef')"
+done
+if [ "$counts" = " 1 1 1 1 1" ]; then
+	tap_ok "a build id mismatch is said once by report -j 1/2/4, c2c and html"
+else
+	tap_fail "a build id mismatch said once" "counts:$counts (report -j 1, -j 2, -j 4, c2c, html)"
+fi
+
 # Parts that do not join: one buffer whose timestamps start again half way
 # (two streams end to end), threads named by switches, and a switch to a
 # process without the mapping timed between the second stream's first

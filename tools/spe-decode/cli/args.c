@@ -4,6 +4,9 @@
 #include <sched.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -39,9 +42,42 @@ bool spe_cli_symbol_option(int c, struct spe_sym_config *cfg)
 	return false;
 }
 
+/*
+ * Each warning once: sessions side by side (report -j N) and the views
+ * that read a file twice load the same files again.  Those sessions run
+ * in threads, hence the lock; the few messages live as long as the run.
+ */
+static pthread_mutex_t warn_lock = PTHREAD_MUTEX_INITIALIZER;
+static char **warned;
+static size_t nr_warned, cap_warned;
+
 void spe_cli_warn(void *ctx, const char *msg)
 {
-	fprintf(stderr, "spe-decode %s: warning: %s\n", (const char *)ctx, msg);
+	bool said = false;
+
+	pthread_mutex_lock(&warn_lock);
+	for (size_t i = 0; i < nr_warned && !said; i++)
+		said = !strcmp(warned[i], msg);
+	if (!said) {
+		char *copy = strdup(msg);
+
+		if (copy && nr_warned == cap_warned) {
+			size_t ncap = cap_warned ? 2 * cap_warned : 8;
+			char **n = realloc(warned, ncap * sizeof(*n));
+
+			if (n) {
+				warned = n;
+				cap_warned = ncap;
+			}
+		}
+		/* Without memory to remember it, it may be said again. */
+		if (copy && nr_warned < cap_warned)
+			warned[nr_warned++] = copy;
+		else
+			free(copy);
+		fprintf(stderr, "spe-decode %s: warning: %s\n", (const char *)ctx, msg);
+	}
+	pthread_mutex_unlock(&warn_lock);
 }
 
 int spe_cli_input(int argc, char **argv, const char **path, spe_usage_fn usage)
