@@ -98,7 +98,7 @@ static int run_split(struct spe_samples_run *r, struct spe_split *sp,
 
 	for (unsigned i = 0; i < sp->n; i++) {
 		ctx[i] = &parts[i];
-		/* kallsyms is read once, for the first span. */
+		/* Symbol tables load once, shared by the spans. */
 		if (spe_report_new(&parts[i].r) ||
 		    spe_cli_symbols_share(&parts[i].syms, symcfg, "report", r->path,
 					  i ? parts[0].syms : NULL, err, sizeof(err))) {

@@ -171,14 +171,14 @@ int spe_cli_symbols_new(struct spe_symbols **out, struct spe_sym_config *cfg,
 }
 
 int spe_cli_symbols_share(struct spe_symbols **out, struct spe_sym_config *cfg,
-			  const char *cmd, const char *path, const struct spe_symbols *kernel_of,
+			  const char *cmd, const char *path, const struct spe_symbols *share_of,
 			  char *err, size_t errlen)
 {
 	int ret;
 
 	cfg->warn = spe_cli_warn;
 	cfg->warn_ctx = (void *)cmd;
-	ret = kernel_of ? spe_symbols_new_sharing(out, cfg, kernel_of, err, errlen) :
+	ret = share_of ? spe_symbols_new_sharing(out, cfg, share_of, err, errlen) :
 			  spe_symbols_new(out, cfg, err, errlen);
 	if (!ret)
 		spe_recording_build_ids(path, *out);

@@ -27,10 +27,10 @@ void spe_recording_build_ids(const char *path, struct spe_symbols *s);
  * the recording's build ids fed. */
 int spe_cli_symbols_new(struct spe_symbols **out, struct spe_sym_config *cfg,
 			const char *cmd, const char *path, char *err, size_t errlen);
-/* The same, with the kernel's symbols kernel_of's (NULL: loaded), for
- * sessions side by side (spe_symbols_new_sharing()). */
+/* The same, sharing share_of's symbol tables (NULL: tables of its own),
+ * for sessions side by side (spe_symbols_new_sharing()). */
 int spe_cli_symbols_share(struct spe_symbols **out, struct spe_sym_config *cfg,
-			  const char *cmd, const char *path, const struct spe_symbols *kernel_of,
+			  const char *cmd, const char *path, const struct spe_symbols *share_of,
 			  char *err, size_t errlen);
 
 #endif /* SPE_DECODE_CLI_KERNEL_SYMBOLS_H */

@@ -40,12 +40,15 @@ struct spe_sym {
 int spe_symbols_new(struct spe_symbols **out, const struct spe_sym_config *cfg,
 		    char *err, size_t errlen);
 /*
- * As spe_symbols_new(), but the kernel's symbols are kernel_of's (its
- * cfg->kallsyms is not read again): loaded once, they are shared read-only
- * by objects used in threads of their own.  kernel_of must outlive it.
+ * As spe_symbols_new(), but sharing share_of's symbol tables: its kallsyms
+ * table (cfg->kallsyms is not read again) and those of the files either
+ * one loads, each loaded once, for objects used side by side in threads
+ * of their own.  Their maps and threads stay each object's own.  cfg must
+ * search files as share_of's did (symfs, build-id cache, demangling).
+ * Either may be freed first.
  */
 int spe_symbols_new_sharing(struct spe_symbols **out, const struct spe_sym_config *cfg,
-			    const struct spe_symbols *kernel_of, char *err, size_t errlen);
+			    const struct spe_symbols *share_of, char *err, size_t errlen);
 void spe_symbols_free(struct spe_symbols *s);
 /* The build id the recording has for a file (BUILD_ID feature section,
  * MMAP2 with a build id): a file of another build is not used. */

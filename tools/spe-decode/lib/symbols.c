@@ -23,6 +23,7 @@
 
 #include "grow.h"
 #include "spe_symbols.h"
+#include "sym_store.h"
 #include "symtab.h"
 
 #ifndef PERF_RECORD_MISC_MMAP_BUILD_ID
@@ -77,11 +78,14 @@ struct spe_symbols {
 	struct dso *dsos;
 	struct proc *procs[HASH];
 	struct thread *threads[HASH];
+	/*
+	 * The files' and the kernel's tables are loaded into a store that
+	 * objects made by spe_symbols_new_sharing() share; the struct
+	 * spe_symtab here (a dso's tab, kernel) are views of them.
+	 */
+	struct sym_store *store;
 	struct spe_symtab kernel;	/* kallsyms; module symbols included */
 	bool have_kernel;
-	/* kernel's symbols and names are another object's (shared
-	 * read-only between threads); its cache of recent lookups is ours. */
-	bool kernel_borrowed;
 	uint64_t kernel_start, kernel_end;	/* of its kernel (not module) symbols */
 	struct kmap *kmaps;
 	size_t nr_kmaps;
@@ -453,7 +457,8 @@ static void load_dso(struct spe_symbols *s, struct dso *d)
 	enum spe_dso_status st;
 
 	d->loaded = true;
-	st = spe_dso_load(&d->tab, d->path, d->id, d->id_len, &s->where, found, sizeof(found));
+	st = sym_store_dso(s->store, d->path, d->id, d->id_len, &s->where, &d->tab, found,
+			   sizeof(found));
 	if (st != SPE_DSO_BUILD_ID_MISMATCH || !s->warn)
 		return;
 	for (size_t i = 0; i < d->id_len; i++)
@@ -557,8 +562,10 @@ void spe_symbols_lookup(struct spe_symbols *s, int32_t pid, uint64_t ip,
 	}
 }
 
-int spe_symbols_new(struct spe_symbols **out, const struct spe_sym_config *cfg,
-		    char *err, size_t errlen)
+/* A new object: its store share_of's (NULL: a store of its own, with
+ * cfg->kallsyms loaded into it). */
+static int symbols_new(struct spe_symbols **out, const struct spe_sym_config *cfg,
+		       const struct spe_symbols *share_of, char *err, size_t errlen)
 {
 	struct spe_symbols *s = calloc(1, sizeof(*s));
 	const char *bdir = cfg ? cfg->buildid_dir : NULL, *home = getenv("HOME");
@@ -566,7 +573,8 @@ int spe_symbols_new(struct spe_symbols **out, const struct spe_sym_config *cfg,
 	*out = s;
 	if (!s)
 		return SPE_ERR_NOMEM;
-	if (cfg && cfg->symfs && !(s->symfs = strdup(cfg->symfs)))
+	s->store = share_of ? sym_store_get(share_of->store) : sym_store_new();
+	if (!s->store || (cfg && cfg->symfs && !(s->symfs = strdup(cfg->symfs))))
 		return SPE_ERR_NOMEM;
 	/* perf's build-id cache: --buildid-dir, else ~/.debug. */
 	if (bdir)
@@ -581,37 +589,33 @@ int spe_symbols_new(struct spe_symbols **out, const struct spe_sym_config *cfg,
 		s->warn = cfg->warn;
 		s->warn_ctx = cfg->warn_ctx;
 	}
-	if (cfg && cfg->kallsyms) {
-		int ret = load_kallsyms(&s->kernel, cfg->kallsyms, err, errlen);
+	if (!share_of && cfg && cfg->kallsyms) {
+		struct spe_symtab t = { 0 };
+		int ret = load_kallsyms(&t, cfg->kallsyms, err, errlen);
 
-		if (ret)
+		if (ret) {
+			spe_symtab_free(&t);
 			return ret;
+		}
+		sym_store_set_kernel(s->store, &t);
+	}
+	if (sym_store_kernel(s->store, &s->kernel)) {
 		s->have_kernel = true;
 		kernel_span(s);
 	}
 	return 0;
 }
 
-int spe_symbols_new_sharing(struct spe_symbols **out, const struct spe_sym_config *cfg,
-			    const struct spe_symbols *kernel_of, char *err, size_t errlen)
+int spe_symbols_new(struct spe_symbols **out, const struct spe_sym_config *cfg,
+		    char *err, size_t errlen)
 {
-	struct spe_sym_config c = cfg ? *cfg : (struct spe_sym_config){ 0 };
-	struct spe_symbols *s;
-	int ret;
+	return symbols_new(out, cfg, NULL, err, errlen);
+}
 
-	c.kallsyms = NULL;
-	ret = spe_symbols_new(out, &c, err, errlen);
-	s = *out;
-	if (ret || !kernel_of->have_kernel)
-		return ret;
-	s->kernel = kernel_of->kernel;
-	s->kernel.hits = NULL;	/* found again, per object: lookups write it */
-	s->kernel.nr_hits = 0;
-	s->kernel_borrowed = true;
-	s->have_kernel = true;
-	s->kernel_start = kernel_of->kernel_start;
-	s->kernel_end = kernel_of->kernel_end;
-	return 0;
+int spe_symbols_new_sharing(struct spe_symbols **out, const struct spe_sym_config *cfg,
+			    const struct spe_symbols *share_of, char *err, size_t errlen)
+{
+	return symbols_new(out, cfg, share_of, err, errlen);
 }
 
 void spe_symbols_free(struct spe_symbols *s)
@@ -621,7 +625,7 @@ void spe_symbols_free(struct spe_symbols *s)
 	for (struct dso *d = s->dsos, *n; d; d = n) {
 		n = d->next;
 		free(d->path);
-		spe_symtab_free(&d->tab);
+		sym_store_view_free(&d->tab);
 		free(d);
 	}
 	for (int i = 0; i < HASH; i++) {
@@ -638,10 +642,8 @@ void spe_symbols_free(struct spe_symbols *s)
 	for (size_t i = 0; i < s->nr_kmaps; i++)
 		free(s->kmaps[i].name);
 	free(s->kmaps);
-	if (s->kernel_borrowed)
-		free(s->kernel.hits);
-	else
-		spe_symtab_free(&s->kernel);
+	sym_store_view_free(&s->kernel);
+	sym_store_put(s->store);
 	free(s->symfs);
 	free(s->buildid_dir);
 	free(s);

@@ -218,6 +218,17 @@ static void test_kernel_maps(void)
 		spe_symbols_lookup(s, 42, 0xffff800009000104ULL, PERF_RECORD_MISC_KERNEL, &sym);
 		CHECK(sym.has_sym && !strcmp(sym.name, "mod_irq"),
 		      "the first object's kernel symbols outlive the one that shared them");
+		/* ... and the other way round. */
+		CHECK(!spe_symbols_new_sharing(&b, &cfg, s, err, sizeof(err)),
+		      "another one shares them");
+		spe_symbols_free(s);
+		s = NULL;
+		mmap2_id(b, (uint32_t)-1, 0xffff800008000000ULL, 0x100000, "[kernel.kallsyms]_text",
+			 NULL, 0);
+		spe_symbols_lookup(b, 42, 0xffff800008001010ULL, PERF_RECORD_MISC_KERNEL, &bsym);
+		CHECK(bsym.has_sym && !strcmp(bsym.name, "schedule"),
+		      "shared kernel symbols outlive the object they were loaded for");
+		spe_symbols_free(b);
 	}
 	spe_symbols_free(s);
 }
@@ -271,6 +282,20 @@ int main(void)
 	CHECK(sym.has_sym && !strcmp(sym.name, "spe_test_marker_function") && sym.offset == 4 &&
 	      !strcmp(sym.dso, exe),
 	      "ip -> file offset -> ELF address -> the function's symbol and offset");
+	/* Another object sharing the tables: the file is not loaded again
+	 * (the name is the same string), and outlives the first one. */
+	{
+		struct spe_symbols *b = NULL;
+		struct spe_sym bsym;
+
+		CHECK(!spe_symbols_new_sharing(&b, &cfg, s, err, sizeof(err)) && b,
+		      "a symboliser sharing the first one's tables");
+		mmap2(b, 42, 0x10000000, 0x10000000, 0, exe);
+		spe_symbols_lookup(b, 42, ip, PERF_RECORD_MISC_USER, &bsym);
+		CHECK(bsym.has_sym && bsym.name == sym.name && bsym.offset == 4,
+		      "a shared file's table is loaded once: the same symbol, the same string");
+		spe_symbols_free(b);
+	}
 	spe_symbols_lookup(s, 42, 0x30000000, PERF_RECORD_MISC_USER, &sym);
 	CHECK(!sym.has_sym && !strcmp(sym.name, "[unknown]") && !strcmp(sym.dso, "[unknown]"),
 	      "an ip outside every mapping is [unknown]");
