@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "grow.h"
+#include "packet_internal.h"
 #include "session_internal.h"
-#include "spe/packet.h"
 
 /* The MIDR of a CPU: from the v2 AUXTRACE_INFO metadata, else the header's CPUID. */
 uint64_t spe_session_midr(const struct spe_session *s, int cpu)
@@ -484,13 +484,12 @@ static bool find_record_start(const uint8_t *buf, size_t len, size_t lim, uint64
 
 	for (size_t j = 1; j < lim && best < (CUT_START | CUT_CTX | CUT_TIMED); j++) {
 		bool after_ts = j >= 9 && buf[j - 9] == SPE_HDR_TIMESTAMP;
-		uint64_t t0 = 0;
+		uint64_t t0;
 		int score;
 
 		if (!after_ts && buf[j - 1] != SPE_HDR_END)
 			continue;
-		for (int k = 0; after_ts && k < 8; k++)
-			t0 |= (uint64_t)buf[j - 8 + k] << (8 * k);
+		t0 = after_ts ? spe_load_le(buf + j - 8, 8) : 0;
 		score = records_start_at(buf + j, len - j, aux_off + j, buffer_ends,
 					 after_ts ? &t0 : NULL);
 		if (score > best) {

@@ -7,11 +7,9 @@
 
 #include "sym_store.h"
 
-#define MAX_ID	20		/* bytes of a build id, as symbols.c keeps them */
-
 struct loaded {
 	char *path;
-	uint8_t id[MAX_ID];
+	uint8_t id[SYM_MAX_BUILD_ID];
 	size_t id_len;
 	enum spe_dso_status status;
 	char found[2 * 64 + 8];		/* the rejected file's build id */
@@ -86,8 +84,8 @@ enum spe_dso_status sym_store_dso(struct sym_store *st, const char *path, const 
 	enum spe_dso_status status;
 	struct loaded *l;
 
-	if (id_len > MAX_ID)
-		id_len = MAX_ID;
+	if (id_len > SYM_MAX_BUILD_ID)
+		id_len = SYM_MAX_BUILD_ID;
 	pthread_mutex_lock(&st->lock);
 	for (l = st->files; l; l = l->next)
 		if (!strcmp(l->path, path) && l->id_len == id_len &&

@@ -18,6 +18,9 @@
 
 struct sym_store;
 
+/* The longest build id kept (bytes), a SHA-1's. */
+#define SYM_MAX_BUILD_ID	20
+
 /* A store with one user; NULL without memory. */
 struct sym_store *sym_store_new(void);
 /* One more user of st; returns st. */

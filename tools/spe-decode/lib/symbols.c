@@ -31,7 +31,7 @@
 #endif
 #define BUILD_ID_SIZE_FLAG		(1 << 15)	/* PERF_RECORD_MISC_BUILD_ID_SIZE */
 #define RECORD_HEADER_BUILD_ID		67		/* PERF_RECORD_HEADER_BUILD_ID */
-#define MAX_BUILD_ID			20
+#define MAX_BUILD_ID			SYM_MAX_BUILD_ID
 
 struct dso {
 	char *path;
