@@ -201,7 +201,8 @@ static inline uint64_t spe_addr_sign_extend(uint64_t payload)
 {
 	uint64_t v = payload & SPE_ADDR_VALUE_MASK;
 
-	return (v & SPE_BIT(55)) ? (v | ~SPE_ADDR_VALUE_MASK) : v;
+	/* Without a branch: kernel and user addresses interleave. */
+	return (v ^ SPE_BIT(55)) - SPE_BIT(55);
 }
 
 /* ---- Counter packet (DDI 0586A §5.3.4) ---------------------------------- */
