@@ -51,21 +51,24 @@ for j in 2 8; do
 	[ -z "$bad" ] && tap_ok "-j $j: report, report --sort, script, script --json, c2c, pprof and html byte for byte as -j 1" ||
 		tap_fail "-j $j equals -j 1" "differs:$bad"
 done
-# script -j writes through a writer thread: a failed write is reported
-# and ends the command, and a reader that goes away stops it at once.
-if [ -w /dev/full ]; then
-	"$spe" script -j 2 "$tmp/m.data" >/dev/full 2>"$tmp/err"
-	rc=$?
-	[ $rc -eq 1 ] && grep -q 'spe-decode script: write error: No space left on device' "$tmp/err" &&
-		tap_ok "script -j 2 into a full disk: write error, exit 1" ||
-		tap_fail "script -j 2 into a full disk" "exit $rc: $(cat "$tmp/err")"
-else
-	tap_skip "script -j 2 into a full disk" "no /dev/full"
-fi
-n=$(timeout 20 "$spe" script -j 2 "$tmp/m.data" 2>/dev/null | head -3 | wc -l)
-rc=${PIPESTATUS[0]}
-[ "$n" = 3 ] && [ "$rc" != 124 ] && tap_ok "script -j 2 | head -3: three lines, the writer stops (exit $rc)" ||
-	tap_fail "script -j 2 | head" "$n lines, exit $rc"
+# script -j 3 writes through a writer thread, -j 2 from the thread that
+# formats: either way a failed write is reported and ends the command,
+# and a reader that goes away stops it at once.
+for j in 2 3; do
+	if [ -w /dev/full ]; then
+		"$spe" script -j $j "$tmp/m.data" >/dev/full 2>"$tmp/err"
+		rc=$?
+		[ $rc -eq 1 ] && grep -q 'spe-decode script: write error: No space left on device' "$tmp/err" &&
+			tap_ok "script -j $j into a full disk: write error, exit 1" ||
+			tap_fail "script -j $j into a full disk" "exit $rc: $(cat "$tmp/err")"
+	else
+		tap_skip "script -j $j into a full disk" "no /dev/full"
+	fi
+	n=$(timeout 20 "$spe" script -j $j "$tmp/m.data" 2>/dev/null | head -3 | wc -l)
+	rc=${PIPESTATUS[0]}
+	[ "$n" = 3 ] && [ "$rc" != 124 ] && tap_ok "script -j $j | head -3: three lines, the command stops (exit $rc)" ||
+		tap_fail "script -j $j | head" "$n lines, exit $rc"
+done
 # Pipe input decodes in one thread: still the same.
 "$spe" report -j 4 - <"$tmp/m.data" | sed 's/^# spe-decode report of -$/# spe-decode report of X/' >"$tmp/pipe"
 sed 's/^# spe-decode report of .*/# spe-decode report of X/' "$tmp/j1/report" >"$tmp/file"

@@ -684,6 +684,7 @@ static int run(int argc, char **argv)
 	const char *path = NULL;
 	bool branch_miss = false;
 	char err[256] = "", kallsyms[4096];
+	unsigned nthreads;
 	int c, status;
 
 	spe_itrace_default(&sc.it);
@@ -759,10 +760,19 @@ static int run(int argc, char **argv)
 	}
 	sc.out = malloc(sizeof(*sc.out));
 	sc.ips = calloc(NR_IP_SLOTS, sizeof(*sc.ips));
-	/* perf's layout goes through the line blocks; with threads to
-	 * decode, another one writes them (output_thread.h). */
-	if (sc.fmt == FMT_PERF && (r.threads ? r.threads : spe_cli_default_threads()) > 1)
+	/*
+	 * perf's layout goes through the line blocks; with three threads or
+	 * more, one of them writes the blocks (output_thread.h) and one
+	 * fewer decodes.  With two, the writer would take turns on a CPU with
+	 * the decoding thread, and every block would cross between the CPUs
+	 * for the write's copy: -j 2 took 0.177 s with it, 0.150 s without.
+	 */
+	nthreads = r.threads ? r.threads : spe_cli_default_threads();
+	if (sc.fmt == FMT_PERF && nthreads > 2) {
 		sc.writer = spe_output_thread_start(STDOUT_FILENO, OBUF_SIZE);
+		if (sc.writer)
+			r.threads = nthreads - 1;
+	}
 	sc.obuf = sc.writer ? spe_output_thread_block(sc.writer) : malloc(OBUF_SIZE);
 	if (!sc.out || !sc.ips || !sc.obuf) {
 		free(sc.out);
