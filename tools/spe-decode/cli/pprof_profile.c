@@ -624,7 +624,9 @@ int spe_pprof_write(struct spe_pprof *p, const char *comment_path, int fd)
 	}
 	g->base.append = gz_append;
 	dfd = dup(fd);
-	g->gz = dfd >= 0 ? gzdopen(dfd, "wb6") : NULL;
+	/* gzip's fastest level, as Go's runtime writes its profiles: the
+	 * default one took a third of the command's time for 12% less. */
+	g->gz = dfd >= 0 ? gzdopen(dfd, "wb1") : NULL;
 	if (!g->gz) {
 		if (dfd >= 0)
 			close(dfd);
