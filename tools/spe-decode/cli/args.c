@@ -47,34 +47,31 @@ bool spe_cli_symbol_option(int c, struct spe_sym_config *cfg)
  * that read a file twice load the same files again.  Those sessions run
  * in threads, hence the lock; the few messages live as long as the run.
  */
+struct said {
+	struct said *next;
+	char msg[];
+};
+
 static pthread_mutex_t warn_lock = PTHREAD_MUTEX_INITIALIZER;
-static char **warned;
-static size_t nr_warned, cap_warned;
+static struct said *said;
 
 void spe_cli_warn(void *ctx, const char *msg)
 {
-	bool said = false;
+	struct said *w;
 
 	pthread_mutex_lock(&warn_lock);
-	for (size_t i = 0; i < nr_warned && !said; i++)
-		said = !strcmp(warned[i], msg);
-	if (!said) {
-		char *copy = strdup(msg);
+	for (w = said; w && strcmp(w->msg, msg); w = w->next)
+		;
+	if (!w) {
+		size_t len = strlen(msg) + 1;
 
-		if (copy && nr_warned == cap_warned) {
-			size_t ncap = cap_warned ? 2 * cap_warned : 8;
-			char **n = realloc(warned, ncap * sizeof(*n));
-
-			if (n) {
-				warned = n;
-				cap_warned = ncap;
-			}
-		}
 		/* Without memory to remember it, it may be said again. */
-		if (copy && nr_warned < cap_warned)
-			warned[nr_warned++] = copy;
-		else
-			free(copy);
+		w = malloc(sizeof(*w) + len);
+		if (w) {
+			memcpy(w->msg, msg, len);
+			w->next = said;
+			said = w;
+		}
 		fprintf(stderr, "spe-decode %s: warning: %s\n", (const char *)ctx, msg);
 	}
 	pthread_mutex_unlock(&warn_lock);

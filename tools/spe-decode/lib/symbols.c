@@ -31,11 +31,10 @@
 #endif
 #define BUILD_ID_SIZE_FLAG		(1 << 15)	/* PERF_RECORD_MISC_BUILD_ID_SIZE */
 #define RECORD_HEADER_BUILD_ID		67		/* PERF_RECORD_HEADER_BUILD_ID */
-#define MAX_BUILD_ID			SYM_MAX_BUILD_ID
 
 struct dso {
 	char *path;
-	uint8_t id[MAX_BUILD_ID];
+	uint8_t id[SYM_MAX_BUILD_ID];
 	size_t id_len;
 	bool loaded;
 	struct spe_symtab tab;
@@ -193,7 +192,7 @@ int spe_symbols_build_id(struct spe_symbols *s, const char *path, const uint8_t 
 {
 	struct dso *d;
 
-	if (!len || len > MAX_BUILD_ID)
+	if (!len || len > SYM_MAX_BUILD_ID)
 		return 0;
 	d = find_dso(s, path);
 	if (!d)
@@ -210,13 +209,13 @@ int spe_symbols_build_id(struct spe_symbols *s, const char *path, const uint8_t 
 static int build_id_entry(struct spe_symbols *s, const unsigned char *p, size_t size,
 			  uint16_t misc)
 {
-	size_t len = MAX_BUILD_ID;
+	size_t len = SYM_MAX_BUILD_ID;
 	const char *name = (const char *)p + 36;
 
 	if (size < 37 || strnlen(name, size - 36) == size - 36)
 		return 0;
 	if (misc & BUILD_ID_SIZE_FLAG)
-		len = p[12 + 20] <= MAX_BUILD_ID ? p[12 + 20] : MAX_BUILD_ID;
+		len = p[12 + 20] <= SYM_MAX_BUILD_ID ? p[12 + 20] : SYM_MAX_BUILD_ID;
 	return spe_symbols_build_id(s, name, p + 12, len);
 }
 
@@ -439,7 +438,7 @@ int spe_symbols_event(struct spe_symbols *s, const struct spe_perf_reader_event 
 		 * build id: a size byte, 3 reserved, 20 id bytes. */
 		if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)
 			return on_mmap(s, h->misc, p, (const char *)p + 64, p + 36,
-				       p[32] <= MAX_BUILD_ID ? p[32] : MAX_BUILD_ID);
+				       p[32] <= SYM_MAX_BUILD_ID ? p[32] : SYM_MAX_BUILD_ID);
 		return on_mmap(s, h->misc, p, (const char *)p + 64, NULL, 0);
 	case RECORD_HEADER_BUILD_ID:
 		/* A pipe's BUILD_ID feature: one entry, header included. */
@@ -453,7 +452,7 @@ int spe_symbols_event(struct spe_symbols *s, const struct spe_perf_reader_event 
 
 static void load_dso(struct spe_symbols *s, struct dso *d)
 {
-	char found[2 * 64 + 8] = "", msg[4096 + 256], want[2 * MAX_BUILD_ID + 1];
+	char found[2 * 64 + 8] = "", msg[4096 + 256], want[2 * SYM_MAX_BUILD_ID + 1];
 	enum spe_dso_status st;
 
 	d->loaded = true;
