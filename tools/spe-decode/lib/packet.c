@@ -49,6 +49,21 @@ const struct spe_hdr_class spe_hdr_table[256] = {
 	HC64(0x00), HC64(0x40), HC64(0x80), HC64(0xc0),
 };
 
+/*
+ * The record decoder's fast path moves past an 8-bit header by the size
+ * its kind implies (SPE_RK_FIXED_PLEN): check every header byte's payload
+ * size against it here, so that a table change that breaks it cannot build.
+ */
+#define FIXED_OK(b)							\
+	(SPE_RK_FIXED_PLEN(HC_REC(b)) < 0 ||				\
+	 SPE_RK_FIXED_PLEN(HC_REC(b)) == HC_PLEN(b))
+#define FIXED_OK4(b)	(FIXED_OK(b) && FIXED_OK((b) + 1) && FIXED_OK((b) + 2) && FIXED_OK((b) + 3))
+#define FIXED_OK16(b)	(FIXED_OK4(b) && FIXED_OK4((b) + 4) && FIXED_OK4((b) + 8) && FIXED_OK4((b) + 12))
+#define FIXED_OK64(b)	(FIXED_OK16(b) && FIXED_OK16((b) + 16) && FIXED_OK16((b) + 32) && \
+			 FIXED_OK16((b) + 48))
+_Static_assert(FIXED_OK64(0x00) && FIXED_OK64(0x40) && FIXED_OK64(0x80) && FIXED_OK64(0xc0),
+	       "SPE_RK_FIXED_PLEN disagrees with a header's payload size");
+
 int spe_pkt_decode(const uint8_t *buf, size_t len, uint64_t stream_offset,
 		   struct spe_pkt *pkt)
 {

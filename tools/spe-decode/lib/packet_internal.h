@@ -68,6 +68,22 @@ enum spe_rec_kind {
 		 (i) == SPE_CNT_TRANSLATION ? SPE_RK_LAT_XLAT : SPE_RK_CNT_OTHER) : \
 	 SPE_RK_UNKNOWN)
 
+/*
+ * The payload size in bytes that every 8-bit header of record kind @k has
+ * (DDI 0586A §5.3: an Address packet always carries 8 bytes, a Counter 2,
+ * a Context 4, an Operation Type 1, a Timestamp 8; Padding and End none),
+ * or -1 where it varies with the header's bits 5:4 (Events, Data Source,
+ * unknown headers).  packet.c checks it against the first-byte table at
+ * compile time; the record decoder's fast path moves on by it.
+ */
+#define SPE_RK_FIXED_PLEN(k)						\
+	((k) == SPE_RK_PAD || (k) == SPE_RK_END ? 0 :			\
+	 (k) == SPE_RK_OP ? 1 :						\
+	 (k) >= SPE_RK_LAT_TOT && (k) <= SPE_RK_CNT_OTHER ? 2 :		\
+	 (k) >= SPE_RK_CTX_EL1 && (k) <= SPE_RK_CTX_OTHER ? 4 :		\
+	 ((k) >= SPE_RK_PC && (k) <= SPE_RK_ADDR_OTHER) || (k) == SPE_RK_TS ? 8 : \
+	 -1)
+
 struct spe_hdr_class {
 	uint8_t type;		/* enum spe_pkt_type or SPE_HC_EXTENDED */
 	uint8_t payload_len;
