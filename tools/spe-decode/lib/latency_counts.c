@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Exact counts of latency values (latency_counts.h): a sorted array of
- * (value, count) words, found by binary search.  A new distinct value
- * moves the words above it; there are at most 65536 distinct values, and
- * most rows of a cost table have a few dozen.
+ * (value, count) words, found by binary search, and a few values waiting
+ * to go in.  A new distinct value moves the words above it; there are at
+ * most 65536 distinct values, and most rows of a cost table have a few
+ * dozen.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +19,11 @@ static unsigned value_of(uint32_t w)
 	return w >> 16;
 }
 
-int spe_lat_counts_add(struct spe_lat_counts *c, uint16_t v)
+/* The first word of a value above v, searching from word lo on. */
+static uint32_t above(const struct spe_lat_counts *c, uint32_t lo, unsigned v)
 {
-	uint32_t lo = 0, hi = c->n;
+	uint32_t hi = c->n;
 
-	/* lo: the first word of a value above v */
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
@@ -31,43 +32,106 @@ int spe_lat_counts_add(struct spe_lat_counts *c, uint16_t v)
 		else
 			hi = mid;
 	}
-	if (lo && value_of(c->w[lo - 1]) == v && (c->w[lo - 1] & COUNT_MAX) != COUNT_MAX) {
-		c->w[lo - 1]++;
-		c->total++;
-		return 0;
+	return lo;
+}
+
+/* Sorts the few values of a flush or a percentile (insertion sort). */
+static void sort_few(uint16_t *v, unsigned n)
+{
+	for (unsigned i = 1; i < n; i++) {
+		uint16_t x = v[i];
+		unsigned j = i;
+
+		for (; j && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
 	}
-	if (c->n == c->cap) {
-		uint32_t ncap = c->cap ? c->cap * 2 : 4;
+}
+
+/*
+ * Moves the pending values and v into the words.  Room for a new word per
+ * value is made first, so that a failure leaves the counts as they were;
+ * then no step can fail.  The values go in ascending order, each searched
+ * for from where the one before it was.
+ */
+static int flush(struct spe_lat_counts *c, uint16_t v)
+{
+	uint16_t vals[SPE_LAT_PENDING + 1];
+	unsigned nv = c->npend + 1;
+	uint32_t lo = 0;
+
+	if (c->cap - c->n < nv) {
+		uint32_t ncap = c->cap ? c->cap : 4;
 		uint32_t *n;
 
-		if (c->cap > UINT32_MAX / 2)
-			return SPE_ERR_NOMEM;
+		while (ncap - c->n < nv) {
+			if (ncap > UINT32_MAX / 2)
+				return SPE_ERR_NOMEM;
+			ncap *= 2;
+		}
 		n = realloc(c->w, (size_t)ncap * sizeof(*n));
 		if (!n)
 			return SPE_ERR_NOMEM;
 		c->w = n;
 		c->cap = ncap;
 	}
-	memmove(c->w + lo + 1, c->w + lo, (size_t)(c->n - lo) * sizeof(*c->w));
-	c->w[lo] = (uint32_t)v << 16 | 1;
-	c->n++;
+	memcpy(vals, c->pend, c->npend * sizeof(vals[0]));
+	vals[c->npend] = v;
+	sort_few(vals, nv);
+	for (unsigned i = 0; i < nv; i++) {
+		lo = above(c, lo, vals[i]);
+		if (lo && value_of(c->w[lo - 1]) == vals[i] &&
+		    (c->w[lo - 1] & COUNT_MAX) != COUNT_MAX) {
+			c->w[lo - 1]++;
+			continue;
+		}
+		memmove(c->w + lo + 1, c->w + lo, (size_t)(c->n - lo) * sizeof(*c->w));
+		c->w[lo] = (uint32_t)vals[i] << 16 | 1;
+		c->n++;
+	}
+	c->npend = 0;
+	return 0;
+}
+
+int spe_lat_counts_add(struct spe_lat_counts *c, uint16_t v)
+{
+	if (c->npend < SPE_LAT_PENDING) {
+		c->pend[c->npend++] = v;
+	} else {
+		int err = flush(c, v);
+
+		if (err)
+			return err;
+	}
 	c->total++;
 	return 0;
 }
 
+/* The words and the pending values walked together in ascending order. */
 unsigned spe_lat_counts_percentile(const struct spe_lat_counts *c, double pct)
 {
 	/* The rank as the report has always rounded it. */
 	uint64_t want = (uint64_t)((pct / 100.0) * (double)c->total + 0.999999), seen = 0;
+	uint16_t pend[SPE_LAT_PENDING];
+	unsigned np = c->npend, j = 0, last = 0;
+	uint32_t i = 0;
 
 	if (want < 1)
 		want = 1;
-	for (uint32_t i = 0; i < c->n; i++) {
-		seen += c->w[i] & COUNT_MAX;
+	memcpy(pend, c->pend, np * sizeof(pend[0]));
+	sort_few(pend, np);
+	while (i < c->n || j < np) {
+		if (j < np && (i == c->n || pend[j] < value_of(c->w[i]))) {
+			last = pend[j++];
+			seen++;
+		} else {
+			last = value_of(c->w[i]);
+			seen += c->w[i++] & COUNT_MAX;
+		}
 		if (seen >= want)
-			return value_of(c->w[i]);
+			return last;
 	}
-	return c->n ? value_of(c->w[c->n - 1]) : 0;
+	return last;
 }
 
 void spe_lat_counts_free(struct spe_lat_counts *c)
@@ -76,4 +140,5 @@ void spe_lat_counts_free(struct spe_lat_counts *c)
 	c->w = NULL;
 	c->n = c->cap = 0;
 	c->total = 0;
+	c->npend = 0;
 }

@@ -13,10 +13,21 @@
 
 #include <stdint.h>
 
+/*
+ * New values wait in a few slots of their own before they go into the
+ * words, all together: a row's words are a cold cache line or ten when a
+ * record comes (a table has one row per symbol, tens of thousands without
+ * symbols), and a binary search through them missed the cache at every
+ * step.  The values of one flush are looked up in the same, warm lines.
+ */
+#define SPE_LAT_PENDING		7
+
 struct spe_lat_counts {
 	uint32_t *w;
 	uint32_t n, cap;
-	uint64_t total;			/* the counts' sum */
+	uint64_t total;			/* the counts' sum, pending values too */
+	uint16_t pend[SPE_LAT_PENDING];	/* values not yet in w, any order */
+	uint8_t npend;
 };
 
 /* Counts v once more; SPE_ERR_NOMEM leaves the counts as they were. */
