@@ -85,13 +85,24 @@ struct spe_cost_table {
 		bool used;
 		char text[48];
 	} ds_text[64];
-	/* The cache of rows by raw key: RAW_SLOTS entries of row + 1 and
+	/* The cache of rows by raw key: raw_slots entries of row + 1 and
 	 * the key's 2 * nkeys words; NULL when the keys do not allow it. */
 	uint64_t *raw;
+	size_t raw_slots;
 	unsigned raw_words;
 };
 
-#define RAW_SLOTS	4096
+/*
+ * The raw-key cache starts small and grows with the rows, to twice as
+ * many slots as rows (then most keys keep a slot of their own): a
+ * recording of code without symbols has a row per ip, 93,000 in the
+ * benchmark's, and with the first 4096 slots nearly every record built
+ * its key's text.  It stops growing at RAW_BYTES_MAX: tables of that many
+ * rows are large already, and the rows, not the cache, must have the
+ * memory.
+ */
+#define RAW_SLOTS_MIN	4096u
+#define RAW_BYTES_MAX	(2u << 20)
 
 static struct row *row_at(const struct spe_cost_table *t, size_t i)
 {
@@ -147,7 +158,8 @@ int spe_cost_new(struct spe_cost_table **out, const char *keys, char *why, size_
 	if (!t->uses[SPE_KEY_PID] && !t->uses[SPE_KEY_COMM]) {
 		t->raw_words = 2 * t->nkeys;
 		/* Without memory for it the table works, only slower. */
-		t->raw = calloc((size_t)RAW_SLOTS * (1 + t->raw_words), sizeof(uint64_t));
+		t->raw = calloc((size_t)RAW_SLOTS_MIN * (1 + t->raw_words), sizeof(uint64_t));
+		t->raw_slots = t->raw ? RAW_SLOTS_MIN : 0;
 	}
 	return 0;
 }
@@ -327,7 +339,26 @@ static uint64_t *raw_slot(const struct spe_cost_table *t, const uint64_t *w)
 	for (unsigned i = 0; i < t->raw_words; i++)
 		h = (h ^ w[i]) * 0xff51afd7ed558ccdull;
 	h ^= h >> 29;
-	return t->raw + (h & (RAW_SLOTS - 1)) * (1 + t->raw_words);
+	return t->raw + (h & (t->raw_slots - 1)) * (1 + t->raw_words);
+}
+
+/* A new row: past half as many rows as slots, a cache four times larger
+ * (empty: it refills as records come).  Without memory for it the old
+ * one stays. */
+static void raw_grow(struct spe_cost_table *t)
+{
+	size_t n = t->raw_slots * 4;
+	uint64_t *c;
+
+	if (!t->raw || t->rows.used * 2 <= t->raw_slots ||
+	    n * (1 + t->raw_words) * sizeof(uint64_t) > RAW_BYTES_MAX)
+		return;
+	c = calloc(n * (1 + t->raw_words), sizeof(uint64_t));
+	if (!c)
+		return;
+	free(t->raw);
+	t->raw = c;
+	t->raw_slots = n;
 }
 
 /* The row of the record's key, found by its text (added if new), or
@@ -367,6 +398,8 @@ int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
 			return (int)found;
 		row = (uint32_t)found;
 		if (e) {
+			raw_grow(t);
+			e = raw_slot(t, w);
 			e[0] = (uint64_t)row + 1;
 			memcpy(e + 1, w, t->raw_words * sizeof(*w));
 		}
