@@ -13,18 +13,22 @@
  * key on while any per-task event exists and off about a second after the
  * last one is freed; one per-task software event held here keeps it on.
  *
- * Started by the guest's /init before anything else; it never returns.
+ * Started by the guest's /init before anything else, with the other CPUs
+ * offline (init.sh says why); it creates the file named by its argument
+ * once the event is open, for /init to bring them back, and never returns.
  */
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct perf_event_attr a;
 	long fd;
+	int ready;
 
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
@@ -35,6 +39,14 @@ int main(void)
 	if (fd < 0) {
 		perror("hold_perf_sched_key: perf_event_open");
 		return 1;
+	}
+	if (argc > 1) {
+		/* Without it /init waits, then goes on: keep the key. */
+		ready = open(argv[1], O_WRONLY | O_CREAT | O_EXCL, 0644);
+		if (ready < 0)
+			perror(argv[1]);
+		else
+			close(ready);
 	}
 	for (;;)
 		pause();
