@@ -344,21 +344,22 @@ static uint64_t *raw_slot(const struct spe_cost_table *t, const uint64_t *w)
 
 /* A new row: past half as many rows as slots, a cache four times larger
  * (empty: it refills as records come).  Without memory for it the old
- * one stays. */
-static void raw_grow(struct spe_cost_table *t)
+ * one stays.  Returns whether the slots moved. */
+static bool raw_grow(struct spe_cost_table *t)
 {
 	size_t n = t->raw_slots * 4;
 	uint64_t *c;
 
-	if (!t->raw || t->rows.used * 2 <= t->raw_slots ||
+	if (t->rows.used * 2 <= t->raw_slots ||
 	    n * (1 + t->raw_words) * sizeof(uint64_t) > RAW_BYTES_MAX)
-		return;
+		return false;
 	c = calloc(n * (1 + t->raw_words), sizeof(uint64_t));
 	if (!c)
-		return;
+		return false;
 	free(t->raw);
 	t->raw = c;
 	t->raw_slots = n;
+	return true;
 }
 
 /* The row of the record's key, found by its text (added if new), or
@@ -398,8 +399,8 @@ int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
 			return (int)found;
 		row = (uint32_t)found;
 		if (e) {
-			raw_grow(t);
-			e = raw_slot(t, w);
+			if (raw_grow(t))
+				e = raw_slot(t, w);
 			e[0] = (uint64_t)row + 1;
 			memcpy(e + 1, w, t->raw_words * sizeof(*w));
 		}
