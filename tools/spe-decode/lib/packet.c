@@ -53,10 +53,12 @@ const struct spe_hdr_class spe_hdr_table[256] = {
  * The record decoder's fast path moves past an 8-bit header by the size
  * its kind implies (SPE_RK_FIXED_PLEN): check every header byte's payload
  * size against it here, so that a table change that breaks it cannot build.
+ * FIXED_OK: the fixed size plus one picks a bit of a mask that has bit 0
+ * (the size varies) and bit HC_PLEN + 1 (the size agrees): the header's
+ * classification is expanded once, not once per comparison.
  */
 #define FIXED_OK(b)							\
-	(SPE_RK_FIXED_PLEN(HC_REC(b)) < 0 ||				\
-	 SPE_RK_FIXED_PLEN(HC_REC(b)) == HC_PLEN(b))
+	((1u | 2u << HC_PLEN(b)) >> (SPE_RK_FIXED_PLEN(HC_REC(b)) + 1) & 1)
 #define FIXED_OK4(b)	(FIXED_OK(b) && FIXED_OK((b) + 1) && FIXED_OK((b) + 2) && FIXED_OK((b) + 3))
 #define FIXED_OK16(b)	(FIXED_OK4(b) && FIXED_OK4((b) + 4) && FIXED_OK4((b) + 8) && FIXED_OK4((b) + 12))
 #define FIXED_OK64(b)	(FIXED_OK16(b) && FIXED_OK16((b) + 16) && FIXED_OK16((b) + 32) && \

@@ -77,12 +77,28 @@ enum spe_rec_kind {
  * compile time; the record decoder's fast path moves on by it.
  */
 #define SPE_RK_FIXED_PLEN(k)						\
-	((k) == SPE_RK_PAD || (k) == SPE_RK_END ? 0 :			\
-	 (k) == SPE_RK_OP ? 1 :						\
-	 (k) >= SPE_RK_LAT_TOT && (k) <= SPE_RK_CNT_OTHER ? 2 :		\
-	 (k) >= SPE_RK_CTX_EL1 && (k) <= SPE_RK_CTX_OTHER ? 4 :		\
-	 ((k) >= SPE_RK_PC && (k) <= SPE_RK_ADDR_OTHER) || (k) == SPE_RK_TS ? 8 : \
-	 -1)
+	((int)((0x953210ull >> 4 * ((SPE_RK_PLEN_CODES >> 3 * (k)) & 7)) & 0xf) - 1)
+
+/*
+ * SPE_RK_FIXED_PLEN's table: 3 bits a kind, a code whose size is the
+ * code'th nibble of 0x953210 less one (0: varies; 1: 0; 2: 1; 3: 2; 4: 4;
+ * 5: 8 bytes).  Packed so that the macro names @k once: packet.c checks
+ * every header with it, and an expression that repeats its argument
+ * grows with each nesting (the table check once took 190 MB of source).
+ */
+#define SPE_RK_CODE(k, code)	((unsigned long long)(code) << 3 * (k))
+#define SPE_RK_PLEN_CODES						\
+	(SPE_RK_CODE(SPE_RK_PAD, 1) | SPE_RK_CODE(SPE_RK_END, 1) |	\
+	 SPE_RK_CODE(SPE_RK_OP, 2) |					\
+	 SPE_RK_CODE(SPE_RK_LAT_TOT, 3) | SPE_RK_CODE(SPE_RK_LAT_ISS, 3) | \
+	 SPE_RK_CODE(SPE_RK_LAT_XLAT, 3) | SPE_RK_CODE(SPE_RK_CNT_OTHER, 3) | \
+	 SPE_RK_CODE(SPE_RK_CTX_EL1, 4) | SPE_RK_CODE(SPE_RK_CTX_EL2, 4) | \
+	 SPE_RK_CODE(SPE_RK_CTX_OTHER, 4) |				\
+	 SPE_RK_CODE(SPE_RK_PC, 5) | SPE_RK_CODE(SPE_RK_TGT, 5) |	\
+	 SPE_RK_CODE(SPE_RK_VA, 5) | SPE_RK_CODE(SPE_RK_PA, 5) |	\
+	 SPE_RK_CODE(SPE_RK_PBT, 5) | SPE_RK_CODE(SPE_RK_ADDR_OTHER, 5) | \
+	 SPE_RK_CODE(SPE_RK_TS, 5))
+_Static_assert(SPE_RK_END * 3 + 3 <= 64, "3 bits a kind fit in SPE_RK_PLEN_CODES");
 
 struct spe_hdr_class {
 	uint8_t type;		/* enum spe_pkt_type or SPE_HC_EXTENDED */
