@@ -85,6 +85,8 @@ struct spe_synth {
 	/* Bit k: kind k is wanted.  A record's samples are the wanted bits
 	 * of the kinds it has, taken lowest first, which is perf's order. */
 	uint32_t want_mask;
+	/* Instructions only, period 1: exactly one sample a record. */
+	bool every_record;
 };
 
 int spe_synth_init(struct spe_synth *sy, const struct spe_itrace *opts);

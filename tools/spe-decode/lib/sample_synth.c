@@ -127,6 +127,7 @@ int spe_synth_init(struct spe_synth *sy, const struct spe_itrace *opts)
 	for (int k = 0; k < SPE_S_NR; k++)
 		if (sy->opts.want[k])
 			sy->want_mask |= 1u << k;
+	sy->every_record = sy->want_mask == 1u << SPE_S_INSTRUCTIONS && sy->opts.period == 1;
 	return 0;
 }
 
@@ -250,6 +251,15 @@ int spe_synth_record(struct spe_synth *sy, const struct spe_qrecord *qr,
 		}
 	}
 
+	/* One sample a record (the views' --itrace=i1i): no kinds to sort. */
+	if (sy->every_record) {
+		s.kind = SPE_S_INSTRUCTIONS;
+		s.addr = va;
+		s.phys_addr = pa;
+		s.data_src = data_src;
+		s.period = 1;
+		return emit(ctx, &s);
+	}
 	/* The kinds this record has, as bits: most records have two or
 	 * three of the nine script wants, and testing each kind in turn
 	 * cost more than the samples it let through. */

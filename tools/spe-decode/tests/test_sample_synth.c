@@ -112,6 +112,59 @@ static void branch_subclasses_give_exact_flags(void)
 	CHECK_EQ(bad, 0, "branch flags are exactly those of the subclass and events (DDI 0586A §5.3.8, DDI 0487 D18.1)");
 }
 
+static bool same_sample(const struct spe_sample *a, const struct spe_sample *b)
+{
+	return a->kind == b->kind && a->time == b->time && a->cpu == b->cpu &&
+	       a->pid == b->pid && a->tid == b->tid && a->ip == b->ip &&
+	       a->cpumode == b->cpumode && a->addr == b->addr &&
+	       a->phys_addr == b->phys_addr && a->data_src == b->data_src &&
+	       a->weight == b->weight && a->issue_lat == b->issue_lat &&
+	       a->xlat_lat == b->xlat_lat && a->period == b->period &&
+	       a->flags == b->flags && a->nr_branches == b->nr_branches && a->qr == b->qr;
+}
+
+/*
+ * --itrace=i1i (the views' and report's setting) takes a short path, one
+ * sample a record: it must give the very instructions sample that the
+ * general path gives beside the other groups.
+ */
+static void one_sample_a_record_is_the_instructions_sample(void)
+{
+	struct spe_record recs[4] = { load_rec(), load_rec(), load_rec(), { 0 } };
+	struct spe_itrace one, all;
+	struct spe_synth sy1, syn;
+	const char *why;
+	int bad = 0;
+
+	recs[1].op_subclass = SPE_OP_LDST_ST;	/* a store */
+	recs[1].present &= ~SPE_REC_DATA_SOURCE;
+	recs[2].op_class = SPE_OP_CLASS_BRANCH;	/* a mispredicted indirect call */
+	recs[2].op_subclass = SPE_OP_BR_INDIRECT | SPE_OP_BR_HINT_CALL << 3;
+	recs[2].events = SPE_EV_RETIRED | SPE_EV_MISPRED;
+	recs[2].pc.addr = 0xffff800008001000ULL;
+	spe_itrace_parse("i1i", &one, &why);
+	spe_itrace_parse("i1ibfmtaM", &all, &why);
+	spe_synth_init(&sy1, &one);
+	spe_synth_init(&syn, &all);
+	CHECK(sy1.every_record && !syn.every_record, "i1i alone takes the one-sample path");
+	for (size_t i = 0; i < sizeof(recs) / sizeof(recs[0]); i++) {
+		struct spe_qrecord qr = { .rec = &recs[i], .time = 77 + i, .cpu = 2, .pid = 8,
+					  .tid = 9, .ds_table = SPE_DS_TABLE_COMMON };
+		struct got g1 = { .n = 0 }, gn = { .n = 0 };
+
+		spe_synth_record(&sy1, &qr, collect, &g1);
+		spe_synth_record(&syn, &qr, collect, &gn);
+		if (g1.n != 1 || !gn.n || gn.s[gn.n - 1].kind != SPE_S_INSTRUCTIONS ||
+		    !same_sample(&g1.s[0], &gn.s[gn.n - 1])) {
+			printf("# record %zu: %d samples, or its sample differs\n", i, g1.n);
+			bad++;
+		}
+	}
+	spe_synth_free(&sy1);
+	spe_synth_free(&syn);
+	CHECK_EQ(bad, 0, "i1i: one sample a record, equal to the instructions sample of the general path");
+}
+
 int main(void)
 {
 	struct spe_record rec = load_rec();
@@ -124,6 +177,7 @@ int main(void)
 	char buf[256];
 
 	branch_subclasses_give_exact_flags();
+	one_sample_a_record_is_the_instructions_sample();
 
 	spe_itrace_default(&it);
 	spe_synth_init(&sy, &it);
