@@ -12,21 +12,37 @@
 #include "split_sessions.h"
 
 /*
- * The queues end to end, cut into sp->n spans of about total / n bytes.
- * A span's end close to a queue's start or end moves there; elsewhere it
- * moves to where a record starts (spe_session_cut_point()).  Session i
- * decodes span i: the queues inside it whole, and parts (cuts) of the
- * two at its ends.
+ * Where span k of n starts, as a share of total: the spans shrink, in
+ * sizes 2n - 1, 2n - 3, ..., 3, 1 (sum n^2), so that the threads, taking
+ * them in turn, finish within the last spans' small size of each other.
+ * Spans of equal size left one thread alone with up to a whole span, an
+ * eighth of the work at 2 threads, after the other was done.
+ */
+static uint64_t span_start(uint64_t total, unsigned n, unsigned k)
+{
+	uint64_t nn = (uint64_t)n * n, w = 2ull * n * k - (uint64_t)k * k;
+
+	/* total * w / nn without overflow: w <= nn <= 4096 */
+	return total / nn * w + total % nn * w / nn;
+}
+
+/*
+ * The queues end to end, cut into sp->n spans (span_start()).  A span's
+ * end close to a queue's start or end moves there; elsewhere it moves to
+ * where a record starts (spe_session_cut_point()).  Session i decodes
+ * span i: the queues inside it whole, and parts (cuts) of the two at its
+ * ends.
  */
 static bool cut_queues(struct spe_session *s, const uint64_t *bytes, uint64_t total,
 		       struct spe_split *sp)
 {
-	uint64_t bound[SPE_SPLIT_MAX + 1], slack = total / sp->n / 8;
+	/* An eighth of the smallest span, the last. */
+	uint64_t bound[SPE_SPLIT_MAX + 1], slack = total / ((uint64_t)sp->n * sp->n) / 8;
 
 	bound[0] = 0;
 	bound[sp->n] = total;
 	for (unsigned k = 1; k < sp->n; k++) {
-		uint64_t target = total / sp->n * k, base = 0, at;
+		uint64_t target = span_start(total, sp->n, k), base = 0, at;
 		uint32_t q = 0;
 
 		while (target >= base + bytes[q])

@@ -2,7 +2,7 @@
 /*
  * A perf.data decoded by several sessions side by side (cli/split_sessions.c),
  * for the views whose results do not depend on the order of the records:
- * the AUX queues, end to end, are cut into spans of about equal bytes,
+ * the AUX queues, end to end, are cut into spans of shrinking size,
  * each decoded by a session of its own, with a context of its own
  * (symbols, counts) that the caller then adds up; threads take the spans
  * in turn.
@@ -23,9 +23,9 @@
 
 /*
  * A large file is cut into more spans than threads, up to this many per
- * thread, each of at least SPE_SPLIT_SPAN_BYTES: a thread that is done
- * takes the next span, so a slower core (a vCPU of a busy host) holds the
- * others back less.  Not more: each session reads the sideband again and
+ * thread, on average at least SPE_SPLIT_SPAN_BYTES: a thread that is
+ * done takes the next span, so a slower core (a vCPU of a busy host) holds
+ * the others back less.  Not more: each session reads the sideband again and
  * loads symbols of its own.
  */
 #define SPE_SPLIT_SPANS_PER_THREAD	4
@@ -45,7 +45,7 @@ struct spe_split {
 /*
  * Plans sessions for threads threads over the file at path, from the bytes
  * of each queue in its AUXTRACE index: the queues laid end to end and cut
- * into spans of equal bytes, one session each (whole queues, and parts of
+ * into spans that shrink towards the end, one session each (whole queues, and parts of
  * at most two at its ends, cut where a record starts:
  * spe_session_cut_point()).  Returns true when that makes two spans or
  * more; false for a pipe, a file without an index or without AUX data, a
