@@ -42,6 +42,17 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 	return 0;
 }
 
+/* A split decode has no filters (run_split()): every sample counts. */
+static int on_sample_unfiltered(void *ctx, const struct spe_sample *s)
+{
+	struct rep *rp = ctx;
+	struct spe_sym sym;
+
+	spe_symbols_lookup(rp->syms, s->pid, s->ip, s->cpumode, &sym);
+	spe_report_add(rp->r, s, &sym);
+	return 0;
+}
+
 static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 {
 	struct rep *rp = ctx;
@@ -87,7 +98,8 @@ static void free_parts(struct rep *parts, unsigned n)
  * of their own (cli/split_sessions.c), each with its own symbols and
  * counts, added up into parts[0] once all are done.  The counts do not
  * depend on the order of the records, so the summary is the one a single
- * session gives.  Returns the exit status.
+ * session gives.  Only without filters (the caller's condition), so its
+ * samples go to on_sample_unfiltered().  Returns the exit status.
  */
 static int run_split(struct spe_samples_run *r, struct spe_split *sp,
 		     struct spe_sym_config *symcfg, struct rep *parts)
@@ -106,7 +118,9 @@ static int run_split(struct spe_samples_run *r, struct spe_split *sp,
 			return 1;
 		}
 	}
+	r->on_sample = on_sample_unfiltered;
 	status = spe_split_execute(r, sp, ctx);
+	r->on_sample = on_sample;
 	if (status == SPE_SPLIT_RETRY)
 		return status;
 	for (unsigned i = 1; !status && i < sp->n; i++)
