@@ -87,6 +87,7 @@ struct spe_report {
 	uint64_t total;
 	struct sym_count *syms;		/* open addressing on (dso, name) */
 	size_t cap, used;
+	size_t last;			/* slot counted last: samples come in runs */
 };
 
 int spe_report_new(struct spe_report **out)
@@ -154,8 +155,15 @@ static int sym_reserve(struct spe_report *r, size_t want)
 
 static void sym_add_n(struct spe_report *r, const char *dso, const char *name, uint64_t n)
 {
+	struct sym_count *last = &r->syms[r->last];
 	size_t h;
 
+	/* Entries are unique: a slot holding this symbol is its entry, even
+	 * after the table grew under r->last. */
+	if (last->name == name && last->dso == dso) {
+		last->count += n;
+		return;
+	}
 	/* Without memory to grow, keep counting in the table as it is
 	 * while it has room. */
 	if ((r->used + 1) * 2 > r->cap && sym_reserve(r, r->used + 1) && r->used + 1 >= r->cap)
@@ -166,6 +174,7 @@ static void sym_add_n(struct spe_report *r, const char *dso, const char *name, u
 		r->used++;
 	}
 	r->syms[h].count += n;
+	r->last = h;
 }
 
 /* perf_mem_data_src level -> perf mem's "Memory access" label. */

@@ -109,6 +109,42 @@ static void top_lists_at_most_n_symbols(void)
 	spe_report_free(r);
 }
 
+/*
+ * Runs of samples in one symbol, a name in two DSOs, and a table that
+ * grows under the entry counted last (2000 symbols): every count exact.
+ */
+static void symbol_runs_count_exactly(void)
+{
+	static char names[2000][8];
+	struct spe_report *r;
+	struct spe_record rec = { 0 };
+	struct spe_qrecord qr = { .rec = &rec, .ds_table = SPE_DS_TABLE_NONE };
+	struct spe_sample s = { .qr = &qr };
+	struct spe_sym sym = { .has_sym = true };
+
+	if (spe_report_new(&r))
+		return;
+	for (int i = 0; i < 2000; i++) {
+		snprintf(names[i], sizeof(names[i]), "s%04d", i);
+		sym.name = names[i];
+		sym.dso = "/lib/a.so";
+		spe_report_add(r, &s, &sym);
+		spe_report_add(r, &s, &sym);
+		sym.dso = "/lib/b.so";
+		spe_report_add(r, &s, &sym);
+	}
+	sym.dso = "/lib/a.so";
+	for (int i = 0; i < 5; i++)
+		spe_report_add(r, &s, &sym);
+	text_len = 0;
+	text[0] = '\0';
+	spe_report_print(r, NULL, 3, sink, NULL);
+	CHECK(strstr(text, "\n       7   0.12%  s1999 ") && strstr(text, "\n       2   0.03%  s0000 ") &&
+	      !strstr(text, "\n       3 "),
+	      "2000 symbols in runs, one name in two DSOs: 7 for the last one, 2 for the others in a.so");
+	spe_report_free(r);
+}
+
 /* Symbols with equal counts come by name, then by DSO (one function name
  * in two libraries): the same text whatever order they were met in. */
 static void equal_counts_by_name_then_dso(void)
@@ -276,6 +312,7 @@ int main(void)
 
 	percentiles_use_nearest_rank();
 	top_lists_at_most_n_symbols();
+	symbol_runs_count_exactly();
 	equal_counts_by_name_then_dso();
 	levels_joined_with_or();
 	text_len = 0;
