@@ -115,7 +115,7 @@ static void top_lists_at_most_n_symbols(void)
  */
 static void symbol_runs_count_exactly(void)
 {
-	static char names[2000][8];
+	static char names[2000][16];
 	struct spe_report *r;
 	struct spe_record rec = { 0 };
 	struct spe_qrecord qr = { .rec = &rec, .ds_table = SPE_DS_TABLE_NONE };
