@@ -42,14 +42,19 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 	return 0;
 }
 
-/* A split decode has no filters (run_split()): every sample counts. */
-static int on_sample_unfiltered(void *ctx, const struct spe_sample *s)
+/*
+ * A split decode has no filters (run_split()): every record counts, and
+ * straight from the record, without making its sample first.
+ */
+static int on_record_unfiltered(void *ctx, const struct spe_qrecord *qr)
 {
+	const struct spe_record *rec = qr->rec;
 	struct rep *rp = ctx;
 	struct spe_sym sym;
 
-	spe_symbols_lookup(rp->syms, s->pid, s->ip, s->cpumode, &sym);
-	spe_report_add(rp->r, s, &sym);
+	spe_symbols_lookup(rp->syms, qr->pid, (rec->present & SPE_REC_PC) ? rec->pc.addr : 0,
+			   spe_synth_cpumode(rec), &sym);
+	spe_report_add_record(rp->r, rec, spe_synth_data_src(qr), &sym);
 	return 0;
 }
 
@@ -99,7 +104,7 @@ static void free_parts(struct rep *parts, unsigned n)
  * counts, added up into parts[0] once all are done.  The counts do not
  * depend on the order of the records, so the summary is the one a single
  * session gives.  Only without filters (the caller's condition), so its
- * samples go to on_sample_unfiltered().  Returns the exit status.
+ * records go to on_record_unfiltered().  Returns the exit status.
  */
 static int run_split(struct spe_samples_run *r, struct spe_split *sp,
 		     struct spe_sym_config *symcfg, struct rep *parts)
@@ -118,9 +123,9 @@ static int run_split(struct spe_samples_run *r, struct spe_split *sp,
 			return 1;
 		}
 	}
-	r->on_sample = on_sample_unfiltered;
+	r->on_record = on_record_unfiltered;
 	status = spe_split_execute(r, sp, ctx);
-	r->on_sample = on_sample;
+	r->on_record = NULL;
 	if (status == SPE_SPLIT_RETRY)
 		return status;
 	for (unsigned i = 1; !status && i < sp->n; i++)

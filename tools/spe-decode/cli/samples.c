@@ -28,6 +28,10 @@ static int on_record(void *ctx, const struct spe_qrecord *qr)
 {
 	struct run_ctx *c = ctx;
 
+	if (c->run->on_record) {
+		c->run->nr_samples++;	/* one a record, as with --itrace=i1i */
+		return c->run->on_record(c->run->ctx, qr);
+	}
 	return spe_synth_record(&c->synth, qr, emit, c);
 }
 

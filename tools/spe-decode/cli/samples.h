@@ -16,6 +16,10 @@ struct spe_samples_run {
 	struct spe_itrace itrace;
 	/* Each synthesised sample; non-zero stops. */
 	int (*on_sample)(void *ctx, const struct spe_sample *s);
+	/* Or, instead of samples, each record once, as decoded (itrace
+	 * unused): for counts that need no sample's fields but its
+	 * spe_synth_cpumode() and spe_synth_data_src(). */
+	int (*on_record)(void *ctx, const struct spe_qrecord *qr);
 	/* Every perf.data record, in time order with the samples (may be NULL). */
 	int (*on_event)(void *ctx, const struct spe_perf_reader_event *ev);
 	void *ctx;

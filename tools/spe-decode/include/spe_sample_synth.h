@@ -96,4 +96,12 @@ void spe_synth_free(struct spe_synth *sy);
 int spe_synth_record(struct spe_synth *sy, const struct spe_qrecord *qr,
 		     int (*emit)(void *ctx, const struct spe_sample *s), void *ctx);
 
+/*
+ * Two fields every sample of a record has, for a caller that counts
+ * records without making their samples: the cpumode perf gives its PC,
+ * and the perf_mem_data_src of a load or store (0 for other records).
+ */
+uint16_t spe_synth_cpumode(const struct spe_record *rec);
+uint64_t spe_synth_data_src(const struct spe_qrecord *qr);
+
 #endif /* SPE_SAMPLE_SYNTH_H */

@@ -264,7 +264,12 @@ static void level_add(struct spe_report *r, int k, uint64_t data_src)
 
 void spe_report_add(struct spe_report *r, const struct spe_sample *s, const struct spe_sym *sym)
 {
-	const struct spe_record *rec = s->qr->rec;
+	spe_report_add_record(r, s->qr->rec, s->data_src, sym);
+}
+
+void spe_report_add_record(struct spe_report *r, const struct spe_record *rec,
+			   uint64_t data_src, const struct spe_sym *sym)
+{
 	bool has_op = rec->present & SPE_REC_OP_TYPE;
 	enum spe_rep_op op = SPE_REP_OTHER;
 	uint64_t ev = (rec->present & SPE_REC_EVENTS) ? rec->events : 0;
@@ -289,9 +294,9 @@ void spe_report_add(struct spe_report *r, const struct spe_sample *s, const stru
 	if (op == SPE_REP_LOAD || op == SPE_REP_STORE) {
 		int k = op == SPE_REP_STORE;
 
-		union perf_mem_data_src d = { .val = s->data_src };
+		union perf_mem_data_src d = { .val = data_src };
 
-		level_add(r, k, s->data_src);
+		level_add(r, k, data_src);
 		r->peer[k] += !!(d.mem_snoopx & PERF_MEM_SNOOPX_PEER);
 		r->l1d_access[k] += !!(ev & SPE_EV_L1D_ACCESS);
 		r->l1d_miss[k] += !!(ev & SPE_EV_L1D_REFILL);

@@ -158,12 +158,33 @@ static bool insn_due(struct spe_synth *sy, uint32_t queue)
 	return true;
 }
 
-static uint16_t cpumode_of(const struct spe_record *rec)
+uint16_t spe_synth_cpumode(const struct spe_record *rec)
 {
 	/* perf compares the PC with the kernel start (top half on arm64). */
 	if ((rec->present & SPE_REC_PC) && (rec->pc.addr >> 63))
 		return PERF_RECORD_MISC_KERNEL;
 	return PERF_RECORD_MISC_USER;
+}
+
+/* What the data source of qr's record needs: op, events, Data Source. */
+static struct spe_ds_input ds_input(const struct spe_record *rec)
+{
+	bool ldst = (rec->present & SPE_REC_OP_TYPE) && rec->op_class == SPE_OP_CLASS_LDST;
+
+	return (struct spe_ds_input){
+		.is_load = ldst && !(rec->op_subclass & SPE_OP_LDST_ST),
+		.is_store = ldst && (rec->op_subclass & SPE_OP_LDST_ST),
+		.events = (rec->present & SPE_REC_EVENTS) ? rec->events : 0,
+		.has_source = rec->present & SPE_REC_DATA_SOURCE,
+		.source = rec->data_source,
+	};
+}
+
+uint64_t spe_synth_data_src(const struct spe_qrecord *qr)
+{
+	struct spe_ds_input dsi = ds_input(qr->rec);
+
+	return spe_perf_data_src(qr->ds_table, &dsi);
 }
 
 static uint32_t branch_flags(const struct spe_record *rec)
@@ -203,15 +224,8 @@ int spe_synth_record(struct spe_synth *sy, const struct spe_qrecord *qr,
 {
 	const struct spe_record *rec = qr->rec;
 	const struct spe_itrace *o = &sy->opts;
-	bool ldst = (rec->present & SPE_REC_OP_TYPE) && rec->op_class == SPE_OP_CLASS_LDST;
 	bool branch = (rec->present & SPE_REC_OP_TYPE) && rec->op_class == SPE_OP_CLASS_BRANCH;
-	struct spe_ds_input dsi = {
-		.is_load = ldst && !(rec->op_subclass & SPE_OP_LDST_ST),
-		.is_store = ldst && (rec->op_subclass & SPE_OP_LDST_ST),
-		.events = (rec->present & SPE_REC_EVENTS) ? rec->events : 0,
-		.has_source = rec->present & SPE_REC_DATA_SOURCE,
-		.source = rec->data_source,
-	};
+	struct spe_ds_input dsi = ds_input(rec);
 	uint64_t ev = dsi.events;
 	struct spe_sample s;	/* filled field by field: this runs per record */
 	uint64_t va = (rec->present & SPE_REC_DATA_VA) ? rec->data_va : 0;
@@ -225,7 +239,7 @@ int spe_synth_record(struct spe_synth *sy, const struct spe_qrecord *qr,
 	s.pid = qr->pid;
 	s.tid = qr->tid;
 	s.ip = (rec->present & SPE_REC_PC) ? rec->pc.addr : 0;
-	s.cpumode = cpumode_of(rec);
+	s.cpumode = spe_synth_cpumode(rec);
 	s.weight = (rec->present & SPE_REC_LAT_TOTAL) ? rec->lat_total : 0;
 	s.issue_lat = (rec->present & SPE_REC_LAT_ISSUE) ? rec->lat_issue : 0;
 	s.xlat_lat = (rec->present & SPE_REC_LAT_XLAT) ? rec->lat_xlat : 0;
