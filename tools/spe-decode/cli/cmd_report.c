@@ -43,8 +43,8 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 }
 
 /*
- * A split decode has no filters (run_split()): every record counts, and
- * straight from the record, without making its sample first.
+ * Without filters (always in a split decode: run_split()), every record
+ * counts, straight from the record, without making its sample first.
  */
 static int on_record_unfiltered(void *ctx, const struct spe_qrecord *qr)
 {
@@ -272,6 +272,8 @@ static int run(int argc, char **argv)
 		goto out;
 	}
 	status = spe_filter_prepare(&rp.filter, "report", path, &r.itrace);
+	if (!spe_filter_active(&rp.filter))
+		r.on_record = on_record_unfiltered;
 	if (!status)
 		status = spe_samples_execute(&r);
 	/* A failed report says why on stderr and prints no half summary. */
