@@ -12,16 +12,19 @@
 #include "split_sessions.h"
 
 /*
- * Where span k of n starts, as a share of total: the spans shrink, in
- * sizes 2n - 1, 2n - 3, ..., 3, 1 (sum n^2), so that the threads, taking
- * them in turn, finish within the last spans' small size of each other.
- * Spans of equal size left one thread alone with up to a whole span, an
- * eighth of the work at 2 threads, after the other was done.
+ * Where span k of sp's starts, as a share of total.  With more spans than
+ * threads the spans shrink, in sizes 2n - 1, 2n - 3, ..., 3, 1 (sum n^2),
+ * so that the threads, taking them in turn, finish within the last spans'
+ * small size of each other: spans of equal size left one thread alone
+ * with up to a whole span, an eighth of the work at 2 threads, after the
+ * other was done.  A span per thread: equal spans, all taken at once.
  */
-static uint64_t span_start(uint64_t total, unsigned n, unsigned k)
+static uint64_t span_start(uint64_t total, const struct spe_split *sp, unsigned k)
 {
-	uint64_t nn = (uint64_t)n * n, w = 2ull * n * k - (uint64_t)k * k;
+	uint64_t n = sp->n, nn = n * n, w = 2 * n * k - (uint64_t)k * k;
 
+	if (sp->n <= sp->threads)
+		return total / n * k;
 	/* total * w / nn without overflow: w <= nn <= 4096 */
 	return total / nn * w + total % nn * w / nn;
 }
@@ -37,12 +40,12 @@ static bool cut_queues(struct spe_session *s, const uint64_t *bytes, uint64_t to
 		       struct spe_split *sp)
 {
 	/* An eighth of the smallest span, the last. */
-	uint64_t bound[SPE_SPLIT_MAX + 1], slack = total / ((uint64_t)sp->n * sp->n) / 8;
+	uint64_t bound[SPE_SPLIT_MAX + 1], slack = (total - span_start(total, sp, sp->n - 1)) / 8;
 
 	bound[0] = 0;
 	bound[sp->n] = total;
 	for (unsigned k = 1; k < sp->n; k++) {
-		uint64_t target = span_start(total, sp->n, k), base = 0, at;
+		uint64_t target = span_start(total, sp, k), base = 0, at;
 		uint32_t q = 0;
 
 		while (target >= base + bytes[q])

@@ -2,10 +2,10 @@
 /*
  * A perf.data decoded by several sessions side by side (cli/split_sessions.c),
  * for the views whose results do not depend on the order of the records:
- * the AUX queues, end to end, are cut into spans of shrinking size,
- * each decoded by a session of its own, with a context of its own
- * (symbols, counts) that the caller then adds up; threads take the spans
- * in turn.
+ * the AUX queues, end to end, are cut into spans (of shrinking size when
+ * there are more than threads), each decoded by a session of its own,
+ * with a context of its own (symbols, counts) that the caller then adds
+ * up; threads take the spans in turn.
  *
  * A queue's records, pids and tids depend on its own data and the sideband
  * alone (spe_session_config's queue_set and cuts), so this gives what one
@@ -45,9 +45,9 @@ struct spe_split {
 /*
  * Plans sessions for threads threads over the file at path, from the bytes
  * of each queue in its AUXTRACE index: the queues laid end to end and cut
- * into spans that shrink towards the end, one session each (whole queues, and parts of
- * at most two at its ends, cut where a record starts:
- * spe_session_cut_point()).  Returns true when that makes two spans or
+ * into spans, equal for a span per thread, shrinking towards the end when
+ * more; one session each (whole queues, and parts of at most two at its
+ * ends, cut where a record starts: spe_session_cut_point()).  Returns true when that makes two spans or
  * more; false for a pipe, a file without an index or without AUX data, a
  * cut that cannot be placed, or threads < 2: the caller then decodes in
  * one session (with its decoding threads).
