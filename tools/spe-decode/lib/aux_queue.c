@@ -173,6 +173,24 @@ static bool q_advance(struct spe_session *s, struct aux_queue *q)
 	}
 }
 
+/* The pid of tid, through q's cache of the session's thread map. */
+static int32_t q_pid(const struct spe_session *s, struct aux_queue *q, int32_t tid)
+{
+	unsigned int i = (uint32_t)tid & (Q_PID_CACHE - 1);
+
+	if (q->pid_gen != s->threads.gen + 1) {
+		/* INT32_MIN: no tid (they are -1 or more). */
+		for (unsigned int k = 0; k < Q_PID_CACHE; k++)
+			q->pid_cache[k].tid = INT32_MIN;
+		q->pid_gen = s->threads.gen + 1;	/* never 0: a new queue misses */
+	}
+	if (q->pid_cache[i].tid != tid) {
+		q->pid_cache[i].pid = spe_tid_map_pid(&s->threads, tid);
+		q->pid_cache[i].tid = tid;
+	}
+	return q->pid_cache[i].pid;
+}
+
 /* The context of q's record, delivered before the sideband timed at t. */
 static void q_context(struct spe_session *s, struct aux_queue *q, struct spe_qrecord *qr,
 		      uint64_t t)
@@ -219,12 +237,7 @@ static void q_context(struct spe_session *s, struct aux_queue *q, struct spe_qre
 	} else {
 		qr->tid = q->tid;
 	}
-	if (q->pid_gen != s->threads.gen + 1 || q->cached_tid != qr->tid) {
-		q->cached_pid = spe_tid_map_pid(&s->threads, qr->tid);
-		q->cached_tid = qr->tid;
-		q->pid_gen = s->threads.gen + 1;	/* never 0: a new queue misses */
-	}
-	qr->pid = q->cached_pid;
+	qr->pid = q_pid(s, q, qr->tid);
 }
 
 /* Deliver every queued record older than perf time t (perf's algorithm,

@@ -32,6 +32,8 @@ struct q_buffer {
 	uint64_t aux_off;		/* offset in the AUX area (stream offset) */
 };
 
+#define Q_PID_CACHE	8	/* a power of 2 */
+
 struct aux_queue {
 	struct q_buffer *bufs;		/* FIFO of buffers not yet decoded */
 	uint32_t head, count, cap;
@@ -50,11 +52,15 @@ struct aux_queue {
 	uint64_t rec_ts;		/* rec's own SPE timestamp, 0 if none */
 	int32_t cpu, tid;		/* from the AUXTRACE records */
 	int32_t ctx_tid;		/* last CONTEXT seen, -1 */
-	/* Caches: the CPU's table (until metadata changes), tid -> pid. */
+	/*
+	 * Caches: the CPU's table (until metadata changes); tid -> pid
+	 * (until the thread map changes), a few tids, direct-mapped: a CPU
+	 * can go back and forth between threads every few records.
+	 */
 	uint32_t meta_gen, pid_gen;
 	uint64_t midr;
 	enum spe_ds_table ds_table;
-	int32_t cached_tid, cached_pid;
+	struct { int32_t tid, pid; } pid_cache[Q_PID_CACHE];
 	uint32_t index;			/* in the session's queues */
 	/*
 	 * A part of the queue only (cfg.cuts[cut], -1: all of it): seen

@@ -265,6 +265,55 @@ static void test_fork_and_idle(void)
 }
 
 /*
+ * A CPU going back and forth between threads every record, more threads
+ * than the queue's tid -> pid cache has slots, three of them in one slot
+ * (tids 3, 11, 19), and a COMM half way that gives tid 11 another
+ * process: every record's pid is the thread map's at its time.
+ */
+static void test_pid_of_alternating_threads(void)
+{
+	static const int32_t tids[5] = { 3, 11, 19, 4, 12 };
+	int fd = test_temp_fd();
+	struct spe_perf_writer *w = writer(fd, false);
+	struct spe_perf_writer_sample_id sid = { .time = ptime(1), .id = 11 };
+	uint8_t a[40 * 32];
+	size_t na = 0;
+	struct seen s;
+	struct spe_session_stats st;
+	int bad = 0;
+
+	for (int k = 0; k < 5; k++) {
+		sid.pid = 100 + (uint32_t)tids[k];
+		sid.tid = (uint32_t)tids[k];
+		if (spe_perf_writer_comm(w, sid.pid, sid.tid, "t", false, &sid))
+			abort();
+	}
+	sid = (struct spe_perf_writer_sample_id){ .pid = 500, .tid = 11, .time = ptime(25) - 1, .id = 11 };
+	if (spe_perf_writer_comm(w, 500, 11, "t", false, &sid))
+		abort();
+	for (int i = 0; i < 40; i++)
+		na += rec(a + na, 0x1000 + 4 * (uint64_t)i, tids[i % 5], 10 + (uint64_t)i);
+	if (spe_perf_writer_finished_round(w) ||
+	    spe_perf_writer_auxtrace(w, a, na, 0, 0, 0, (uint32_t)-1, 0) ||
+	    spe_perf_writer_finished_round(w) || spe_perf_writer_finish(w))
+		abort();
+	spe_perf_writer_free(w);
+	run(fd, &s, &st);
+	for (int i = 0; i < 40 && i < s.n; i++) {
+		int32_t tid = tids[i % 5], want = tid == 11 && 10 + i >= 25 ? 500 : 100 + tid;
+
+		if (s.tid[i] != tid || s.pid[i] != want) {
+			printf("# record %d: tid %d pid %d, want tid %d pid %d\n", i, s.tid[i],
+			       s.pid[i], tid, want);
+			bad++;
+		}
+	}
+	CHECK(s.n == 40 && !bad,
+	      "threads alternating every record, three sharing a cache slot, one changing process: every pid right");
+	close(fd);
+}
+
+/*
  * A queue keeps the CPU and thread of its first AUXTRACE buffer, as perf
  * does: a later buffer of the same queue naming another CPU changes
  * neither the samples' CPU nor the data-source table (its MIDR).
@@ -1249,6 +1298,7 @@ int main(void)
 	test_merge();
 	test_switch_and_truncation();
 	test_fork_and_idle();
+	test_pid_of_alternating_threads();
 	test_queue_keeps_first_cpu();
 	test_records_without_trailer();
 	test_stop_is_not_an_error();
