@@ -28,14 +28,17 @@
  * headers take the general path (SPE_RK_SLOW).
  */
 enum spe_rec_kind {
-	SPE_RK_SLOW,
 	SPE_RK_PAD, SPE_RK_EVENTS, SPE_RK_DS, SPE_RK_OP,
 	SPE_RK_CTX_EL1, SPE_RK_CTX_EL2, SPE_RK_CTX_OTHER,
 	SPE_RK_PC, SPE_RK_TGT, SPE_RK_VA, SPE_RK_PA, SPE_RK_PBT, SPE_RK_ADDR_OTHER,
 	SPE_RK_LAT_TOT, SPE_RK_LAT_ISS, SPE_RK_LAT_XLAT, SPE_RK_CNT_OTHER,
 	SPE_RK_UNKNOWN,
-	/* The record's end, last: one compare tells them from the rest. */
-	SPE_RK_TS, SPE_RK_END,
+	/*
+	 * Last, what leaves the fast path's packet switch: the 16-bit
+	 * headers and the record's end.  One compare tells them from the
+	 * rest.
+	 */
+	SPE_RK_SLOW, SPE_RK_TS, SPE_RK_END,
 };
 
 /*

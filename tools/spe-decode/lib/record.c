@@ -312,24 +312,16 @@ decode_short_packets(const uint8_t *buf, size_t *posp, size_t lim,
 	while (pos < lim) {
 		uint8_t b = buf[pos];
 		const struct spe_hdr_class *hc = &spe_hdr_table[b];
-		/*
-		 * The payload size from the header's bits 5:4 (DDI 0586A
-		 * §5.2.1), for the kinds whose size varies (Events, Data
-		 * Source, unknown headers); the others move on by a
-		 * constant in rec_store().  Headers whose size this does
-		 * not give (16-bit ones) are SPE_RK_SLOW.
-		 */
-		unsigned int plen = b > SPE_HDR_NO_PAYLOAD_MAX ? SPE_HDR_PAYLOAD_SIZE(b) : 0;
 		uint64_t v;
 
-		if (hc->rec_kind == SPE_RK_SLOW)
-			break;
 		memcpy(&v, buf + pos + 1, 8);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 		v = __builtin_bswap64(v);
 #endif
-		npk++;
-		if (hc->rec_kind >= SPE_RK_TS) {
+		if (hc->rec_kind >= SPE_RK_SLOW) {
+			if (hc->rec_kind == SPE_RK_SLOW)
+				break;
+			npk++;
 			if (hc->rec_kind == SPE_RK_TS) {
 				pos += 1 + SPE_RK_FIXED_PLEN(SPE_RK_TS);
 				rec->timestamp = v;
@@ -342,8 +334,14 @@ decode_short_packets(const uint8_t *buf, size_t *posp, size_t lim,
 			ended = true;
 			break;
 		}
-		npk -= hc->rec_kind == SPE_RK_PAD;	/* framing, not content */
-		present = rec_store(rec, present, hc->rec_kind, hc->index, v, plen, &pos);
+		npk += hc->rec_kind != SPE_RK_PAD;	/* framing, not content */
+		/*
+		 * The payload size, from the table (the header's bits 5:4,
+		 * DDI 0586A §5.2.1), is read only by the kinds whose size
+		 * varies (Events, Data Source, unknown headers); the others
+		 * move on by a constant in rec_store().
+		 */
+		present = rec_store(rec, present, hc->rec_kind, hc->index, v, hc->payload_len, &pos);
 	}
 	rec->present = present;
 	rec->n_packets = (uint16_t)npk;
