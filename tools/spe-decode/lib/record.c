@@ -276,6 +276,14 @@ static size_t skip_framing(const struct spe_decoder *dec, size_t pos, bool *more
 	struct spe_pkt pkt;
 	int ret;
 
+	/*
+	 * Most records follow the last one straight away: say so by a
+	 * branch, so that the record's first packet is loaded at once, not
+	 * after the padding scan's load and count of zero bytes.
+	 */
+	if (pos < len && buf[pos] != SPE_HDR_PADDING &&
+	    spe_hdr_table[buf[pos]].type != SPE_HC_EXTENDED)
+		return pos;
 	for (;;) {
 		pos = spe_skip_padding(buf, pos, len);
 		if (pos >= len || spe_hdr_table[buf[pos]].type != SPE_HC_EXTENDED)
