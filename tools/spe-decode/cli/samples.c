@@ -28,10 +28,6 @@ static int on_record(void *ctx, const struct spe_qrecord *qr)
 {
 	struct run_ctx *c = ctx;
 
-	if (c->run->on_record) {
-		c->run->nr_samples++;	/* one a record, as with --itrace=i1i */
-		return c->run->on_record(c->run->ctx, qr);
-	}
 	return spe_synth_record(&c->synth, qr, emit, c);
 }
 
@@ -106,11 +102,20 @@ int spe_samples_execute(struct spe_samples_run *run)
 	cfg.head_len = src.head_len;
 	cfg.threads = run->threads ? run->threads : spe_cli_default_threads();
 	spe_synth_init(&c.synth, &run->itrace);
+	/* Records without samples: straight from the session, and so the
+	 * events too (they share its context). */
+	if (run->on_record) {
+		cfg.on_record = run->on_record;
+		cfg.on_event = run->on_event;
+		cfg.ctx = run->ctx;
+	}
 	err = spe_session_open(&s, src.fd, &cfg);
 	if (!err)
 		err = spe_session_run(s);
 	if (s) {
 		run->stats = *spe_session_stats(s);
+		if (run->on_record)	/* one a record, as with --itrace=i1i */
+			run->nr_samples = run->stats.records;
 		run->info = *spe_session_auxtrace_info(s);
 		run->midr = spe_session_midr(s, 0);
 	}
