@@ -54,7 +54,7 @@ static int on_record_unfiltered(void *ctx, const struct spe_qrecord *qr)
 
 	spe_symbols_lookup(rp->syms, qr->pid, (rec->present & SPE_REC_PC) ? rec->pc.addr : 0,
 			   spe_synth_cpumode(rec), &sym);
-	spe_report_add_record(rp->r, rec, spe_synth_data_src(qr), &sym);
+	spe_report_add_record(rp->r, qr, &sym);
 	return 0;
 }
 

@@ -23,10 +23,10 @@ void spe_report_free(struct spe_report *r);
 /* One SPE record, given as its instructions sample (every record once),
  * with the symbol its ip resolved to. */
 void spe_report_add(struct spe_report *r, const struct spe_sample *s, const struct spe_sym *sym);
-/* The same from the record itself, with its sample's data_src
- * (spe_synth_data_src()): for a caller that makes no samples. */
-void spe_report_add_record(struct spe_report *r, const struct spe_record *rec,
-			   uint64_t data_src, const struct spe_sym *sym);
+/* The same from the record itself, for a caller that makes no samples
+ * (the data_src its sample would have: spe_synth_data_src()). */
+void spe_report_add_record(struct spe_report *r, const struct spe_qrecord *qr,
+			   const struct spe_sym *sym);
 
 /*
  * Adds src's counts into dst, as if dst had been given src's records too:

@@ -101,7 +101,14 @@ int spe_synth_record(struct spe_synth *sy, const struct spe_qrecord *qr,
  * records without making their samples: the cpumode perf gives its PC,
  * and the perf_mem_data_src of a load or store (0 for other records).
  */
-uint16_t spe_synth_cpumode(const struct spe_record *rec);
+static inline uint16_t spe_synth_cpumode(const struct spe_record *rec)
+{
+	/* perf compares the PC with the kernel start (top half on arm64). */
+	if ((rec->present & SPE_REC_PC) && (rec->pc.addr >> 63))
+		return PERF_RECORD_MISC_KERNEL;
+	return PERF_RECORD_MISC_USER;
+}
+
 uint64_t spe_synth_data_src(const struct spe_qrecord *qr);
 
 #endif /* SPE_SAMPLE_SYNTH_H */

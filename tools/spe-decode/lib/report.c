@@ -262,13 +262,14 @@ static void level_add(struct spe_report *r, int k, uint64_t data_src)
 	*lc = (struct level_cache){ .data_src = data_src, .slot = (uint8_t)i, .valid = true };
 }
 
-void spe_report_add(struct spe_report *r, const struct spe_sample *s, const struct spe_sym *sym)
-{
-	spe_report_add_record(r, s->qr->rec, s->data_src, sym);
-}
-
-void spe_report_add_record(struct spe_report *r, const struct spe_record *rec,
-			   uint64_t data_src, const struct spe_sym *sym)
+/*
+ * One record: its data_src is given, or with @qr, found from the record
+ * (spe_synth_data_src()) when it is a load or store, the only records
+ * that use it.
+ */
+static inline __attribute__((always_inline)) void
+report_add(struct spe_report *r, const struct spe_record *rec, const struct spe_qrecord *qr,
+	   uint64_t data_src, const struct spe_sym *sym)
 {
 	bool has_op = rec->present & SPE_REC_OP_TYPE;
 	enum spe_rep_op op = SPE_REP_OTHER;
@@ -293,8 +294,11 @@ void spe_report_add_record(struct spe_report *r, const struct spe_record *rec,
 		}
 	if (op == SPE_REP_LOAD || op == SPE_REP_STORE) {
 		int k = op == SPE_REP_STORE;
+		union perf_mem_data_src d;
 
-		union perf_mem_data_src d = { .val = data_src };
+		if (qr)
+			data_src = spe_synth_data_src(qr);
+		d.val = data_src;
 
 		level_add(r, k, data_src);
 		r->peer[k] += !!(d.mem_snoopx & PERF_MEM_SNOOPX_PEER);
@@ -311,6 +315,17 @@ void spe_report_add_record(struct spe_report *r, const struct spe_record *rec,
 	}
 	if (sym)
 		sym_add_n(r, sym->dso, sym->name, 1);
+}
+
+void spe_report_add(struct spe_report *r, const struct spe_sample *s, const struct spe_sym *sym)
+{
+	report_add(r, s->qr->rec, NULL, s->data_src, sym);
+}
+
+void spe_report_add_record(struct spe_report *r, const struct spe_qrecord *qr,
+			   const struct spe_sym *sym)
+{
+	report_add(r, qr->rec, qr, 0, sym);
 }
 
 int spe_report_merge(struct spe_report *dst, const struct spe_report *src)

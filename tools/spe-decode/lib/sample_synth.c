@@ -158,14 +158,6 @@ static bool insn_due(struct spe_synth *sy, uint32_t queue)
 	return true;
 }
 
-uint16_t spe_synth_cpumode(const struct spe_record *rec)
-{
-	/* perf compares the PC with the kernel start (top half on arm64). */
-	if ((rec->present & SPE_REC_PC) && (rec->pc.addr >> 63))
-		return PERF_RECORD_MISC_KERNEL;
-	return PERF_RECORD_MISC_USER;
-}
-
 /* What the data source of qr's record needs: op, events, Data Source. */
 static struct spe_ds_input ds_input(const struct spe_record *rec)
 {

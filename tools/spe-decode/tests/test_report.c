@@ -145,6 +145,71 @@ static void symbol_runs_count_exactly(void)
 	spe_report_free(r);
 }
 
+static int add_sample(void *ctx, const struct spe_sample *s)
+{
+	static const struct spe_sym sym = { .dso = "/bin/app", .name = "f", .has_sym = true };
+
+	spe_report_add(ctx, s, &sym);
+	return 0;
+}
+
+/*
+ * A report without filters counts records as decoded
+ * (spe_report_add_record()); with them, the samples synthesised from the
+ * records (spe_report_add()).  Both must print the same report: loads
+ * from every level of the common table, with and without TLB events, a
+ * load without a Data Source packet, stores, branches, other records, on
+ * two data-source tables.
+ */
+static void records_count_as_their_samples(void)
+{
+	static const struct spe_sym sym = { .dso = "/bin/app", .name = "f", .has_sym = true };
+	static char by_sample[8192];
+	struct spe_report *a, *b;
+	struct spe_itrace it;
+	struct spe_synth sy;
+	const char *why;
+
+	if (spe_report_new(&a) || spe_report_new(&b))
+		return;
+	spe_itrace_parse("i1i", &it, &why);
+	spe_synth_init(&sy, &it);
+	for (int i = 0; i < 600; i++) {
+		struct spe_record rec = { 0 };
+		struct spe_qrecord qr = { .rec = &rec, .ds_table = i % 2 ? SPE_DS_TABLE_COMMON :
+								SPE_DS_TABLE_NONE };
+		static const uint8_t classes[4] = { SPE_OP_CLASS_LDST, SPE_OP_CLASS_LDST,
+						    SPE_OP_CLASS_BRANCH, SPE_OP_CLASS_OTHER };
+
+		rec.present = SPE_REC_OP_TYPE | SPE_REC_EVENTS | SPE_REC_LAT_TOTAL | SPE_REC_PC |
+			      (i % 5 ? SPE_REC_DATA_SOURCE : 0) | (i % 3 ? SPE_REC_LAT_XLAT : 0);
+		rec.op_class = classes[i % 4];
+		rec.op_subclass = i % 8 == 1 ? SPE_OP_LDST_ST : 0;
+		rec.events = (uint64_t)i * 0x9e3779b9u & (SPE_EV_L1D_ACCESS | SPE_EV_L1D_REFILL |
+							   SPE_EV_TLB_ACCESS | SPE_EV_TLB_WALK |
+							   SPE_EV_LLC_ACCESS | SPE_EV_LLC_MISS |
+							   SPE_EV_MISPRED | SPE_EV_REMOTE_ACCESS);
+		rec.data_source = (uint16_t)(i % 16);
+		rec.lat_total = (uint16_t)(i % 97);
+		rec.lat_xlat = (uint16_t)(i % 13);
+		rec.pc.addr = i % 7 ? 0x400000 : 0xffff800008000000ull;
+		spe_synth_record(&sy, &qr, add_sample, a);
+		spe_report_add_record(b, &qr, &sym);
+	}
+	spe_synth_free(&sy);
+	text_len = 0;
+	text[0] = '\0';
+	spe_report_print(a, NULL, 5, sink, NULL);
+	memcpy(by_sample, text, sizeof(text));
+	text_len = 0;
+	text[0] = '\0';
+	spe_report_print(b, NULL, 5, sink, NULL);
+	CHECK(text_len > 500 && !strcmp(text, by_sample),
+	      "600 records counted as records print the report of their samples");
+	spe_report_free(a);
+	spe_report_free(b);
+}
+
 /* Symbols with equal counts come by name, then by DSO (one function name
  * in two libraries): the same text whatever order they were met in. */
 static void equal_counts_by_name_then_dso(void)
@@ -313,6 +378,7 @@ int main(void)
 	percentiles_use_nearest_rank();
 	top_lists_at_most_n_symbols();
 	symbol_runs_count_exactly();
+	records_count_as_their_samples();
 	equal_counts_by_name_then_dso();
 	levels_joined_with_or();
 	text_len = 0;
