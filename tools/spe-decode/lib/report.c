@@ -246,20 +246,28 @@ static unsigned level_slot(struct spe_report *r, int k, const char *label)
 	return i;
 }
 
-static void level_add(struct spe_report *r, int k, uint64_t data_src)
+/* A data_src not in the cache: its label's slot, found and cached. */
+static __attribute__((noinline)) void level_add_new(struct spe_report *r, int k,
+						   struct level_cache *lc, uint64_t data_src)
 {
-	struct level_cache *lc = &r->level_cache[k][(data_src * 0x9e3779b97f4a7c15ull) >> 58];
 	char label[LABEL_LEN];
 	unsigned i;
 
-	if (lc->valid && lc->data_src == data_src) {
-		r->level[k][lc->slot].n++;
-		return;
-	}
 	level_label(data_src, label, sizeof(label));
 	i = level_slot(r, k, label);
 	r->level[k][i].n++;
 	*lc = (struct level_cache){ .data_src = data_src, .slot = (uint8_t)i, .valid = true };
+}
+
+/* Inline: every load and store comes here, nearly always to a hit. */
+static inline void level_add(struct spe_report *r, int k, uint64_t data_src)
+{
+	struct level_cache *lc = &r->level_cache[k][(data_src * 0x9e3779b97f4a7c15ull) >> 58];
+
+	if (lc->valid && lc->data_src == data_src)
+		r->level[k][lc->slot].n++;
+	else
+		level_add_new(r, k, lc, data_src);
 }
 
 /*
