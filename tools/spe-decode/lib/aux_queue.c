@@ -20,6 +20,7 @@
 
 #include "session_internal.h"
 #include "spe_perf_time.h"
+#include "perf_time_inline.h"
 
 /* ---- Heap of queues by the time of their next record ------------------------ */
 
@@ -39,7 +40,7 @@ static void heap_pop(struct spe_session *s)
 
 static uint64_t q_perf_time(const struct spe_session *s, uint64_t ts)
 {
-	return s->have_tc ? spe_time_to_perf(&s->tc, ts) : ts;
+	return s->have_tc ? spe_time_to_perf_inline(&s->tc, ts) : ts;
 }
 
 static void q_note_error(struct spe_session *s, uint64_t off)

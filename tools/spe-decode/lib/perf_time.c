@@ -6,17 +6,11 @@
  * quotient and remainder of the shift so that the product cannot overflow.
  */
 #include "spe_perf_time.h"
+#include "perf_time_inline.h"
 
 uint64_t spe_time_to_perf(const struct spe_time_conv *tc, uint64_t cyc)
 {
-	uint64_t shift = tc->time_shift & 63;
-	uint64_t quot, rem;
-
-	if (tc->cap_user_time_short)
-		cyc = tc->time_cycles + ((cyc - tc->time_cycles) & tc->time_mask);
-	quot = cyc >> shift;
-	rem = cyc & ((1ULL << shift) - 1);
-	return tc->time_zero + quot * tc->time_mult + ((rem * tc->time_mult) >> shift);
+	return spe_time_to_perf_inline(tc, cyc);
 }
 
 uint64_t spe_perf_to_time(const struct spe_time_conv *tc, uint64_t ns)
