@@ -123,9 +123,7 @@ static int run_split(struct spe_samples_run *r, struct spe_split *sp,
 			return 1;
 		}
 	}
-	r->on_record = on_record_unfiltered;
 	status = spe_split_execute(r, sp, ctx);
-	r->on_record = NULL;
 	if (status == SPE_SPLIT_RETRY)
 		return status;
 	for (unsigned i = 1; !status && i < sp->n; i++)
@@ -244,6 +242,9 @@ static int run(int argc, char **argv)
 	/* Every record once: its instructions sample, period 1. */
 	spe_itrace_parse("i1i", &r.itrace, &(const char *){ NULL });
 	r.path = path;
+	/* Without filters (the only way to a split decode), records. */
+	if (!spe_filter_active(&rp.filter))
+		r.on_record = on_record_unfiltered;
 	out = malloc(sizeof(*out));
 	if (out && !spe_filter_active(&rp.filter) &&
 	    spe_split_plan(path, r.threads ? r.threads : spe_cli_default_threads(), &split)) {
@@ -272,8 +273,6 @@ static int run(int argc, char **argv)
 		goto out;
 	}
 	status = spe_filter_prepare(&rp.filter, "report", path, &r.itrace);
-	if (!spe_filter_active(&rp.filter))
-		r.on_record = on_record_unfiltered;
 	if (!status)
 		status = spe_samples_execute(&r);
 	/* A failed report says why on stderr and prints no half summary. */

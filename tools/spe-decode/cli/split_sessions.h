@@ -47,10 +47,11 @@ struct spe_split {
  * of each queue in its AUXTRACE index: the queues laid end to end and cut
  * into spans, equal for a span per thread, shrinking towards the end when
  * more; one session each (whole queues, and parts of at most two at its
- * ends, cut where a record starts: spe_session_cut_point()).  Returns true when that makes two spans or
- * more; false for a pipe, a file without an index or without AUX data, a
- * cut that cannot be placed, or threads < 2: the caller then decodes in
- * one session (with its decoding threads).
+ * ends, cut where a record starts: spe_session_cut_point()).  Returns
+ * true when that makes two spans or more; false for a pipe, a file
+ * without an index or without AUX data, a cut that cannot be placed, or
+ * threads < 2: the caller then decodes in one session (with its decoding
+ * threads).
  */
 bool spe_split_plan(const char *path, unsigned threads, struct spe_split *sp);
 

@@ -211,6 +211,26 @@ static uint32_t events_kinds(uint64_t ev)
 	       (uint32_t)!!(ev & SPE_EV_REMOTE_ACCESS) << SPE_S_REMOTE_ACCESS;
 }
 
+/*
+ * The wanted kinds a record has, as bits: most records have two or three
+ * of the nine script wants, and testing each kind in turn cost more than
+ * the samples it let through.
+ */
+static uint32_t wanted_kinds(const struct spe_synth *sy, uint64_t ev, bool branch,
+			     uint64_t data_src)
+{
+	uint32_t todo = events_kinds(ev);
+
+	/* Branch samples: 6.1's of mispredicted records, newer perf's of
+	 * every branch. */
+	if (sy->opts.branch_miss ? (ev & SPE_EV_MISPRED) : branch)
+		todo |= 1u << SPE_S_BRANCH;
+	if (data_src)		/* a load or store */
+		todo |= 1u << SPE_S_MEMORY;
+	todo |= 1u << SPE_S_INSTRUCTIONS;	/* when due: insn_due() */
+	return todo & sy->want_mask;
+}
+
 int spe_synth_record(struct spe_synth *sy, const struct spe_qrecord *qr,
 		     int (*emit)(void *ctx, const struct spe_sample *s), void *ctx)
 {
@@ -258,26 +278,7 @@ int spe_synth_record(struct spe_synth *sy, const struct spe_qrecord *qr,
 	}
 
 	/* One sample a record (the views' --itrace=i1i): no kinds to sort. */
-	if (sy->every_record) {
-		s.kind = SPE_S_INSTRUCTIONS;
-		s.addr = va;
-		s.phys_addr = pa;
-		s.data_src = data_src;
-		s.period = 1;
-		return emit(ctx, &s);
-	}
-	/* The kinds this record has, as bits: most records have two or
-	 * three of the nine script wants, and testing each kind in turn
-	 * cost more than the samples it let through. */
-	todo = events_kinds(ev);
-	/* Branch samples: 6.1's of mispredicted records, newer perf's of
-	 * every branch. */
-	if (o->branch_miss ? (ev & SPE_EV_MISPRED) : branch)
-		todo |= 1u << SPE_S_BRANCH;
-	if (data_src)		/* a load or store */
-		todo |= 1u << SPE_S_MEMORY;
-	todo |= 1u << SPE_S_INSTRUCTIONS;	/* when due, below */
-	todo &= sy->want_mask;
+	todo = sy->every_record ? 1u << SPE_S_INSTRUCTIONS : wanted_kinds(sy, ev, branch, data_src);
 	for (; todo; todo &= todo - 1) {
 		int k = __builtin_ctz(todo);
 
