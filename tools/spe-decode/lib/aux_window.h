@@ -20,10 +20,17 @@
 
 #include "spe_decode.h"
 
-/* The window's size: what a budget allows for nq queues at once, never
- * less than two of the decoder's minimum windows, never more than 1 MiB. */
+/*
+ * The window's size: what a budget allows for nq queues at once, never
+ * less than two of the decoder's minimum windows, never more than 256 KiB.
+ * The decoder reads each window right after pread() wrote it: a window
+ * that fits in a core's L2 cache with room to spare is read from there.
+ * With 1 MiB windows, report on a 1 GB file took 6% longer (0.677 s
+ * against 0.632 s, mean of 6 runs at 2 threads) and a third more system
+ * time, as the copy's lines were evicted before the decoder got to them.
+ */
 #define AUX_WINDOW_MIN		(2 * SPE_DECODER_WINDOW_MIN)
-#define AUX_WINDOW_MAX		(1u << 20)
+#define AUX_WINDOW_MAX		(256u << 10)
 #define AUX_WINDOW_BUDGET	(32u << 20)
 
 struct aux_window {
