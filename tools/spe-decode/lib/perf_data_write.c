@@ -420,6 +420,7 @@ static int writer_begin_record(struct spe_perf_writer *w, uint32_t type, uint16_
 	const struct perf_event_attr *attr = NULL;
 	size_t size;
 
+	*attrp = NULL;		/* set on every path (gcc -O3 checks it) */
 	if (writer_begin_data(w))
 		return w->err;
 	if (sid) {
