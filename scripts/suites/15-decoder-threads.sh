@@ -51,9 +51,10 @@ for j in 2 8; do
 	[ -z "$bad" ] && tap_ok "-j $j: report, report --sort, script, script --json, c2c, pprof and html byte for byte as -j 1" ||
 		tap_fail "-j $j equals -j 1" "differs:$bad"
 done
-# script -j 3 writes through a writer thread, -j 2 from the thread that
-# formats: either way a failed write is reported and ends the command,
-# and a reader that goes away stops it at once.
+# script -j 3 writes through a writer thread, -j 2 from the decoding
+# thread when it has nothing to decode, or from the thread that formats:
+# either way a failed write is reported and ends the command, and a
+# reader that goes away stops it at once.
 for j in 2 3; do
 	if [ -w /dev/full ]; then
 		"$spe" script -j $j "$tmp/m.data" >/dev/full 2>"$tmp/err"
@@ -106,11 +107,25 @@ if (cd "$top/tools/spe-decode" && CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS=-fsa
 	"$tsan/spe-decode" html -j 4 -o "$tmp/tsan.html" "$tmp/m.data" >/dev/null 2>"$tmp/tsan.err"
 	cat "$tmp/tsan.err" >>"$tmp/tsan.all"
 	grep -q 'ThreadSanitizer' "$tmp/tsan.err" && races=$((races + 1))
-	# script's output goes through the writer thread.
-	"$tsan/spe-decode" script -j 3 "$tmp/m.data" >"$tmp/tsan.out" 2>"$tmp/tsan.err"
-	cat "$tmp/tsan.err" >>"$tmp/tsan.all"
-	grep -q 'ThreadSanitizer' "$tmp/tsan.err" && races=$((races + 1))
-	cmp -s "$tmp/tsan.out" <(grep -v '^spe-decode' "$tmp/j1/script") || races=$((races + 1))
+	# script's output goes through the writer thread (-j 3), or is
+	# written by the decoding thread and the formatting one (-j 2).
+	for j in 2 3; do
+		"$tsan/spe-decode" script -j $j "$tmp/m.data" >"$tmp/tsan.out" 2>"$tmp/tsan.err"
+		cat "$tmp/tsan.err" >>"$tmp/tsan.all"
+		grep -q 'ThreadSanitizer' "$tmp/tsan.err" && races=$((races + 1))
+		cmp -s "$tmp/tsan.out" <(grep -v '^spe-decode' "$tmp/j1/script") || races=$((races + 1))
+	done
+	# The block ring itself, its helper polling all along.
+	if (cd "$top/tools/spe-decode" && CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS=-fsanitize=thread \
+		make -s O="$tsan" "$tsan/tests/test_output_thread" >>"$tmp/tsan.log" 2>&1); then
+		"$tsan/tests/test_output_thread" >"$tmp/tsan.out" 2>"$tmp/tsan.err"
+		rc=$?
+		cat "$tmp/tsan.err" >>"$tmp/tsan.all"
+		grep -q 'ThreadSanitizer' "$tmp/tsan.err" && races=$((races + 1))
+		[ $rc = 0 ] || races=$((races + 1))
+	else
+		races=$((races + 1))
+	fi
 	# report's spans share their symbol tables: a kallsyms table of 1024
 	# symbols (lookups go through each span's own cache of recent ones)
 	# and the tables of a program's file, loaded by whichever span meets
@@ -141,7 +156,7 @@ if (cd "$top/tools/spe-decode" && CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS=-fsa
 		cmp -s <(grep -v '^spe-decode' "$tmp/tsan.out") <(grep -v '^spe-decode' "$tmp/j1/report") ||
 			races=$((races + 1))
 	fi
-	[ "$races" = 0 ] && tap_ok "ThreadSanitizer: no race in report -j 2/3/8 (and -j 4 on one CPU, and -j 3 sharing symbol tables), html -j 4 and script -j 3, same output" ||
+	[ "$races" = 0 ] && tap_ok "ThreadSanitizer: no race in report -j 2/3/8 (and -j 4 on one CPU, and -j 3 sharing symbol tables), html -j 4, script -j 2 and -j 3 and the output block ring, same output" ||
 		tap_fail "ThreadSanitizer" "$(grep -m5 -A6 'WARNING' "$tmp/tsan.all")"
 else
 	tap_skip "ThreadSanitizer" "no TSan build ($(tail -1 "$tmp/tsan.log"))"

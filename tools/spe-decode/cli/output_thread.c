@@ -8,6 +8,13 @@
  * once per block costs nothing beside the write itself.  Each block is a
  * write and a wake-up on both sides: 256 KiB blocks made script 10%
  * slower than 1 MiB ones on 2 cores.
+ *
+ * Whoever writes a block holds `writing`: the writer thread all along, or
+ * in a ring without one, a helper for one block (trylock: a helper never
+ * waits) or the filler, which waits for it only when the ring is full.
+ * On 2 cores that made script 13% faster than writing on the filler's
+ * thread (0.112 s against 0.129 s, median of 16 runs): the decoding
+ * thread had half its time to spare.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -19,14 +26,20 @@
 /* Enough for the writer to be one block behind and one in the kernel. */
 #define NR_BLOCKS	4
 
+#define LOAD(p)		__atomic_load_n((p), __ATOMIC_ACQUIRE)
+
 struct spe_output_thread {
 	pthread_t thread;
-	pthread_mutex_t lock;
+	bool has_thread;		/* else shared: written by helpers */
+	pthread_mutex_t lock;		/* filled, written, err, quit */
+	pthread_mutex_t writing;	/* held by whoever writes a block */
 	pthread_cond_t wake_writer, wake_filler;
 	int fd;
 	char *block[NR_BLOCKS];
 	size_t len[NR_BLOCKS];
-	unsigned long filled, written;	/* blocks submitted / done */
+	/* Blocks submitted / done: changed under lock, read without it by
+	 * spe_output_thread_help()'s first look. */
+	unsigned long filled, written;
 	bool quit;
 	int err;			/* errno of the first failed write */
 };
@@ -47,33 +60,79 @@ static int write_all(int fd, const char *s, size_t n)
 	return 0;
 }
 
+/*
+ * Writes the oldest submitted block; the caller holds t->writing, so the
+ * blocks go out one at a time, in order.  False when none is waiting.
+ */
+static bool write_oldest(struct spe_output_thread *t)
+{
+	unsigned long k;
+	int err;
+
+	pthread_mutex_lock(&t->lock);
+	if (t->written == t->filled) {
+		pthread_mutex_unlock(&t->lock);
+		return false;
+	}
+	k = t->written % NR_BLOCKS;
+	err = t->err;
+	pthread_mutex_unlock(&t->lock);
+	/* After a failure the rest is dropped: the command stops soon. */
+	if (!err)
+		err = write_all(t->fd, t->block[k], t->len[k]);
+	pthread_mutex_lock(&t->lock);
+	if (err && !t->err)	/* read unlocked by ..._failed() */
+		__atomic_store_n(&t->err, err, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->written, t->written + 1, __ATOMIC_RELEASE);
+	pthread_cond_signal(&t->wake_filler);
+	pthread_mutex_unlock(&t->lock);
+	return true;
+}
+
 static void *writer(void *arg)
 {
 	struct spe_output_thread *t = arg;
 
-	pthread_mutex_lock(&t->lock);
+	pthread_mutex_lock(&t->writing);
 	for (;;) {
-		unsigned long k;
-		int err;
-
+		pthread_mutex_lock(&t->lock);
 		while (t->written == t->filled && !t->quit)
 			pthread_cond_wait(&t->wake_writer, &t->lock);
-		if (t->written == t->filled)
+		if (t->written == t->filled) {
+			pthread_mutex_unlock(&t->lock);
 			break;
-		k = t->written % NR_BLOCKS;
-		err = t->err;
+		}
 		pthread_mutex_unlock(&t->lock);
-		/* After a failure the rest is dropped: the command stops soon. */
-		if (!err)
-			err = write_all(t->fd, t->block[k], t->len[k]);
-		pthread_mutex_lock(&t->lock);
-		if (err && !t->err)	/* read unlocked by ..._failed() */
-			__atomic_store_n(&t->err, err, __ATOMIC_RELAXED);
-		t->written++;
-		pthread_cond_signal(&t->wake_filler);
+		write_oldest(t);
 	}
-	pthread_mutex_unlock(&t->lock);
+	pthread_mutex_unlock(&t->writing);
 	return NULL;
+}
+
+bool spe_output_thread_help(void *arg)
+{
+	struct spe_output_thread *t = arg;
+	bool wrote;
+
+	/* Cheap enough for a polling loop when there is nothing to do. */
+	if (LOAD(&t->written) == LOAD(&t->filled) || pthread_mutex_trylock(&t->writing))
+		return false;
+	wrote = write_oldest(t);
+	pthread_mutex_unlock(&t->writing);
+	return wrote;
+}
+
+/* Shared: until fewer than @most blocks are in flight, writes them or
+ * waits for the helper writing one. */
+static void write_down_to(struct spe_output_thread *t, unsigned long most)
+{
+	while (LOAD(&t->filled) - LOAD(&t->written) > most) {
+		pthread_mutex_lock(&t->writing);
+		/* A helper may have written it while this thread waited. */
+		if (LOAD(&t->filled) - LOAD(&t->written) > most)
+			write_oldest(t);
+		pthread_mutex_unlock(&t->writing);
+	}
 }
 
 static void free_thread(struct spe_output_thread *t)
@@ -82,11 +141,12 @@ static void free_thread(struct spe_output_thread *t)
 		free(t->block[i]);
 	pthread_cond_destroy(&t->wake_filler);
 	pthread_cond_destroy(&t->wake_writer);
+	pthread_mutex_destroy(&t->writing);
 	pthread_mutex_destroy(&t->lock);
 	free(t);
 }
 
-struct spe_output_thread *spe_output_thread_start(int fd, size_t block_size)
+static struct spe_output_thread *new_ring(int fd, size_t block_size)
 {
 	struct spe_output_thread *t = calloc(1, sizeof(*t));
 
@@ -94,17 +154,34 @@ struct spe_output_thread *spe_output_thread_start(int fd, size_t block_size)
 		return NULL;
 	t->fd = fd;
 	pthread_mutex_init(&t->lock, NULL);
+	pthread_mutex_init(&t->writing, NULL);
 	pthread_cond_init(&t->wake_writer, NULL);
 	pthread_cond_init(&t->wake_filler, NULL);
 	for (int i = 0; i < NR_BLOCKS; i++)
-		if (!(t->block[i] = malloc(block_size)))
-			goto fail;
-	if (pthread_create(&t->thread, NULL, writer, t))
-		goto fail;
+		if (!(t->block[i] = malloc(block_size))) {
+			free_thread(t);
+			return NULL;
+		}
 	return t;
-fail:
-	free_thread(t);
-	return NULL;
+}
+
+struct spe_output_thread *spe_output_thread_start(int fd, size_t block_size)
+{
+	struct spe_output_thread *t = new_ring(fd, block_size);
+
+	if (!t)
+		return NULL;
+	if (pthread_create(&t->thread, NULL, writer, t)) {
+		free_thread(t);
+		return NULL;
+	}
+	t->has_thread = true;
+	return t;
+}
+
+struct spe_output_thread *spe_output_thread_start_shared(int fd, size_t block_size)
+{
+	return new_ring(fd, block_size);
 }
 
 char *spe_output_thread_block(struct spe_output_thread *t)
@@ -118,8 +195,13 @@ char *spe_output_thread_submit(struct spe_output_thread *t, size_t len)
 
 	pthread_mutex_lock(&t->lock);
 	t->len[t->filled % NR_BLOCKS] = len;
-	t->filled++;
+	__atomic_store_n(&t->filled, t->filled + 1, __ATOMIC_RELEASE);
 	pthread_cond_signal(&t->wake_writer);
+	if (!t->has_thread) {
+		pthread_mutex_unlock(&t->lock);
+		write_down_to(t, NR_BLOCKS - 1);
+		pthread_mutex_lock(&t->lock);
+	}
 	while (t->filled - t->written == NR_BLOCKS)
 		pthread_cond_wait(&t->wake_filler, &t->lock);
 	next = t->block[t->filled % NR_BLOCKS];
@@ -129,6 +211,8 @@ char *spe_output_thread_submit(struct spe_output_thread *t, size_t len)
 
 void spe_output_thread_wait(struct spe_output_thread *t)
 {
+	if (!t->has_thread)
+		write_down_to(t, 0);
 	pthread_mutex_lock(&t->lock);
 	while (t->written != t->filled)
 		pthread_cond_wait(&t->wake_filler, &t->lock);
@@ -144,11 +228,15 @@ int spe_output_thread_stop(struct spe_output_thread *t)
 {
 	int err;
 
-	pthread_mutex_lock(&t->lock);
-	t->quit = true;
-	pthread_cond_signal(&t->wake_writer);
-	pthread_mutex_unlock(&t->lock);
-	pthread_join(t->thread, NULL);
+	if (t->has_thread) {
+		pthread_mutex_lock(&t->lock);
+		t->quit = true;
+		pthread_cond_signal(&t->wake_writer);
+		pthread_mutex_unlock(&t->lock);
+		pthread_join(t->thread, NULL);
+	} else {
+		write_down_to(t, 0);
+	}
 	err = t->err;
 	free_thread(t);
 	return err;

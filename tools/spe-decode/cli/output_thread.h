@@ -5,9 +5,11 @@
  * `script` prints hundreds of megabytes; the write(2) that copies them into
  * the page cache or a pipe costs about a third of its time, and on the
  * command's own thread that time adds to the decoding's.  With decoding
- * threads (-j 2 or more) the blocks the command fills are handed to this
- * thread instead, which writes them in order while the next ones are
- * filled.  Memory: NR_BLOCKS blocks of the size asked for.
+ * threads the blocks the command fills are handed to another thread
+ * instead, which writes them in order while the next ones are filled:
+ * the writer's own thread, or, with no core to spare for one, a decoding
+ * thread in the time it has nothing to decode (spe_output_thread_help()).
+ * Memory: NR_BLOCKS blocks of the size asked for.
  */
 #ifndef SPE_DECODE_CLI_OUTPUT_THREAD_H
 #define SPE_DECODE_CLI_OUTPUT_THREAD_H
@@ -23,6 +25,20 @@ struct spe_output_thread;
  */
 struct spe_output_thread *spe_output_thread_start(int fd, size_t block_size);
 
+/*
+ * The same without a thread of its own: the blocks are written by
+ * spe_output_thread_help(), and by the filler itself when every block is
+ * in flight or at the end.  NULL when out of memory.
+ */
+struct spe_output_thread *spe_output_thread_start_shared(int fd, size_t block_size);
+
+/*
+ * Writes the oldest submitted block, unless none is waiting or another
+ * thread is writing one; returns whether it wrote.  For any thread, at
+ * any time (a spe_session_config.idle_work).
+ */
+bool spe_output_thread_help(void *t);
+
 /* The first empty block to fill. */
 char *spe_output_thread_block(struct spe_output_thread *t);
 
@@ -33,7 +49,7 @@ char *spe_output_thread_block(struct spe_output_thread *t);
  */
 char *spe_output_thread_submit(struct spe_output_thread *t, size_t len);
 
-/* Waits until every submitted block is written. */
+/* Waits until every submitted block is written (writes them, shared). */
 void spe_output_thread_wait(struct spe_output_thread *t);
 
 /* Whether a write has failed (EPIPE from `| head`, ENOSPC): stop early. */

@@ -101,6 +101,8 @@ int spe_samples_execute(struct spe_samples_run *run)
 	cfg.head = src.head;
 	cfg.head_len = src.head_len;
 	cfg.threads = run->threads ? run->threads : spe_cli_default_threads();
+	cfg.idle_work = run->idle_work;
+	cfg.idle_ctx = run->idle_ctx;
 	spe_synth_init(&c.synth, &run->itrace);
 	/* Records without samples: straight from the session, and so the
 	 * events too (they share its context). */

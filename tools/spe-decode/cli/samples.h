@@ -25,6 +25,8 @@ struct spe_samples_run {
 	void *ctx;
 	bool quiet;			/* no end-of-run summary on stderr */
 	unsigned threads;		/* decoding threads, 0: one per CPU it may run on */
+	bool (*idle_work)(void *ctx);	/* for them when idle (spe_session_config) */
+	void *idle_ctx;
 	const uint64_t *queue_set;	/* the queues to decode (spe_session_config) */
 	const struct spe_session_cut *cuts;	/* parts of them (spe_session_config) */
 	unsigned nr_cuts;

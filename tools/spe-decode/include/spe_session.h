@@ -117,6 +117,14 @@ struct spe_session_config {
 	 * decodes too when they are behind; 0 or 1 decode in the caller's
 	 * thread alone.  The records come out the same. */
 	unsigned threads;
+	/*
+	 * Other work for the decoding threads, done while every queue is
+	 * decoded as far ahead as it may be (script writes its output
+	 * there): returns whether it found some.  Workers may call it at
+	 * the same time.  NULL: none.
+	 */
+	bool (*idle_work)(void *ctx);
+	void *idle_ctx;
 	/* A stream's first bytes, already read by the caller (at most 16). */
 	const void *head;
 	size_t head_len;

@@ -492,7 +492,8 @@ void aux_queues_start_threads(struct spe_session *s)
 			nbufs[i] = q ? q->count : 0;
 		}
 		if (!workers || spe_dw_start(&s->dw, workers, s->nr_q, bufs, nbufs, s->fd,
-					     aux_window_size(s->nr_q)))
+					     aux_window_size(s->nr_q), s->cfg.idle_work,
+					     s->cfg.idle_ctx))
 			s->dw = NULL;
 	}
 	free(bufs);

@@ -125,6 +125,8 @@ struct spe_dw {
 	uint32_t nq;
 	pthread_t *threads;
 	unsigned nthreads;
+	bool (*idle_work)(void *ctx);	/* the caller's, when nothing to fill */
+	void *idle_ctx;
 };
 
 #define LOAD(p, o)	__atomic_load_n((p), __ATOMIC_##o)
@@ -425,6 +427,12 @@ static void *worker(void *arg)
 			idle = 0;
 			continue;
 		}
+		/* Every ring full (or being filled): the caller's other work
+		 * first, then polls, then a nap. */
+		if (dw->idle_work && dw->idle_work(dw->idle_ctx)) {
+			idle = 0;
+			continue;
+		}
 		if (++idle < IDLE_SPINS) {
 			spin_pause();
 			continue;
@@ -522,13 +530,15 @@ void spe_dw_stop(struct spe_dw *dw)
 
 int spe_dw_start(struct spe_dw **out, unsigned nthreads, uint32_t nq,
 		 const struct spe_dw_buf *const *bufs, const uint32_t *nbufs,
-		 int fd, size_t window)
+		 int fd, size_t window, bool (*idle_work)(void *ctx), void *idle_ctx)
 {
 	struct spe_dw *dw = calloc(1, sizeof(*dw));
 
 	*out = NULL;
 	if (!dw)
 		return SPE_ERR_NOMEM;
+	dw->idle_work = idle_work;
+	dw->idle_ctx = idle_ctx;
 	pthread_mutex_init(&dw->lock, NULL);
 	pthread_cond_init(&dw->ready, NULL);
 	dw->nq = nq;

@@ -40,12 +40,14 @@ struct spe_dw;
 /*
  * Starts nthreads workers over nq queues; bufs[i] (nbufs[i] entries) is
  * queue i's buffer list, copied.  The data is read from fd through a
- * window of window bytes per queue (lib/aux_window.c).
+ * window of window bytes per queue (lib/aux_window.c).  A worker with
+ * nothing to decode calls idle_work(idle_ctx) when it is not NULL
+ * (spe_session_config.idle_work) before it waits.
  * Returns 0 or SPE_ERR_NOMEM (the caller then decodes sequentially).
  */
 int spe_dw_start(struct spe_dw **out, unsigned nthreads, uint32_t nq,
 		 const struct spe_dw_buf *const *bufs, const uint32_t *nbufs,
-		 int fd, size_t window);
+		 int fd, size_t window, bool (*idle_work)(void *ctx), void *idle_ctx);
 /* The next item of queue qi, NULL when the queue is exhausted.  The item
  * stays valid until the next call for the same queue. */
 const struct spe_dw_item *spe_dw_next(struct spe_dw *dw, uint32_t qi);

@@ -133,7 +133,7 @@ static void run(const char *what, int fd, struct spe_dw_buf bufs[NQ][NBUF],
 		bp[q] = bufs[q];
 		nb[q] = NBUF;
 	}
-	CHECK_EQ(spe_dw_start(&dw, nthreads, NQ, bp, nb, fd, AUX_WINDOW_MIN), 0, "workers start");
+	CHECK_EQ(spe_dw_start(&dw, nthreads, NQ, bp, nb, fd, AUX_WINDOW_MIN, NULL, NULL), 0, "workers start");
 	if (!dw)
 		return;
 	while (left && ok) {
