@@ -122,10 +122,19 @@ bool spe_output_thread_help(void *arg)
 	return wrote;
 }
 
-/* Shared: until fewer than @most blocks are in flight, writes them or
- * waits for the helper writing one. */
-static void write_down_to(struct spe_output_thread *t, unsigned long most)
+/*
+ * Until at most @most blocks are in flight: waits for the writer thread,
+ * or without one writes them, or waits for the helper writing one.
+ */
+static void drain_to(struct spe_output_thread *t, unsigned long most)
 {
+	if (t->has_thread) {
+		pthread_mutex_lock(&t->lock);
+		while (t->filled - t->written > most)
+			pthread_cond_wait(&t->wake_filler, &t->lock);
+		pthread_mutex_unlock(&t->lock);
+		return;
+	}
 	while (LOAD(&t->filled) - LOAD(&t->written) > most) {
 		pthread_mutex_lock(&t->writing);
 		/* A helper may have written it while this thread waited. */
@@ -191,32 +200,19 @@ char *spe_output_thread_block(struct spe_output_thread *t)
 
 char *spe_output_thread_submit(struct spe_output_thread *t, size_t len)
 {
-	char *next;
-
 	pthread_mutex_lock(&t->lock);
 	t->len[t->filled % NR_BLOCKS] = len;
 	__atomic_store_n(&t->filled, t->filled + 1, __ATOMIC_RELEASE);
 	pthread_cond_signal(&t->wake_writer);
-	if (!t->has_thread) {
-		pthread_mutex_unlock(&t->lock);
-		write_down_to(t, NR_BLOCKS - 1);
-		pthread_mutex_lock(&t->lock);
-	}
-	while (t->filled - t->written == NR_BLOCKS)
-		pthread_cond_wait(&t->wake_filler, &t->lock);
-	next = t->block[t->filled % NR_BLOCKS];
 	pthread_mutex_unlock(&t->lock);
-	return next;
+	/* The next block is free once fewer than all are in flight. */
+	drain_to(t, NR_BLOCKS - 1);
+	return spe_output_thread_block(t);
 }
 
 void spe_output_thread_wait(struct spe_output_thread *t)
 {
-	if (!t->has_thread)
-		write_down_to(t, 0);
-	pthread_mutex_lock(&t->lock);
-	while (t->written != t->filled)
-		pthread_cond_wait(&t->wake_filler, &t->lock);
-	pthread_mutex_unlock(&t->lock);
+	drain_to(t, 0);
 }
 
 bool spe_output_thread_failed(struct spe_output_thread *t)
@@ -235,7 +231,7 @@ int spe_output_thread_stop(struct spe_output_thread *t)
 		pthread_mutex_unlock(&t->lock);
 		pthread_join(t->thread, NULL);
 	} else {
-		write_down_to(t, 0);
+		drain_to(t, 0);
 	}
 	err = t->err;
 	free_thread(t);

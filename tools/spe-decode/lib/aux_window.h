@@ -25,9 +25,10 @@
  * less than two of the decoder's minimum windows, never more than 256 KiB.
  * The decoder reads each window right after pread() wrote it: a window
  * that fits in a core's L2 cache with room to spare is read from there.
- * With 1 MiB windows, report on a 1 GB file took 6% longer (0.677 s
- * against 0.632 s, mean of 6 runs at 2 threads) and a third more system
- * time, as the copy's lines were evicted before the decoder got to them.
+ * With 1 MiB windows, report on a 1 GB file took 5% longer (0.642 s
+ * against 0.609 s, mean of 8 interleaved runs at 2 threads) and a third
+ * more system time, as the copy's lines were evicted before the decoder
+ * got to them.
  */
 #define AUX_WINDOW_MIN		(2 * SPE_DECODER_WINDOW_MIN)
 #define AUX_WINDOW_MAX		(256u << 10)
