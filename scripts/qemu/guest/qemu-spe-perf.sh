@@ -12,10 +12,12 @@ ls /sys/bus/event_source/devices/arm_spe_0/format >format 2>&1
 
 # 1. Snapshot mode: the AUX buffer is a ring perf copies out only on
 # SIGUSR2 (twice here), system wide.  perf ignores the signal until its
-# events are enabled, so the signals wait for the workload to start.
+# events are enabled, so the signals wait for the workload to start.  A
+# snapshot writes only the CPUs with new data: the workload stays on CPU
+# 1, so that its CPU has some at both signals.
 rm -f /tmp/snap-started
 perf record -S -a -c 16384 -o snap.data -e arm_spe/ts_enable=1/u -- \
-	sh -c "touch /tmp/snap-started; exec $SPIN 4" >/dev/null 2>snap.log &
+	sh -c "touch /tmp/snap-started; exec taskset -c 1 $SPIN 4" >/dev/null 2>snap.log &
 pid=$!
 spe_wait_for /tmp/snap-started
 sleep 1
