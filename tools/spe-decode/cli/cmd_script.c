@@ -40,6 +40,12 @@ static const char *const field_names[F_NR] = {
 	[F_BRSTACK] = "brstack",
 };
 
+/* perf script's fields for an SPE recording when -F is not given. */
+static const bool default_fields[F_NR] = {
+	[F_COMM] = true, [F_TID] = true, [F_CPU] = true, [F_TIME] = true, [F_PERIOD] = true,
+	[F_EVENT] = true, [F_IP] = true, [F_SYM] = true, [F_SYMOFF] = true, [F_DSO] = true,
+};
+
 enum format { FMT_PERF, FMT_JSON, FMT_CSV };
 
 #define NR_COMM_SLOTS	64
@@ -76,6 +82,7 @@ struct who_slot {
 
 struct script {
 	bool f[F_NR];
+	bool f_is_default;		/* f equals default_fields */
 	enum format fmt;
 	bool fields_given;		/* -F: CSV and JSON print only those */
 	size_t ds_width;		/* widest data_src column so far */
@@ -243,8 +250,9 @@ static inline __attribute__((always_inline)) void copy_fixed(char *d, const char
 }
 
 /* comm, pid/tid, cpu, time and period: the same for all of a record's samples. */
-static void perf_prefix(struct script *sc, const struct spe_sample *s, const char *comm,
-			struct line *pl)
+static inline __attribute__((always_inline)) void
+perf_prefix(struct script *sc, const bool *f, const struct spe_sample *s, const char *comm,
+	    struct line *pl)
 {
 	struct line l = { .b = pl->b };	/* LINE_MAX_BYTES of room */
 	/* By thread and CPU: on a busy CPU threads take turns record by record. */
@@ -258,21 +266,21 @@ static void perf_prefix(struct script *sc, const struct spe_sample *s, const cha
 		goto time;
 	}
 	l.n = 0;
-	if (sc->f[F_COMM]) {
+	if (f[F_COMM]) {
 		l_rstr(&l, comm, 16);
 		l.b[l.n++] = ' ';
 	}
-	if (sc->f[F_PID] && sc->f[F_TID]) {
+	if (f[F_PID] && f[F_TID]) {
 		l_dec(&l, s->pid, 5);
 		l.b[l.n++] = '/';
 		l_dec(&l, s->tid, -5);
 		l.b[l.n++] = ' ';
-	} else if (sc->f[F_PID] || sc->f[F_TID]) {
-		l_dec(&l, sc->f[F_PID] ? s->pid : s->tid, 5);
+	} else if (f[F_PID] || f[F_TID]) {
+		l_dec(&l, f[F_PID] ? s->pid : s->tid, 5);
 		l.b[l.n++] = ' ';
 	}
 	/* Per-thread recordings have no CPU in their samples: perf omits it. */
-	if (sc->f[F_CPU] && s->cpu >= 0) {
+	if (f[F_CPU] && s->cpu >= 0) {
 		l.b[l.n++] = '[';
 		if (s->cpu < 1000)			/* %03d */
 			l_fixed(&l, (uint64_t)s->cpu, 3);
@@ -285,7 +293,7 @@ static void perf_prefix(struct script *sc, const struct spe_sample *s, const cha
 	if (w->valid)
 		memcpy(w->text, l.b, l.n);
 time:
-	if (sc->f[F_TIME]) {
+	if (f[F_TIME]) {
 		l_time(&l, sc->ns, s->time);
 		memcpy(l.b + l.n, ": ", 2);
 		l.n += 2;
@@ -293,8 +301,9 @@ time:
 	pl->n = l.n;
 }
 
-static void print_perf(struct script *sc, const struct spe_sample *s, const char *comm,
-		       const struct spe_sym *sym, bool same_record)
+static inline __attribute__((always_inline)) void
+print_perf_fields(struct script *sc, const bool *f, const struct spe_sample *s,
+		  const char *comm, const struct spe_sym *sym, bool same_record)
 {
 	struct line l;
 	char t[48];
@@ -305,7 +314,7 @@ static void print_perf(struct script *sc, const struct spe_sample *s, const char
 	if (!same_record) {
 		struct line p = { .b = sc->prefix };
 
-		perf_prefix(sc, s, comm, &p);
+		perf_prefix(sc, f, s, comm, &p);
 		sc->prefix_len = p.n;
 	}
 	/* Fixed-size copies (inlined) when the part fits: the line buffer
@@ -316,7 +325,7 @@ static void print_perf(struct script *sc, const struct spe_sample *s, const char
 	else
 		memcpy(l.b, sc->prefix, sc->prefix_len);
 	l.n = sc->prefix_len;
-	if (sc->f[F_PERIOD]) {
+	if (f[F_PERIOD]) {
 		if (s->period == 1) {	/* nearly every sample */
 			memcpy(l.b + l.n, "         1 ", 11);
 			l.n += 11;
@@ -325,19 +334,19 @@ static void print_perf(struct script *sc, const struct spe_sample *s, const char
 			l.b[l.n++] = ' ';
 		}
 	}
-	if (sc->f[F_EVENT]) {
+	if (f[F_EVENT]) {
 		memcpy(l.b + l.n, sc->evname[s->kind], sizeof(sc->evname[0]));
 		l.n += sc->evname_len[s->kind];
 	}
-	if (sc->f[F_FLAGS] && s->flags) {
+	if (f[F_FLAGS] && s->flags) {
 		flags_str(s->flags, t, sizeof(t));
 		l_str(&l, t);
 		l_pad(&l, strlen(t), 15);
 		l.b[l.n++] = ' ';
 	}
-	if (sc->f[F_ADDR])
+	if (f[F_ADDR])
 		l_hex(&l, s->addr, 16);
-	if (sc->f[F_DATA_SRC]) {
+	if (f[F_DATA_SRC]) {
 		/* perf: "%16lx %s" with the decoded text, padded to the
 		 * longest such column printed so far. */
 		size_t start = l.n;
@@ -349,11 +358,11 @@ static void print_perf(struct script *sc, const struct spe_sample *s, const char
 			sc->ds_width = l.n - start;
 		l_pad(&l, l.n - start, (int)sc->ds_width);
 	}
-	if (sc->f[F_WEIGHT])
+	if (f[F_WEIGHT])
 		l_dec(&l, s->weight, 16);
-	if (sc->f[F_INS_LAT])
+	if (f[F_INS_LAT])
 		l_dec(&l, s->issue_lat, 16);
-	if (sc->f[F_XLAT_LAT])
+	if (f[F_XLAT_LAT])
 		l_dec(&l, s->xlat_lat, 16);
 	if (!same_record) {
 		char storage[LINE_MAX_BYTES];
@@ -369,19 +378,19 @@ static void print_perf(struct script *sc, const struct spe_sample *s, const char
 			goto have_ipsym;
 		}
 		m.n = 0;
-		if (sc->f[F_IP]) {
+		if (f[F_IP]) {
 			m.b[m.n++] = ' ';
 			l_hex(&m, s->ip, 16);
 		}
-		if (sc->f[F_SYM]) {
+		if (f[F_SYM]) {
 			m.b[m.n++] = ' ';
 			l_str(&m, sym->name);
-			if (sc->f[F_SYMOFF] && sym->has_sym) {
+			if (f[F_SYMOFF] && sym->has_sym) {
 				l_str(&m, "+0x");
 				l_hex(&m, sym->offset, 0);
 			}
 		}
-		if (sc->f[F_DSO]) {
+		if (f[F_DSO]) {
 			l_str(&m, " (");
 			l_str(&m, sym->dso);
 			m.b[m.n++] = ')';
@@ -408,13 +417,13 @@ have_ipsym:
 	else
 		memcpy(l.b + l.n, sc->ipsym_at, sc->ipsym_len);
 	l.n += sc->ipsym_len;
-	if (sc->f[F_PHYS_ADDR])
+	if (f[F_PHYS_ADDR])
 		l_hex(&l, s->phys_addr, 16);
-	if (sc->f[F_CPUMODE]) {
+	if (f[F_CPUMODE]) {
 		l.b[l.n++] = ' ';
 		l_str(&l, cpumode_name(s->cpumode));
 	}
-	if (sc->f[F_BRSTACK])
+	if (f[F_BRSTACK])
 		for (uint32_t i = 0; i < s->nr_branches; i++) {
 			l_str(&l, " 0x");
 			l_hex(&l, s->branches[i].from, 0);
@@ -424,6 +433,21 @@ have_ipsym:
 		}
 	l.b[l.n++] = '\n';
 	sc->olen += l.n;
+}
+
+/*
+ * A line in perf's default fields is made by a copy of print_perf_fields()
+ * in which the compiler knows each field's test: a dozen tests a line
+ * fewer, about 8% of the merging thread's instructions (callgrind).
+ */
+static inline __attribute__((always_inline)) void
+print_perf(struct script *sc, const struct spe_sample *s, const char *comm,
+	   const struct spe_sym *sym, bool same_record)
+{
+	if (sc->f_is_default)
+		print_perf_fields(sc, default_fields, s, comm, sym, same_record);
+	else
+		print_perf_fields(sc, sc->f, s, comm, sym, same_record);
 }
 
 /* JSON string escaping for names from the file. */
@@ -707,7 +731,7 @@ static int run(int argc, char **argv)
 	int c, status;
 
 	spe_itrace_default(&sc.it);
-	parse_fields(&sc, "comm,tid,cpu,time,period,event,ip,sym,symoff,dso");
+	memcpy(sc.f, default_fields, sizeof(sc.f));
 	while ((c = getopt_long(argc, argv, "F:e:i:j:C:h", opts, NULL)) != -1) {
 		int k = spe_filter_option(&sc.filter, "script", c, optarg);
 
@@ -756,6 +780,7 @@ static int run(int argc, char **argv)
 	if (spe_cli_input(argc, argv, &path, usage))
 		return 2;
 	sc.it.branch_miss = branch_miss;
+	sc.f_is_default = !memcmp(sc.f, default_fields, sizeof(sc.f));
 	/* perf pads event names to the longest name it created. */
 	for (int k = 0; k < SPE_S_NR; k++) {
 		int n = (int)strlen(spe_sample_name(&sc.it, (enum spe_sample_kind)k));
