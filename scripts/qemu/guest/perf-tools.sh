@@ -19,8 +19,8 @@ echo $? >"$R/period.rc"
 # under TCG and ignores SIGUSR2 until its events are enabled, so the
 # signals wait for the workload to have started.  A snapshot writes only
 # the CPUs with new data: the workload stays on CPU 1, so that its CPU has
-# some at both signals (it once moved to CPU 0 in between, and each CPU
-# had one snapshot).
+# some at both signals (unpinned, it once moved from CPU 0 to CPU 1 in
+# between, and each CPU had one snapshot).
 rm -f /tmp/snap-started
 perf record -S -a -o "$R/snap.data" -e arm_spe//u -- \
 	sh -c "touch /tmp/snap-started; exec taskset -c 1 $SPIN 5" >/dev/null 2>"$R/snap.log" &
