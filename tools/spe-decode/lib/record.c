@@ -307,6 +307,15 @@ static size_t skip_framing(const struct spe_decoder *dec, size_t pos, bool *more
  * it, so that each payload is one unaligned load and a mask, stored by
  * rec_store().  Stops before a 16-bit header, at @lim, or after the
  * record's End or Timestamp (then returns true, with rec->end set).
+ *
+ * Why a switch and not a branch-free store: keeping each payload in a
+ * slot indexed by its kind, moving on by the size in the header's bits
+ * 5:4 and filling the fields once the record has ended leaves nothing to
+ * mispredict, but then every packet waits for the one before it (load the
+ * header, size, add: about 10 cycles on a Zen 2 core).  Measured there on
+ * 3.2 M records of the views benchmark, decoded from memory: 42 ns a
+ * record with the switch, 69 ns with slots; on 2 M copies of one record,
+ * where the switch is always predicted, 35 ns and 69 ns.
  */
 static inline __attribute__((always_inline)) bool
 decode_short_packets(const uint8_t *buf, size_t *posp, size_t lim,
