@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # libFuzzer on the perf.data reader and everything behind it (queues,
-# synthesis, symbolisation, report, dump), from a seed corpus of valid files
-# in every layout the writer makes.  A short run in the test command; run it
-# longer by hand with FUZZ_SECONDS.
+# synthesis, symbolisation, report, dump: fuzz_perf_data) and on the
+# analysis views fed from it (cost tables, c2c, the HTML report:
+# fuzz_views), from a seed corpus of valid files in every layout the writer
+# makes.  A short run of each in the test command; run them longer by hand
+# with FUZZ_SECONDS.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/perfdata-suite.sh
@@ -17,14 +19,14 @@ if ! command -v clang-14 >/dev/null; then
 	exit 0
 fi
 # Built by the decoder's 'make fuzz' rule with every fuzz/fuzz_*.c target.
-if make -s -C "$dec" -j2 "$top/build/spe-decode-fuzz/fuzz_perf_data" >"$tmp/cc.log" 2>&1; then
-	tap_ok "fuzz target builds with -fsanitize=fuzzer,address,undefined"
+bins=("$top/build/spe-decode-fuzz/fuzz_perf_data" "$top/build/spe-decode-fuzz/fuzz_views")
+if make -s -C "$dec" -j2 "${bins[@]}" >"$tmp/cc.log" 2>&1; then
+	tap_ok "fuzz targets build with -fsanitize=fuzzer,address,undefined"
 else
-	tap_fail "fuzz target builds" "$(tail -20 "$tmp/cc.log")"
+	tap_fail "fuzz targets build" "$(tail -20 "$tmp/cc.log")"
 	tap_done
 	exit 1
 fi
-fuzzer="$top/build/spe-decode-fuzz/fuzz_perf_data"
 
 make -s -C "$dec" -j2 >/dev/null 2>&1
 spe="$top/build/spe-decode/spe-decode"
@@ -41,17 +43,27 @@ if command -v perf >/dev/null; then
 fi
 "$spe" inject -o "$tmp/corpus/inj.data" "$tmp/corpus/v1.data" 2>/dev/null
 
-cd "$tmp" && "$fuzzer" -max_total_time="$secs" -max_len=16384 \
-	-timeout=10 -rss_limit_mb=1024 "$tmp/corpus" >"$tmp/fuzz.log" 2>&1
-rc=$?
-runs=$(grep -oE 'Done [0-9]+ runs' "$tmp/fuzz.log" | grep -oE '[0-9]+')
-if [ $rc -eq 0 ] && [ -n "$runs" ]; then
-	tap_ok "fuzzing the perf.data reader for ${secs}s: $runs inputs, no crash, leak or UB"
-else
-	tap_fail "fuzzing the perf.data reader" \
-		"$(grep -E 'ERROR|runtime error|SUMMARY' "$tmp/fuzz.log" | head -5)" \
-		"$(ls "$tmp"/crash-* "$tmp"/leak-* "$tmp"/timeout-* 2>/dev/null | head -3)"
-	mkdir -p "$top/build/fuzz-artifacts" && cp "$tmp"/crash-* "$tmp"/leak-* "$tmp"/timeout-* \
-		"$top/build/fuzz-artifacts/" 2>/dev/null
-fi
+# fuzz NAME WHAT: a run of build/spe-decode-fuzz/NAME on a copy of the
+# corpus (each target grows its own).
+fuzz() {
+	local name=$1 what=$2 dir="$tmp/$1" rc runs
+	mkdir -p "$dir/corpus"
+	cp "$tmp"/corpus/* "$dir/corpus/"
+	(cd "$dir" && "$top/build/spe-decode-fuzz/$name" -max_total_time="$secs" -max_len=16384 \
+		-timeout=10 -rss_limit_mb=1024 "$dir/corpus" >"$dir/fuzz.log" 2>&1)
+	rc=$?
+	runs=$(grep -oE 'Done [0-9]+ runs' "$dir/fuzz.log" | grep -oE '[0-9]+')
+	if [ $rc -eq 0 ] && [ -n "$runs" ]; then
+		tap_ok "fuzzing $what for ${secs}s: $runs inputs, no crash, leak, UB or broken invariant"
+	else
+		tap_fail "fuzzing $what" \
+			"$(grep -E 'ERROR|runtime error|SUMMARY' "$dir/fuzz.log" | head -5)" \
+			"$(find "$dir" -maxdepth 1 -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' |
+				head -3)"
+		mkdir -p "$top/build/fuzz-artifacts" && cp "$dir"/crash-* "$dir"/leak-* \
+			"$dir"/timeout-* "$top/build/fuzz-artifacts/" 2>/dev/null
+	fi
+}
+fuzz fuzz_perf_data "the perf.data reader"
+fuzz fuzz_views "the views (cost tables, c2c, HTML report)"
 tap_done
