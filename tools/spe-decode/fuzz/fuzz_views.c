@@ -3,14 +3,15 @@
  * libFuzzer target for the analysis views: the bytes become a perf.data
  * file (memfd) whose records, as the views' instructions samples (every
  * record once), feed two cost tables (every key with a raw-key cache, and
- * pid,comm without), the c2c scan and the HTML report; a second pass over
- * the file feeds the c2c detail and the report's own c2c, as the
- * commands do.  Then every table is printed and the page written.
+ * pid,comm without), the c2c scan, the HTML report and the pprof profile;
+ * a second pass over the file feeds the c2c detail and the report's own
+ * c2c, as the commands do.  Then every table is printed, the page written
+ * and the profile written and read back.
  *
  * Beyond the sanitizers, it checks what must hold whatever the input:
  * each table counts every sample it was given, the second pass sees as
- * many samples as the first, and the page is whole (it ends with
- * </html>).  Built with -fsanitize=fuzzer,address,undefined by
+ * many samples as the first, the page is whole (it ends with </html>),
+ * and the profile unpacks (protobuf-c) to as many samples as were added.  Built with -fsanitize=fuzzer,address,undefined by
  * scripts/suites/23-perfdata-fuzz.sh.
  */
 #include <stddef.h>
@@ -19,12 +20,16 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <zlib.h>
+
+#include "profile.pb-c.h"
 
 #include "spe_decode.h"
 #include "spe_session.h"
 #include "spe_sample_synth.h"
 #include "spe_symbols.h"
 #include "spe_views.h"
+#include "pprof_profile.h"
 
 /* Sort keys of the two tables: every key but srcline (it reads DWARF from
  * files, and the fuzzer has none), and the two that go without the
@@ -38,6 +43,7 @@ struct fz {
 	struct spe_cost_table *cached, *uncached;
 	struct spe_c2c *c2c;
 	struct spe_html *html;
+	struct spe_pprof *pprof;
 	int pass;			/* 1 or 2 */
 	uint64_t added, pass_samples[2];
 };
@@ -92,6 +98,8 @@ static int emit(void *ctx, const struct spe_sample *s)
 	f->added++;
 	spe_c2c_scan(f->c2c, &vs);
 	spe_html_add(f->html, &vs);
+	if (spe_pprof_add(f->pprof, &vs))
+		abort();
 	return 0;
 }
 
@@ -137,6 +145,35 @@ static void run_pass(struct fz *f, int fd, struct spe_session_stats *stats)
 	spe_synth_free(&f->synth);
 }
 
+/* The samples of the profile gzipped in fd: the sum of its "samples"
+ * values (the first sample type).  Aborts when it does not unpack.  The
+ * buffer is far larger than the profile of a 16 KB input can be. */
+static uint64_t profile_samples(int fd)
+{
+	static uint8_t buf[1 << 22];
+	Perftools__Profiles__Profile *prof;
+	uint64_t n = 0;
+	gzFile gz;
+	int len;
+
+	if (lseek(fd, 0, SEEK_SET) || !(gz = gzdopen(dup(fd), "rb")))
+		abort();
+	len = gzread(gz, buf, sizeof(buf));
+	gzclose(gz);
+	if (len < 0 || len == (int)sizeof(buf))
+		abort();
+	prof = perftools__profiles__profile__unpack(NULL, (size_t)len, buf);
+	if (!prof || prof->n_sample_type < 1)
+		abort();
+	for (size_t i = 0; i < prof->n_sample; i++) {
+		if (prof->sample[i]->n_value != prof->n_sample_type)
+			abort();
+		n += (uint64_t)prof->sample[i]->value[0];
+	}
+	perftools__profiles__profile__free_unpacked(prof, NULL);
+	return n;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct spe_session_stats stats = { 0 };
@@ -145,15 +182,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct text page = { 0 };
 	struct spe_html_meta meta = { .path = "fuzz.data", .stats = &stats };
 	char why[128];
-	int fd = memfd_create("fuzz", 0);
+	int fd = memfd_create("fuzz", 0), pfd = memfd_create("profile", 0);
 
-	if (fd < 0)
-		return 0;
+	if (fd < 0 || pfd < 0)
+		abort();
 	if (write(fd, data, size) != (ssize_t)size ||
 	    spe_cost_new(&f.cached, KEYS_CACHED, why, sizeof(why)) ||
 	    spe_cost_new(&f.uncached, KEYS_UNCACHED, why, sizeof(why)) ||
 	    /* c2c by physical or (odd sizes) virtual line */
-	    spe_c2c_new(&f.c2c, size & 1) || spe_html_new(&f.html, false))
+	    spe_c2c_new(&f.c2c, size & 1) || spe_html_new(&f.html, false) ||
+	    spe_pprof_new(&f.pprof))
 		abort();
 
 	f.pass = 1;
@@ -178,11 +216,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (spe_html_write(f.html, &meta, sink, &page) ||
 	    memcmp(page.tail + sizeof(page.tail) - 8, "</html>\n", 8))
 		abort();
+	if (spe_pprof_write(f.pprof, "fuzz.data", pfd) || profile_samples(pfd) != f.added)
+		abort();
 
+	spe_pprof_free(f.pprof);
 	spe_html_free(f.html);
 	spe_c2c_free(f.c2c);
 	spe_cost_free(f.cached);
 	spe_cost_free(f.uncached);
+	close(pfd);
 	close(fd);
 	return 0;
 }
