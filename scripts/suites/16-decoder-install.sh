@@ -36,6 +36,8 @@ for f in bin/spe-decode bin/spe-gen lib/libspe-decode.a lib/libspe-decode.so \
 	 include/spe-decode/spe_report.h include/spe-decode/spe_perf_recording.h \
 	 lib/pkgconfig/spe-decode.pc share/man/man1/spe-decode.1 \
 	 share/man/man1/spe-decode-script.1 share/man/man1/spe-decode-report.1 \
+	 share/man/man1/spe-decode-views.1 share/man/man1/spe-decode-c2c.1 \
+	 share/man/man1/spe-decode-html.1 share/man/man1/spe-decode-pprof.1 \
 	 share/bash-completion/completions/spe-decode; do
 	[ -e "$root/$f" ] || missing="$missing $f"
 done
@@ -47,12 +49,21 @@ soname=$(readelf -d "$root/lib/libspe-decode.so" 2>/dev/null | grep -oP 'SONAME.
 "$root/bin/spe-decode" --version | grep_q '^spe-decode [0-9]' &&
 	tap_ok "the installed spe-decode runs" || tap_fail "the installed spe-decode runs"
 
-# man: the pages render, and spe-decode-script leads to the perf.data page.
+# man: the pages render, spe-decode-script leads to the perf.data page and
+# spe-decode-c2c to the views' page, whose sections are headings (txt2man
+# reads a line in capitals at column 1 as one).
 if command -v man >/dev/null; then
 	MANPATH=$root/share/man man spe-decode 2>/dev/null | grep_q 'decode Arm Statistical Profiling' &&
 	MANPATH=$root/share/man man spe-decode-script 2>/dev/null | grep_q 'spe-decode script' &&
 		tap_ok "man spe-decode, man spe-decode-script" ||
 		tap_fail "man spe-decode, man spe-decode-script"
+	views=$(MANPATH=$root/share/man MANWIDTH=80 man spe-decode-c2c 2>/dev/null)
+	for h in "REPORT --SORT" C2C HTML PPROF MEMORY THREADS; do
+		grep -qx "$h" <<<"$views" || { views=; break; }
+	done
+	[ -n "$views" ] && grep_q 'Cache-line contention' <<<"$views" &&
+		tap_ok "man spe-decode-c2c: the views' page, a section per view" ||
+		tap_fail "man spe-decode-c2c: the views' page, a section per view"
 else
 	tap_skip "man pages render" "man not installed"
 fi
