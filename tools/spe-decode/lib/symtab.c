@@ -94,7 +94,8 @@ void spe_symtab_finish(struct spe_symtab *t, bool kallsyms)
 
 	for (size_t i = 0; i < t->nr; i++)
 		t->syms[i].name = t->pool + (uintptr_t)t->syms[i].name;
-	qsort(t->syms, t->nr, sizeof(*t->syms), by_start);
+	if (t->nr > 1)		/* an empty table has no array: qsort(NULL) */
+		qsort(t->syms, t->nr, sizeof(*t->syms), by_start);
 	for (size_t i = 0; i < t->nr; i++) {
 		if (out && t->syms[out - 1].start == t->syms[i].start) {
 			if (better(&t->syms[out - 1], &t->syms[i]))
