@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # libFuzzer on the perf.data reader and everything behind it (queues,
-# synthesis, symbolisation, report, dump: fuzz_perf_data) and on the
-# analysis views fed from it (cost tables, c2c, the HTML report:
-# fuzz_views), from a seed corpus of valid files in every layout the writer
-# makes.  A short run of each in the test command; run them longer by hand
+# synthesis, symbolisation, report, dump: fuzz_perf_data), on the
+# analysis views fed from it (cost tables, c2c, the HTML report, pprof:
+# fuzz_views) and on the commands, whose output must not depend on the
+# number of threads (script and report, -j 1 against -j 2: fuzz_cli), from
+# a seed corpus of valid files in every layout the writer makes.  A short run of each in the test command; run them longer by hand
 # with FUZZ_SECONDS.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -19,7 +20,8 @@ if ! command -v clang-14 >/dev/null; then
 	exit 0
 fi
 # Built by the decoder's 'make fuzz' rule with every fuzz/fuzz_*.c target.
-bins=("$top/build/spe-decode-fuzz/fuzz_perf_data" "$top/build/spe-decode-fuzz/fuzz_views")
+bins=("$top/build/spe-decode-fuzz/fuzz_perf_data" "$top/build/spe-decode-fuzz/fuzz_views"
+      "$top/build/spe-decode-fuzz/fuzz_cli")
 if make -s -C "$dec" -j2 "${bins[@]}" >"$tmp/cc.log" 2>&1; then
 	tap_ok "fuzz targets build with -fsanitize=fuzzer,address,undefined"
 else
@@ -43,14 +45,15 @@ if command -v perf >/dev/null; then
 fi
 "$spe" inject -o "$tmp/corpus/inj.data" "$tmp/corpus/v1.data" 2>/dev/null
 
-# fuzz NAME WHAT: a run of build/spe-decode-fuzz/NAME on a copy of the
-# corpus (each target grows its own).
+# fuzz NAME WHAT [FLAG...]: a run of build/spe-decode-fuzz/NAME on a copy
+# of the corpus (each target grows its own).
 fuzz() {
 	local name=$1 what=$2 dir="$tmp/$1" rc runs
+	shift 2
 	mkdir -p "$dir/corpus"
 	cp "$tmp"/corpus/* "$dir/corpus/"
 	(cd "$dir" && "$top/build/spe-decode-fuzz/$name" -max_total_time="$secs" -max_len=16384 \
-		-timeout=10 -rss_limit_mb=1024 "$dir/corpus" >"$dir/fuzz.log" 2>&1)
+		-timeout=10 -rss_limit_mb=2048 "$@" "$dir/corpus" >"$dir/fuzz.log" 2>&1)
 	rc=$?
 	runs=$(grep -oE 'Done [0-9]+ runs' "$dir/fuzz.log" | grep -oE '[0-9]+')
 	if [ $rc -eq 0 ] && [ -n "$runs" ]; then
@@ -58,12 +61,14 @@ fuzz() {
 	else
 		tap_fail "fuzzing $what" \
 			"$(grep -E 'ERROR|runtime error|SUMMARY' "$dir/fuzz.log" | head -5)" \
-			"$(find "$dir" -maxdepth 1 -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' |
-				head -3)"
+			"$(find "$dir" -maxdepth 1 -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' \
+				-o -name 'differ-*' | head -4)"
 		mkdir -p "$top/build/fuzz-artifacts" && cp "$dir"/crash-* "$dir"/leak-* \
-			"$dir"/timeout-* "$top/build/fuzz-artifacts/" 2>/dev/null
+			"$dir"/timeout-* "$dir"/differ-* "$top/build/fuzz-artifacts/" 2>/dev/null
 	fi
 }
 fuzz fuzz_perf_data "the perf.data reader"
-fuzz fuzz_views "the views (cost tables, c2c, HTML report)"
+fuzz fuzz_views "the views (cost tables, c2c, HTML report, pprof)"
+# The commands print what is wrong with a file on stderr: closed.
+fuzz fuzz_cli "script and report, -j 1 against -j 2" -close_fd_mask=2
 tap_done
