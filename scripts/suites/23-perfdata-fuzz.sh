@@ -3,8 +3,9 @@
 # synthesis, symbolisation, report, dump: fuzz_perf_data), on the
 # analysis views fed from it (cost tables, c2c, the HTML report, pprof:
 # fuzz_views) and on the commands, whose output must not depend on the
-# number of threads (script and report, -j 1 against -j 2: fuzz_cli), from
-# a seed corpus of valid files in every layout the writer makes.  A short run of each in the test command; run them longer by hand
+# number of threads (script, report and c2c, -j 1 against -j 2:
+# fuzz_cli), from a seed corpus of valid files in every layout the writer
+# makes.  A short run of each in the test command; run them longer by hand
 # with FUZZ_SECONDS.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -70,5 +71,5 @@ fuzz() {
 fuzz fuzz_perf_data "the perf.data reader"
 fuzz fuzz_views "the views (cost tables, c2c, HTML report, pprof)"
 # The commands print what is wrong with a file on stderr: closed.
-fuzz fuzz_cli "script and report, -j 1 against -j 2" -close_fd_mask=2
+fuzz fuzz_cli "script, report and c2c, -j 1 against -j 2" -close_fd_mask=2
 tap_done

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * libFuzzer target for the commands themselves (cli/, all of it but
- * main.c): the bytes become a perf.data file (memfd), which script and
- * report read with one thread and with two.  The commands promise the
- * same output for any number of threads (spe-decode-views(1), Threads):
- * the runs must agree byte for byte, and on the exit status.  The decoding
- * workers, report's spans of queues and the check that sends report back
- * to one session are all behind that promise.
+ * main.c): the bytes become a perf.data file (memfd), which script,
+ * report and c2c read with one thread and with two.  The commands
+ * promise the same output for any number of threads
+ * (spe-decode-views(1), Threads): the runs must agree byte for byte, and
+ * on the exit status.  The decoding workers, report's spans of queues
+ * and the check that sends report back to one session are all behind
+ * that promise.
  *
  * Run with -close_fd_mask=2: the commands report what is wrong with the
  * file on standard error.  Built with -fsanitize=fuzzer,address,undefined
@@ -113,6 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	same_for_any_threads(&spe_cmd_script, path);
 	same_for_any_threads(&spe_cmd_report, path);
+	same_for_any_threads(&spe_cmd_c2c, path);
 	close(fd);
 	return 0;
 }
