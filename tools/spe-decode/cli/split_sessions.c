@@ -99,8 +99,13 @@ bool spe_split_plan(const char *path, unsigned threads, struct spe_split *sp)
 	 * A regular file only: each session opens it again (a pipe cannot
 	 * be, and perf record --threads' directory would be joined again).
 	 * Quietly: a file that cannot be read is said once, by the single
-	 * session the caller then runs.
+	 * session the caller then runs.  Known by stat() before any open():
+	 * opening a FIFO only to look at it woke its writer, whose data then
+	 * went to this probe, or whose next write met no reader (SIGPIPE),
+	 * and the one session that reads the FIFO got nothing.
 	 */
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return false;
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return false;
