@@ -147,6 +147,18 @@ timeout 30 "$spe" report fifo >fifo.out 2>err
 "$spe" report ref.data >report.ref 2>/dev/null
 sed -i 1d fifo.out report.ref	# the title names the file
 same_bytes "report reads a perf.data from a FIFO" fifo.out report.ref
+# c2c and html read their input twice: a FIFO is refused at once, never
+# opened (no writer here: an open would wait, and timeout says 124).
+for cmd in "c2c fifo" "html -o fifo.html fifo"; do
+	# shellcheck disable=SC2086 # a command and its arguments
+	timeout 20 "$spe" $cmd >/dev/null 2>err; rc=$?
+	if [ $rc -eq 2 ] && grep -q 'reads its input twice: give a file, not a FIFO' err &&
+	   [ ! -e fifo.html ]; then
+		tap_ok "${cmd%% *} refuses a FIFO: it reads its input twice"
+	else
+		tap_fail "${cmd%% *} refuses a FIFO (exit $rc)" "$(cat err)"
+	fi
+done
 (cat ref.data >fifo &)
 timeout 30 "$spe" inject -o fifo-inj.data fifo 2>err
 [ -s fifo-inj.data ] && [ "$(perf script -i fifo-inj.data 2>/dev/null | wc -l)" -gt 1000 ] &&

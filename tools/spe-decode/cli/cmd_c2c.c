@@ -105,10 +105,8 @@ static int run(int argc, char **argv)
 	}
 	if (spe_cli_input(argc, argv, &path, usage))
 		return 2;
-	if (!strcmp(path, "-")) {
-		fprintf(stderr, "spe-decode c2c: reads its input twice: give a file, not '-'\n");
+	if (!spe_view_input_rereadable("c2c", path))
 		return 2;
-	}
 	if (spe_c2c_new(&c, virt)) {
 		fprintf(stderr, "spe-decode c2c: out of memory\n");
 		status = 1;

@@ -102,10 +102,8 @@ static int run(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (!strcmp(path, "-")) {
-		fprintf(stderr, "spe-decode html: reads its input twice: give a file, not '-'\n");
+	if (!spe_view_input_rereadable("html", path))
 		return 2;
-	}
 	if (spe_out_file_open(&of, "html", output, &path, 1)) {
 		status = 2;
 		goto done;

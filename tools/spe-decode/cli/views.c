@@ -59,6 +59,17 @@ int spe_view_run_execute(struct spe_view_run *vr)
 	return spe_samples_execute(&vr->r);
 }
 
+bool spe_view_input_rereadable(const char *cmd, const char *path)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") && (stat(path, &st) || !S_ISFIFO(st.st_mode)))
+		return true;	/* a file, a directory, or an error said later */
+	fprintf(stderr, "spe-decode %s: reads its input twice: give a file, not %s\n", cmd,
+		strcmp(path, "-") ? "a FIFO" : "'-'");
+	return false;
+}
+
 void spe_view_release_freed(void)
 {
 #ifdef __GLIBC__

@@ -33,6 +33,12 @@ struct spe_view_run {
  * The symboliser stays open (for the caller's printing) until
  * spe_view_run_free(). */
 int spe_view_run_execute(struct spe_view_run *vr);
+/*
+ * For the commands that read their input twice (c2c, html): false, having
+ * said why, when path is stdin ("-") or a FIFO, which a second pass would
+ * wait on forever.
+ */
+bool spe_view_input_rereadable(const char *cmd, const char *path);
 void spe_view_run_free(struct spe_view_run *vr);
 /* Between two passes: the first pass's tables are freed; their pages go
  * back to the system (glibc keeps them otherwise) before the second pass
