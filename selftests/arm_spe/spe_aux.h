@@ -85,6 +85,57 @@ static inline void spe_aux_decode(const uint8_t *buf, size_t len,
 	}
 }
 
+/*
+ * What the newest stretch of a wrapped buffer decodes to.  A unit that
+ * wrapped round an overwrite-mode buffer left the oldest bytes inside a
+ * record it partly overwrote: decoded from there, that fragment can read
+ * as records with any timestamp (a Timestamp header found in an address
+ * payload takes the next eight bytes).  The records the unit wrote whole
+ * come after it in time order, so only the last run of nondecreasing
+ * timestamps is counted; *skipped says how many records came before it.
+ */
+static inline void spe_aux_decode_newest(const uint8_t *buf, size_t len,
+					 struct spe_aux_decoded *d,
+					 unsigned long *skipped)
+{
+	struct spe_decoder dec;
+	struct spe_record r;
+	unsigned long seen = 0;
+	uint64_t last = 0;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	d->ts_min = UINT64_MAX;
+	*skipped = 0;
+	spe_decoder_init(&dec, NULL, buf, len, 0);
+	while ((ret = spe_decoder_next(&dec, &r)) != 0) {
+		if (ret < 0) {
+			d->errors++;
+			continue;
+		}
+		seen++;
+		d->records++;
+		if (!(r.present & SPE_REC_TIMESTAMP))
+			continue;
+		if (last && r.timestamp < last) {
+			/* Out of order: what came before was not the newest run. */
+			*skipped = seen - 1;
+			d->records = 1;
+			d->ts_min = r.timestamp;
+			d->gap = 0;
+			d->gap_at = 0;
+		}
+		if (last && r.timestamp > last && r.timestamp - last > d->gap) {
+			d->gap = r.timestamp - last;
+			d->gap_at = last;
+		}
+		last = r.timestamp;
+		if (r.timestamp < d->ts_min)
+			d->ts_min = r.timestamp;
+		d->ts_max = r.timestamp;
+	}
+}
+
 /* The AUX bytes [from, to) of the stream, unwrapped into out. */
 static inline size_t spe_aux_copy(const struct spe_session *s, uint64_t from,
 				  uint64_t to, uint8_t *out)
