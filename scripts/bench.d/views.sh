@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Analysis views and decoding threads: spe-decode report on 1 GB of AUX data
-# with -j 1 and -j 2 (targets: >= 1.7x faster with 2 threads, < 0.6 s wall),
+# with -j 1 and -j 2 (targets: >= 1.7x faster with 2 threads, < 0.6 s wall)
+# beside what decoding its records alone costs on 2 threads (the floor),
 # spe-decode script with perf's default output beside perf script (target
 # >= 15x), report --sort sym beside perf report --sort sym, and c2c, html
 # and pprof on the same file.  Peak memory must stay under 64 MB; the view
@@ -57,6 +58,14 @@ read -r w2 _ <"$cache/last"
 if cmp -s "$cache/r1.out" "$cache/r2.out"; then same=identical; else same=DIFFERENT; fi
 printf 'report -j 2 vs -j 1: output %s, speed-up %.2fx wall (target >= 1.7x)\n' "$same" \
 	"$(echo "$w1 / $w2" | bc -l)"
+# What decoding alone costs, the floor under report's time: the 1 GB file
+# is 7 copies of big.bin, so 7 x records --count of big.bin (read(), then
+# records; no perf.data, no time-ordered merge, no counting), spread over
+# 2 threads with nothing lost to splitting.
+measure "  floor: records --count of 1/7 of the data" /dev/null "$spe" records --count "$cache/big.bin"
+read -r wf cf <"$cache/last"
+printf '  floor: decoding the 1 GB alone, 2 threads %8.3f s wall (7 x %.2f CPU s / 2)\n' \
+	"$(echo "7 * $cf / 2" | bc -l)" "$cf"
 # The view whose memory grows most with the input: its rows keep each
 # distinct latency value (4 bytes), and a larger file has more of them.
 # Run once: it is here for its peak memory, not its time.
