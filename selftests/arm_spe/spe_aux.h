@@ -50,6 +50,7 @@ struct spe_aux_decoded {
 	unsigned long records, errors;
 	uint64_t ts_min, ts_max;
 	uint64_t gap, gap_at;	/* largest step between successive timestamps */
+	unsigned long backsteps;	/* timestamps older than the one before */
 };
 
 static inline void spe_aux_decode(const uint8_t *buf, size_t len,
@@ -73,6 +74,7 @@ static inline void spe_aux_decode(const uint8_t *buf, size_t len,
 		d->records++;
 		if (!(r.present & SPE_REC_TIMESTAMP))
 			continue;
+		d->backsteps += r.timestamp < last;
 		if (last && r.timestamp > last && r.timestamp - last > d->gap) {
 			d->gap = r.timestamp - last;
 			d->gap_at = last;
@@ -86,54 +88,31 @@ static inline void spe_aux_decode(const uint8_t *buf, size_t len,
 }
 
 /*
- * What the newest stretch of a wrapped buffer decodes to.  A unit that
- * wrapped round an overwrite-mode buffer left the oldest bytes inside a
- * record it partly overwrote: decoded from there, that fragment can read
- * as records with any timestamp (a Timestamp header found in an address
- * payload takes the next eight bytes).  The records the unit wrote whole
- * come after it in time order, so only the last run of nondecreasing
- * timestamps is counted; *skipped says how many records came before it.
+ * Where the first whole record of a wrapped buffer starts.  A unit that
+ * wrapped round an overwrite-mode buffer left its oldest bytes inside a
+ * record it partly overwrote, and records cannot be parsed backwards.
+ * Decoded from there, the fragment can read as a record with any
+ * timestamp (a Timestamp header found in an address payload takes the
+ * next eight bytes), or as an Alignment packet that skips the rest of the
+ * buffer.  With timestamps on, every record ends with a Timestamp packet
+ * (DDI 0586A §5.1.2): the first one timed within [lo, hi], when the
+ * session ran, ends a record, and the next starts right after it.
+ * Returns that offset, or len when there is none.
  */
-static inline void spe_aux_decode_newest(const uint8_t *buf, size_t len,
-					 struct spe_aux_decoded *d,
-					 unsigned long *skipped)
+static inline size_t spe_aux_first_record(const uint8_t *buf, size_t len, uint64_t lo,
+					  uint64_t hi)
 {
-	struct spe_decoder dec;
-	struct spe_record r;
-	unsigned long seen = 0;
-	uint64_t last = 0;
-	int ret;
+	for (size_t i = 0; i + 9 <= len; i++) {
+		uint64_t ts = 0;
 
-	memset(d, 0, sizeof(*d));
-	d->ts_min = UINT64_MAX;
-	*skipped = 0;
-	spe_decoder_init(&dec, NULL, buf, len, 0);
-	while ((ret = spe_decoder_next(&dec, &r)) != 0) {
-		if (ret < 0) {
-			d->errors++;
+		if (buf[i] != SPE_HDR_TIMESTAMP)
 			continue;
-		}
-		seen++;
-		d->records++;
-		if (!(r.present & SPE_REC_TIMESTAMP))
-			continue;
-		if (last && r.timestamp < last) {
-			/* Out of order: what came before was not the newest run. */
-			*skipped = seen - 1;
-			d->records = 1;
-			d->ts_min = r.timestamp;
-			d->gap = 0;
-			d->gap_at = 0;
-		}
-		if (last && r.timestamp > last && r.timestamp - last > d->gap) {
-			d->gap = r.timestamp - last;
-			d->gap_at = last;
-		}
-		last = r.timestamp;
-		if (r.timestamp < d->ts_min)
-			d->ts_min = r.timestamp;
-		d->ts_max = r.timestamp;
+		for (int b = 8; b >= 1; b--)
+			ts = ts << 8 | buf[i + b];
+		if (ts >= lo && ts <= hi)
+			return i + 9;
 	}
+	return len;
 }
 
 /* The AUX bytes [from, to) of the stream, unwrapped into out. */

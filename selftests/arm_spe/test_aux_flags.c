@@ -141,10 +141,9 @@ static void check_snapshot(int type)
 	struct spe_session s;
 	struct spe_aux_decoded d;
 	uint64_t t0, t1, head, slack;
-	unsigned long skipped;
 	unsigned int wraps;
 	uint8_t *copy;
-	size_t n;
+	size_t n, skip;
 	int ret;
 
 	spe_attr_init(&a, type, CFG_TS_ENABLE);
@@ -172,19 +171,18 @@ static void check_snapshot(int type)
 	 */
 	for (n = 0; n < s.aux_size; n++)
 		copy[n] = s.aux[(head + n) % s.aux_size];
-	spe_aux_decode_newest(copy, n, &d, &skipped);
-	/*
-	 * The skipped records are the fragment at the oldest end: a few
-	 * packets' worth, never a stretch of the buffer.
-	 */
-	tap_check(d.records > s.aux_size / 2 / 128 && skipped <= 8 &&
+	/* The whole records: from the first boundary after the fragment. */
+	skip = spe_aux_first_record(copy, n, t0, t1 + slack);
+	spe_aux_decode(copy + skip, n - skip, &d);
+	tap_check(skip <= SPE_RECORD_MAX_BYTES && d.records > s.aux_size / 2 / 128 &&
+		  !d.errors && !d.backsteps &&
 		  d.ts_min > t0 + (t1 - t0) / 10 && d.ts_max + slack >= t1 && d.ts_max <= t1 + slack,
 		  "snapshot: the buffer (head %llu, %zu bytes, wrapped %u times) keeps the newest "
-		  "records: %lu records from %+.3f s to %+.3f s of a %.3f s run, "
-		  "%lu before them out of order, %lu decode errors",
-		  (unsigned long long)head, s.aux_size, wraps, d.records,
+		  "records: after %zu bytes of a partly overwritten one, %lu records from %+.3f s "
+		  "to %+.3f s of a %.3f s run, in time order (%lu steps back), %lu decode errors",
+		  (unsigned long long)head, s.aux_size, wraps, skip, d.records,
 		  ((double)d.ts_min - t0) / spe_cntfrq(), ((double)d.ts_max - t0) / spe_cntfrq(),
-		  ((double)t1 - t0) / spe_cntfrq(), skipped, d.errors);
+		  ((double)t1 - t0) / spe_cntfrq(), d.backsteps, d.errors);
 	tap_diag("snapshot: largest gap between records %.3f s, after +%.3f s",
 		 (double)d.gap / spe_cntfrq(), ((double)d.gap_at - t0) / spe_cntfrq());
 	free(copy);
