@@ -59,9 +59,9 @@ if cmp -s "$cache/r1.out" "$cache/r2.out"; then same=identical; else same=DIFFER
 printf 'report -j 2 vs -j 1: output %s, speed-up %.2fx wall (target >= 1.7x)\n' "$same" \
 	"$(echo "$w1 / $w2" | bc -l)"
 # What decoding alone costs, the floor under report's time: the 1 GB file
-# is 7 copies of big.bin, so 7 x records --count of big.bin (read(), then
-# records; no perf.data, no time-ordered merge, no counting), spread over
-# 2 threads with nothing lost to splitting.
+# is 7 copies of big.bin, so 7 x records --count of big.bin (the file
+# mapped, then records; no perf.data, no time-ordered merge, no counting),
+# spread over 2 threads with nothing lost to splitting.
 measure "  floor: records --count of 1/7 of the data" /dev/null "$spe" records --count "$cache/big.bin"
 read -r wf cf <"$cache/last"
 printf '  floor: decoding the 1 GB alone, 2 threads %8.3f s wall (7 x %.2f CPU s / 2)\n' \

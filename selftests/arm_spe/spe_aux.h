@@ -102,15 +102,17 @@ static inline void spe_aux_decode(const uint8_t *buf, size_t len,
 static inline size_t spe_aux_first_record(const uint8_t *buf, size_t len, uint64_t lo,
 					  uint64_t hi)
 {
-	for (size_t i = 0; i + 9 <= len; i++) {
-		uint64_t ts = 0;
+	struct spe_pkt pkt;
+
+	for (size_t i = 0; i < len; i++) {
+		int size;
 
 		if (buf[i] != SPE_HDR_TIMESTAMP)
 			continue;
-		for (int b = 8; b >= 1; b--)
-			ts = ts << 8 | buf[i + b];
-		if (ts >= lo && ts <= hi)
-			return i + 9;
+		size = spe_pkt_decode(buf + i, len - i, i, &pkt);
+		if (size > 0 && pkt.type == SPE_PKT_TIMESTAMP &&
+		    pkt.payload >= lo && pkt.payload <= hi)
+			return i + (size_t)size;
 	}
 	return len;
 }
