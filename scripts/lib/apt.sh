@@ -15,8 +15,9 @@
 #                             deb-src lines mirror the machine's own "main"
 #                             sources, for `apt-get source --download-only`
 #
-# Only the suites of the machine's own Debian release are expected: the
-# private sources use the same mirror as the machine's "<codename>/main".
+# Any Debian suite can be reached (bullseye to sid): the private sources use
+# the mirror of the machine's "<codename>/main" line for that codename, or
+# else the mirror of the machine's own release.
 
 spe_top=${spe_top:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 spe_cache=${SPE_CACHE_DIR:-$spe_top/.cache}
@@ -47,6 +48,11 @@ spe_suite_is_configured() {
 	apt-cache policy 2>/dev/null | awk -v s="$1/main" '$3 == s {f = 1} END {exit !f}'
 }
 
+# The codename of this machine's Debian release (bookworm, trixie, ...).
+spe_own_codename() {
+	(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+}
+
 spe_apt_opts() {
 	local suite=$1 dir uri keyring
 	APT_OPTS=()
@@ -60,9 +66,13 @@ spe_apt_opts() {
 		  -o "Dir::Cache=$dir/cache")
 	if [ ! -s "$dir/sources.list" ]; then
 		local codename=${suite%%-*}
+		# Another release's suite comes from the mirror that serves this
+		# machine's own release (Debian's mirrors carry every suite).
 		uri=$(apt-cache policy 2>/dev/null |
-			awk -v s="$codename/main" '$3 == s {print $2; exit}')
-		[ -n "$uri" ] || spe_die "no apt source for $codename/main on this machine, cannot derive a mirror for $suite"
+			awk -v s="$codename/main" -v own="$(spe_own_codename)/main" '
+				$3 == s {print $2; exit} $3 == own && !u {u = $2}
+				END {if (u) print u}' | head -n 1)
+		[ -n "$uri" ] || spe_die "no Debian 'main' apt source on this machine to derive a mirror for $suite from"
 		keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 		mkdir -p "$dir/sources.list.d" "$dir/lists/partial" "$dir/cache/archives/partial"
 		if [ -r "$keyring" ]; then
