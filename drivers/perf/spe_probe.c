@@ -7,7 +7,8 @@
  * "arm,statistical-profiling-extension-v1") or from the kernel's ACPI PMU
  * code, which creates an "arm,spe-v1" platform device from the MADT GICC
  * entries.  Either way it carries one interrupt that must be a PPI; on
- * heterogeneous systems the PPI partition says which CPUs it covers.
+ * heterogeneous systems the PPI's partition (from 6.19, its affinity)
+ * says which CPUs it covers.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -245,7 +246,7 @@ static int spe_cpu_teardown(unsigned int cpu, struct hlist_node *node)
 static int spe_irq_probe(struct spe_pmu *spe)
 {
 	struct platform_device *pdev = spe->pdev;
-	int irq = platform_get_irq(pdev, 0);
+	int irq = spe_platform_get_percpu_irq(pdev, &spe->supported_cpus);
 
 	if (irq < 0)
 		return irq;	/* platform_get_irq() said why */
@@ -257,10 +258,6 @@ static int spe_irq_probe(struct spe_pmu *spe)
 			irq);
 		return -EINVAL;
 	}
-
-	/* A PPI partition limits the PMU to the CPUs of one type. */
-	if (irq_get_percpu_devid_partition(irq, &spe->supported_cpus))
-		cpumask_copy(&spe->supported_cpus, cpu_possible_mask);
 
 	spe->irq = irq;
 	return 0;
@@ -390,6 +387,8 @@ static void spe_device_remove(struct platform_device *pdev)
 	free_percpu(spe->handle);
 	ida_free(&spe_ida, spe->id);
 }
+
+SPE_PLATFORM_REMOVE_WRAPPER(spe_device_remove)
 
 static struct platform_driver spe_driver = {
 	.driver = {

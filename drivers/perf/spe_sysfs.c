@@ -150,8 +150,8 @@ static const struct attribute_group spe_caps_group = {
 static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
-	return cpumap_print_to_pagebuf(true, buf,
-				       &spe_from_dev(dev)->supported_cpus);
+	return sysfs_emit(buf, "%*pbl\n",
+			  cpumask_pr_args(&spe_from_dev(dev)->supported_cpus));
 }
 static DEVICE_ATTR_RO(cpumask);
 

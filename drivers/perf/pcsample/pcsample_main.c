@@ -23,6 +23,8 @@
 #include <linux/module.h>
 #include <linux/of.h>
 #include <linux/platform_device.h>
+#include <linux/property.h>
+#include <linux/sysfs.h>
 #include <asm/virt.h>
 
 #include "spe_compat.h"
@@ -41,7 +43,7 @@ static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr, c
 {
 	struct pcs_dev *pd = container_of(dev_get_drvdata(dev), struct pcs_dev, pmu);
 
-	return cpumap_print_to_pagebuf(true, buf, &pd->supported);
+	return sysfs_emit(buf, "%*pbl\n", cpumask_pr_args(&pd->supported));
 }
 static DEVICE_ATTR_RO(cpumask);
 
@@ -140,7 +142,7 @@ static int pcs_probe(struct platform_device *pdev)
 		goto err;
 	pd->dev = &pdev->dev;
 	pd->hk_cpu = housekeeping_cpu;
-	pd->kind = (uintptr_t)of_device_get_match_data(&pdev->dev);
+	pd->kind = (uintptr_t)device_get_match_data(&pdev->dev);
 	pd->atomic64 = pd->kind == PCS_FRAME_PMU &&
 		       of_property_read_bool(pdev->dev.of_node, "arm,pcsr-64bit-atomic");
 	pd->host.kernel_el = is_kernel_in_hyp_mode() ? 2 : 1;
@@ -190,6 +192,8 @@ static void pcs_remove(struct platform_device *pdev)
 	pcs_probed = false;
 	mutex_unlock(&pcs_probe_lock);
 }
+
+SPE_PLATFORM_REMOVE_WRAPPER(pcs_remove)
 
 static const struct of_device_id pcs_of_match[] = {
 	{ .compatible = "arm,pcsample-pmu", .data = (void *)PCS_FRAME_PMU },

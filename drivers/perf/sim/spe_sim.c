@@ -59,6 +59,7 @@
 #include <asm/virt.h>
 
 #include "../spe_backend.h"
+#include "../spe_compat.h"
 #include "spe/spu_model.h"
 #include "spe/spu_opgen.h"
 
@@ -684,9 +685,8 @@ int spe_backend_init(void)
 		spe_opgen_init(&sim->gen, seed + cpu);
 		sim->cpu = cpu;
 		sim->irq = -1;
-		hrtimer_init(&sim->timer, CLOCK_MONOTONIC,
-			     HRTIMER_MODE_REL_PINNED_HARD);
-		sim->timer.function = spe_sim_tick;
+		spe_hrtimer_setup(&sim->timer, spe_sim_tick, CLOCK_MONOTONIC,
+				  HRTIMER_MODE_REL_PINNED_HARD);
 	}
 
 	spe_sim_debugfs_init();

@@ -63,7 +63,7 @@ void vunmap(const void *addr);
 int smp_processor_id(void);
 #define raw_smp_processor_id()	smp_processor_id()
 #define this_cpu_ptr(p)		(p)
-typedef struct { unsigned long bits[1]; } cpumask_t;
+typedef struct cpumask { unsigned long bits[1]; } cpumask_t;
 static inline bool cpumask_test_cpu(int cpu, const cpumask_t *m)
 {
 	return m->bits[0] & (1UL << cpu);
@@ -102,6 +102,21 @@ bool perfmon_capable(void);
 /* Interrupts */
 typedef enum { IRQ_NONE = 0, IRQ_HANDLED = 1 } irqreturn_t;
 typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
+
+/*
+ * What spe_compat.h's probe and timer shims name, declared only: the glue
+ * under test calls neither (probe and the simulated unit are not compiled
+ * here).
+ */
+extern const struct cpumask *cpu_possible_mask;
+void cpumask_copy(struct cpumask *dst, const struct cpumask *src);
+int platform_get_irq(struct platform_device *pdev, unsigned int num);
+int irq_get_percpu_devid_partition(unsigned int irq, struct cpumask *affinity);
+typedef int clockid_t;
+enum hrtimer_restart { HRTIMER_NORESTART, HRTIMER_RESTART };
+enum hrtimer_mode { HRTIMER_MODE_REL_PINNED_HARD };
+struct hrtimer { enum hrtimer_restart (*function)(struct hrtimer *timer); };
+void hrtimer_init(struct hrtimer *timer, clockid_t clock, enum hrtimer_mode mode);
 
 /* perf */
 typedef struct { long long counter; } local64_t;
