@@ -10,10 +10,13 @@
 #   make demo    the main job: record a workload with perf on QEMU's emulated
 #                SPU and decode it (DEMO_ARGS='--sim': on the simulated SPU;
 #                '--generated': a generated trace; scripts/demo.sh --help)
-#   make modules KVER=6.1|6.12 [SIM=1|PCSAMPLE=1]
+#   make modules KVER=KERNEL [SIM=1|PCSAMPLE=1]
 #                cross-build the SPE driver (arm_spe.ko, or arm_spe_sim.ko
 #                with SIM=1, or the PC-sample PMU arm_pcsample.ko with
-#                PCSAMPLE=1) against that fetched Debian arm64 kernel, W=1
+#                PCSAMPLE=1) against that fetched Debian arm64 kernel, W=1:
+#                KERNEL is a suite (bullseye, bookworm, trixie,
+#                trixie-backports, sid), oldest, newest, 6.1 or 6.12
+#                (scripts/fetch-kernels.sh)
 #   make install build and install spe-decode (with its library, headers,
 #                pkg-config file, man pages, bash completion) and spe-gen into
 #                $(DESTDIR)$(PREFIX); make uninstall removes them

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Cross-build an out-of-tree module against a fetched Debian arm64 kernel.
 #
-# Usage: scripts/build-external-module.sh --kernel 6.1|6.12 [--out DIR] [--sparse] SRCDIR [MAKE-ARGS...]
+# Usage: scripts/build-external-module.sh --kernel KERNEL [--out DIR] [--sparse] SRCDIR [MAKE-ARGS...]
+#
+# KERNEL is one of scripts/fetch-kernels.sh's (a Debian suite, or 6.1 / 6.12);
+# kbuild runs with the compiler that built it, in its release's build root
+# when this machine has not got that compiler (scripts/lib/kernels.sh).
 #
 # SRCDIR (a directory with a Kbuild file) is copied to DIR (default
 # build/kmod/<name>-<kernel release>) so the source tree stays clean and both
@@ -23,7 +27,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -n "$kernel" ] && [ $# -ge 1 ] ||
-	{ echo "usage: build-external-module.sh --kernel 6.1|6.12 [--out DIR] [--sparse] SRCDIR [MAKE-ARGS...]" >&2; exit 2; }
+	{ echo "usage: build-external-module.sh --kernel KERNEL [--out DIR] [--sparse] SRCDIR [MAKE-ARGS...]" >&2; exit 2; }
 src=$(cd "$1" && pwd)
 shift
 spe_kernel "$kernel"
@@ -31,8 +35,7 @@ out=${out:-$top/build/kmod/$(basename "$src")-$KREL}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)	# kbuild needs an absolute M=
 cp -r "$src"/. "$out"/
-if ! make -C "$KDIR" M="$out" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
-	W=1 $sparse "$@" modules >"$out/build.log" 2>&1; then
+if ! spe_kbuild M="$out" W=1 $sparse "$@" modules >"$out/build.log" 2>&1; then
 	tail -n 30 "$out/build.log" >&2
 	exit 1
 fi

@@ -1,22 +1,73 @@
 # shellcheck shell=bash
-# spe_kernel VERSION: make sure the Debian arm64 kernel VERSION (6.1 or 6.12)
-# is fetched (scripts/fetch-kernels.sh) and set KREL, KDIR, VMLINUZ and
-# MODDIR for it.  Sourced.
+# The Debian arm64 kernels the modules are built for (scripts/fetch-kernels.sh
+# says which).  Sourced.  Defines:
+#
+#   spe_kernel KERNEL      make sure KERNEL (a suite, or 6.1 / 6.12 / oldest /
+#                          newest) is fetched and set KSUITE, KREL, KDIR, KCC,
+#                          TOOLROOT, VMLINUZ and MODDIR for it
+#   spe_kbuild ARG...      run make ARG... for the kernel spe_kernel chose:
+#                          kbuild of KDIR, with the compiler the kernel was
+#                          built with, inside its build root when it has one
+#   spe_kernel_suites K    the suites K names, one per line ("all": the matrix)
+#   spe_suite_release S    the release (codename) of suite S
+#   SPE_KERNEL_MATRIX      every suite the driver is tested on, oldest first
 spe_top=${spe_top:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 # shellcheck source=scripts/lib/apt.sh
 . "$spe_top/scripts/lib/apt.sh"
+# shellcheck source=scripts/lib/buildroot.sh
+. "$spe_top/scripts/lib/buildroot.sh"
+
+SPE_KERNEL_MATRIX=(bullseye bookworm trixie trixie-backports sid)
+
+spe_kernel_suites() {
+	case $1 in
+	all) printf '%s\n' "${SPE_KERNEL_MATRIX[@]}" ;;
+	oldest | 5.10) echo bullseye ;;
+	newest) echo trixie-backports ;;
+	6.1) echo bookworm ;;
+	6.12) echo bookworm-backports ;;
+	bullseye | bookworm | bookworm-backports | trixie | trixie-backports | sid) echo "$1" ;;
+	*) spe_die "unknown kernel '$1' (a suite: ${SPE_KERNEL_MATRIX[*]} bookworm-backports; or 6.1, 6.12, oldest, newest, all)" ;;
+	esac
+}
+
+spe_suite_release() {
+	echo "${1%%-*}"
+}
 
 spe_kernel() {
-	local tag v
-	case $1 in
-	6.1 | 6.12) tag=${1//./_} ;;
-	*) spe_die "unknown kernel '$1' (6.1 or 6.12)" ;;
-	esac
-	"$spe_top/scripts/fetch-kernels.sh" --quiet || spe_die "cannot fetch the kernels"
-	# shellcheck disable=SC1091
-	. "$spe_cache/kernels.env"
-	for v in KREL KDIR VMLINUZ MODDIR; do
-		local n=${v}_$tag
-		printf -v "$v" '%s' "${!n}"
+	local suite
+	suite=$(spe_kernel_suites "$1")
+	[ "$(wc -l <<<"$suite")" -eq 1 ] || spe_die "spe_kernel takes one kernel, not '$1'"
+	"$spe_top/scripts/fetch-kernels.sh" --quiet "$suite" ||
+		spe_die "cannot fetch the $suite kernel"
+	KSUITE='' KREL='' KDIR='' KCC='' TOOLROOT='' VMLINUZ='' MODDIR=''
+	# shellcheck disable=SC1090
+	. "$spe_cache/kernels/$suite.env"
+}
+
+spe_kbuild() {
+	spe_in_root "$TOOLROOT" make -C "$KDIR" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- "$@"
+}
+
+# The kernels the build suites cover, one per line: SPE_KERNELS (names as
+# spe_kernel takes them; "all" for the matrix), by default the two the
+# guest suites boot (6.1, 6.12) and the oldest and newest Debian kernels.
+spe_build_kernels() {
+	local k
+	for k in ${SPE_KERNELS:-6.1 6.12 oldest newest}; do
+		case $k in
+		all | oldest | newest) spe_kernel_suites "$k" ;;
+		*) echo "$k" ;;
+		esac
 	done
+}
+
+# spe_sparse_unusable LOG: did kbuild skip sparse in the C=1 build whose
+# output is LOG, because the release's sparse cannot parse these headers
+# (kbuild's checker-valid.sh; trixie's sparse 0.6.4 with 7.x headers)?
+# Prints why, for a SKIP line.  The kernel spe_kernel chose.
+spe_sparse_unusable() {
+	grep -q 'C=1 specified, but .* not available or not up to date' "$1" || return 1
+	echo "$(spe_suite_release "$KSUITE")'s $(spe_in_root "$TOOLROOT" sparse --version 2>&1 | head -n 1) cannot parse the $KREL headers (no __typeof_unqual__), so kbuild skips C=1"
 }
