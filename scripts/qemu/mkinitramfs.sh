@@ -97,6 +97,24 @@ module_file() {
 	echo "$f"
 }
 
+# The modules of the guest kernel that MOD... need, each after what it
+# needs, MOD... included: the unpacked tree has no modules.dep (depmod
+# writes it at install), so the "depends" field of each module is read.
+# Which transport modules are built in differs per kernel: 5.10 builds
+# virtio and virtio_ring as modules, later kernels into the kernel.
+modules_with_deps() {
+	local m d f
+	for m in "$@"; do
+		[[ " $seen_mods " == *" $m "* ]] && continue
+		seen_mods+=" $m"
+		f=$(module_file "$m")
+		for d in $(modinfo -F depends "$f" | tr , ' '); do
+			modules_with_deps "$d"
+		done
+		echo "$m"
+	done
+}
+
 # Copy module file $1 into directory $2 as a plain .ko (busybox insmod hands
 # the bytes to init_module, which takes no compressed module); prints its name.
 put_module() {
@@ -145,8 +163,9 @@ if [ $channel -eq 1 ]; then
 	grep -q '/virtio_console\.ko' "$MODDIR/modules.builtin" 2>/dev/null ||
 		transport+=(virtio_console)
 fi
-for m in "${transport[@]}"; do
-	put_module "$(module_file $m)" "$run/guest/transport" >>"$run/guest/transport.list"
+seen_mods=''
+for m in $(modules_with_deps "${transport[@]}"); do
+	put_module "$(module_file "$m")" "$run/guest/transport" >>"$run/guest/transport.list"
 done
 : >"$run/guest/load.list"
 for m in "${load[@]}"; do
