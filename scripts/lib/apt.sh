@@ -64,8 +64,8 @@ spe_apt_opts() {
 		  -o "Dir::Etc::SourceParts=$dir/sources.list.d"
 		  -o "Dir::State::Lists=$dir/lists"
 		  -o "Dir::Cache=$dir/cache")
-	if [ ! -s "$dir/sources.list" ]; then
-		local codename=${suite%%-*}
+	if [ ! -s "$dir/sources.list" ] || ! grep -q "^# $suite\$" "$dir/sources.list"; then
+		local codename=${suite%%-*} signed='' line
 		# Another release's suite comes from the mirror that serves this
 		# machine's own release (Debian's mirrors carry every suite).
 		uri=$(apt-cache policy 2>/dev/null |
@@ -74,14 +74,22 @@ spe_apt_opts() {
 				END {if (u) print u}' | head -n 1)
 		[ -n "$uri" ] || spe_die "no Debian 'main' apt source on this machine to derive a mirror for $suite from"
 		keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+		[ -r "$keyring" ] && signed="[signed-by=$keyring] "
+		rm -rf "$dir/lists"
 		mkdir -p "$dir/sources.list.d" "$dir/lists/partial" "$dir/cache/archives/partial"
-		if [ -r "$keyring" ]; then
-			echo "deb [signed-by=$keyring] $uri $suite main" >"$dir/sources.list.tmp"
-		else
-			echo "deb $uri $suite main" >"$dir/sources.list.tmp"
-		fi
+		# A backports suite's packages depend on its release's: list
+		# both (APT::Default-Release below prefers the backports).
+		{
+			echo "# $suite"
+			for line in "$suite" ${suite%-backports}; do
+				echo "deb $signed$uri $line main"
+			done | sort -u
+		} >"$dir/sources.list.tmp"
 		mv "$dir/sources.list.tmp" "$dir/sources.list"
 	fi
+	case $suite in
+	*-backports) APT_OPTS+=(-o "APT::Default-Release=$suite") ;;
+	esac
 	# Lists fetched before a foreign architecture was added lack its
 	# packages: refresh until every dpkg architecture has its list.
 	local arch

@@ -16,8 +16,9 @@
 #   --channel        the guest has a virtio serial port named spe.channel
 #                    (run-guest.sh --channel): add virtio_console where it is
 #                    a module, and have /init export its device as $CHANNEL
-#   --with-perf      add arm64 perf (bookworm linux-perf) and its libraries
-#                    as /usr/bin/perf: about 45 MB more, boots seconds slower
+#   --with-perf      add arm64 perf (linux-perf of the kernel's release; the
+#                    6.1 and 6.12 guests: bookworm's) and its libraries as
+#                    /usr/bin/perf: 45 to 80 MB more, boots seconds slower
 #
 # The image is a concatenation of cpio archives, which the kernel unpacks in
 # turn: busybox and perf are cached layers under build/qemu/layers/ (perf
@@ -131,12 +132,19 @@ put_module() {
 busybox=$("$here/fetch-userland.sh" busybox)
 parts=("$(layer busybox "$busybox" bin)")
 if [ $perf -eq 1 ]; then
-	perfdir=$("$here/fetch-userland.sh" perf)
+	# The perf of the kernel's release, with that release's libraries;
+	# the 6.1 and 6.12 guests (bookworm, bookworm-backports) keep
+	# bookworm's perf 6.1, which their suites are written against.
+	perf_suite=$KSUITE
+	[ "$perf_suite" = bookworm-backports ] && perf_suite=bookworm
+	perfdir=$("$here/fetch-userland.sh" perf "$perf_suite")
 	# Libraries and the perf binary; not the docs, perl/python modules
 	# (only perf's scripting uses them) or the iconv modules.
 	mapfile -t libs < <(cd "$perfdir" && find usr/lib/aarch64-linux-gnu \
 		-mindepth 1 -maxdepth 1 ! -name gconv ! -name 'perl*')
-	parts+=("$(layer perf "$perfdir" lib usr/bin/perf usr/lib/traceevent "${libs[@]}")")
+	mapfile -t extra < <(cd "$perfdir" && ls -d usr/bin/perf_[0-9]* usr/lib/traceevent \
+		usr/lib/ld-linux-aarch64.so.1 2>/dev/null)
+	parts+=("$(layer "perf-$perf_suite" "$perfdir" lib usr/bin/perf "${extra[@]}" "${libs[@]}")")
 fi
 
 # The guest's perf scheduling-key holder (hold_perf_sched_key.c), built
