@@ -24,8 +24,9 @@
 # split the image package), downloaded and unpacked into
 # <cache>/kernels/<abi>/ — never installed (lab-notes: installing them
 # removes the host compiler).  A kernel built with another compiler than
-# this machine's cross compiler gets a build root of its release
-# (scripts/fetch-buildroot.sh, with the gcc-N the headers name).
+# this machine's cross compiler gets a build root of its suite
+# (scripts/fetch-buildroot.sh, with the gcc-N the headers name and the
+# suite's x86 linux-perf, the reference decoder for its guests' recordings).
 #
 # Writes <cache>/kernels/<suite>.env (shell syntax, read by
 # scripts/lib/kernels.sh) and prints it unless --quiet:
@@ -125,8 +126,8 @@ fetch_kernel_once() {
 	[ -n "$cc" ] || spe_die "no CC in $kdir/.kernelvariables"
 	gcc=${cc#aarch64-linux-gnu-}
 	if ! command -v "$cc" >/dev/null || ! kbuild_runs_here "$kdir"; then
-		toolroot=$("$spe_top/scripts/fetch-buildroot.sh" "$(spe_suite_release "$suite")" \
-			"$gcc-aarch64-linux-gnu") || return 1
+		toolroot=$("$spe_top/scripts/fetch-buildroot.sh" "$suite" \
+			"$gcc-aarch64-linux-gnu" linux-perf) || return 1
 	fi
 	cat <<-EOT
 	KSUITE=$suite

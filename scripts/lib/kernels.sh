@@ -9,7 +9,10 @@
 #                          kbuild of KDIR, with the compiler the kernel was
 #                          built with, inside its build root when it has one
 #   spe_kernel_suites K    the suites K names, one per line ("all": the matrix)
+#   spe_build_kernels      the kernels the build suites cover (SPE_KERNELS)
+#   spe_guest_kernels      the kernels suites 59 and 60 boot (SPE_GUEST_KERNELS)
 #   spe_suite_release S    the release (codename) of suite S
+#   spe_release_is_newer R is release R newer than this machine's?
 #   SPE_KERNEL_MATRIX      every suite the driver is tested on, oldest first
 spe_top=${spe_top:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 # shellcheck source=scripts/lib/apt.sh
@@ -35,6 +38,14 @@ spe_suite_release() {
 	echo "${1%%-*}"
 }
 
+# spe_release_is_newer RELEASE: is RELEASE newer than this machine's?
+spe_release_is_newer() {
+	local order=" bullseye bookworm trixie forky sid " own
+	own=$(spe_own_codename)
+	[[ $order == *" $own "* ]] || spe_die "unknown Debian release '$own' of this machine"
+	[[ " ${order#* "$own" }" == *" $1 "* ]]
+}
+
 spe_kernel() {
 	local suite
 	suite=$(spe_kernel_suites "$1")
@@ -54,8 +65,14 @@ spe_kbuild() {
 # spe_kernel takes them; "all" for the matrix), by default the two the
 # guest suites boot (6.1, 6.12) and the oldest and newest Debian kernels.
 spe_build_kernels() {
+	spe_kernel_list ${SPE_KERNELS:-6.1 6.12 oldest newest}
+}
+
+# spe_kernel_list NAME...: the kernels NAME... stand for, one per line:
+# "all", "oldest" and "newest" become suites, other names stay as they are.
+spe_kernel_list() {
 	local k
-	for k in ${SPE_KERNELS:-6.1 6.12 oldest newest}; do
+	for k in "$@"; do
 		case $k in
 		all | oldest | newest) spe_kernel_suites "$k" ;;
 		*) echo "$k" ;;
@@ -70,4 +87,11 @@ spe_build_kernels() {
 spe_sparse_unusable() {
 	grep -q 'C=1 specified, but .* not available or not up to date' "$1" || return 1
 	echo "$(spe_suite_release "$KSUITE")'s $(spe_in_root "$TOOLROOT" sparse --version 2>&1 | head -n 1) cannot parse the $KREL headers (no __typeof_unqual__), so kbuild skips C=1"
+}
+
+# The kernels the perf-per-release guest suites (59, 60) boot, one per
+# line: SPE_GUEST_KERNELS ("all": the matrix), by default the oldest and
+# the newest, each with its release's own perf.
+spe_guest_kernels() {
+	spe_kernel_list ${SPE_GUEST_KERNELS:-oldest newest}
 }

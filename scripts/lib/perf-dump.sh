@@ -32,6 +32,33 @@
 # records 0): the suites check what they expect to find.  A missing DATA
 # is an error, and all its sums are 0.
 
+# The perf that reads the recordings ("host perf" above and in the
+# suites): this machine's (Debian 12's perf 6.1), or, for a guest of a
+# newer release, that release's own x86 perf, in the build root of its
+# kernel (scripts/fetch-kernels.sh): a guest's perf 7.x writes perf.data
+# that perf 6.1 calls an "incompatible file format".  An older release's
+# recordings (bullseye's perf 5.10) are read by this machine's perf, as
+# perf reads older files; perf 5.10's own decoder knows fewer SPE packets
+# and synthesizes no instruction samples.
+#   spe_ref_perf_for KERNEL   choose it for the guest kernel KERNEL
+#   ref_perf ARG...           run it
+spe_top=${spe_top:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+# shellcheck source=scripts/lib/kernels.sh
+. "$spe_top/scripts/lib/kernels.sh"
+SPE_REF_PERF_ROOT=${SPE_REF_PERF_ROOT:-} SPE_REF_PERF=${SPE_REF_PERF:-perf}
+
+spe_ref_perf_for() {
+	spe_kernel "$1"
+	SPE_REF_PERF_ROOT='' SPE_REF_PERF=perf
+	if [ -n "$TOOLROOT" ] && spe_release_is_newer "$(spe_suite_release "$KSUITE")"; then
+		SPE_REF_PERF_ROOT=$TOOLROOT
+	fi
+}
+
+ref_perf() {
+	spe_in_root "$SPE_REF_PERF_ROOT" "$SPE_REF_PERF" "$@"
+}
+
 perf_dump_facts() {
 	local data=$1 facts=$1.facts
 	if [ ! -f "$data" ] || [ ! -r "$data" ]; then
@@ -42,7 +69,7 @@ perf_dump_facts() {
 		# awk opens the error file only at the end of the dump, when
 		# perf has exited and written all of it.
 		# shellcheck disable=SC2094
-		perf report -D -i "$data" 2>"$facts.err" | awk '
+		ref_perf report -D -i "$data" 2>"$facts.err" | awk '
 			/PERF_RECORD_AUXTRACE / {
 				for (i = 1; i < NF; i++) if ($i == "cpu:") cpu = $(i + 1)
 				auxtrace[cpu]++
@@ -120,6 +147,6 @@ perf_dump_addrs() {
 	PC | VA) ;;
 	*) echo "perf_dump_addrs: $kind: not PC or VA" >&2; return 1 ;;
 	esac
-	perf report -D -i "$data" 2>/dev/null |
+	ref_perf report -D -i "$data" 2>/dev/null |
 		awk -v k="$kind" '{ for (i = 1; i < NF; i++) if ($i == k && $(i + 1) ~ /^0x[0-9a-f]+$/) { print $(i + 1); break } }'
 }
