@@ -4,6 +4,11 @@
 #   make         build the userspace decoder (tools/spe-decode) and the SPU
 #                model's tools (tools/spu-model: spe-gen, spu-bench)
 #   make check   run every test suite (scripts/suites/), summary line last
+#   make matrix  the kernel matrix (not part of check): every Debian kernel
+#                from bullseye's 5.10 to the newest (bullseye, bookworm,
+#                trixie, trixie-backports, sid) through the build suites,
+#                and booted at EL1 and EL2 with its release's perf by the
+#                perf suites 59 and 60; "N passed, N failed" last
 #   make bench   run the benchmarks beside the reference tools
 #   make mutate  mutation testing of the C layers (scripts/mutate.sh; not
 #                part of check: MUTATE_ARGS='--sample 200 --seed 1')
@@ -25,7 +30,7 @@
 DECODER := tools/spe-decode
 MODEL   := tools/spu-model
 
-.PHONY: all deps check bench mutate demo modules clean install uninstall
+.PHONY: all deps check matrix bench mutate demo modules clean install uninstall
 
 all: deps
 	$(MAKE) -C $(DECODER)
@@ -36,6 +41,11 @@ deps:
 
 check: deps
 	@scripts/run-tests.sh
+
+MATRIX_SUITES := 41-driver-build 45-driver-dkms 46-sim-build 47-pcsample-build \
+		 49-kernel-header-trees 59-qemu-spe-sampling 60-qemu-spe-perf
+matrix: deps
+	@SPE_KERNELS=all SPE_GUEST_KERNELS=all scripts/run-tests.sh $(MATRIX_SUITES)
 
 bench: all
 	@scripts/bench.sh

@@ -8,6 +8,7 @@
 . /guest/lib.sh
 CPU1=/sys/devices/system/cpu/cpu1/online
 spe_guest_begin arm_spe
+perf --version >perf-version 2>&1
 ls /sys/bus/event_source/devices/arm_spe_0/format >format 2>&1
 
 # 1. Snapshot mode: the AUX buffer is a ring perf copies out only on
