@@ -13,6 +13,7 @@
 #   spe_guest_kernels      the kernels suites 59 and 60 boot (SPE_GUEST_KERNELS)
 #   spe_suite_release S    the release (codename) of suite S
 #   spe_release_is_newer R is release R newer than this machine's?
+#   spe_guest_perf_suite   the suite of the perf in spe_kernel's guests
 #   SPE_KERNEL_MATRIX      every suite the driver is tested on, oldest first
 spe_top=${spe_top:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 # shellcheck source=scripts/lib/apt.sh
@@ -36,6 +37,17 @@ spe_kernel_suites() {
 
 spe_suite_release() {
 	echo "${1%%-*}"
+}
+
+# spe_guest_perf_suite: the suite whose arm64 perf the guest of the kernel
+# spe_kernel chose runs (scripts/qemu/fetch-userland.sh perf SUITE): its
+# own release's, except that the 6.12 guests (bookworm-backports) keep
+# bookworm's perf 6.1, which the suites written for them expect.
+spe_guest_perf_suite() {
+	case $KSUITE in
+	bookworm-backports) echo bookworm ;;
+	*) echo "$KSUITE" ;;
+	esac
 }
 
 # spe_release_is_newer RELEASE: is RELEASE newer than this machine's?

@@ -132,11 +132,9 @@ put_module() {
 busybox=$("$here/fetch-userland.sh" busybox)
 parts=("$(layer busybox "$busybox" bin)")
 if [ $perf -eq 1 ]; then
-	# The perf of the kernel's release, with that release's libraries;
-	# the 6.1 and 6.12 guests (bookworm, bookworm-backports) keep
-	# bookworm's perf 6.1, which their suites are written against.
-	perf_suite=$KSUITE
-	[ "$perf_suite" = bookworm-backports ] && perf_suite=bookworm
+	# The perf of the kernel's release, with that release's libraries
+	# (spe_guest_perf_suite: the 6.12 guests keep bookworm's).
+	perf_suite=$(spe_guest_perf_suite)
 	perfdir=$("$here/fetch-userland.sh" perf "$perf_suite")
 	# Libraries and the perf binary; not the docs, perl/python modules
 	# (only perf's scripting uses them) or the iconv modules.

@@ -34,8 +34,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/guest-workload.sh
 . "$top/scripts/lib/guest-workload.sh"
 spe_guest_suite_begin 60-qemu-spe-perf "perf on QEMU's emulated SPE"
-# The guest's userland (its perf binary is the one the recordings map).
-guest_root=$("$top/scripts/qemu/fetch-userland.sh" perf) || guest_root=/nonexistent
+# The guest's userland (its perf binary is the one the recordings map):
+# guest_root, set per guest kernel in run().
+guest_root=/nonexistent
 
 # times_ips: one instruction sample per record, "time ip" (suite 56).
 times_ips() {
@@ -96,6 +97,8 @@ run() {
 		return
 	fi
 	spe_ref_perf_for "$k"
+	guest_root=$("$top/scripts/qemu/fetch-userland.sh" perf "$(spe_guest_perf_suite)") ||
+		guest_root=/nonexistent
 	(
 		[ "$el" = el2 ] && export SPE_QEMU_EL2=1
 		"$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp "$smp" --spe-qemu "$profile" --with-perf \
