@@ -80,7 +80,8 @@ else
 fi
 
 mkdir -p "$qdir"
-exec 9>"$qdir/.lock"
+# One build at a time per series (the series share nothing but bin/).
+exec 9>"$qdir/.lock-$spe_qemu_series"
 flock 9
 
 # ---- 1. the source package ------------------------------------------------
