@@ -44,7 +44,6 @@ mkdir -p "$runs"
 
 # ---- the QEMU build --------------------------------------------------------
 # shellcheck source=scripts/lib/qemu-series.sh
-spe_top=$top
 . "$top/scripts/lib/qemu-series.sh"
 series=${spe_qemu_patches#"$top"/}
 spe_suite_spe_qemu "$runs"
