@@ -81,7 +81,9 @@ done
 # hardware module, or the simulated SPU behind the node we add.
 if [ -n "$qemu_spe" ]; then
 	echo "== building QEMU with the emulated SPU (scripts/fetch-qemu.sh; minutes the first time)"
-	if SPE_QEMU_BIN=$("$top/scripts/fetch-qemu.sh" 2>"$out/fetch-qemu.log"); then
+	# Its messages (how long a first build takes, ninja's step counter)
+	# go to the terminal as well as to the log: a first build is long.
+	if SPE_QEMU_BIN=$("$top/scripts/fetch-qemu.sh" 2> >(tee "$out/fetch-qemu.log" >&2)); then
 		export SPE_QEMU_BIN
 	else
 		tail -n 5 "$out/fetch-qemu.log" >&2

@@ -1,18 +1,33 @@
 #!/usr/bin/env bash
-# Build QEMU with the emulated Statistical Profiling Unit (qemu/patches/),
-# idempotently, and print the path of its qemu-system-aarch64.
+# Build QEMU with the emulated Statistical Profiling Unit (qemu/patches/ or
+# qemu/patches-10.2/, see below), idempotently, and print the path of its
+# qemu-system-aarch64.
 #
 # Usage: scripts/fetch-qemu.sh [--source] [--rebuild]
 #   --source    only fetch and unpack Debian's qemu source package; print its
 #               directory (read-only: the pristine source, Debian's patches in)
 #   --rebuild   build again even if a binary for this key is cached
 #
+# SPE_QEMU_SERIES picks the series and so the QEMU (scripts/lib/qemu-series.sh):
+#   7.2   qemu/patches/ on Debian bookworm's qemu 7.2 (the default for now);
+#   10.2  qemu/patches-10.2/ on the newest Debian qemu 10.2.x source that
+#         downloads, resolved when none is cached: the deb-src indexes of
+#         sid, trixie-backports and trixie are read, their qemu versions
+#         tried newest first, and the first 10.2.x whose files download is
+#         taken (a newer upstream release is reported: the series would
+#         have to be ported to it).  Its configure needs meson >= 1.5 and
+#         pycotap, which bookworm lacks and the +ds source does not bundle:
+#         trixie's architecture-independent meson and python3-pycotap are
+#         downloaded and unpacked (dpkg-deb -x, never installed) into the
+#         cache, and put on PATH and PYTHONPATH for configure and ninja.
+#
 # Steps, each skipped when its result is already in the cache
 # (${SPE_CACHE_DIR:-<repo>/.cache}/qemu/):
 #   1. `apt-get source --download-only qemu` through a private deb-src
 #      configuration (scripts/lib/apt.sh; the machine's apt setup is never
 #      changed), `dpkg-source -x` into src/qemu-VERSION/;
-#   2. a git work tree work/ of that source: reset to the pristine commit,
+#   2. a git work tree (work/ for 7.2, work-SERIES/ otherwise) of that
+#      source: reset to the pristine commit,
 #      then `git am` of qemu/patches/*.patch (so every patch must apply as a
 #      commit, message and all); unchanged files keep their timestamps, so
 #      the build below is incremental when only a patch changed (and the
@@ -22,8 +37,8 @@
 #   3. configure for aarch64-softmmu only, with the "minimal" device set
 #      (the virt and sbsa-ref boards and the devices they can use, not the
 #      32-bit boards), and `ninja qemu-system-aarch64`
-#      (niced, -j2 or SPE_QEMU_JOBS), then copy the binary to
-#      bin/KEY/qemu-system-aarch64.
+#      (niced, -j2 or SPE_QEMU_JOBS; ninja's step counter is printed every
+#      30 s), then copy the binary to bin/KEY/qemu-system-aarch64.
 # KEY is a hash of the source version, the patches, the model sources and
 # the configure flags,
 # so a changed patch gives a new binary and an unchanged series reuses the
@@ -33,6 +48,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 spe_top=$top
 # shellcheck source=scripts/lib/apt.sh
 . "$top/scripts/lib/apt.sh"
+# shellcheck source=scripts/lib/qemu-series.sh
+. "$top/scripts/lib/qemu-series.sh"
 
 want_source=0 rebuild=0
 while [ $# -gt 0 ]; do
@@ -49,22 +66,115 @@ configure_flags=(--target-list=aarch64-softmmu --disable-docs --disable-tools
 	--disable-sdl --disable-vnc --disable-opengl --disable-spice --disable-curl
 	--disable-libusb --disable-usb-redir --disable-slirp --disable-capstone
 	--disable-xen --disable-kvm --with-devices-aarch64=minimal)
+if [ "$spe_qemu_series" = 7.2 ]; then
+	dl=$qdir/dl
+	work=$qdir/work
+	first_build="3 to 7 min on 2 idle cores, much longer on a busy machine"
+else
+	dl=$qdir/dl-$spe_qemu_series
+	work=$qdir/work-$spe_qemu_series
+	# bookworm's python3 with trixie's meson on PYTHONPATH; the firmware
+	# blobs are not in the +ds source.
+	configure_flags+=(--python=/usr/bin/python3 --disable-install-blobs)
+	first_build="about 2100 steps, 16 min measured on 2 cores at a load of 8"
+fi
 
 mkdir -p "$qdir"
-exec 9>"$qdir/.lock"
+# One build at a time per series (the series share nothing but bin/).
+exec 9>"$qdir/.lock-$spe_qemu_series"
 flock 9
 
 # ---- 1. the source package ------------------------------------------------
+# The Debian suites newer than bookworm that may carry a newer qemu, newest
+# first; they are on the machine's own mirror.
+new_suites=(sid trixie-backports trixie)
+
+# A private apt configuration with the deb-src indexes of new_suites and
+# trixie's amd64 binary index (for meson and pycotap): fills APT_OPTS.
+new_apt_opts() {
+	local d=$spe_cache/apt/qemu-new uri s keyring=/usr/share/keyrings/debian-archive-keyring.gpg signed=''
+	APT_OPTS=(-o "Dir::Etc::SourceList=$d/sources.list"
+		  -o "Dir::Etc::SourceParts=$d/sources.list.d"
+		  -o "Dir::State::Lists=$d/lists" -o "Dir::Cache=$d/cache"
+		  -o "APT::Architectures::=amd64")
+	if [ ! -s "$d/sources.list" ]; then
+		uri=$(apt-cache policy 2>/dev/null |
+			awk '$3 ~ /^[a-z]+\/main$/ && $NF == "Packages" && $2 ~ /\/debian\/?$/ {print $2; exit}')
+		[ -n "$uri" ] || spe_die "no Debian main apt source on this machine to derive a mirror from"
+		[ -r "$keyring" ] && signed="signed-by=$keyring "
+		mkdir -p "$d/sources.list.d" "$d/lists/partial" "$d/cache/archives/partial"
+		for s in "${new_suites[@]}"; do
+			echo "deb-src [${signed% }] $uri $s main"
+		done >"$d/sources.list.tmp"
+		echo "deb [arch=amd64 ${signed% }] $uri trixie main" >>"$d/sources.list.tmp"
+		mv "$d/sources.list.tmp" "$d/sources.list"
+	fi
+	if ! ls "$d"/lists/*_Sources* >/dev/null 2>&1; then
+		spe_apt_update
+	fi
+}
+
+# The newest qemu SERIES.x source that downloads, into $dl.
+download_new_source() {
+	local v up newer=''
+	new_apt_opts
+	mkdir -p "$dl"
+	for v in $(apt-cache "${APT_OPTS[@]}" showsrc qemu 2>/dev/null |
+		   sed -n 's/^Version: //p' | sort -u -r -V); do
+		up=${v#*:}
+		up=${up%%[+~-]*}
+		case $up in
+		"$spe_qemu_series".*) ;;
+		*)
+			if dpkg --compare-versions "$up" gt "$spe_qemu_series.999"; then
+				newer+=" $v"
+			fi
+			continue
+			;;
+		esac
+		echo "fetch-qemu.sh: downloading Debian's qemu $v source package" >&2
+		if (cd "$dl" && spe_apt_get "${APT_OPTS[@]}" -qq source --download-only "qemu=$v" >/dev/null 2>&1); then
+			[ -z "$newer" ] ||
+				echo "fetch-qemu.sh: note: newer qemu listed (${newer# }); the series is for $spe_qemu_series" >&2
+			return 0
+		fi
+		echo "fetch-qemu.sh: qemu $v is listed but does not download; trying an older one" >&2
+		rm -f "$dl"/qemu_*
+	done
+	spe_die "no Debian qemu $spe_qemu_series.x source downloads from ${new_suites[*]}"
+}
+
+# trixie's meson and pycotap, unpacked (not installed) for configure.
+pytools=$qdir/pytools
+fetch_pytools() {
+	local deb
+	[ -f "$pytools/.unpacked" ] && return 0
+	new_apt_opts
+	rm -rf "$pytools"
+	mkdir -p "$pytools/deb"
+	echo "fetch-qemu.sh: downloading trixie's meson and python3-pycotap (unpacked, not installed)" >&2
+	(cd "$pytools/deb" && spe_apt_get "${APT_OPTS[@]}" -qq download meson python3-pycotap >/dev/null 2>&1) ||
+		spe_die "apt-get download meson python3-pycotap (trixie) failed"
+	for deb in "$pytools"/deb/*.deb; do
+		dpkg-deb -x "$deb" "$pytools/root" || spe_die "dpkg-deb -x $deb failed"
+	done
+	[ -x "$pytools/root/usr/bin/meson" ] || spe_die "no meson in trixie's meson package"
+	touch "$pytools/.unpacked"
+}
+
 fetch_source() {
 	local dsc ver
-	dsc=$(ls "$qdir"/dl/qemu_*.dsc 2>/dev/null | tail -n 1 || true)
-	if [ -z "$dsc" ]; then
+	dsc=$(ls "$dl"/qemu_*.dsc 2>/dev/null | sort -V | tail -n 1 || true)
+	if [ -z "$dsc" ] && [ "$spe_qemu_series" = 7.2 ]; then
 		spe_apt_src_opts
-		mkdir -p "$qdir/dl"
+		mkdir -p "$dl"
 		echo "fetch-qemu.sh: downloading Debian's qemu source package" >&2
-		(cd "$qdir/dl" && spe_apt_get "${APT_OPTS[@]}" -qq source --download-only qemu >/dev/null) ||
+		(cd "$dl" && spe_apt_get "${APT_OPTS[@]}" -qq source --download-only qemu >/dev/null) ||
 			spe_die "apt-get source --download-only qemu failed"
-		dsc=$(ls "$qdir"/dl/qemu_*.dsc | tail -n 1)
+		dsc=$(ls "$dl"/qemu_*.dsc | tail -n 1)
+	elif [ -z "$dsc" ]; then
+		download_new_source
+		dsc=$(ls "$dl"/qemu_*.dsc | sort -V | tail -n 1)
 	fi
 	ver=$(sed -n 's/^Version: //p' "$dsc")
 	[ -n "$ver" ] || spe_die "no Version in $dsc"
@@ -86,8 +196,8 @@ if [ $want_source -eq 1 ]; then
 fi
 
 # ---- 2. the key and the cached binary ---------------------------------------
-patches=("$top"/qemu/patches/*.patch)
-[ -e "${patches[0]}" ] || spe_die "no patches in qemu/patches/"
+patches=("$spe_qemu_patches"/*.patch)
+[ -e "${patches[0]}" ] || spe_die "no patches in ${spe_qemu_patches#"$top"/}/"
 # The SPU model is compiled into QEMU (target/arm/spe-model/, see below).
 model_files=("$top/drivers/perf/sim/spe_spu_model.c" "$top"/include/spe/*.h)
 key=$( { echo "$version"; printf '%s\n' "${configure_flags[@]}";
@@ -99,7 +209,6 @@ if [ $rebuild -eq 0 ] && [ -x "$bin" ]; then
 fi
 
 # ---- 3. the patched work tree ---------------------------------------------
-work=$qdir/work
 git_q() {
 	git -C "$work" -c user.name=fetch-qemu -c user.email=fetch-qemu@localhost \
 		-c advice.detachedHead=false "$@"
@@ -136,6 +245,11 @@ cp -p "$top/drivers/perf/sim/spe_spu_model.c" "$work/target/arm/spe-model/"
 cp -p "$top"/include/spe/*.h "$work/target/arm/spe-model/spe/"
 
 # ---- 4. configure and build -------------------------------------------------
+if [ "$spe_qemu_series" != 7.2 ]; then
+	fetch_pytools
+	export PATH="$pytools/root/usr/bin:$PATH"
+	export PYTHONPATH="$pytools/root/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}"
+fi
 build=$work/build
 flags_now=$(printf '%s\n' "${configure_flags[@]}")
 configure_seconds=0
@@ -150,9 +264,25 @@ if [ ! -f "$build/build.ninja" ] || [ "$(cat "$build/.spe-flags" 2>/dev/null)" !
 	configure_seconds=$(($(date +%s) - c0))
 fi
 jobs=${SPE_QEMU_JOBS:-2}
-echo "fetch-qemu.sh: building qemu-system-aarch64 ($jobs jobs; from cold 3 to 7 min on 2 idle cores, much longer on a busy machine)" >&2
+echo "fetch-qemu.sh: building qemu-system-aarch64 $version ($jobs jobs; a first build is $first_build; a changed patch rebuilds only what it touches)" >&2
 t0=$(date +%s)
-(cd "$build" && nice -n 10 ninja -j"$jobs" qemu-system-aarch64 >ninja.log 2>&1) ||
+(cd "$build" && exec nice -n 10 ninja -j"$jobs" qemu-system-aarch64 >ninja.log 2>&1) &
+ninja_pid=$!
+# ninja's step counter ("[N/M] ..." lines) every 30 s, so a long build is
+# not silent.
+last=''
+while kill -0 "$ninja_pid" 2>/dev/null; do
+	for _ in $(seq 1 30); do
+		kill -0 "$ninja_pid" 2>/dev/null || break
+		sleep 1
+	done
+	step=$(grep -o '^\[[0-9]*/[0-9]*\]' "$build/ninja.log" 2>/dev/null | tail -n 1)
+	if [ -n "$step" ] && [ "$step" != "$last" ]; then
+		echo "fetch-qemu.sh: $step steps, $(( ($(date +%s) - t0) / 60 )) min" >&2
+		last=$step
+	fi
+done
+wait "$ninja_pid" ||
 	{ grep -B2 -A10 -m3 'error' "$build/ninja.log" >&2 || tail -n 40 "$build/ninja.log" >&2
 	  spe_die "build failed (see $build/ninja.log)"; }
 t1=$(date +%s)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# FEAT_SPE in QEMU (qemu/patches/, Documentation/qemu-spe.rst): the patched
+# FEAT_SPE in QEMU (qemu/patches/ on QEMU 7.2, qemu/patches-10.2/ on 10.2,
+# as SPE_QEMU_SERIES selects; Documentation/qemu-spe.rst): the patched
 # QEMU built by scripts/fetch-qemu.sh, the series clean under QEMU's own
 # checkpatch.pl, and guests booted with -cpu max,spe=on on Debian's 6.1 and
 # 6.12 kernels, at EL1 and at EL2 (VHE, SPE_QEMU_EL2=1), where
@@ -42,6 +43,9 @@ guest=$top/scripts/qemu/guest/qemu-spe.sh
 mkdir -p "$runs"
 
 # ---- the QEMU build --------------------------------------------------------
+# shellcheck source=scripts/lib/qemu-series.sh
+. "$top/scripts/lib/qemu-series.sh"
+series=${spe_qemu_patches#"$top"/}
 spe_suite_spe_qemu "$runs"
 qemu=$SPE_QEMU_BIN
 tap_ok "the SPE QEMU builds or is cached ($spe_qemu_seconds s)"
@@ -51,18 +55,18 @@ tap_ok "the SPE QEMU builds or is cached ($spe_qemu_seconds s)"
 # new target/arm/spe.[ch], which MAINTAINERS already covers ("F: target/arm/").
 src=$("$top/scripts/fetch-qemu.sh" --source 2>/dev/null)
 rc=0
-out=$(cd "$src" && perl scripts/checkpatch.pl --no-tree "$top"/qemu/patches/*.patch 2>&1) || rc=$?
+out=$(cd "$src" && perl scripts/checkpatch.pl --no-tree "$spe_qemu_patches"/*.patch 2>&1) || rc=$?
 other=$(grep -E '^(ERROR|WARNING):' <<<"$out" | grep -v 'does MAINTAINERS need updating')
 if [ $rc -eq 0 ] && [ -z "$other" ] && grep -q '^total: 0 errors' <<<"$out" &&
-   [ "$(grep -c '^total:' <<<"$out")" -eq "$(ls "$top"/qemu/patches/*.patch | wc -l)" ]; then
-	tap_ok "qemu/patches pass QEMU's scripts/checkpatch.pl"
+   [ "$(grep -c '^total:' <<<"$out")" -eq "$(ls "$spe_qemu_patches"/*.patch | wc -l)" ]; then
+	tap_ok "$series pass QEMU's scripts/checkpatch.pl"
 else
-	tap_fail "qemu/patches pass QEMU's scripts/checkpatch.pl" "$out"
+	tap_fail "$series pass QEMU's scripts/checkpatch.pl" "$out"
 fi
 
 # Each patch is a commit with a message body and a Signed-off-by.
 bad=''
-for p in "$top"/qemu/patches/*.patch; do
+for p in "$spe_qemu_patches"/*.patch; do
 	body=$(sed -n '/^Subject:/,/^---$/p' "$p" | sed '1d;$d' | grep -v '^Signed-off-by:' | grep -c '[a-z]')
 	grep -q '^Signed-off-by: ' "$p" || bad+="$(basename "$p"): no Signed-off-by; "
 	[ "$body" -ge 2 ] || bad+="$(basename "$p"): no commit message; "
