@@ -29,7 +29,7 @@ for k in $(spe_build_kernels); do
 	spe_kernel "$k"
 	dir=$(dirname "$ko")
 
-	n=$(grep -c 'CHECK .*/pcsample_[a-z]*\.c' "$dir/build.log")
+	n=$(grep -cE 'CHECK +(.*/)?pcsample_[a-z]*\.c' "$dir/build.log")
 	srcs=("$top"/drivers/perf/pcsample/pcsample_*.c)
 	if why=$(spe_sparse_unusable "$dir/build.log"); then
 		tap_skip "$k: sparse checked every pcsample_*.c" "$why"
