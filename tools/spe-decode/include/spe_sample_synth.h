@@ -26,12 +26,34 @@ enum spe_sample_kind {
 	SPE_S_NR
 };
 
+/*
+ * The perf release whose sample synthesis script and inject follow where
+ * releases differ: which records are memory operations (the 'M' group and
+ * the data source of every sample of the record).  0 is the default.
+ *   6.1   a load or store; and an Operation Type "other" record with the
+ *         SVE bit, taken for a load (perf 6.1's decoder gives SVE "other"
+ *         the bit it tests for a load)
+ *   6.12  a load or store only (perf's fix e1d47850bbf7, in 6.12.y)
+ *   7.3   a load or store, and an "other" record of SVE, SME or Advanced
+ *         SIMD (the subclass's ASE bit), whose data source says operation
+ *         N/A
+ */
+enum spe_perf_version {
+	SPE_PERF_6_1,
+	SPE_PERF_6_12,
+	SPE_PERF_7_3,
+};
+
+/* "6.1", "6.12" or "7.3" -> the version; -1 for anything else. */
+int spe_perf_version_parse(const char *s);
+
 /* --itrace options: which groups, and the instruction period. */
 struct spe_itrace {
 	bool want[SPE_S_NR];
 	uint64_t period;		/* instructions: every period-th record */
 	bool last_branch;		/* 'l': two-entry branch stack */
 	bool branch_miss;		/* perf 6.1: only mispredicted, "branch-miss" */
+	enum spe_perf_version perf_version;	/* memory operations as this perf */
 };
 
 /* perf's default: every group but instructions (whose default period is in
