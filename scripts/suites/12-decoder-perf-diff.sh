@@ -11,6 +11,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib-decoder.sh"
 # shellcheck source=scripts/lib/tap.sh
 . "$top/scripts/lib/tap.sh"
+# shellcheck source=scripts/lib/buildroot.sh
+. "$top/scripts/lib/buildroot.sh"
 records=${SPE_PERF_DIFF_RECORDS:-60000}
 cmp_awk=$top/tools/spe-decode/tests/perf-dump-diff.awk
 gen_awk=$top/tools/spe-decode/tests/gen/realistic.awk
@@ -52,6 +54,77 @@ for vec in "$vectors"/*.vec; do
 	name=$(basename "$vec" .vec)
 	"$spe_decode" encode -o "$tmp/$name.bin" "$vec" || { tap_fail "$name: encoded"; continue; }
 	compare "$name" "$tmp/$name.bin"
+done
+
+# Samples, not only packets: the vectors of records whose samples perf
+# releases synthesize differently (tools/spe-decode/tests/vectors), read by
+# perf script and spe-decode script on a Neoverse N1 (the common data
+# source table) and a Cortex-A53 (data source from the events).  Host perf
+# 6.1 is the default's reference, byte for byte; perf 6.12 and 7.3 (the x86
+# perf of the trixie and trixie-backports build roots, when the cache
+# already has them: scripts/fetch-kernels.sh) that of --perf-version=6.12
+# and 7.3, on the samples and the data_src value (data_src is printed as
+# perf 6.1 prints it, so its text is not compared with newer perf's).
+script_vectors="op-sve-other"
+newer_perfs=()
+for suite in trixie:6.12 trixie-backports:7.3; do
+	env=${SPE_CACHE_DIR:-$top/.cache}/kernels/${suite%%:*}.env
+	root=$( [ -f "$env" ] && . "$env" && echo "${TOOLROOT:-}")
+	if [ -n "$root" ] && [ -f "$root/.spe-complete" ]; then
+		newer_perfs+=("${suite#*:}:$root")
+	else
+		tap_skip "script samples against perf ${suite#*:}" "its build root is not in the cache (scripts/fetch-kernels.sh ${suite%%:*})"
+	fi
+done
+# data_src's text (from " |OP" up to the ip) left out, blanks squeezed.
+no_ds_text() { sed 's/ |OP.*  *\([0-9a-f][0-9a-f]*\)$/ \1/' "$1" | tr -s ' '; }
+for name in $script_vectors; do
+	"$spe_decode" encode -o "$tmp/$name.bin" "$vectors/$name.vec" || { tap_fail "$name: encoded"; continue; }
+	size=$(stat -c %s "$tmp/$name.bin")
+	head -c $(( (8 - size % 8) % 8 )) /dev/zero >>"$tmp/$name.bin"
+	for cpu in n1:0x413fd0c1 a53:0x410fd034; do
+		d=$tmp/$name-${cpu%%:*}.data
+		"$spe_decode" wrap --midr "${cpu#*:}" -o "$d" "$tmp/$name.bin" >/dev/null 2>&1 ||
+			{ tap_fail "$name: wrapped (${cpu%%:*})"; continue; }
+		what="$name (${cpu%%:*})"
+		for it in fmtaM fmtabMi1i; do
+			perf script -f -i "$d" --itrace=$it -F event,ip,addr,data_src >"$tmp/p.out" 2>/dev/null
+			"$spe_decode" script --branch-miss --itrace=$it -F event,ip,addr,data_src "$d" >"$tmp/s.out" 2>/dev/null
+			if [ -s "$tmp/p.out" ] && cmp -s "$tmp/p.out" "$tmp/s.out"; then
+				tap_ok "$what: script --itrace=$it equals perf 6.1's ($(wc -l <"$tmp/p.out") samples)"
+			else
+				tap_fail "$what: script --itrace=$it equals perf 6.1's" "$(diff "$tmp/p.out" "$tmp/s.out" | head -8)"
+			fi
+		done
+		perf script -f -i "$d" >"$tmp/p.out" 2>/dev/null
+		"$spe_decode" script --branch-miss --perf-version=6.1 "$d" >"$tmp/s.out" 2>/dev/null
+		if [ -s "$tmp/p.out" ] && cmp -s "$tmp/p.out" "$tmp/s.out"; then
+			tap_ok "$what: script's default fields equal perf 6.1's ($(wc -l <"$tmp/p.out") samples)"
+		else
+			tap_fail "$what: script's default fields equal perf 6.1's" "$(diff "$tmp/p.out" "$tmp/s.out" | head -8)"
+		fi
+		for vp in "${newer_perfs[@]}"; do
+			v=${vp%%:*}
+			spe_in_root "${vp#*:}" perf script -f -i "$d" --itrace=fmtaM \
+				-F event,ip,addr,data_src >"$tmp/p.out" 2>/dev/null
+			"$spe_decode" script --perf-version="$v" --itrace=fmtaM \
+				-F event,ip,addr,data_src "$d" >"$tmp/s.out" 2>/dev/null
+			# perf 7.3's data source without the common table is its own
+			# (not perf 6.1's): there only the samples are compared.
+			if [ "$v" = 7.3 ] && [ "${cpu%%:*}" = a53 ]; then
+				cols='{print $1, $2, $NF}' how="samples (event, addr, ip)"
+			else
+				cols='{print}' how="samples and data_src values"
+			fi
+			if [ -s "$tmp/p.out" ] &&
+			   cmp -s <(no_ds_text "$tmp/p.out" | awk "$cols") <(no_ds_text "$tmp/s.out" | awk "$cols"); then
+				tap_ok "$what: script --perf-version=$v --itrace=fmtaM: perf $v's $how ($(wc -l <"$tmp/p.out") samples)"
+			else
+				tap_fail "$what: script --perf-version=$v: perf $v's $how" \
+					"$(diff <(no_ds_text "$tmp/p.out" | awk "$cols") <(no_ds_text "$tmp/s.out" | awk "$cols") | head -8)"
+			fi
+		done
+	done
 done
 
 awk -v records="$records" -v seed=7 -f "$gen_awk" | "$spe_decode" encode -o "$tmp/generated.bin" -
