@@ -229,7 +229,8 @@ static int run(int argc, char **argv)
 	const char *out = NULL, *path = NULL;
 	struct spe_out_file of;
 	bool branch_miss = false;
-	int perf_version = SPE_PERF_6_1;
+	int perf_version = -1;		/* not given */
+	bool itrace_given = false;
 	int c, status, err;
 
 	spe_itrace_default(&in.it);
@@ -241,6 +242,7 @@ static int run(int argc, char **argv)
 		case 'I':
 			if (spe_samples_parse_itrace("inject", optarg, &in.it))
 				return 2;
+			itrace_given = true;
 			break;
 		case 'B':
 			branch_miss = true;
@@ -268,7 +270,9 @@ static int run(int argc, char **argv)
 		return 2;
 	}
 	in.it.branch_miss = branch_miss;
-	in.it.perf_version = (enum spe_perf_version)perf_version;
+	if (perf_version >= 0)
+		spe_itrace_for_perf(&in.it, (enum spe_perf_version)perf_version,
+				    !itrace_given, !branch_miss);
 	if (spe_out_file_open(&of, "inject", out, &path, 1))
 		return 1;
 	err = spe_out_file_is_stream(&of) ? spe_perf_writer_create_pipe(&in.w, of.fd, &info) :

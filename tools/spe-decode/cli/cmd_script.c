@@ -730,7 +730,8 @@ static int run(int argc, char **argv)
 				     .on_event = on_event, .ctx = &sc };
 	const char *path = NULL;
 	bool branch_miss = false;
-	int perf_version = SPE_PERF_6_1;
+	int perf_version = -1;		/* not given */
+	bool itrace_given = false;
 	char err[256] = "", kallsyms[4096];
 	unsigned nthreads;
 	int c, status;
@@ -750,6 +751,7 @@ static int run(int argc, char **argv)
 		case 'I':
 			if (spe_samples_parse_itrace("script", optarg, &sc.it))
 				return 2;
+			itrace_given = true;
 			break;
 		case 'F':
 			if (parse_fields(&sc, optarg))
@@ -793,7 +795,9 @@ static int run(int argc, char **argv)
 	if (spe_cli_input(argc, argv, &path, usage))
 		return 2;
 	sc.it.branch_miss = branch_miss;
-	sc.it.perf_version = (enum spe_perf_version)perf_version;
+	if (perf_version >= 0)
+		spe_itrace_for_perf(&sc.it, (enum spe_perf_version)perf_version,
+				    !itrace_given, !branch_miss);
 	sc.f_is_default = !memcmp(sc.f, default_fields, sizeof(sc.f));
 	/* perf pads event names to the longest name it created. */
 	for (int k = 0; k < SPE_S_NR; k++) {

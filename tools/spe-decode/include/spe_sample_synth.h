@@ -30,13 +30,14 @@ enum spe_sample_kind {
  * The perf release whose sample synthesis script and inject follow where
  * releases differ: which records are memory operations (the 'M' group and
  * the data source of every sample of the record).  0 is the default.
- *   6.1   a load or store; and an Operation Type "other" record with the
- *         SVE bit, taken for a load (perf 6.1's decoder gives SVE "other"
- *         the bit it tests for a load)
- *   6.12  a load or store only (perf's fix e1d47850bbf7, in 6.12.y)
- *   7.3   a load or store, and an "other" record of SVE, SME or Advanced
- *         SIMD (the subclass's ASE bit), whose data source says operation
- *         N/A
+ *   6.1   loads and stores; and Operation Type "other" records with the
+ *         SVE bit, taken for loads (perf 6.1.y's decoder gives SVE "other"
+ *         the op bit it tests for a load)
+ *   6.12  loads and stores only (perf's fix e1d47850bbf7, in 6.12.y)
+ *   7.3   loads and stores; "other" records of SVE, SME or Advanced SIMD
+ *         (the subclass's ASE bit); and branches with a call or return
+ *         hint (their op bits are those of SIMD/FP and SVE loads); all
+ *         but loads and stores with data source operation N/A
  */
 enum spe_perf_version {
 	SPE_PERF_6_1,
@@ -46,6 +47,16 @@ enum spe_perf_version {
 
 /* "6.1", "6.12" or "7.3" -> the version; -1 for anything else. */
 int spe_perf_version_parse(const char *s);
+
+struct spe_itrace;
+/*
+ * Makes o follow perf version v: its memory operations; unless the caller
+ * chose them (false), its branch samples (6.1 and 6.12: "branch-miss" of
+ * mispredicted records; 7.3: "branch" of every branch) and its default
+ * groups (7.3's default --itrace adds instructions, every record).
+ */
+void spe_itrace_for_perf(struct spe_itrace *o, enum spe_perf_version v,
+			 bool default_groups, bool default_branches);
 
 /* --itrace options: which groups, and the instruction period. */
 struct spe_itrace {

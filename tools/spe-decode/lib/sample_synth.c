@@ -40,6 +40,18 @@ int spe_perf_version_parse(const char *s)
 	return -1;
 }
 
+void spe_itrace_for_perf(struct spe_itrace *o, enum spe_perf_version v,
+			 bool default_groups, bool default_branches)
+{
+	o->perf_version = v;
+	if (default_branches)
+		o->branch_miss = v != SPE_PERF_7_3;
+	if (default_groups && v == SPE_PERF_7_3) {
+		o->want[SPE_S_INSTRUCTIONS] = true;
+		o->period = 1;
+	}
+}
+
 const char *spe_sample_name(const struct spe_itrace *o, enum spe_sample_kind k)
 {
 	if (k == SPE_S_BRANCH && o && o->branch_miss)
@@ -184,25 +196,29 @@ static struct spe_ds_input ds_input(const struct spe_record *rec)
 }
 
 /*
- * Is rec an Operation Type "other" record that perf version v takes for a
- * memory operation?  *as_load: it gets a load's data source (6.1), else
- * one whose operation is N/A (7.3).  See enum spe_perf_version.
+ * Is rec, neither a load nor a store, a record that perf version v takes
+ * for a memory operation?  *as_load: it gets a load's data source (6.1),
+ * else one whose operation is N/A (7.3).  See enum spe_perf_version.
  */
-static bool other_is_mem(const struct spe_record *rec, enum spe_perf_version v,
-			 bool *as_load)
+static bool perf_takes_for_mem(const struct spe_record *rec, enum spe_perf_version v,
+			       bool *as_load)
 {
 	uint8_t sub = rec->op_subclass;
+	unsigned int hint = SPE_OP_BR_HINT(sub);
 
 	*as_load = false;
-	if (!(rec->present & SPE_REC_OP_TYPE) || rec->op_class != SPE_OP_CLASS_OTHER)
+	if (!(rec->present & SPE_REC_OP_TYPE))
 		return false;
 	switch (v) {
 	case SPE_PERF_6_1:
-		*as_load = SPE_OP_OTHER_IS_SVE(sub);
+		*as_load = rec->op_class == SPE_OP_CLASS_OTHER && SPE_OP_OTHER_IS_SVE(sub);
 		return *as_load;
 	case SPE_PERF_7_3:
-		return SPE_OP_OTHER_IS_SVE(sub) || SPE_OP_OTHER_IS_SME(sub) ||
-		       (SPE_OP_OTHER_IS_PLAIN(sub) && (sub & SPE_OP_OTHER_ASE));
+		if (rec->op_class == SPE_OP_CLASS_BRANCH)
+			return hint == SPE_OP_BR_HINT_CALL || hint == SPE_OP_BR_HINT_RET;
+		return rec->op_class == SPE_OP_CLASS_OTHER &&
+		       (SPE_OP_OTHER_IS_SVE(sub) || SPE_OP_OTHER_IS_SME(sub) ||
+			(SPE_OP_OTHER_IS_PLAIN(sub) && (sub & SPE_OP_OTHER_ASE)));
 	case SPE_PERF_6_12:
 	default:
 		return false;
@@ -216,7 +232,7 @@ static uint64_t versioned_data_src(enum spe_ds_table t, const struct spe_record 
 	bool as_load;
 	uint64_t val;
 
-	if (dsi->is_load || dsi->is_store || !other_is_mem(rec, v, &as_load))
+	if (dsi->is_load || dsi->is_store || !perf_takes_for_mem(rec, v, &as_load))
 		return spe_perf_data_src(t, dsi);
 	dsi->is_load = true;
 	val = spe_perf_data_src(t, dsi);
@@ -345,6 +361,10 @@ int spe_synth_record(struct spe_synth *sy, const struct spe_qrecord *qr,
 		s.phys_addr = pa;
 		s.data_src = data_src;
 		s.period = k == SPE_S_INSTRUCTIONS ? o->period : 1;
+		/* perf 7.3's instructions sample: the branch target, as its
+		 * branch sample, not the data address. */
+		if (k == SPE_S_INSTRUCTIONS && o->perf_version == SPE_PERF_7_3)
+			s.addr = (rec->present & SPE_REC_BR_TARGET) ? rec->br_target.addr : 0;
 		if (k == SPE_S_BRANCH) {
 			s.addr = (rec->present & SPE_REC_BR_TARGET) ? rec->br_target.addr : 0;
 			s.phys_addr = 0;
