@@ -63,9 +63,10 @@ done
 # 6.1 is the default's reference, byte for byte; perf 6.12 and 7.3 (the x86
 # perf of the trixie and trixie-backports build roots, when the cache
 # already has them: scripts/fetch-kernels.sh) that of --perf-version=6.12
-# and 7.3, on the samples and the data_src value (data_src is printed as
-# perf 6.1 prints it, so its text is not compared with newer perf's).
-script_vectors="op-sve-other"
+# and 7.3: the samples of every group with their fields, the data_src
+# values (printed as perf 6.1 prints them, so their text is not compared
+# with newer perf's), and the default groups and columns.
+script_vectors="op-sve-other branch-hints load-record"
 newer_perfs=()
 for suite in trixie:6.12 trixie-backports:7.3; do
 	env=${SPE_CACHE_DIR:-$top/.cache}/kernels/${suite%%:*}.env
@@ -105,27 +106,68 @@ for name in $script_vectors; do
 		fi
 		for vp in "${newer_perfs[@]}"; do
 			v=${vp%%:*}
-			spe_in_root "${vp#*:}" perf script -f -i "$d" --itrace=fmtaM \
-				-F event,ip,addr,data_src >"$tmp/p.out" 2>/dev/null
-			"$spe_decode" script --perf-version="$v" --itrace=fmtaM \
-				-F event,ip,addr,data_src "$d" >"$tmp/s.out" 2>/dev/null
-			# perf 7.3's data source without the common table is its own
-			# (not perf 6.1's): there only the samples are compared.
-			if [ "$v" = 7.3 ] && [ "${cpu%%:*}" = a53 ]; then
-				cols='{print $1, $2, $NF}' how="samples (event, addr, ip)"
+			# Every group, and the fields samples carry; data_src apart
+			# (its text is perf 6.1's; perf 7.3's values without the
+			# common table are its own, not compared).
+			spe_in_root "${vp#*:}" perf script -f -i "$d" --itrace=fmtabMi1i \
+				-F event,ip,addr,phys_addr,period >"$tmp/p.out" 2>/dev/null
+			"$spe_decode" script --perf-version="$v" --itrace=fmtabMi1i \
+				-F event,ip,addr,phys_addr,period "$d" >"$tmp/s.out" 2>/dev/null
+			if [ -s "$tmp/p.out" ] && cmp -s "$tmp/p.out" "$tmp/s.out"; then
+				tap_ok "$what: script --perf-version=$v --itrace=fmtabMi1i: perf $v's samples ($(wc -l <"$tmp/p.out"))"
 			else
-				cols='{print}' how="samples and data_src values"
+				tap_fail "$what: script --perf-version=$v --itrace=fmtabMi1i: perf $v's samples" \
+					"$(diff "$tmp/p.out" "$tmp/s.out" | head -8)"
 			fi
-			if [ -s "$tmp/p.out" ] &&
-			   cmp -s <(no_ds_text "$tmp/p.out" | awk "$cols") <(no_ds_text "$tmp/s.out" | awk "$cols"); then
-				tap_ok "$what: script --perf-version=$v --itrace=fmtaM: perf $v's $how ($(wc -l <"$tmp/p.out") samples)"
+			if [ "$v" != 7.3 ] || [ "${cpu%%:*}" != a53 ]; then
+				spe_in_root "${vp#*:}" perf script -f -i "$d" --itrace=fmtaM \
+					-F event,ip,data_src >"$tmp/p.out" 2>/dev/null
+				"$spe_decode" script --perf-version="$v" --itrace=fmtaM \
+					-F event,ip,data_src "$d" >"$tmp/s.out" 2>/dev/null
+				if [ -s "$tmp/p.out" ] && cmp -s <(no_ds_text "$tmp/p.out") <(no_ds_text "$tmp/s.out"); then
+					tap_ok "$what: script --perf-version=$v: perf $v's data_src values"
+				else
+					tap_fail "$what: script --perf-version=$v: perf $v's data_src values" \
+						"$(diff <(no_ds_text "$tmp/p.out") <(no_ds_text "$tmp/s.out") | head -8)"
+				fi
+			fi
+			# Default groups and columns (newer perf pads pid and tid
+			# wider: blanks squeezed).
+			spe_in_root "${vp#*:}" perf script -f -i "$d" >"$tmp/p.out" 2>/dev/null
+			"$spe_decode" script --perf-version="$v" "$d" >"$tmp/s.out" 2>/dev/null
+			if [ -s "$tmp/p.out" ] && cmp -s <(tr -s ' ' <"$tmp/p.out") <(tr -s ' ' <"$tmp/s.out"); then
+				tap_ok "$what: script --perf-version=$v: perf $v's default groups and fields ($(wc -l <"$tmp/p.out") samples)"
 			else
-				tap_fail "$what: script --perf-version=$v: perf $v's $how" \
-					"$(diff <(no_ds_text "$tmp/p.out" | awk "$cols") <(no_ds_text "$tmp/s.out" | awk "$cols") | head -8)"
+				tap_fail "$what: script --perf-version=$v: perf $v's default groups and fields" \
+					"$(diff <(tr -s ' ' <"$tmp/p.out") <(tr -s ' ' <"$tmp/s.out") | head -8)"
 			fi
 		done
 	done
 done
+
+# Realistic records (tests/perfdata/gen_mixed.py: loads, stores, branches,
+# "other") on two CPUs, against the newer perfs (suite 18 has perf 6.1's).
+if [ ${#newer_perfs[@]} -gt 0 ] && command -v python3 >/dev/null; then
+	python3 "$top/tools/spe-decode/tests/perfdata/gen_mixed.py" 1500 --seed 21 >"$tmp/m0.bin"
+	python3 "$top/tools/spe-decode/tests/perfdata/gen_mixed.py" 1500 --seed 22 --ts0 1000050 >"$tmp/m1.bin"
+	"$spe_decode" wrap -o "$tmp/mixed.data" --pid 100 --tid 100 --comm prog \
+		"$tmp/m0.bin@0" "$tmp/m1.bin@1" >/dev/null 2>&1
+	for vp in "${newer_perfs[@]}"; do
+		v=${vp%%:*}
+		for args in "--itrace=fmtabMi1i -F event,ip,addr,phys_addr,period,weight" ""; do
+			# shellcheck disable=SC2086
+			spe_in_root "${vp#*:}" perf script -f -i "$tmp/mixed.data" $args >"$tmp/p.out" 2>/dev/null
+			# shellcheck disable=SC2086
+			"$spe_decode" script --perf-version="$v" $args "$tmp/mixed.data" >"$tmp/s.out" 2>/dev/null
+			if [ -s "$tmp/p.out" ] && cmp -s <(tr -s ' ' <"$tmp/p.out") <(tr -s ' ' <"$tmp/s.out"); then
+				tap_ok "mixed records: script --perf-version=$v ${args:-(defaults)}: perf $v's $(wc -l <"$tmp/p.out") samples"
+			else
+				tap_fail "mixed records: script --perf-version=$v ${args:-(defaults)}: perf $v's samples" \
+					"$(diff <(tr -s ' ' <"$tmp/p.out") <(tr -s ' ' <"$tmp/s.out") | head -8)"
+			fi
+		done
+	done
+fi
 
 awk -v records="$records" -v seed=7 -f "$gen_awk" | "$spe_decode" encode -o "$tmp/generated.bin" -
 compare "generated-$records-records" "$tmp/generated.bin"

@@ -238,6 +238,79 @@ static void other_records_per_perf_version(void)
 	      "--perf-version takes 6.1, 6.12 and 7.3 only");
 }
 
+/*
+ * perf 7.3 takes branches with a call or return hint (Operation Type
+ * class 2, bits 4:3 = 01 or 10) for memory operations; its instructions
+ * sample carries the branch target; --perf-version chooses branch samples
+ * and, for 7.3, adds the instructions group to the default groups.
+ */
+static void branches_and_defaults_per_perf_version(void)
+{
+	static const struct {
+		uint8_t subclass;
+		bool mem73;
+	} cases[] = {
+		{ 0x08, true }, { 0x10, true }, { 0x09, true }, { 0x12, true },
+		{ 0x18, false }, { 0x00, false }, { 0x01, false }, { 0x04, false },
+	};
+	struct spe_itrace it;
+	const char *why = NULL;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (int v = SPE_PERF_6_1; v <= SPE_PERF_7_3; v++) {
+			struct spe_record rec = { 0 };
+			struct spe_qrecord qr = { .rec = &rec, .ds_table = SPE_DS_TABLE_COMMON };
+			struct spe_synth sy;
+			struct got g = { .n = 0 };
+			bool want = v == SPE_PERF_7_3 && cases[i].mem73;
+			char name[96];
+
+			rec.present = SPE_REC_PC | SPE_REC_OP_TYPE | SPE_REC_BR_TARGET;
+			rec.pc.addr = 0x400000;
+			rec.br_target.addr = 0x400100;
+			rec.op_class = SPE_OP_CLASS_BRANCH;
+			rec.op_subclass = cases[i].subclass;
+			spe_itrace_parse("Mi1i", &it, &why);
+			it.perf_version = (enum spe_perf_version)v;
+			spe_synth_init(&sy, &it);
+			spe_synth_record(&sy, &qr, collect, &g);
+			spe_synth_free(&sy);
+			snprintf(name, sizeof(name), "branch 0x%02x, perf %s: %s", cases[i].subclass,
+				 v == SPE_PERF_6_1 ? "6.1" : v == SPE_PERF_6_12 ? "6.12" : "7.3",
+				 want ? "a memory sample, data_src op N/A" : "no memory sample");
+			if (want) {
+				union perf_mem_data_src d = { .val = g.s[0].data_src };
+
+				CHECK(g.n == 2 && g.s[0].kind == SPE_S_MEMORY && d.mem_op == PERF_MEM_OP_NA &&
+				      g.s[1].kind == SPE_S_INSTRUCTIONS, name);
+			} else {
+				CHECK(g.n == 1 && g.s[0].kind == SPE_S_INSTRUCTIONS && g.s[0].data_src == 0,
+				      name);
+			}
+			if (cases[i].subclass == 0x08)
+				CHECK(g.s[g.n - 1].addr == (v == SPE_PERF_7_3 ? 0x400100u : 0),
+				      v == SPE_PERF_7_3 ? "perf 7.3: the instructions sample's addr is the branch target" :
+				      "perf 6.1/6.12: the instructions sample's addr is the data address");
+		}
+	}
+
+	spe_itrace_default(&it);
+	spe_itrace_for_perf(&it, SPE_PERF_7_3, true, true);
+	CHECK(it.want[SPE_S_INSTRUCTIONS] && it.period == 1 && !it.branch_miss &&
+	      it.perf_version == SPE_PERF_7_3,
+	      "--perf-version=7.3: default groups with instructions, 'branch' samples");
+	spe_itrace_default(&it);
+	spe_itrace_for_perf(&it, SPE_PERF_6_12, true, true);
+	CHECK(!it.want[SPE_S_INSTRUCTIONS] && it.branch_miss, "--perf-version=6.12: 'branch-miss' samples");
+	spe_itrace_parse("b", &it, &why);
+	spe_itrace_for_perf(&it, SPE_PERF_7_3, false, false);
+	CHECK(!it.want[SPE_S_INSTRUCTIONS] && !it.branch_miss,
+	      "--perf-version=7.3 with --itrace: the groups asked for");
+	it.branch_miss = true;
+	spe_itrace_for_perf(&it, SPE_PERF_7_3, false, false);
+	CHECK(it.branch_miss, "--branch-miss given: kept whatever the version");
+}
+
 int main(void)
 {
 	struct spe_record rec = load_rec();
@@ -252,6 +325,7 @@ int main(void)
 	branch_subclasses_give_exact_flags();
 	one_sample_a_record_is_the_instructions_sample();
 	other_records_per_perf_version();
+	branches_and_defaults_per_perf_version();
 
 	spe_itrace_default(&it);
 	spe_synth_init(&sy, &it);
