@@ -70,6 +70,7 @@ script_vectors="op-sve-other branch-hints load-record"
 newer_perfs=()
 for suite in trixie:6.12 trixie-backports:7.3; do
 	env=${SPE_CACHE_DIR:-$top/.cache}/kernels/${suite%%:*}.env
+	# shellcheck disable=SC1090
 	root=$( [ -f "$env" ] && . "$env" && echo "${TOOLROOT:-}")
 	if [ -n "$root" ] && [ -f "$root/.spe-complete" ]; then
 		newer_perfs+=("${suite#*:}:$root")
