@@ -11,6 +11,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib-decoder.sh"
 # shellcheck source=scripts/lib/tap.sh
 . "$top/scripts/lib/tap.sh"
+# shellcheck source=scripts/lib/buildroot.sh
+. "$top/scripts/lib/buildroot.sh"
 records=${SPE_PERF_DIFF_RECORDS:-60000}
 cmp_awk=$top/tools/spe-decode/tests/perf-dump-diff.awk
 gen_awk=$top/tools/spe-decode/tests/gen/realistic.awk
@@ -53,6 +55,132 @@ for vec in "$vectors"/*.vec; do
 	"$spe_decode" encode -o "$tmp/$name.bin" "$vec" || { tap_fail "$name: encoded"; continue; }
 	compare "$name" "$tmp/$name.bin"
 done
+
+# Samples, not only packets: the vectors of records whose samples perf
+# releases synthesize differently (tools/spe-decode/tests/vectors), read by
+# perf script and spe-decode script on a Neoverse N1 (the common data
+# source table) and a Cortex-A53 (data source from the events).  Host perf
+# 6.1 is the default's reference, byte for byte; perf 6.12 and 7.3 (the x86
+# perf of the trixie and trixie-backports build roots, when the cache
+# already has them: scripts/fetch-kernels.sh) that of --perf-version=6.12
+# and 7.3: the samples of every group with their fields, the data_src
+# values (printed as perf 6.1 prints them, so their text is not compared
+# with newer perf's), and the default groups and columns.
+script_vectors="op-sve-other branch-hints load-record"
+newer_perfs=()
+for suite in trixie:6.12 trixie-backports:7.3; do
+	env=${SPE_CACHE_DIR:-$top/.cache}/kernels/${suite%%:*}.env
+	# shellcheck disable=SC1090
+	root=$( [ -f "$env" ] && . "$env" && echo "${TOOLROOT:-}")
+	if [ -n "$root" ] && [ -f "$root/.spe-complete" ]; then
+		newer_perfs+=("${suite#*:}:$root")
+	else
+		tap_skip "script samples against perf ${suite#*:}" "its build root is not in the cache (scripts/fetch-kernels.sh ${suite%%:*})"
+	fi
+done
+# data_src's text (from " |OP" up to the ip) left out, blanks squeezed.
+no_ds_text() { sed 's/ |OP.*  *\([0-9a-f][0-9a-f]*\)$/ \1/' "$1" | tr -s ' '; }
+for name in $script_vectors; do
+	"$spe_decode" encode -o "$tmp/$name.bin" "$vectors/$name.vec" || { tap_fail "$name: encoded"; continue; }
+	size=$(stat -c %s "$tmp/$name.bin")
+	head -c $(( (8 - size % 8) % 8 )) /dev/zero >>"$tmp/$name.bin"
+	for cpu in n1:0x413fd0c1 a53:0x410fd034; do
+		d=$tmp/$name-${cpu%%:*}.data
+		"$spe_decode" wrap --midr "${cpu#*:}" -o "$d" "$tmp/$name.bin" >/dev/null 2>&1 ||
+			{ tap_fail "$name: wrapped (${cpu%%:*})"; continue; }
+		what="$name (${cpu%%:*})"
+		# The views' memory operations are loads and stores, whatever
+		# perf releases take for one.
+		if [ "$name" = op-sve-other ] && [ "${cpu%%:*}" = n1 ]; then
+			"$spe_decode" report --sort op,data_src "$d" >"$tmp/r.out" 2>/dev/null
+			"$spe_decode" report -C 0 "$d" >"$tmp/rc.out" 2>/dev/null
+			if grep -q ' load  ' "$tmp/r.out" && ! grep -E ' other  ' "$tmp/r.out" | grep -vq ' other  N/A$' &&
+			   grep -A1 '^## Loads: data source' "$tmp/rc.out" | grep -qE '^ +2 100.00%'; then
+				tap_ok "$what: report counts loads and stores only (its 2 loads; no data source for \"other\")"
+			else
+				tap_fail "$what: report counts loads and stores only" "$(grep -E ' (other|load)  ' "$tmp/r.out")"
+			fi
+		fi
+		for it in fmtaM fmtabMi1i; do
+			perf script -f -i "$d" --itrace=$it -F event,ip,addr,data_src >"$tmp/p.out" 2>/dev/null
+			"$spe_decode" script --branch-miss --itrace=$it -F event,ip,addr,data_src "$d" >"$tmp/s.out" 2>/dev/null
+			if [ -s "$tmp/p.out" ] && cmp -s "$tmp/p.out" "$tmp/s.out"; then
+				tap_ok "$what: script --itrace=$it equals perf 6.1's ($(wc -l <"$tmp/p.out") samples)"
+			else
+				tap_fail "$what: script --itrace=$it equals perf 6.1's" "$(diff "$tmp/p.out" "$tmp/s.out" | head -8)"
+			fi
+		done
+		perf script -f -i "$d" >"$tmp/p.out" 2>/dev/null
+		"$spe_decode" script --branch-miss --perf-version=6.1 "$d" >"$tmp/s.out" 2>/dev/null
+		if [ -s "$tmp/p.out" ] && cmp -s "$tmp/p.out" "$tmp/s.out"; then
+			tap_ok "$what: script's default fields equal perf 6.1's ($(wc -l <"$tmp/p.out") samples)"
+		else
+			tap_fail "$what: script's default fields equal perf 6.1's" "$(diff "$tmp/p.out" "$tmp/s.out" | head -8)"
+		fi
+		for vp in "${newer_perfs[@]}"; do
+			v=${vp%%:*}
+			# Every group, and the fields samples carry; data_src apart
+			# (its text is perf 6.1's; perf 7.3's values without the
+			# common table are its own, not compared).
+			spe_in_root "${vp#*:}" perf script -f -i "$d" --itrace=fmtabMi1i \
+				-F event,ip,addr,phys_addr,period >"$tmp/p.out" 2>/dev/null
+			"$spe_decode" script --perf-version="$v" --itrace=fmtabMi1i \
+				-F event,ip,addr,phys_addr,period "$d" >"$tmp/s.out" 2>/dev/null
+			if [ -s "$tmp/p.out" ] && cmp -s "$tmp/p.out" "$tmp/s.out"; then
+				tap_ok "$what: script --perf-version=$v --itrace=fmtabMi1i: perf $v's samples ($(wc -l <"$tmp/p.out"))"
+			else
+				tap_fail "$what: script --perf-version=$v --itrace=fmtabMi1i: perf $v's samples" \
+					"$(diff "$tmp/p.out" "$tmp/s.out" | head -8)"
+			fi
+			if [ "$v" != 7.3 ] || [ "${cpu%%:*}" != a53 ]; then
+				spe_in_root "${vp#*:}" perf script -f -i "$d" --itrace=fmtaM \
+					-F event,ip,data_src >"$tmp/p.out" 2>/dev/null
+				"$spe_decode" script --perf-version="$v" --itrace=fmtaM \
+					-F event,ip,data_src "$d" >"$tmp/s.out" 2>/dev/null
+				if [ -s "$tmp/p.out" ] && cmp -s <(no_ds_text "$tmp/p.out") <(no_ds_text "$tmp/s.out"); then
+					tap_ok "$what: script --perf-version=$v: perf $v's data_src values"
+				else
+					tap_fail "$what: script --perf-version=$v: perf $v's data_src values" \
+						"$(diff <(no_ds_text "$tmp/p.out") <(no_ds_text "$tmp/s.out") | head -8)"
+				fi
+			fi
+			# Default groups and columns (newer perf pads pid and tid
+			# wider: blanks squeezed).
+			spe_in_root "${vp#*:}" perf script -f -i "$d" >"$tmp/p.out" 2>/dev/null
+			"$spe_decode" script --perf-version="$v" "$d" >"$tmp/s.out" 2>/dev/null
+			if [ -s "$tmp/p.out" ] && cmp -s <(tr -s ' ' <"$tmp/p.out") <(tr -s ' ' <"$tmp/s.out"); then
+				tap_ok "$what: script --perf-version=$v: perf $v's default groups and fields ($(wc -l <"$tmp/p.out") samples)"
+			else
+				tap_fail "$what: script --perf-version=$v: perf $v's default groups and fields" \
+					"$(diff <(tr -s ' ' <"$tmp/p.out") <(tr -s ' ' <"$tmp/s.out") | head -8)"
+			fi
+		done
+	done
+done
+
+# Realistic records (tests/perfdata/gen_mixed.py: loads, stores, branches,
+# "other") on two CPUs, against the newer perfs (suite 18 has perf 6.1's).
+if [ ${#newer_perfs[@]} -gt 0 ] && command -v python3 >/dev/null; then
+	python3 "$top/tools/spe-decode/tests/perfdata/gen_mixed.py" 1500 --seed 21 >"$tmp/m0.bin"
+	python3 "$top/tools/spe-decode/tests/perfdata/gen_mixed.py" 1500 --seed 22 --ts0 1000050 >"$tmp/m1.bin"
+	"$spe_decode" wrap -o "$tmp/mixed.data" --pid 100 --tid 100 --comm prog \
+		"$tmp/m0.bin@0" "$tmp/m1.bin@1" >/dev/null 2>&1
+	for vp in "${newer_perfs[@]}"; do
+		v=${vp%%:*}
+		for args in "--itrace=fmtabMi1i -F event,ip,addr,phys_addr,period,weight" ""; do
+			# shellcheck disable=SC2086
+			spe_in_root "${vp#*:}" perf script -f -i "$tmp/mixed.data" $args >"$tmp/p.out" 2>/dev/null
+			# shellcheck disable=SC2086
+			"$spe_decode" script --perf-version="$v" $args "$tmp/mixed.data" >"$tmp/s.out" 2>/dev/null
+			if [ -s "$tmp/p.out" ] && cmp -s <(tr -s ' ' <"$tmp/p.out") <(tr -s ' ' <"$tmp/s.out"); then
+				tap_ok "mixed records: script --perf-version=$v ${args:-(defaults)}: perf $v's $(wc -l <"$tmp/p.out") samples"
+			else
+				tap_fail "mixed records: script --perf-version=$v ${args:-(defaults)}: perf $v's samples" \
+					"$(diff <(tr -s ' ' <"$tmp/p.out") <(tr -s ' ' <"$tmp/s.out") | head -8)"
+			fi
+		done
+	done
+fi
 
 awk -v records="$records" -v seed=7 -f "$gen_awk" | "$spe_decode" encode -o "$tmp/generated.bin" -
 compare "generated-$records-records" "$tmp/generated.bin"

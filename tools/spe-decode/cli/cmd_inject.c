@@ -42,11 +42,12 @@ struct inject {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: spe-decode inject -o OUT.data|- [--itrace=OPTS] [--branch-miss] [-i] [IN.data|-]\n"
+"usage: spe-decode inject -o OUT.data|- [--itrace=OPTS] [--branch-miss]\n"
+"                         [--perf-version=6.1|6.12|7.3] [-i] [IN.data|-]\n"
 "Write the samples synthesised from the SPE data of IN as ordinary samples\n"
 "(with the tracking records they need) that stock perf report / script /\n"
-"mem report read.  --itrace as for 'script' (default: every group but\n"
-"instructions).\n");
+"mem report read.  --itrace, --branch-miss and --perf-version as for\n"
+"'script' (default: every group but instructions).\n");
 }
 
 static int on_sample(void *ctx, const struct spe_sample *s)
@@ -215,6 +216,7 @@ static int run(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "itrace", required_argument, NULL, 'I' },
 		{ "branch-miss", no_argument, NULL, 'B' },
+		{ "perf-version", required_argument, NULL, 'P' },
 		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -227,6 +229,8 @@ static int run(int argc, char **argv)
 	const char *out = NULL, *path = NULL;
 	struct spe_out_file of;
 	bool branch_miss = false;
+	int perf_version = -1;		/* not given */
+	bool itrace_given = false;
 	int c, status, err;
 
 	spe_itrace_default(&in.it);
@@ -238,9 +242,18 @@ static int run(int argc, char **argv)
 		case 'I':
 			if (spe_samples_parse_itrace("inject", optarg, &in.it))
 				return 2;
+			itrace_given = true;
 			break;
 		case 'B':
 			branch_miss = true;
+			break;
+		case 'P':
+			perf_version = spe_perf_version_parse(optarg);
+			if (perf_version < 0) {
+				fprintf(stderr, "spe-decode %s: --perf-version: '%s' is not "
+					"6.1, 6.12 or 7.3\n", "inject", optarg);
+				return 2;
+			}
 			break;
 		case 'i':
 			path = optarg;
@@ -257,6 +270,9 @@ static int run(int argc, char **argv)
 		return 2;
 	}
 	in.it.branch_miss = branch_miss;
+	if (perf_version >= 0)
+		spe_itrace_for_perf(&in.it, (enum spe_perf_version)perf_version,
+				    !itrace_given, !branch_miss);
 	if (spe_out_file_open(&of, "inject", out, &path, 1))
 		return 1;
 	err = spe_out_file_is_stream(&of) ? spe_perf_writer_create_pipe(&in.w, of.fd, &info) :

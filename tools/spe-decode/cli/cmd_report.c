@@ -241,6 +241,9 @@ static int run(int argc, char **argv)
 	}
 	/* Every record once: its instructions sample, period 1. */
 	spe_itrace_parse("i1i", &r.itrace, &(const char *){ NULL });
+	/* Loads and stores are the memory operations, whatever perf 6.1
+	 * or 7.3 take for one (SVE "other", calls): perf 6.12's rule. */
+	r.itrace.perf_version = SPE_PERF_6_12;
 	r.path = path;
 	/* Without filters (the only way to a split decode), records. */
 	if (!spe_filter_active(&rp.filter))

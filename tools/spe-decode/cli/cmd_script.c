@@ -158,6 +158,11 @@ static void usage(FILE *f)
 "  --ns               time in nanoseconds (perf script --ns)\n"
 "  --branch-miss      perf 6.1 behaviour: 'b' gives mispredicted 'branch-miss'\n"
 "                     samples instead of every branch as 'branch'\n"
+"  --perf-version=V   samples as perf V: 6.1, 6.12 or 7.3.  Memory operations\n"
+"                     ('M', data_src): 6.1 (the default) loads, stores and SVE\n"
+"                     \"other\"; 6.12 loads and stores; 7.3 also SVE/SME/ASIMD\n"
+"                     \"other\", calls and returns.  Also V's branch samples\n"
+"                     (unless --branch-miss) and 7.3's default groups\n"
 "  -e, --event=NAME   only this sample group (branch and branch-miss both work)\n"
 "  --kallsyms=FILE    kernel symbols\n"
 "  --symfs=DIR        look for the mapped files under DIR\n"
@@ -712,6 +717,7 @@ static int run(int argc, char **argv)
 		{ "csv", no_argument, NULL, 'c' },
 		{ "ns", no_argument, NULL, 'n' },
 		{ "branch-miss", no_argument, NULL, 'B' },
+		{ "perf-version", required_argument, NULL, 'P' },
 		{ "event", required_argument, NULL, 'e' },
 		SPE_CLI_SYMBOL_OPTIONS,
 		SPE_CLI_JOBS_OPTION,
@@ -726,6 +732,8 @@ static int run(int argc, char **argv)
 				     .on_event = on_event, .ctx = &sc };
 	const char *path = NULL;
 	bool branch_miss = false;
+	int perf_version = -1;		/* not given */
+	bool itrace_given = false;
 	char err[256] = "", kallsyms[4096];
 	unsigned nthreads;
 	int c, status;
@@ -745,6 +753,7 @@ static int run(int argc, char **argv)
 		case 'I':
 			if (spe_samples_parse_itrace("script", optarg, &sc.it))
 				return 2;
+			itrace_given = true;
 			break;
 		case 'F':
 			if (parse_fields(&sc, optarg))
@@ -766,6 +775,14 @@ static int run(int argc, char **argv)
 		case 'B':
 			branch_miss = true;
 			break;
+		case 'P':
+			perf_version = spe_perf_version_parse(optarg);
+			if (perf_version < 0) {
+				fprintf(stderr, "spe-decode %s: --perf-version: '%s' is not "
+					"6.1, 6.12 or 7.3\n", "script", optarg);
+				return 2;
+			}
+			break;
 		case 'e':
 			sc.event_filter = spe_sample_kind_by_name(optarg);
 			if (sc.event_filter < 0) {
@@ -780,6 +797,9 @@ static int run(int argc, char **argv)
 	if (spe_cli_input(argc, argv, &path, usage))
 		return 2;
 	sc.it.branch_miss = branch_miss;
+	if (perf_version >= 0)
+		spe_itrace_for_perf(&sc.it, (enum spe_perf_version)perf_version,
+				    !itrace_given, !branch_miss);
 	sc.f_is_default = !memcmp(sc.f, default_fields, sizeof(sc.f));
 	/* perf pads event names to the longest name it created. */
 	for (int k = 0; k < SPE_S_NR; k++) {

@@ -56,6 +56,9 @@ int spe_view_run_execute(struct spe_view_run *vr)
 	};
 	/* Every record once: its instructions sample, period 1. */
 	spe_itrace_parse("i1i", &vr->r.itrace, &(const char *){ NULL });
+	/* Loads and stores are the memory operations, whatever perf 6.1
+	 * or 7.3 take for one (SVE "other", calls): perf 6.12's rule. */
+	vr->r.itrace.perf_version = SPE_PERF_6_12;
 	return spe_samples_execute(&vr->r);
 }
 

@@ -26,12 +26,45 @@ enum spe_sample_kind {
 	SPE_S_NR
 };
 
+/*
+ * The perf release whose sample synthesis script and inject follow where
+ * releases differ: which records are memory operations (the 'M' group and
+ * the data source of every sample of the record).  0 is the default.
+ *   6.1   loads and stores; and Operation Type "other" records with the
+ *         SVE bit, taken for loads (perf 6.1.y's decoder gives SVE "other"
+ *         the op bit it tests for a load)
+ *   6.12  loads and stores only (perf's fix e1d47850bbf7, in 6.12.y)
+ *   7.3   loads and stores; "other" records of SVE, SME or Advanced SIMD
+ *         (the subclass's ASE bit); and branches with a call or return
+ *         hint (their op bits are those of SIMD/FP and SVE loads); all
+ *         but loads and stores with data source operation N/A
+ */
+enum spe_perf_version {
+	SPE_PERF_6_1,
+	SPE_PERF_6_12,
+	SPE_PERF_7_3,
+};
+
+/* "6.1", "6.12" or "7.3" -> the version; -1 for anything else. */
+int spe_perf_version_parse(const char *s);
+
+struct spe_itrace;
+/*
+ * Makes o follow perf version v: its memory operations; unless the caller
+ * chose them (false), its branch samples (6.1 and 6.12: "branch-miss" of
+ * mispredicted records; 7.3: "branch" of every branch) and its default
+ * groups (7.3's default --itrace adds instructions, every record).
+ */
+void spe_itrace_for_perf(struct spe_itrace *o, enum spe_perf_version v,
+			 bool default_groups, bool default_branches);
+
 /* --itrace options: which groups, and the instruction period. */
 struct spe_itrace {
 	bool want[SPE_S_NR];
 	uint64_t period;		/* instructions: every period-th record */
 	bool last_branch;		/* 'l': two-entry branch stack */
 	bool branch_miss;		/* perf 6.1: only mispredicted, "branch-miss" */
+	enum spe_perf_version perf_version;	/* memory operations as this perf */
 };
 
 /* perf's default: every group but instructions (whose default period is in

@@ -29,6 +29,29 @@ static const char *const names[SPE_S_NR] = {
 	[SPE_S_INSTRUCTIONS] = "instructions",
 };
 
+int spe_perf_version_parse(const char *s)
+{
+	if (!strcmp(s, "6.1"))
+		return SPE_PERF_6_1;
+	if (!strcmp(s, "6.12"))
+		return SPE_PERF_6_12;
+	if (!strcmp(s, "7.3"))
+		return SPE_PERF_7_3;
+	return -1;
+}
+
+void spe_itrace_for_perf(struct spe_itrace *o, enum spe_perf_version v,
+			 bool default_groups, bool default_branches)
+{
+	o->perf_version = v;
+	if (default_branches)
+		o->branch_miss = v != SPE_PERF_7_3;
+	if (default_groups && v == SPE_PERF_7_3) {
+		o->want[SPE_S_INSTRUCTIONS] = true;
+		o->period = 1;
+	}
+}
+
 const char *spe_sample_name(const struct spe_itrace *o, enum spe_sample_kind k)
 {
 	if (k == SPE_S_BRANCH && o && o->branch_miss)
@@ -172,6 +195,53 @@ static struct spe_ds_input ds_input(const struct spe_record *rec)
 	};
 }
 
+/*
+ * Is rec, neither a load nor a store, a record that perf version v takes
+ * for a memory operation?  *as_load: it gets a load's data source (6.1),
+ * else one whose operation is N/A (7.3).  See enum spe_perf_version.
+ */
+static bool perf_takes_for_mem(const struct spe_record *rec, enum spe_perf_version v,
+			       bool *as_load)
+{
+	uint8_t sub = rec->op_subclass;
+	unsigned int hint = SPE_OP_BR_HINT(sub);
+
+	*as_load = false;
+	if (!(rec->present & SPE_REC_OP_TYPE))
+		return false;
+	switch (v) {
+	case SPE_PERF_6_1:
+		*as_load = rec->op_class == SPE_OP_CLASS_OTHER && SPE_OP_OTHER_IS_SVE(sub);
+		return *as_load;
+	case SPE_PERF_7_3:
+		if (rec->op_class == SPE_OP_CLASS_BRANCH)
+			return hint == SPE_OP_BR_HINT_CALL || hint == SPE_OP_BR_HINT_RET;
+		return rec->op_class == SPE_OP_CLASS_OTHER &&
+		       (SPE_OP_OTHER_IS_SVE(sub) || SPE_OP_OTHER_IS_SME(sub) ||
+			(SPE_OP_OTHER_IS_PLAIN(sub) && (sub & SPE_OP_OTHER_ASE)));
+	case SPE_PERF_6_12:
+	default:
+		return false;
+	}
+}
+
+/* The data source of rec as perf version v gives it. */
+static uint64_t versioned_data_src(enum spe_ds_table t, const struct spe_record *rec,
+				   struct spe_ds_input *dsi, enum spe_perf_version v)
+{
+	bool as_load;
+	uint64_t val;
+
+	if (dsi->is_load || dsi->is_store || !perf_takes_for_mem(rec, v, &as_load))
+		return spe_perf_data_src(t, dsi);
+	dsi->is_load = true;
+	val = spe_perf_data_src(t, dsi);
+	dsi->is_load = false;
+	if (!as_load)
+		val = (val & ~((uint64_t)0x1f << PERF_MEM_OP_SHIFT)) | PERF_MEM_S(OP, NA);
+	return val;
+}
+
 uint64_t spe_synth_data_src(const struct spe_qrecord *qr)
 {
 	struct spe_ds_input dsi = ds_input(qr->rec);
@@ -225,7 +295,9 @@ static uint32_t wanted_kinds(const struct spe_synth *sy, uint64_t ev, bool branc
 	 * every branch. */
 	if (sy->opts.branch_miss ? (ev & SPE_EV_MISPRED) : branch)
 		todo |= 1u << SPE_S_BRANCH;
-	if (data_src)		/* a load or store */
+	/* A load or store, or what the perf version takes for one
+	 * (versioned_data_src()): the data source is never 0 then. */
+	if (data_src)
 		todo |= 1u << SPE_S_MEMORY;
 	todo |= 1u << SPE_S_INSTRUCTIONS;	/* when due: insn_due() */
 	return todo & sy->want_mask;
@@ -242,7 +314,7 @@ int spe_synth_record(struct spe_synth *sy, const struct spe_qrecord *qr,
 	struct spe_sample s;	/* filled field by field: this runs per record */
 	uint64_t va = (rec->present & SPE_REC_DATA_VA) ? rec->data_va : 0;
 	uint64_t pa = (rec->present & SPE_REC_DATA_PA) ? rec->data_pa : 0;
-	uint64_t data_src = spe_perf_data_src(qr->ds_table, &dsi);
+	uint64_t data_src = versioned_data_src(qr->ds_table, rec, &dsi, o->perf_version);
 	uint32_t todo;
 	int ret;
 
@@ -289,6 +361,10 @@ int spe_synth_record(struct spe_synth *sy, const struct spe_qrecord *qr,
 		s.phys_addr = pa;
 		s.data_src = data_src;
 		s.period = k == SPE_S_INSTRUCTIONS ? o->period : 1;
+		/* perf 7.3's instructions sample: the branch target, as its
+		 * branch sample, not the data address. */
+		if (k == SPE_S_INSTRUCTIONS && o->perf_version == SPE_PERF_7_3)
+			s.addr = (rec->present & SPE_REC_BR_TARGET) ? rec->br_target.addr : 0;
 		if (k == SPE_S_BRANCH) {
 			s.addr = (rec->present & SPE_REC_BR_TARGET) ? rec->br_target.addr : 0;
 			s.phys_addr = 0;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Sample synthesis: perf's groups, fields and order (perf arm-spe.c). */
+#include <stdio.h>
 #include <string.h>
 
 #include <linux/perf_event.h>
@@ -165,6 +166,151 @@ static void one_sample_a_record_is_the_instructions_sample(void)
 	CHECK_EQ(bad, 0, "i1i: one sample a record, equal to the instructions sample of the general path");
 }
 
+/*
+ * Operation Type "other" records (class 0, DDI 0487 D18.1, DDI 0586A
+ * §5.3.8) that perf releases take for memory operations: the memory
+ * sample and the data source's operation for each --perf-version.
+ * Subclass bytes: 0x48 SVE EVL 512, 0x04 Advanced SIMD, 0x02 FP only,
+ * 0x9a SME, 0x00 plain.
+ */
+static void other_records_per_perf_version(void)
+{
+	static const struct {
+		uint8_t subclass;
+		enum spe_perf_version v;
+		int mem_op;		/* 0: no memory sample, data_src 0 */
+	} cases[] = {
+		{ 0x48, SPE_PERF_6_1, PERF_MEM_OP_LOAD },
+		{ 0x48, SPE_PERF_6_12, 0 },
+		{ 0x48, SPE_PERF_7_3, PERF_MEM_OP_NA },
+		{ 0x4e, SPE_PERF_6_1, PERF_MEM_OP_LOAD },	/* FP, predicated */
+		{ 0x04, SPE_PERF_6_1, 0 },
+		{ 0x04, SPE_PERF_6_12, 0 },
+		{ 0x04, SPE_PERF_7_3, PERF_MEM_OP_NA },
+		{ 0x02, SPE_PERF_7_3, 0 },
+		{ 0x01, SPE_PERF_7_3, 0 },
+		{ 0x9a, SPE_PERF_6_1, 0 },
+		{ 0x9a, SPE_PERF_7_3, PERF_MEM_OP_NA },
+		{ 0x00, SPE_PERF_6_1, 0 },
+		{ 0x00, SPE_PERF_7_3, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct spe_record rec = { 0 };
+		struct spe_qrecord qr = { .rec = &rec, .ds_table = SPE_DS_TABLE_COMMON };
+		struct spe_itrace it;
+		struct spe_synth sy;
+		struct got g = { .n = 0 };
+		const char *why = NULL;
+		union perf_mem_data_src d;
+		char name[96];
+		bool mem;
+
+		rec.present = SPE_REC_PC | SPE_REC_OP_TYPE | SPE_REC_EVENTS | SPE_REC_LAT_TOTAL;
+		rec.pc.addr = 0xffff800008123460ULL;
+		rec.op_class = SPE_OP_CLASS_OTHER;
+		rec.op_subclass = cases[i].subclass;
+		rec.events = SPE_EV_RETIRED | SPE_EV_L1D_ACCESS;
+		spe_itrace_parse("fM", &it, &why);
+		it.perf_version = cases[i].v;
+		spe_synth_init(&sy, &it);
+		spe_synth_record(&sy, &qr, collect, &g);
+		spe_synth_free(&sy);
+		mem = g.n == 2 && g.s[1].kind == SPE_S_MEMORY;
+		d.val = g.n ? g.s[0].data_src : ~0ULL;
+		snprintf(name, sizeof(name), "other 0x%02x, perf %s: %s", cases[i].subclass,
+			 cases[i].v == SPE_PERF_6_1 ? "6.1" :
+			 cases[i].v == SPE_PERF_6_12 ? "6.12" : "7.3",
+			 cases[i].mem_op == PERF_MEM_OP_LOAD ? "a memory sample, data_src op LOAD" :
+			 cases[i].mem_op ? "a memory sample, data_src op N/A" :
+			 "no memory sample, data_src 0");
+		if (cases[i].mem_op)
+			CHECK(mem && g.s[0].kind == SPE_S_L1D_ACCESS && d.mem_op == cases[i].mem_op &&
+			      d.mem_lvl_num == PERF_MEM_LVLNUM_L1 && g.s[1].data_src == d.val &&
+			      g.s[1].addr == 0, name);
+		else
+			CHECK(g.n == 1 && g.s[0].kind == SPE_S_L1D_ACCESS && d.val == 0, name);
+	}
+	CHECK(spe_perf_version_parse("6.1") == SPE_PERF_6_1 &&
+	      spe_perf_version_parse("6.12") == SPE_PERF_6_12 &&
+	      spe_perf_version_parse("7.3") == SPE_PERF_7_3 &&
+	      spe_perf_version_parse("6") < 0 && spe_perf_version_parse("6.1.0") < 0,
+	      "--perf-version takes 6.1, 6.12 and 7.3 only");
+}
+
+/*
+ * perf 7.3 takes branches with a call or return hint (Operation Type
+ * class 2, bits 4:3 = 01 or 10) for memory operations; its instructions
+ * sample carries the branch target; --perf-version chooses branch samples
+ * and, for 7.3, adds the instructions group to the default groups.
+ */
+static void branches_and_defaults_per_perf_version(void)
+{
+	static const struct {
+		uint8_t subclass;
+		bool mem73;
+	} cases[] = {
+		{ 0x08, true }, { 0x10, true }, { 0x09, true }, { 0x12, true },
+		{ 0x18, false }, { 0x00, false }, { 0x01, false }, { 0x04, false },
+	};
+	struct spe_itrace it;
+	const char *why = NULL;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (int v = SPE_PERF_6_1; v <= SPE_PERF_7_3; v++) {
+			struct spe_record rec = { 0 };
+			struct spe_qrecord qr = { .rec = &rec, .ds_table = SPE_DS_TABLE_COMMON };
+			struct spe_synth sy;
+			struct got g = { .n = 0 };
+			bool want = v == SPE_PERF_7_3 && cases[i].mem73;
+			char name[96];
+
+			rec.present = SPE_REC_PC | SPE_REC_OP_TYPE | SPE_REC_BR_TARGET;
+			rec.pc.addr = 0x400000;
+			rec.br_target.addr = 0x400100;
+			rec.op_class = SPE_OP_CLASS_BRANCH;
+			rec.op_subclass = cases[i].subclass;
+			spe_itrace_parse("Mi1i", &it, &why);
+			it.perf_version = (enum spe_perf_version)v;
+			spe_synth_init(&sy, &it);
+			spe_synth_record(&sy, &qr, collect, &g);
+			spe_synth_free(&sy);
+			snprintf(name, sizeof(name), "branch 0x%02x, perf %s: %s", cases[i].subclass,
+				 v == SPE_PERF_6_1 ? "6.1" : v == SPE_PERF_6_12 ? "6.12" : "7.3",
+				 want ? "a memory sample, data_src op N/A" : "no memory sample");
+			if (want) {
+				union perf_mem_data_src d = { .val = g.s[0].data_src };
+
+				CHECK(g.n == 2 && g.s[0].kind == SPE_S_MEMORY && d.mem_op == PERF_MEM_OP_NA &&
+				      g.s[1].kind == SPE_S_INSTRUCTIONS, name);
+			} else {
+				CHECK(g.n == 1 && g.s[0].kind == SPE_S_INSTRUCTIONS && g.s[0].data_src == 0,
+				      name);
+			}
+			if (cases[i].subclass == 0x08)
+				CHECK(g.s[g.n - 1].addr == (v == SPE_PERF_7_3 ? 0x400100u : 0),
+				      v == SPE_PERF_7_3 ? "perf 7.3: the instructions sample's addr is the branch target" :
+				      "perf 6.1/6.12: the instructions sample's addr is the data address");
+		}
+	}
+
+	spe_itrace_default(&it);
+	spe_itrace_for_perf(&it, SPE_PERF_7_3, true, true);
+	CHECK(it.want[SPE_S_INSTRUCTIONS] && it.period == 1 && !it.branch_miss &&
+	      it.perf_version == SPE_PERF_7_3,
+	      "--perf-version=7.3: default groups with instructions, 'branch' samples");
+	spe_itrace_default(&it);
+	spe_itrace_for_perf(&it, SPE_PERF_6_12, true, true);
+	CHECK(!it.want[SPE_S_INSTRUCTIONS] && it.branch_miss, "--perf-version=6.12: 'branch-miss' samples");
+	spe_itrace_parse("b", &it, &why);
+	spe_itrace_for_perf(&it, SPE_PERF_7_3, false, false);
+	CHECK(!it.want[SPE_S_INSTRUCTIONS] && !it.branch_miss,
+	      "--perf-version=7.3 with --itrace: the groups asked for");
+	it.branch_miss = true;
+	spe_itrace_for_perf(&it, SPE_PERF_7_3, false, false);
+	CHECK(it.branch_miss, "--branch-miss given: kept whatever the version");
+}
+
 int main(void)
 {
 	struct spe_record rec = load_rec();
@@ -178,6 +324,8 @@ int main(void)
 
 	branch_subclasses_give_exact_flags();
 	one_sample_a_record_is_the_instructions_sample();
+	other_records_per_perf_version();
+	branches_and_defaults_per_perf_version();
 
 	spe_itrace_default(&it);
 	spe_synth_init(&sy, &it);
