@@ -8,7 +8,8 @@
 #                from bullseye's 5.10 to the newest (bullseye, bookworm,
 #                trixie, trixie-backports, sid) through the build suites,
 #                and booted at EL1 and EL2 with its release's perf by the
-#                perf suites 59 and 60; "N passed, N failed" last
+#                perf suites 59 and 60; spe-decode script against perf 6.1,
+#                6.12 and 7.3 (suite 12); "N passed, N failed" last
 #   make bench   run the benchmarks beside the reference tools
 #   make mutate  mutation testing of the C layers (scripts/mutate.sh; not
 #                part of check: MUTATE_ARGS='--sample 200 --seed 1')
@@ -42,7 +43,7 @@ deps:
 check: deps
 	@scripts/run-tests.sh
 
-MATRIX_SUITES := 41-driver-build 45-driver-dkms 46-sim-build 47-pcsample-build \
+MATRIX_SUITES := 12-decoder-perf-diff 41-driver-build 45-driver-dkms 46-sim-build 47-pcsample-build \
 		 49-kernel-header-trees 59-qemu-spe-sampling 60-qemu-spe-perf
 matrix: deps
 	@SPE_KERNELS=all SPE_GUEST_KERNELS=all scripts/run-tests.sh $(MATRIX_SUITES)

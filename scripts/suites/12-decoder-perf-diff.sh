@@ -68,6 +68,15 @@ done
 # with newer perf's), and the default groups and columns.
 script_vectors="op-sve-other branch-hints load-record"
 newer_perfs=()
+# The newest kernel's build root (with perf 7.3) is one make check makes
+# anyway (suites 41-49): fetched here, earlier.  trixie's (perf 6.12) only
+# when the build kernels include trixie (make matrix).
+# shellcheck source=scripts/lib/kernels.sh
+. "$top/scripts/lib/kernels.sh"
+for k in newest $(spe_build_kernels | grep -x trixie); do
+	"$top/scripts/fetch-kernels.sh" --quiet "$k" >/dev/null 2>&1 ||
+		echo "# fetch-kernels.sh $k failed: its perf is not compared" >&2
+done
 for suite in trixie:6.12 trixie-backports:7.3; do
 	env=${SPE_CACHE_DIR:-$top/.cache}/kernels/${suite%%:*}.env
 	# shellcheck disable=SC1090
