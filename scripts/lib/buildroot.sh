@@ -27,6 +27,7 @@ spe_in_root() {
 	done
 	# The mounts and the chroot happen in a child shell of the private
 	# namespace; the paths and the command travel as its arguments.
+	# shellcheck disable=SC2016 # expanded by that shell
 	unshare -m -- bash -c '
 		set -e
 		root=$1 cwd=$2 n=$3

@@ -64,6 +64,7 @@ spe_kernel() {
 	[ "$(wc -l <<<"$suite")" -eq 1 ] || spe_die "spe_kernel takes one kernel, not '$1'"
 	"$spe_top/scripts/fetch-kernels.sh" --quiet "$suite" ||
 		spe_die "cannot fetch the $suite kernel"
+	# shellcheck disable=SC2034 # read by the scripts that source this file
 	KSUITE='' KREL='' KDIR='' KCC='' TOOLROOT='' VMLINUZ='' MODDIR=''
 	# shellcheck disable=SC1090
 	. "$spe_cache/kernels/$suite.env"
