@@ -42,8 +42,11 @@ before=$(host_state)
 for k in $(spe_build_kernels); do
 	spe_kernel "$k"
 	start=$SECONDS
-	if ! ko=$("$top/scripts/build-dkms.sh" "$k" 2>&1); then
-		tap_fail "$k: dkms add, build and install arm_spe" "$ko"
+	# stderr apart: a first build of a kernel also says what it fetches.
+	err=$top/build/dkms/$k.stderr
+	mkdir -p "$(dirname "$err")"
+	if ! ko=$("$top/scripts/build-dkms.sh" "$k" 2>"$err"); then
+		tap_fail "$k: dkms add, build and install arm_spe" "$(tail -n 30 "$err")"
 		continue
 	fi
 	tap_ok "$k: dkms add, build and install arm_spe ($((SECONDS - start)) s)"
