@@ -27,6 +27,7 @@ for k in 6.1 6.12; do
 	name="$k: the SPU model builds in a module with W=1 and sparse, no warnings"
 	dir="$top/build/kmod/spu-model-$k"
 	rm -rf "$dir"
+	mkdir -p "$(dirname "$dir")"
 	if ko=$("$top/scripts/build-external-module.sh" --kernel "$k" --sparse --out "$dir" "$stage" 2>"$dir.stderr"); then
 		if grep -qiE 'warning:|error:' "$dir/build.log"; then
 			tap_fail "$name" "$(grep -iE 'warning:|error:' "$dir/build.log" | head)"
