@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "spe_sample_synth.h"
 
 int spe_cli_help_or_bad(int c, spe_usage_fn usage)
 {
@@ -107,6 +108,19 @@ int spe_cli_top(const char *cmd, const char *arg, size_t *top)
 	if (spe_cli_number(cmd, "--top", arg, 1, 1000000, &n))
 		return 2;
 	*top = (size_t)n;
+	return 0;
+}
+
+int spe_cli_perf_version(const char *cmd, const char *arg, int *version)
+{
+	int v = spe_perf_version_parse(arg);
+
+	if (v < 0) {
+		fprintf(stderr, "spe-decode %s: --perf-version: '%s' is not 6.1, 6.12 or 7.3\n",
+			cmd, arg);
+		return 2;
+	}
+	*version = v;
 	return 0;
 }
 

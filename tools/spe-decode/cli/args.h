@@ -58,6 +58,10 @@ int spe_cli_jobs(const char *cmd, const char *arg, unsigned *threads);
 /* Parses N of --top N (1..1000000) into *top; 2 when it is not. */
 int spe_cli_top(const char *cmd, const char *arg, size_t *top);
 
+/* Parses V of --perf-version V (6.1, 6.12 or 7.3) into *version (an enum
+ * spe_perf_version); prints the reason and returns 2 when it is none. */
+int spe_cli_perf_version(const char *cmd, const char *arg, int *version);
+
 /*
  * The options every decoding command takes the same way: -i FILE into
  * *path, -j N into *threads, --kallsyms and --symfs into *symcfg.  Returns

@@ -248,12 +248,8 @@ static int run(int argc, char **argv)
 			branch_miss = true;
 			break;
 		case 'P':
-			perf_version = spe_perf_version_parse(optarg);
-			if (perf_version < 0) {
-				fprintf(stderr, "spe-decode %s: --perf-version: '%s' is not "
-					"6.1, 6.12 or 7.3\n", "inject", optarg);
+			if (spe_cli_perf_version("inject", optarg, &perf_version))
 				return 2;
-			}
 			break;
 		case 'i':
 			path = optarg;
