@@ -89,6 +89,24 @@ for suite in trixie:6.12 trixie-backports:7.3; do
 done
 # data_src's text (from " |OP" up to the ip) left out, blanks squeezed.
 no_ds_text() { sed 's/ |OP.*  *\([0-9a-f][0-9a-f]*\)$/ \1/' "$1" | tr -s ' '; }
+# Blanks squeezed (newer perf pads pid and tid wider).
+squeezed() { tr -s ' ' <"$1"; }
+
+# same_samples ROOT V FILTER LABEL DATA [ARG...]: perf V (the x86 perf of
+# build root ROOT) and spe-decode script --perf-version=V, both given
+# ARG... and DATA, print the same once FILTER (a function of a file name)
+# has read each output.
+same_samples() {
+	local root=$1 v=$2 filter=$3 label=$4 data=$5
+	shift 5
+	spe_in_root "$root" perf script -f -i "$data" "$@" >"$tmp/p.out" 2>/dev/null
+	"$spe_decode" script --perf-version="$v" "$@" "$data" >"$tmp/s.out" 2>/dev/null
+	if [ -s "$tmp/p.out" ] && cmp -s <("$filter" "$tmp/p.out") <("$filter" "$tmp/s.out"); then
+		tap_ok "$label ($(wc -l <"$tmp/p.out") lines)"
+	else
+		tap_fail "$label" "$(diff <("$filter" "$tmp/p.out") <("$filter" "$tmp/s.out") | head -8)"
+	fi
+}
 for name in $script_vectors; do
 	"$spe_decode" encode -o "$tmp/$name.bin" "$vectors/$name.vec" || { tap_fail "$name: encoded"; continue; }
 	size=$(stat -c %s "$tmp/$name.bin")
@@ -131,38 +149,17 @@ for name in $script_vectors; do
 			# Every group, and the fields samples carry; data_src apart
 			# (its text is perf 6.1's; perf 7.3's values without the
 			# common table are its own, not compared).
-			spe_in_root "${vp#*:}" perf script -f -i "$d" --itrace=fmtabMi1i \
-				-F event,ip,addr,phys_addr,period >"$tmp/p.out" 2>/dev/null
-			"$spe_decode" script --perf-version="$v" --itrace=fmtabMi1i \
-				-F event,ip,addr,phys_addr,period "$d" >"$tmp/s.out" 2>/dev/null
-			if [ -s "$tmp/p.out" ] && cmp -s "$tmp/p.out" "$tmp/s.out"; then
-				tap_ok "$what: script --perf-version=$v --itrace=fmtabMi1i: perf $v's samples ($(wc -l <"$tmp/p.out"))"
-			else
-				tap_fail "$what: script --perf-version=$v --itrace=fmtabMi1i: perf $v's samples" \
-					"$(diff "$tmp/p.out" "$tmp/s.out" | head -8)"
-			fi
+			same_samples "${vp#*:}" "$v" cat \
+				"$what: script --perf-version=$v --itrace=fmtabMi1i: perf $v's samples" \
+				"$d" --itrace=fmtabMi1i -F event,ip,addr,phys_addr,period
 			if [ "$v" != 7.3 ] || [ "${cpu%%:*}" != a53 ]; then
-				spe_in_root "${vp#*:}" perf script -f -i "$d" --itrace=fmtaM \
-					-F event,ip,data_src >"$tmp/p.out" 2>/dev/null
-				"$spe_decode" script --perf-version="$v" --itrace=fmtaM \
-					-F event,ip,data_src "$d" >"$tmp/s.out" 2>/dev/null
-				if [ -s "$tmp/p.out" ] && cmp -s <(no_ds_text "$tmp/p.out") <(no_ds_text "$tmp/s.out"); then
-					tap_ok "$what: script --perf-version=$v: perf $v's data_src values"
-				else
-					tap_fail "$what: script --perf-version=$v: perf $v's data_src values" \
-						"$(diff <(no_ds_text "$tmp/p.out") <(no_ds_text "$tmp/s.out") | head -8)"
-				fi
+				same_samples "${vp#*:}" "$v" no_ds_text \
+					"$what: script --perf-version=$v: perf $v's data_src values" \
+					"$d" --itrace=fmtaM -F event,ip,data_src
 			fi
-			# Default groups and columns (newer perf pads pid and tid
-			# wider: blanks squeezed).
-			spe_in_root "${vp#*:}" perf script -f -i "$d" >"$tmp/p.out" 2>/dev/null
-			"$spe_decode" script --perf-version="$v" "$d" >"$tmp/s.out" 2>/dev/null
-			if [ -s "$tmp/p.out" ] && cmp -s <(tr -s ' ' <"$tmp/p.out") <(tr -s ' ' <"$tmp/s.out"); then
-				tap_ok "$what: script --perf-version=$v: perf $v's default groups and fields ($(wc -l <"$tmp/p.out") samples)"
-			else
-				tap_fail "$what: script --perf-version=$v: perf $v's default groups and fields" \
-					"$(diff <(tr -s ' ' <"$tmp/p.out") <(tr -s ' ' <"$tmp/s.out") | head -8)"
-			fi
+			# Default groups and columns.
+			same_samples "${vp#*:}" "$v" squeezed \
+				"$what: script --perf-version=$v: perf $v's default groups and fields" "$d"
 		done
 	done
 done
@@ -178,15 +175,9 @@ if [ ${#newer_perfs[@]} -gt 0 ] && command -v python3 >/dev/null; then
 		v=${vp%%:*}
 		for args in "--itrace=fmtabMi1i -F event,ip,addr,phys_addr,period,weight" ""; do
 			# shellcheck disable=SC2086
-			spe_in_root "${vp#*:}" perf script -f -i "$tmp/mixed.data" $args >"$tmp/p.out" 2>/dev/null
-			# shellcheck disable=SC2086
-			"$spe_decode" script --perf-version="$v" $args "$tmp/mixed.data" >"$tmp/s.out" 2>/dev/null
-			if [ -s "$tmp/p.out" ] && cmp -s <(tr -s ' ' <"$tmp/p.out") <(tr -s ' ' <"$tmp/s.out"); then
-				tap_ok "mixed records: script --perf-version=$v ${args:-(defaults)}: perf $v's $(wc -l <"$tmp/p.out") samples"
-			else
-				tap_fail "mixed records: script --perf-version=$v ${args:-(defaults)}: perf $v's samples" \
-					"$(diff <(tr -s ' ' <"$tmp/p.out") <(tr -s ' ' <"$tmp/s.out") | head -8)"
-			fi
+			same_samples "${vp#*:}" "$v" squeezed \
+				"mixed records: script --perf-version=$v ${args:-(defaults)}: perf $v's samples" \
+				"$tmp/mixed.data" $args
 		done
 	done
 fi
