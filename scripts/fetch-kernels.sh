@@ -33,7 +33,6 @@
 #   KSUITE    the suite
 #   KREL      uname -r of the guest kernel, e.g. 6.1.0-56-arm64
 #   KDIR      headers tree for `make -C $KDIR M=... ARCH=arm64`
-#   KCC       the compiler the kernel was built with (aarch64-linux-gnu-gcc-14)
 #   TOOLROOT  the build root to run kbuild in (empty: this machine)
 #   VMLINUZ   bootable Image for qemu-system-aarch64 -kernel
 #   MODDIR    the /lib/modules/<release> tree of that kernel
@@ -111,7 +110,7 @@ fetch_kernel_once() {
 	grep -q "^include $common/" "$kdir/Makefile" ||
 		spe_die "cannot redirect the -common include in $kdir/Makefile"
 
-	provide_checker_valid "$root" "$common"
+	provide_checker_valid "$common"
 
 	vmlinuz=$root/boot/vmlinuz-$rel
 	[ -f "$vmlinuz" ] || vmlinuz=$root/usr/lib/modules/$rel/vmlinuz.unsigned
@@ -133,14 +132,13 @@ fetch_kernel_once() {
 	KSUITE=$suite
 	KREL=$rel
 	KDIR=$kdir
-	KCC=$cc
 	TOOLROOT=$toolroot
 	VMLINUZ=$vmlinuz
 	MODDIR=$moddir
 	EOT
 }
 
-# provide_checker_valid ROOT COMMON: from 6.14 kbuild asks
+# provide_checker_valid COMMON: from 6.14 kbuild asks
 # scripts/checker-valid.sh whether the checker (sparse) understands what the
 # kernel's headers now use (__typeof_unqual__) before a C=1 build, and
 # skips sparse with a warning when it does not answer "1".  Debian's
@@ -149,7 +147,7 @@ fetch_kernel_once() {
 # asks the same question: trixie's sparse 0.6.4 says no (the build then
 # runs without it, as upstream kbuild would), sid's 0.6.5 says yes.
 provide_checker_valid() {
-	local common=$2 scripts f
+	local common=$1 scripts f
 	grep -q 'scripts/checker-valid.sh' "$common/Makefile" || return 0
 	scripts=$(readlink -f "$common/scripts")
 	f=$scripts/checker-valid.sh

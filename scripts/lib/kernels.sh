@@ -3,7 +3,7 @@
 # says which).  Sourced.  Defines:
 #
 #   spe_kernel KERNEL      make sure KERNEL (a suite, or 6.1 / 6.12 / oldest /
-#                          newest) is fetched and set KSUITE, KREL, KDIR, KCC,
+#                          newest) is fetched and set KSUITE, KREL, KDIR,
 #                          TOOLROOT, VMLINUZ and MODDIR for it
 #   spe_kbuild ARG...      run make ARG... for the kernel spe_kernel chose:
 #                          kbuild of KDIR, with the compiler the kernel was
@@ -65,7 +65,7 @@ spe_kernel() {
 	"$spe_top/scripts/fetch-kernels.sh" --quiet "$suite" ||
 		spe_die "cannot fetch the $suite kernel"
 	# shellcheck disable=SC2034 # read by the scripts that source this file
-	KSUITE='' KREL='' KDIR='' KCC='' TOOLROOT='' VMLINUZ='' MODDIR=''
+	KSUITE='' KREL='' KDIR='' TOOLROOT='' VMLINUZ='' MODDIR=''
 	# shellcheck disable=SC1090
 	. "$spe_cache/kernels/$suite.env"
 }
