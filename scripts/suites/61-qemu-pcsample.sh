@@ -13,9 +13,11 @@
 #     read and the alias, 0xFFFFFFFF with CPU 1 idle (WFI) and offline;
 #   - the module loads, registers arm_pcsample with cpumask 1 and reports
 #     the external PMU frames;
-#   - a 3 s recording at 10 kHz has samples, all of CPU 1; at least 80%
-#     fall in pcsample-hot's hot_hash() and hot_walk() (bounds from its
-#     symbol table), each of them at least 10%; user samples carry user
+#   - a 3 s recording at 10 kHz has samples, all of CPU 1; at least half
+#     are at EL0, and at least 80% of those fall in pcsample-hot's
+#     hot_hash() and hot_walk() (bounds from its symbol table), each of
+#     them at least 10% (see hot_share_ok for why the user samples are
+#     the base); user samples carry user
 #     addresses and kernel samples kernel addresses (the address and EL of
 #     a sample belong together); the hot functions' samples carry the
 #     workload's TID (CONFIG_PID_IN_CONTEXTIDR: PMCID1SR, or PMCID2SR at
@@ -107,6 +109,38 @@ samples() {
 		$4 == "user" { u++; if (a >= "0x0001000000000000") bad++ }
 		$4 == "kernel" { k++; if (a < "0xff00000000000000") bad++ }
 		END { printf "%d %d %d %d %d %d %d %d\n", n, c1, hash, walk, u, k, bad, t }' "$1" 2>/dev/null
+}
+
+# hot_share_ok TOTAL USER HASH WALK: whether the busy CPU's samples say
+# it runs pcsample-hot: at least half of them at EL0, and of those at
+# least 80% in hot_hash and hot_walk, each at least 10%.  The base is the
+# user samples, not all of them, because PMPCSR under TCG holds the PC of
+# the translation block the vCPU entered last, so a sample weighs host
+# time, not instructions: CPU 1's timer tick (counter reads, the GIC, the
+# scheduler) costs far more host time than on hardware, and more the more
+# loaded the host is, since the guest's timers follow the host's clock
+# while the vCPU runs slower.  Measured at load 2-7: 17-27% of the
+# samples in the tick's kernel path on QEMU 10.2, 10-23% on 7.2, while
+# 91-93% of the user samples are in the hot functions (the rest: the
+# vDSO's clock_gettime, called every 64 rounds).  A PMPCSR of the wrong
+# CPU or a stale PC fails either bound.
+hot_share_ok() {
+	local n=$1 u=$2 hs=$3 wk=$4
+	[ "${n:-0}" -gt 0 ] && [ $((u * 2)) -ge "$n" ] &&
+		[ $(((hs + wk) * 100)) -ge $((u * 80)) ] &&
+		[ $((hs * 10)) -ge "$u" ] && [ $((wk * 10)) -ge "$u" ]
+}
+
+# kernel_functions RES FILE: the kernel functions with the most samples in
+# a recording FILE of RES, by the guest's /proc/kallsyms (for a failure's
+# diagnosis: which kernel path took CPU 1's time).
+kernel_functions() {
+	[ -s "$1/kallsyms" ] || return 0
+	{ awk '{ print $1, "sym", $3 }' "$1/kallsyms"
+	  awk '$4 == "kernel" { a = tolower($6); sub(/^0x/, "", a); print a, "pc" }' "$2"
+	} | LC_ALL=C sort -k1,1 -k2,2r |
+		awk '$2 == "sym" { f = $3; next } { n[f]++ }
+		     END { for (f in n) print n[f], f }' | sort -rn | head -n 8 | tr '\n' ' '
 }
 
 # cpu1_irqs FILE: CPU 1's interrupts of all kinds in a /proc/interrupts copy.
@@ -228,13 +262,13 @@ check_on() {
 		tap_fail "$name: at least 3000 samples in 3 s at 10 kHz, all of CPU 1" \
 			"${n:-0} samples, ${c1:-0} of CPU 1" "$(cat "$res/rec.log")"
 	fi
-	if [ "${n:-0}" -gt 0 ] && [ $(((hs + wk) * 100)) -ge $((n * 80)) ] &&
-	   [ $((hs * 10)) -ge "$n" ] && [ $((wk * 10)) -ge "$n" ]; then
-		tap_ok "$name: $((hs + wk)) of $n samples in the hot functions (hot_hash $hs, hot_walk $wk)"
+	if hot_share_ok "$n" "$u" "$hs" "$wk"; then
+		tap_ok "$name: $u of $n samples at EL0, $((hs + wk)) of them in the hot functions (hot_hash $hs, hot_walk $wk)"
 	else
-		tap_fail "$name: at least 80% of the samples in the hot functions, each at least 10%" \
-			"hot_hash $hs [$hash_lo, $hash_hi), hot_walk $wk [$walk_lo, $walk_hi), of $n" \
-			"$(awk '{ print $4, $6 }' "$res/rec.txt" | sort | uniq -c | sort -rn | head -n 5)"
+		tap_fail "$name: at least half of the samples at EL0, 80% of those in the hot functions, each at least 10%" \
+			"hot_hash $hs [$hash_lo, $hash_hi), hot_walk $wk [$walk_lo, $walk_hi), of $u user, $n in all" \
+			"$(awk '{ print $4, $6 }' "$res/rec.txt" | sort | uniq -c | sort -rn | head -n 5)" \
+			"kernel: $(kernel_functions "$res" "$res/rec.txt")"
 	fi
 	if [ "${n:-0}" -gt 0 ] && [ "$bad" = 0 ] && [ $((u + k)) = "$n" ]; then
 		tap_ok "$name: $u user samples at user addresses, $k kernel samples at kernel addresses"
@@ -342,11 +376,12 @@ check_on() {
 	fi
 	read -r n c1 hs wk u k bad t <<<"$(samples "$res/after.txt")"
 	if [ "$(cat "$res/after.rc" 2>/dev/null)" = 0 ] && [ "${n:-0}" -ge 1000 ] &&
-	   [ $(((hs + wk) * 100)) -ge $((n * 80)) ]; then
-		tap_ok "$name: after the hotplug, CPU 1 is sampled again ($((hs + wk)) of $n samples in the hot functions)"
+	   hot_share_ok "$n" "$u" "$hs" "$wk"; then
+		tap_ok "$name: after the hotplug, CPU 1 is sampled again ($((hs + wk)) of $u user samples, $n in all, in the hot functions)"
 	else
-		tap_fail "$name: after the hotplug, CPU 1 is sampled again (80% in the hot functions)" \
-			"rc $(cat "$res/after.rc" 2>&1); $((hs + wk)) of ${n:-0}" "$(head -n 3 "$res/after.log" 2>&1)"
+		tap_fail "$name: after the hotplug, CPU 1 is sampled again (half at EL0, 80% of those in the hot functions)" \
+			"rc $(cat "$res/after.rc" 2>&1); $((hs + wk)) of $u user, ${n:-0} in all" "$(head -n 3 "$res/after.log" 2>&1)" \
+			"kernel: $(kernel_functions "$res" "$res/after.txt")"
 	fi
 	spe_result_is "$name: arm_pcsample unloads" "$out" rmmod.rc 0
 }

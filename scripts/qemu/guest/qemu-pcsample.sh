@@ -95,6 +95,9 @@ snap rec0
 mark "record"
 taskset 1 "$REC" -C 1 -c 100000 -d 3 -o rec.txt >rec.log 2>&1
 echo $? >rec.rc
+# The kernel's text symbols, so that a failure can name where CPU 1 spent
+# the samples outside the workload.
+awk '$2 ~ /^[tT]$/' /proc/kallsyms >kallsyms 2>/dev/null
 snap rec1
 snap clk0
 mark "cpu-clock"
