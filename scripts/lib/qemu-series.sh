@@ -14,7 +14,7 @@
 # (Documentation/qemu-spe.rst); scripts/fetch-qemu.sh builds the selected
 # one, and the guest suites use the binary it prints.
 spe_top=${spe_top:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
-spe_qemu_series_default=7.2
+spe_qemu_series_default=10.2
 spe_qemu_series=${SPE_QEMU_SERIES:-$spe_qemu_series_default}
 # shellcheck disable=SC2034 # used by the scripts that source this file
 case $spe_qemu_series in

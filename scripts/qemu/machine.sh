@@ -30,11 +30,12 @@ qemu_machine_args() {
 		-smp "$smp" -m "$mem"
 }
 
-# The qemu-system-aarch64 to run: the SPE build when a profile is asked for.
+# The qemu-system-aarch64 to run: the project's build (scripts/fetch-qemu.sh
+# prints its path), for every guest, with or without the emulated unit.
+# Debian bookworm's own QEMU 7.2 is not used: its multi-threaded TCG can
+# miss a patched static-key branch (fixed upstream in 8.1 by deba78709ae8,
+# "accel/tcg: Always lock pages before translation"), which made perf
+# core warn in guests that had nothing to do with SPE.
 qemu_binary() {
-	if [ -n "${SPE_QEMU_PROFILE:-}" ]; then
-		echo "${SPE_QEMU_BIN:?SPE_QEMU_PROFILE is set but SPE_QEMU_BIN is not (scripts/fetch-qemu.sh prints it)}"
-	else
-		echo qemu-system-aarch64
-	fi
+	echo "${SPE_QEMU_BIN:?SPE_QEMU_BIN is not set (scripts/fetch-qemu.sh prints it)}"
 }

@@ -83,8 +83,8 @@ done
 	spe_die "usage: run-guest.sh --kernel 6.1|6.12 --script FILE --out DIR [options]"
 [[ $results_mib =~ ^[1-9][0-9]*$ ]] || spe_die "--results-size: '$results_mib' is not a number of MiB"
 spe_kernel "$kernel"
-if [ -n "${SPE_QEMU_PROFILE:-}" ] && [ -z "${SPE_QEMU_BIN:-}" ]; then
-	SPE_QEMU_BIN=$("$top/scripts/fetch-qemu.sh") || spe_die "the SPE QEMU did not build"
+if [ -z "${SPE_QEMU_BIN:-}" ]; then
+	SPE_QEMU_BIN=$("$top/scripts/fetch-qemu.sh") || spe_die "the project's QEMU did not build"
 	export SPE_QEMU_BIN
 fi
 
