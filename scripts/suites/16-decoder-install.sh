@@ -4,8 +4,8 @@
 # versioned soname), its headers, spe-decode.pc, man pages and bash
 # completion in place; a program builds against it with pkg-config, static
 # and shared; the shared library exports exactly the functions of the
-# installed headers, and one version shows everywhere; make uninstall
-# removes it all.  The decoder also builds alone
+# installed headers, with the committed ABI, and one version shows
+# everywhere; make uninstall removes it all.  The decoder also builds alone
 # from its directory with user CFLAGS (which can turn -Werror off).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -137,6 +137,20 @@ else
 		"declared: $(wc -l <<<"$declared") $(head -3 "$tmp/api.log")" \
 		"exported, not declared:" "$extra" "declared, not exported:" "$absent" \
 		"not in SPE_DECODE_0:" "$unversioned"
+fi
+
+# The installed library's ABI (its functions and every type of the
+# installed headers they reach) is the committed baseline: abidiff fails
+# on any change, compatible or not, until make abi-update records it.
+baseline=$top/tools/spe-decode/abi/$soname.abi
+if ! command -v abidiff >/dev/null; then
+	tap_skip "libspe-decode.so's ABI is abi/$soname.abi" "abidiff missing (make -C tools/spe-decode deps)"
+elif abidiff --headers-dir2 "$root/include/spe-decode" "$baseline" "$root/lib/libspe-decode.so" \
+	>"$tmp/abi.log" 2>&1; then
+	tap_ok "libspe-decode.so's ABI is abi/$soname.abi (abidiff)"
+else
+	tap_fail "libspe-decode.so's ABI is abi/$soname.abi (abidiff; after a deliberate change, make abi-update)" \
+		"$(head -40 "$tmp/abi.log")"
 fi
 
 # Every public function links statically with pkg-config --static's
