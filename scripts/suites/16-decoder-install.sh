@@ -3,7 +3,9 @@
 # puts spe-decode and spe-gen, libspe-decode (static, and shared with a
 # versioned soname), its headers, spe-decode.pc, man pages and bash
 # completion in place; a program builds against it with pkg-config, static
-# and shared; make uninstall removes it all.  The decoder also builds alone
+# and shared; the shared library exports exactly the functions of the
+# installed headers, with the committed ABI, and one version shows
+# everywhere; make uninstall removes it all.  The decoder also builds alone
 # from its directory with user CFLAGS (which can turn -Werror off).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -34,6 +36,7 @@ for f in bin/spe-decode bin/spe-gen lib/libspe-decode.a lib/libspe-decode.so \
 	 include/spe-decode/spe_data_source.h include/spe-decode/spe_session.h \
 	 include/spe-decode/spe_sample_synth.h include/spe-decode/spe_symbols.h \
 	 include/spe-decode/spe_report.h include/spe-decode/spe_perf_recording.h \
+	 include/spe-decode/spe_decode_version.h \
 	 lib/pkgconfig/spe-decode.pc share/man/man1/spe-decode.1 \
 	 share/man/man1/spe-decode-script.1 share/man/man1/spe-decode-report.1 \
 	 share/man/man1/spe-decode-views.1 share/man/man1/spe-decode-c2c.1 \
@@ -111,6 +114,90 @@ if cc -std=c11 -o "$tmp/hello-static" "$tmp/hello.c" $(pkg-config --cflags spe-d
 	tap_ok "a program links the static library (pkg-config --static for its dependencies)"
 else
 	tap_fail "a program links the static library" "$(cat "$tmp/cc.log")"
+fi
+
+# The shared library's API is its installed headers: it exports exactly the
+# functions they declare (gcc -aux-info lists every declaration with its
+# file; static inline helpers are not exports), all in the version node
+# SPE_DECODE_0, and nothing else: no internal function, no libiberty data.
+for h in "$root"/include/spe-decode/*.h; do echo "#include <${h##*/}>"; done >"$tmp/api.c"
+declared=$(gcc -std=c11 -fsyntax-only -I"$root/include/spe-decode" -aux-info "$tmp/api.X" "$tmp/api.c" \
+	2>"$tmp/api.log" &&
+	grep -F "/* $root/include/spe-decode/" "$tmp/api.X" | sed -E 's|^/\*[^*]*\*/ ||' |
+	grep -v '^static ' | sed -nE 's/^extern [^(]*[ *]([A-Za-z_0-9]+) \(.*/\1/p' | sort -u)
+dynsyms=$(nm -D --defined-only "$root/lib/libspe-decode.so" | awk '$2 != "A" { print $3 }' | sort -u)
+exported=$(sed 's/@.*//' <<<"$dynsyms" | sort -u)
+extra=$(comm -13 <(echo "$declared") <(echo "$exported"))
+absent=$(comm -23 <(echo "$declared") <(echo "$exported"))
+unversioned=$(grep -v '@@SPE_DECODE_0$' <<<"$dynsyms")
+if [ "$(wc -l <<<"$declared")" -ge 100 ] && [ -z "$extra$absent$unversioned" ]; then
+	tap_ok "libspe-decode.so exports exactly the $(wc -l <<<"$exported") functions of its headers, in SPE_DECODE_0"
+else
+	tap_fail "libspe-decode.so exports exactly the functions of its headers" \
+		"declared: $(wc -l <<<"$declared") $(head -3 "$tmp/api.log")" \
+		"exported, not declared:" "$extra" "declared, not exported:" "$absent" \
+		"not in SPE_DECODE_0:" "$unversioned"
+fi
+
+# The installed library's ABI (its functions and every type of the
+# installed headers they reach) is the committed baseline: abidiff fails
+# on any change, compatible or not, until make abi-update records it.
+baseline=$top/tools/spe-decode/abi/$soname.abi
+if ! command -v abidiff >/dev/null; then
+	tap_skip "libspe-decode.so's ABI is abi/$soname.abi" "abidiff missing (make -C tools/spe-decode deps)"
+elif abidiff --headers-dir2 "$root/include/spe-decode" "$baseline" "$root/lib/libspe-decode.so" \
+	>"$tmp/abi.log" 2>&1; then
+	tap_ok "libspe-decode.so's ABI is abi/$soname.abi (abidiff)"
+else
+	tap_fail "libspe-decode.so's ABI is abi/$soname.abi (abidiff; after a deliberate change, make abi-update)" \
+		"$(head -40 "$tmp/abi.log")"
+fi
+
+# Every public function links statically with pkg-config --static's
+# libraries alone: spe-decode.pc's Libs.private is whole.
+{
+	echo "#include <stdio.h>"
+	cat "$tmp/api.c"
+	echo "typedef void (*fn)(void);"
+	echo "static const fn api[] = {"
+	sed 's/.*/\t(fn)&,/' <<<"$declared"
+	echo "};"
+	echo 'int main(void) { printf("%zu\n", sizeof(api) / sizeof(api[0])); return 0; }'
+} >"$tmp/every.c"
+if cc -std=c11 -o "$tmp/every" "$tmp/every.c" $(pkg-config --cflags spe-decode) "$root/lib/libspe-decode.a" \
+	$(pkg-config --static --libs-only-l --libs-only-other spe-decode | sed 's/-lspe-decode//') \
+	2>"$tmp/every.log" && [ "$("$tmp/every")" = "$(wc -l <<<"$declared")" ]; then
+	tap_ok "every public function links statically with pkg-config --static's libraries"
+else
+	tap_fail "every public function links statically with pkg-config --static's libraries" \
+		"$(head -5 "$tmp/every.log")"
+fi
+
+# One version everywhere: the header's macros, spe_decode_version() of the
+# shared library, spe-decode.pc, spe-decode --version and the soname.
+cat >"$tmp/version.c" <<'EOF'
+#include <stdio.h>
+#include <spe_decode.h>
+
+int main(void)
+{
+	const struct spe_decode_version_info *v = spe_decode_version();
+
+	printf("%d.%d.%d %u.%u.%u %s\n", SPE_DECODE_VERSION_MAJOR, SPE_DECODE_VERSION_MINOR,
+	       SPE_DECODE_VERSION_PATCH, v->major, v->minor, v->patch, v->string);
+	return 0;
+}
+EOF
+pcver=$(pkg-config --modversion spe-decode 2>/dev/null)
+if cc -std=c11 -o "$tmp/version" "$tmp/version.c" $(pkg-config --cflags --libs spe-decode) 2>"$tmp/cc.log" &&
+   [ "$(LD_LIBRARY_PATH=$root/lib "$tmp/version")" = "$pcver $pcver $pcver" ] &&
+   [ "$("$root/bin/spe-decode" --version)" = "spe-decode $pcver" ] &&
+   [ "$soname" = "libspe-decode.so.${pcver%%.*}" ]; then
+	tap_ok "one version ($pcver): header macros, spe_decode_version(), spe-decode.pc, --version, soname"
+else
+	tap_fail "one version in the header, the library, spe-decode.pc, --version and the soname" \
+		"pc: $pcver; program: $(LD_LIBRARY_PATH=$root/lib "$tmp/version" 2>&1); soname: $soname" \
+		"$("$root/bin/spe-decode" --version)" "$(cat "$tmp/cc.log")"
 fi
 
 make -s -C "$top/tools/spe-decode" O="$tmp/bo" DESTDIR="$dest" PREFIX=$prefix uninstall >/dev/null 2>&1

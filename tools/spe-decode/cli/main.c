@@ -5,10 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
-
-#ifndef SPE_DECODE_VERSION
-#define SPE_DECODE_VERSION "unknown"
-#endif
+#include "spe_decode_version.h"
 
 static const struct spe_cli_command *const commands[] = {
 	&spe_cmd_dump,
@@ -46,7 +43,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-v")) {
-		printf("spe-decode %s\n", SPE_DECODE_VERSION);
+		printf("spe-decode %s\n", spe_decode_version()->string);
 		return 0;
 	}
 	for (size_t i = 0; i < N_COMMANDS; i++) {

@@ -41,6 +41,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "spe_decode_version.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
