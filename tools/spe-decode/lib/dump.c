@@ -36,6 +36,9 @@ static char *put_desc(struct dump_out *o, char *p, const struct spe_pkt *pkt)
 		memcpy(p, o->prev, o->prev_len);
 		return p + o->prev_len;
 	}
+	/* perf calls these "Bad packet!" and leaves its text alone. */
+	if (pkt->type == SPE_PKT_UNKNOWN || pkt->type == SPE_PKT_ALIGNMENT)
+		return end;
 	o->prev_len = (size_t)(end - p);
 	memcpy(o->prev, p, o->prev_len);
 	return end;
