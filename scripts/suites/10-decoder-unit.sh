@@ -58,6 +58,21 @@ for cmd in dump records encode wrap script report inject; do
 		tap_status $(( (rc == 1 ? 0 : 1) | $? )) "spe-decode $cmd: no input reads perf.data, as perf"
 	fi
 done
+# dump --perf-version: a release it does not know, or with --full (two
+# texts at once), is a usage error naming the problem.
+printf '\x48\x06' >"$tmp/op.bin"
+"$bin" dump --perf-version=7 "$tmp/op.bin" >/dev/null 2>"$tmp/err"
+rc=$?
+grep -q "^spe-decode dump: --perf-version: '7' is not 6.1, 6.12 or 7.3" "$tmp/err"
+tap_status $(( (rc == 2 ? 0 : 1) | $? )) "spe-decode dump --perf-version=7: not a release it follows (exit 2)"
+"$bin" dump --full --perf-version=7.3 "$tmp/op.bin" >/dev/null 2>"$tmp/err"
+rc=$?
+grep -q "^spe-decode dump: --full and --perf-version" "$tmp/err"
+tap_status $(( (rc == 2 ? 0 : 1) | $? )) "spe-decode dump: --full with --perf-version is a usage error (exit 2)"
+# The text differs by release: perf 7.3 names ASE and FP of an "other".
+[ "$("$bin" dump --perf-version=7.3 "$tmp/op.bin" | cut -c 63-)" = "OTHER ASE FP INSN-OTHER" ] &&
+	[ "$("$bin" dump --perf-version=6.1 "$tmp/op.bin" | cut -c 63-)" = "OTHER INSN-OTHER" ]
+tap_status $? "spe-decode dump --perf-version=7.3 / 6.1: each release's text"
 for cmd in script report; do
 	"$bin" "$cmd" -i a.data b.data >/dev/null 2>&1
 	tap_status $(($? == 2 ? 0 : 1)) "spe-decode $cmd: -i and an operand are two inputs, a usage error"

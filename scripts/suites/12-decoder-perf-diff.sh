@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Differential test against host perf (perf 6.1, the reference decoder):
+# Differential test against host perf (perf 6.1, the reference decoder),
+# and against perf 6.12 and 7.3 (the build roots' perf) with --perf-version:
 # every golden vector, large generated traces of realistic records and
 # traces of the SPU model (spe-gen, every profile),
 # are wrapped into a perf.data (`spe-decode wrap`, one AUXTRACE record) and
@@ -26,47 +27,9 @@ decoder_build || { tap_fail "spe-decode builds"; tap_done; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# compare NAME RAW: wrap RAW (zero-padded to 8 bytes, as AUX data is), dump
-# it both ways, diff.
-compare() {
-	local name=$1 raw=$2 size pad
-	local what="$name: spe-decode dump equals perf report -D on every packet perf decodes"
-	size=$(stat -c %s "$raw")
-	pad=$(( (8 - size % 8) % 8 ))
-	[ $pad = 0 ] || head -c $pad /dev/zero >>"$raw"
-	if ! "$spe_decode" wrap -o "$tmp/$name.data" "$raw" >"$tmp/wrap.log" 2>&1; then
-		tap_fail "$name: wrapped into perf.data" "$(cat "$tmp/wrap.log")"
-		return
-	fi
-	perf report -D -f -i "$tmp/$name.data" 2>/dev/null |
-		grep -a '^\.  [0-9a-f]\{8\}:  ' >"$tmp/$name.perf"
-	"$spe_decode" dump "$raw" >"$tmp/$name.ours" 2>/dev/null
-	if [ ! -s "$tmp/$name.perf" ]; then
-		tap_fail "$what" "perf printed no SPE packets for $name"
-	elif awk -f "$cmp_awk" "$tmp/$name.ours" "$tmp/$name.perf" >"$tmp/cmp.log"; then
-		tap_ok "$what $(tail -1 "$tmp/cmp.log" | sed 's/^# /(/; s/$/)/')"
-	else
-		tap_fail "$what" "$(head -30 "$tmp/cmp.log")"
-	fi
-}
-
-for vec in "$vectors"/*.vec; do
-	name=$(basename "$vec" .vec)
-	"$spe_decode" encode -o "$tmp/$name.bin" "$vec" || { tap_fail "$name: encoded"; continue; }
-	compare "$name" "$tmp/$name.bin"
-done
-
-# Samples, not only packets: the vectors of records whose samples perf
-# releases synthesize differently (tools/spe-decode/tests/vectors), read by
-# perf script and spe-decode script on a Neoverse N1 (the common data
-# source table) and a Cortex-A53 (data source from the events).  Host perf
-# 6.1 is the default's reference, byte for byte; perf 6.12 and 7.3 (the x86
-# perf of the trixie and trixie-backports build roots, when the cache
-# already has them: scripts/fetch-kernels.sh) that of --perf-version=6.12
-# and 7.3: the samples of every group with their fields, the data_src
-# values (printed as perf 6.1 prints them, so their text is not compared
-# with newer perf's), and the default groups and columns.
-script_vectors="op-sve-other branch-hints load-record"
+# The newer perfs: 6.12 and 7.3 (the x86 perf of the trixie and
+# trixie-backports build roots, when the cache has them or can get them:
+# scripts/fetch-kernels.sh), each the reference of --perf-version=V.
 newer_perfs=()
 # The newest kernel's build root (with perf 7.3) is one make check makes
 # anyway (suites 41-49): fetched here, earlier.  trixie's (perf 6.12) only
@@ -84,9 +47,79 @@ for suite in trixie:6.12 trixie-backports:7.3; do
 	if [ -n "$root" ] && [ -f "$root/.spe-complete" ]; then
 		newer_perfs+=("${suite#*:}:$root")
 	else
-		tap_skip "script samples against perf ${suite#*:}" "its build root is not in the cache (scripts/fetch-kernels.sh ${suite%%:*})"
+		tap_skip "dump and script against perf ${suite#*:}" "its build root is not in the cache (scripts/fetch-kernels.sh ${suite%%:*})"
 	fi
 done
+# perf_lines ROOT DATA: the packet lines of `perf report -D` on DATA, by
+# the perf of build root ROOT (empty: host perf 6.1).
+perf_lines() {
+	spe_in_root "$1" perf report -D -f -i "$2" 2>/dev/null | grep -a '^\.  [0-9a-f]\{8\}:  '
+}
+
+# same_dump WHAT OURS PERF: OURS and PERF (packet lines) agree, through
+# perf-dump-diff.awk.
+same_dump() {
+	local what=$1 ours=$2 perf=$3
+	if [ ! -s "$perf" ]; then
+		tap_fail "$what" "perf printed no SPE packets"
+	elif awk -f "$cmp_awk" "$ours" "$perf" >"$tmp/cmp.log"; then
+		tap_ok "$what $(tail -1 "$tmp/cmp.log" | sed 's/^# /(/; s/$/)/')"
+	else
+		tap_fail "$what" "$(head -30 "$tmp/cmp.log")"
+	fi
+}
+
+# compare NAME RAW [MIDR]: wrap RAW (zero-padded to 8 bytes, as AUX data
+# is; with MIDR as every CPU's, default a Neoverse N1), dump it both ways,
+# diff; then against each newer perf with dump --perf-version=V of the
+# perf.data (its MIDR says whether perf 7.3 names N1's event 12).
+compare() {
+	local name=$1 raw=$2 midr=${3:-} size pad vp v
+	local what="$name: spe-decode dump equals perf report -D on every packet perf decodes"
+	size=$(stat -c %s "$raw")
+	pad=$(( (8 - size % 8) % 8 ))
+	[ $pad = 0 ] || head -c $pad /dev/zero >>"$raw"
+	if ! "$spe_decode" wrap ${midr:+--midr "$midr"} -o "$tmp/$name.data" "$raw" >"$tmp/wrap.log" 2>&1; then
+		tap_fail "$name: wrapped into perf.data" "$(cat "$tmp/wrap.log")"
+		return
+	fi
+	if [ -z "$midr" ]; then
+		perf_lines "" "$tmp/$name.data" >"$tmp/$name.perf"
+		"$spe_decode" dump "$raw" >"$tmp/$name.ours" 2>/dev/null
+		same_dump "$what" "$tmp/$name.ours" "$tmp/$name.perf"
+	fi
+	for vp in "${newer_perfs[@]}"; do
+		v=${vp%%:*}
+		perf_lines "${vp#*:}" "$tmp/$name.data" >"$tmp/$name.perf"
+		"$spe_decode" dump --perf-version="$v" "$tmp/$name.data" 2>/dev/null |
+			grep -a '^\.  [0-9a-f]\{8\}:  ' >"$tmp/$name.ours"
+		same_dump "$name${midr:+ (MIDR $midr)}: dump --perf-version=$v equals perf $v's report -D" \
+			"$tmp/$name.ours" "$tmp/$name.perf"
+	done
+}
+
+for vec in "$vectors"/*.vec; do
+	name=$(basename "$vec" .vec)
+	"$spe_decode" encode -o "$tmp/$name.bin" "$vec" || { tap_fail "$name: encoded"; continue; }
+	compare "$name" "$tmp/$name.bin"
+done
+# perf 7.3 names event 12 on a Neoverse N1 only: the vectors with IMPDEF
+# events again as a Cortex-A53 wrote them.
+for name in events perf-7-3-forms; do
+	compare "$name-a53" "$tmp/$name.bin" 0x410fd034
+done
+
+# Samples, not only packets: the vectors of records whose samples perf
+# releases synthesize differently (tools/spe-decode/tests/vectors), read by
+# perf script and spe-decode script on a Neoverse N1 (the common data
+# source table) and a Cortex-A53 (data source from the events).  Host perf
+# 6.1 is the default's reference, byte for byte; perf 6.12 and 7.3 (the x86
+# perf of the trixie and trixie-backports build roots, when the cache
+# already has them: scripts/fetch-kernels.sh) that of --perf-version=6.12
+# and 7.3: the samples of every group with their fields, the data_src
+# values (printed as perf 6.1 prints them, so their text is not compared
+# with newer perf's), and the default groups and columns.
+script_vectors="op-sve-other branch-hints load-record"
 # data_src's text (from " |OP" up to the ip) left out, blanks squeezed.
 no_ds_text() { sed 's/ |OP.*  *\([0-9a-f][0-9a-f]*\)$/ \1/' "$1" | tr -s ' '; }
 # Blanks squeezed (newer perf pads pid and tid wider).

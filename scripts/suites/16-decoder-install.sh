@@ -79,6 +79,16 @@ comp=$(PATH=$root/bin:$PATH bash -c '
 ' _ "$root/share/bash-completion/completions/spe-decode")
 [ "$comp" = $'script\n--itrace' ] && tap_ok "bash completion of commands and options" ||
 	tap_fail "bash completion" "$comp"
+# --perf-version's values, '=' split off as bash does by default, or not.
+comp=$(PATH=$root/bin:$PATH bash -c '
+	. "$1"
+	COMP_WORDS=(spe-decode dump --perf-v); COMP_CWORD=2; _spe_decode; echo "${COMPREPLY[*]}"
+	COMP_WORDS=(spe-decode dump --perf-version = 6); COMP_CWORD=4; _spe_decode; echo "${COMPREPLY[*]}"
+	COMP_WORDS=(spe-decode dump --perf-version=7); COMP_CWORD=2; _spe_decode; echo "${COMPREPLY[*]}"
+' _ "$root/share/bash-completion/completions/spe-decode")
+[ "$comp" = $'--perf-version\n6.1 6.12\n--perf-version=7.3' ] &&
+	tap_ok "bash completion of dump --perf-version and its values" ||
+	tap_fail "bash completion of dump --perf-version" "$comp"
 
 # A program built against the installation through pkg-config.
 cat >"$tmp/hello.c" <<'EOF'

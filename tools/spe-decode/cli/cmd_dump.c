@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* spe-decode dump: one `perf report -D` line per packet of a raw SPE file. */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -11,11 +12,12 @@
 #include "input.h"
 #include "perf_dump.h"
 #include "spe_decode.h"
+#include "spe_sample_synth.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: spe-decode dump [--strict] [--full] [-i] [FILE|-]\n"
+"usage: spe-decode dump [--strict] [--full | --perf-version=V] [-i] [FILE|-]\n"
 "\n"
 "Print every packet of FILE (raw SPE profiling-buffer bytes, or the arm_spe\n"
 "AUX data of a perf.data; default perf.data, - for stdin) as one line in\n"
@@ -27,6 +29,9 @@ static void usage(FILE *f)
 "  --strict   stop at the first error\n"
 "  --full     also name fields newer than perf 6.1 (PBT, GCS, call/return\n"
 "             hints, MTE/memcpy/memset, SME, events 16 and 19-25)\n"
+"  --perf-version=V\n"
+"             the packet text of perf V's report -D: 6.1 (default), 6.12\n"
+"             or 7.3 (which also names Neoverse N1's event 12 in a perf.data)\n"
 "  -i FILE    the input, as perf spells it\n"
 "  -C, --cpu=LIST, --pid=PID[,..], --tid=TID[,..]\n"
 "             only the AUX buffers of these CPUs / threads (perf.data)\n"
@@ -38,6 +43,7 @@ static int run(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "strict", no_argument, NULL, 's' },
 		{ "full", no_argument, NULL, 'f' },
+		{ "perf-version", required_argument, NULL, 'V' },
 		{ "input", required_argument, NULL, 'i' },
 		SPE_CLI_FILTER_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
@@ -50,7 +56,8 @@ static int run(int argc, char **argv)
 	struct spe_input in;
 	const char *path = NULL;
 	struct spe_filter filter = { 0 };
-	int c, ret = 0;
+	int c, ret = 0, version = -1;
+	bool full = false;
 
 	cfg.style = SPE_DESC_PERF;
 	while ((c = getopt_long(argc, argv, "i:C:h", opts, NULL)) != -1) {
@@ -68,7 +75,11 @@ static int run(int argc, char **argv)
 			cfg.flags |= SPE_DUMP_STRICT;
 			break;
 		case 'f':
-			cfg.style = SPE_DESC_FULL;
+			full = true;
+			break;
+		case 'V':
+			if (spe_cli_perf_version("dump", optarg, &version))
+				return 2;
 			break;
 		default:
 			return spe_cli_help_or_bad(c, usage);
@@ -76,6 +87,17 @@ static int run(int argc, char **argv)
 	}
 	if (spe_cli_input(argc, argv, &path, usage))
 		return 2;
+	if (full && version >= 0) {
+		fprintf(stderr, "spe-decode dump: --full and --perf-version choose the text two "
+			"ways: give one\n");
+		return 2;
+	}
+	if (full)
+		cfg.style = SPE_DESC_FULL;
+	else if (version == SPE_PERF_6_12)
+		cfg.style = SPE_DESC_PERF_6_12;
+	else if (version == SPE_PERF_7_3)
+		cfg.style = SPE_DESC_PERF_7_3;
 	/* Packets are dumped buffer by buffer, before any sample exists. */
 	if (filter.nr_comms || filter.nr_dsos || filter.nr_times) {
 		fprintf(stderr, "spe-decode dump: --comm, --dso and --time select samples: "

@@ -25,8 +25,16 @@ struct pdump {
 	int first_error;
 	uint64_t first_error_off;
 	const struct spe_filter *filter;
+	enum spe_desc_style style;
 	uint64_t skipped_per_cpu;	/* buffers --pid/--tid cannot select */
+	struct spe_session *session;	/* the CPUs' MIDRs */
 };
+
+/* Neoverse N1, any variant and revision: implementer 0x41, part 0xd0c. */
+static bool midr_is_neoverse_n1(uint64_t midr)
+{
+	return (midr & 0xff00fff0u) == 0x4100d0c0u;
+}
 
 /* Whether the AUX buffer of this CPU / thread is wanted. */
 static bool buffer_wanted(struct pdump *d, uint32_t cpu, uint32_t tid)
@@ -114,6 +122,11 @@ static int on_auxtrace(void *ctx, const struct spe_perf_reader_event *ev, const 
 		uint64_t cut = dump_cut(data, size, start, a->offset);
 
 		d->cfg.print_offset = start;
+		/* perf 7.3 names Neoverse N1's IMPDEF event; the buffer's
+		 * CPU says which core wrote it (as perf reads its MIDR). */
+		d->cfg.style = d->style;
+		if (midr_is_neoverse_n1(spe_session_midr(d->session, (int)a->cpu)))
+			d->cfg.style |= SPE_DESC_NEOVERSE_N1;
 		spe_dump(&d->cfg, data + start, (size_t)(cut - start), a->offset + start, &st);
 		d->bad += st.bad;
 		d->truncated += st.truncated;
@@ -194,7 +207,9 @@ int spe_perf_dump(struct spe_source *src, enum spe_desc_style style, bool strict
 	dc.write = spe_output_sink;
 	dc.ctx = d.out;
 	d.cfg = dc;
+	d.style = style;
 	err = spe_session_open(&s, src->fd, &cfg);
+	d.session = s;
 	if (!err)
 		err = spe_session_run(s);
 	if (spe_output_flush(d.out, "dump"))

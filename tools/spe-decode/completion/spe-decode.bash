@@ -25,6 +25,17 @@ _spe_decode()
 		mapfile -t COMPREPLY < <(compgen -d -- "$cur")
 		return ;;
 	esac
+	# --perf-version V, or --perf-version=V ('=' is a word of its own
+	# when COMP_WORDBREAKS has it, as by default).
+	if [ "$prev" = --perf-version ] ||
+	   { [ "$prev" = = ] && [ "${COMP_WORDS[COMP_CWORD-2]}" = --perf-version ]; }; then
+		mapfile -t COMPREPLY < <(compgen -W "6.1 6.12 7.3" -- "$cur")
+		return
+	fi
+	if [[ $cur == --perf-version=* ]]; then
+		mapfile -t COMPREPLY < <(compgen -P --perf-version= -W "6.1 6.12 7.3" -- "${cur#*=}")
+		return
+	fi
 	if [[ $cur == -* ]]; then
 		words=$("${COMP_WORDS[0]}" "$cmd" --help 2>/dev/null |
 			grep -oE -- '(^|[ [,|])--?[a-zA-Z][a-zA-Z-]*' | sed 's/^[ [,|]//' | sort -u)

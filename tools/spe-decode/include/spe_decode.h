@@ -201,13 +201,21 @@ const char *spe_pkt_type_name(enum spe_pkt_type type);
  * its generic "ADDR 0x... (4)" for indexes it does not name); packets perf
  * rejects as "Bad packet!" but the specification defines or lets software
  * skip (Alignment, unknown-but-sized packets) are described in the same
- * style.  SPE_DESC_FULL also names fields newer than perf 6.1 (previous
- * branch target, GCS, call/return hints, MTE/memcpy/memset, SME, events
- * 19-25).
+ * style.  SPE_DESC_PERF_6_12 and SPE_DESC_PERF_7_3 reproduce perf 6.12's
+ * and 7.3's text the same way (previous branch target, GCS, call/return
+ * hints, MTE/memcpy/memset; 7.3 also SME, events 16 and 19-25 and the
+ * other bits as "IMPDEF:n,m").  SPE_DESC_FULL names every field newer than
+ * perf 6.1 in spe-decode's own words (events as " IMPDEF 0x...").
+ *
+ * SPE_DESC_NEOVERSE_N1 may be OR'ed into a style: the data comes from a
+ * Neoverse N1, whose IMPDEF event 12 perf 7.3 names LATE-PREFETCH.
  */
 enum spe_desc_style {
 	SPE_DESC_PERF = 0,
 	SPE_DESC_FULL = 1,
+	SPE_DESC_PERF_6_12 = 2,
+	SPE_DESC_PERF_7_3 = 3,
+	SPE_DESC_NEOVERSE_N1 = 0x100,
 };
 
 /*
@@ -219,8 +227,9 @@ enum spe_desc_style {
 int spe_pkt_desc(const struct spe_pkt *pkt, enum spe_desc_style style,
 		 char *buf, size_t size);
 
-/* A buffer of this size always holds a description / a dump line. */
-#define SPE_PKT_DESC_MAX	320
+/* A buffer of this size always holds a description / a dump line (the
+ * longest, perf 7.3's Events text with all 64 bits set, is 368 bytes). */
+#define SPE_PKT_DESC_MAX	400
 #define SPE_DUMP_LINE_MAX	(SPE_PKT_DESC_MAX + 80)
 
 /*

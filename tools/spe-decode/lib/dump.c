@@ -18,7 +18,31 @@ struct dump_out {
 	size_t used;
 	const struct spe_dump_config *cfg;
 	int err;
+	/* perf 7.3 style: the last description, which perf prints again for
+	 * an operation it writes no text for (spe_put_desc() NULL). */
+	bool keep_prev;
+	size_t prev_len;
+	char prev[SPE_PKT_DESC_MAX];
 };
+
+/* The description of @pkt after the prefix at @p; returns its end. */
+static char *put_desc(struct dump_out *o, char *p, const struct spe_pkt *pkt)
+{
+	char *end = spe_put_desc(p, pkt, o->cfg->style);
+
+	if (!o->keep_prev)
+		return end;
+	if (!end) {
+		memcpy(p, o->prev, o->prev_len);
+		return p + o->prev_len;
+	}
+	/* perf calls these "Bad packet!" and leaves its text alone. */
+	if (pkt->type == SPE_PKT_UNKNOWN || pkt->type == SPE_PKT_ALIGNMENT)
+		return end;
+	o->prev_len = (size_t)(end - p);
+	memcpy(o->prev, p, o->prev_len);
+	return end;
+}
 
 static void flush(struct dump_out *o)
 {
@@ -74,7 +98,8 @@ int spe_dump(const struct spe_dump_config *cfg, const uint8_t *buf,
 	struct spe_pkt pkt;
 	size_t pos = 0;
 
-	if (!cfg || cfg->size < sizeof(*cfg) || !cfg->write || (!buf && len))
+	if (!cfg || cfg->size < sizeof(*cfg) || !cfg->write || (!buf && len) ||
+	    !spe_desc_style_valid(cfg->style))
 		return SPE_ERR_INVAL;
 	if (!stats)
 		stats = &local;
@@ -82,6 +107,11 @@ int spe_dump(const struct spe_dump_config *cfg, const uint8_t *buf,
 	o.used = 0;
 	o.cfg = cfg;
 	o.err = 0;
+	/* Where a buffer starts with such an operation, perf prints whatever
+	 * its stack held; an empty text here. */
+	o.keep_prev = ((unsigned int)cfg->style & ~(unsigned int)SPE_DESC_NEOVERSE_N1) ==
+		      SPE_DESC_PERF_7_3;
+	o.prev_len = 0;
 
 	while (pos < len && !o.err) {
 		const uint8_t *b = buf + pos;
@@ -102,7 +132,7 @@ int spe_dump(const struct spe_dump_config *cfg, const uint8_t *buf,
 			p = spe_put_dump_prefix(line_start(&o), b,
 						pkt.type == SPE_PKT_ALIGNMENT ?
 						pkt.hdr_len : n, poff);
-			line_end(&o, spe_put_desc(p, &pkt, cfg->style));
+			line_end(&o, put_desc(&o, p, &pkt));
 			if (pkt.type == SPE_PKT_ALIGNMENT)
 				raw_lines(&o, b + 2, n - 2, poff + 2,
 					  "(alignment bytes)");

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Packet text: the description `perf report -D` (perf 6.1) prints after a
- * packet's bytes, and the whole dump line.
+ * Packet text: the description `perf report -D` prints after a packet's
+ * bytes, as perf 6.1, 6.12 or 7.3 prints it, and the whole dump line.
  *
  * The strings are the facts perf's output shows (checked against host
- * perf 6.1 by scripts/suites/12-decoder-perf-diff.sh), formatted by hand
+ * perf 6.1 and the build roots' perf 6.12 and 7.3 by
+ * scripts/suites/12-decoder-perf-diff.sh), formatted by hand
  * rather than with printf: the dump prints millions of lines and printf's
  * format parsing dominated it.
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "print_internal.h"
@@ -82,66 +84,126 @@ static char *put_sdec(char *p, uint64_t v)
 struct ev_name {
 	char name[24];		/* copied whole: a fixed-size copy is inlined */
 	uint8_t len;		/* 0: no name */
-	uint8_t full_only;	/* not printed by perf 6.1 */
 };
 
-#define EV(bit, full, s)	[bit] = { s, sizeof(s) - 1, full }
+#define EV(bit, s)	[bit] = { s, sizeof(s) - 1 }
 
-/* Event names by bit; perf 6.1 names bits 0-11, 17 and 18 (DDI 0487 D18). */
-static const struct ev_name ev_names[64] = {
-	EV(0, 0, " EXCEPTION-GEN"),
-	EV(1, 0, " RETIRED"),
-	EV(2, 0, " L1D-ACCESS"),
-	EV(3, 0, " L1D-REFILL"),
-	EV(4, 0, " TLB-ACCESS"),
-	EV(5, 0, " TLB-REFILL"),
-	EV(6, 0, " NOT-TAKEN"),
-	EV(7, 0, " MISPRED"),
-	EV(8, 0, " LLC-ACCESS"),
-	EV(9, 0, " LLC-REFILL"),
-	EV(10, 0, " REMOTE-ACCESS"),
-	EV(11, 0, " ALIGNMENT"),
-	EV(16, 1, " TXN"),
-	EV(17, 0, " SVE-PARTIAL-PRED"),
-	EV(18, 0, " SVE-EMPTY-PRED"),
-	EV(19, 1, " L2D-ACCESS"),
-	EV(20, 1, " L2D-MISS"),
-	EV(21, 1, " HITM"),
-	EV(22, 1, " LFB"),
-	EV(23, 1, " SNOOPED"),
-	EV(24, 1, " STREAMED-SVE"),
-	EV(25, 1, " SMCU"),
+/* The event bits every perf release names (DDI 0487 D18): 0-11, 17, 18. */
+#define EV_PERF_6_1							\
+	EV(0, " EXCEPTION-GEN"), EV(1, " RETIRED"), EV(2, " L1D-ACCESS"),	\
+	EV(3, " L1D-REFILL"), EV(4, " TLB-ACCESS"), EV(5, " TLB-REFILL"),	\
+	EV(6, " NOT-TAKEN"), EV(7, " MISPRED"), EV(8, " LLC-ACCESS"),	\
+	EV(9, " LLC-REFILL"), EV(10, " REMOTE-ACCESS"), EV(11, " ALIGNMENT"), \
+	EV(17, " SVE-PARTIAL-PRED"), EV(18, " SVE-EMPTY-PRED")
+/* TME (16), SPEv1p4 (19-23) and SME (24, 25) events. */
+#define EV_NEWER(sve_mode)						\
+	EV(16, " TXN"), EV(19, " L2D-ACCESS"), EV(20, " L2D-MISS"),	\
+	EV(21, " HITM"), EV(22, " LFB"), EV(23, " SNOOPED"),		\
+	EV(24, sve_mode), EV(25, " SMCU")
+
+static const struct ev_name ev_names_6_1[64] = { EV_PERF_6_1 };
+static const struct ev_name ev_names_full[64] = {
+	EV_PERF_6_1, EV_NEWER(" STREAMED-SVE")
+};
+static const struct ev_name ev_names_7_3[64] = {
+	EV_PERF_6_1, EV_NEWER(" STREAMING-SVE")
 };
 
-static char *desc_events(char *p, uint64_t v, enum spe_desc_style style)
+/* How the bits no name covers are printed. */
+enum impdef_text {
+	IMPDEF_NONE,		/* perf 6.1, 6.12: not at all */
+	IMPDEF_HEX,		/* --full: " IMPDEF 0x..." of bits 12-15, 26-31, 48-63 */
+	IMPDEF_LIST,		/* perf 7.3: " IMPDEF:12,13,..." of every other bit */
+};
+
+/*
+ * What each style names: one row per style, each formatter asks its row.
+ * perf 6.12 (as Debian's 6.12.117, with the stable fixes) and 7.3 come
+ * from their `perf report -D` output on the golden vectors (suite 12);
+ * the fields are those of DDI 0487 D18 they learnt to name.
+ */
+struct desc_rules {
+	const struct ev_name *events;
+	uint8_t impdef;		/* enum impdef_text */
+	bool n1_late_prefetch;	/* event 12 on a Neoverse N1: LATE-PREFETCH */
+	bool pbt;		/* Address index 4: "PBT" as PC and TGT */
+	bool br_hints;		/* "IND" for bit 1 alone, GCS, CR-BL, CR-RET, ... */
+	bool ldst_mte_memcpy;	/* MTE-TAG, MEMCPY, MEMSET */
+	bool ldst_gcs;		/* GCS [COMM] */
+	bool ldst_sve_label;	/* "SVE-SME-REG" before EVLEN */
+	bool other_sme;		/* SME-OTHER ETS n */
+	uint8_t other_plain;	/* enum other_plain_text */
+};
+
+enum other_plain_text {
+	OTHER_PLAIN_61,		/* "OTHER COND-SELECT|INSN-OTHER", whatever else is set */
+	OTHER_PLAIN_FULL,	/* ... then " FP", " ASE" of a plain operation */
+	OTHER_PLAIN_73,		/* "OTHER [ASE] [FP] COND-SELECT|INSN-OTHER", plain only */
+};
+
+static const struct desc_rules rules[] = {
+	[SPE_DESC_PERF] = {
+		.events = ev_names_6_1,
+	},
+	[SPE_DESC_PERF_6_12] = {
+		.events = ev_names_6_1, .pbt = true, .br_hints = true,
+		.ldst_mte_memcpy = true,
+	},
+	[SPE_DESC_PERF_7_3] = {
+		.events = ev_names_7_3, .impdef = IMPDEF_LIST, .n1_late_prefetch = true,
+		.pbt = true, .br_hints = true, .ldst_mte_memcpy = true, .ldst_gcs = true,
+		.ldst_sve_label = true, .other_sme = true, .other_plain = OTHER_PLAIN_73,
+	},
+	[SPE_DESC_FULL] = {
+		.events = ev_names_full, .impdef = IMPDEF_HEX, .pbt = true,
+		.br_hints = true, .ldst_mte_memcpy = true, .ldst_gcs = true,
+		.other_sme = true, .other_plain = OTHER_PLAIN_FULL,
+	},
+};
+
+static char *desc_events(char *p, uint64_t v, const struct desc_rules *r, bool n1)
 {
-	uint64_t bits = v;
+	uint64_t bits = v, left = v;
 
 	p = PUT_LIT(p, "EV");
 	/* Visit only the set bits, lowest first (perf's order). */
 	while (bits) {
-		const struct ev_name *e = &ev_names[__builtin_ctzll(bits)];
+		int bit = __builtin_ctzll(bits);
+		const struct ev_name *e = &r->events[bit];
 
 		bits &= bits - 1;
-		if (!e->len || (e->full_only && style != SPE_DESC_FULL))
+		if (!e->len)
 			continue;
 		/* The longest description plus 24 stays below SPE_PKT_DESC_MAX. */
 		memcpy(p, e->name, sizeof(e->name));
 		p += e->len;
+		left &= ~(1ull << bit);
 	}
-	if (style == SPE_DESC_FULL) {
-		uint64_t impdef = v & (SPE_EV_IMPDEF_12_15 | SPE_EV_IMPDEF_26_31 |
-				       SPE_EV_IMPDEF_48_63);
-
-		if (impdef) {
+	/* perf 7.3 names one IMPDEF event, Neoverse N1's, after the others. */
+	if (n1 && r->n1_late_prefetch && (left & SPE_EV_N1_LATE_PREFETCH)) {
+		p = PUT_LIT(p, " LATE-PREFETCH");
+		left &= ~SPE_EV_N1_LATE_PREFETCH;
+	}
+	if (r->impdef == IMPDEF_HEX) {
+		left &= SPE_EV_IMPDEF_12_15 | SPE_EV_IMPDEF_26_31 | SPE_EV_IMPDEF_48_63;
+		if (left) {
 			p = PUT_LIT(p, " IMPDEF ");
-			p = put_0x(p, impdef);
+			p = put_0x(p, left);
+		}
+	} else if (r->impdef == IMPDEF_LIST && left) {
+		p = PUT_LIT(p, " IMPDEF:");
+		while (left) {
+			p = put_udec(p, (uint64_t)__builtin_ctzll(left));
+			left &= left - 1;
+			if (left)
+				*p++ = ',';
 		}
 	}
 	return p;
 }
 
-static char *desc_op_other(char *p, uint64_t v, enum spe_desc_style style)
+/* NULL: perf 7.3 writes no text for this operation (see spe_put_desc). */
+static char *desc_op_other(char *p, uint64_t v, const struct desc_rules *r)
 {
 	if (SPE_OP_OTHER_IS_SVE(v)) {
 		p = PUT_LIT(p, "SVE-OTHER EVLEN ");
@@ -152,18 +214,27 @@ static char *desc_op_other(char *p, uint64_t v, enum spe_desc_style style)
 			p = PUT_LIT(p, " PRED");
 		return p;
 	}
-	if (style == SPE_DESC_FULL && SPE_OP_OTHER_IS_SME(v)) {
+	if (r->other_sme && SPE_OP_OTHER_IS_SME(v)) {
 		p = PUT_LIT(p, "SME-OTHER ETS ");
 		p = put_udec(p, SPE_OP_OTHER_SME_ETS(v));
 		if (v & SPE_OP_OTHER_FP)
 			p = PUT_LIT(p, " FP");
 		return p;
 	}
+	p = PUT_LIT(p, "OTHER");
+	if (r->other_plain == OTHER_PLAIN_73) {
+		if (!SPE_OP_OTHER_IS_PLAIN(v))
+			return NULL;
+		if (v & SPE_OP_OTHER_ASE)
+			p = PUT_LIT(p, " ASE");
+		if (v & SPE_OP_OTHER_FP)
+			p = PUT_LIT(p, " FP");
+	}
 	if (v & SPE_OP_OTHER_COND)
-		p = PUT_LIT(p, "OTHER COND-SELECT");
+		p = PUT_LIT(p, " COND-SELECT");
 	else
-		p = PUT_LIT(p, "OTHER INSN-OTHER");
-	if (style == SPE_DESC_FULL && SPE_OP_OTHER_IS_PLAIN(v)) {
+		p = PUT_LIT(p, " INSN-OTHER");
+	if (r->other_plain == OTHER_PLAIN_FULL && SPE_OP_OTHER_IS_PLAIN(v)) {
 		if (v & SPE_OP_OTHER_FP)
 			p = PUT_LIT(p, " FP");
 		if (v & SPE_OP_OTHER_ASE)
@@ -172,11 +243,25 @@ static char *desc_op_other(char *p, uint64_t v, enum spe_desc_style style)
 	return p;
 }
 
-static char *desc_op_ldst(char *p, uint64_t v, enum spe_desc_style style)
+/* Subclass names by the byte without its store bit (DDI 0487 D18). */
+static const char *const ldst_subclass[128] = {
+	[SPE_OP_LDST_GP_REG >> 1] = " GP-REG",
+	[SPE_OP_LDST_SIMD_FP >> 1] = " SIMD-FP",
+	[SPE_OP_LDST_UNSPEC_REG >> 1] = " UNSPEC-REG",
+	[SPE_OP_LDST_NV_SYSREG >> 1] = " NV-SYSREG",
+};
+/* Those perf learnt after 6.1 (ldst_mte_memcpy). */
+static const char *const ldst_subclass_newer[128] = {
+	[SPE_OP_LDST_MTE_TAG >> 1] = " MTE-TAG",
+	[SPE_OP_LDST_MEMCPY >> 1] = " MEMCPY",
+};
+
+static char *desc_op_ldst(char *p, uint64_t v, const struct desc_rules *r)
 {
-	unsigned int sub = SPE_OP_LDST_SUBCLASS(v);
+	unsigned int sub = SPE_OP_LDST_SUBCLASS(v) >> 1;
 
 	p = v & SPE_OP_LDST_ST ? PUT_LIT(p, "ST") : PUT_LIT(p, "LD");
+	/* The subclasses exclude each other, so one test each suffices. */
 	if (SPE_OP_LDST_IS_EXTENDED(v)) {
 		if (v & SPE_OP_LDST_EXT_AT)
 			p = PUT_LIT(p, " AT");
@@ -184,25 +269,17 @@ static char *desc_op_ldst(char *p, uint64_t v, enum spe_desc_style style)
 			p = PUT_LIT(p, " EXCL");
 		if (v & SPE_OP_LDST_EXT_AR)
 			p = PUT_LIT(p, " AR");
-	}
-	if (sub == SPE_OP_LDST_SIMD_FP)
-		p = PUT_LIT(p, " SIMD-FP");
-	else if (sub == SPE_OP_LDST_GP_REG)
-		p = PUT_LIT(p, " GP-REG");
-	else if (sub == SPE_OP_LDST_UNSPEC_REG)
-		p = PUT_LIT(p, " UNSPEC-REG");
-	else if (sub == SPE_OP_LDST_NV_SYSREG)
-		p = PUT_LIT(p, " NV-SYSREG");
-	else if (style == SPE_DESC_FULL && sub == SPE_OP_LDST_MTE_TAG)
-		p = PUT_LIT(p, " MTE-TAG");
-	else if (style == SPE_DESC_FULL && sub == SPE_OP_LDST_MEMCPY)
-		p = PUT_LIT(p, " MEMCPY");
-	else if (style == SPE_DESC_FULL && v == SPE_OP_LDST_MEMSET)
+	} else if (ldst_subclass[sub]) {
+		p = put_str(p, ldst_subclass[sub]);
+	} else if (r->ldst_mte_memcpy && ldst_subclass_newer[sub]) {
+		p = put_str(p, ldst_subclass_newer[sub]);
+	} else if (r->ldst_mte_memcpy && v == SPE_OP_LDST_MEMSET) {
 		p = PUT_LIT(p, " MEMSET");
-	else if (style == SPE_DESC_FULL && SPE_OP_LDST_IS_GCS(v))
+	} else if (r->ldst_gcs && SPE_OP_LDST_IS_GCS(v)) {
 		p = put_str(p, v & SPE_OP_LDST_GCS_COMM ? " GCS COMM" : " GCS");
-
-	if (SPE_OP_LDST_IS_SVE_SME(v)) {
+	} else if (SPE_OP_LDST_IS_SVE_SME(v)) {
+		if (r->ldst_sve_label)
+			p = PUT_LIT(p, " SVE-SME-REG");
 		p = PUT_LIT(p, " EVLEN ");
 		p = put_udec(p, SPE_OP_LDST_SVE_EVL(v));
 		if (v & SPE_OP_LDST_SVE_PRED)
@@ -213,7 +290,7 @@ static char *desc_op_ldst(char *p, uint64_t v, enum spe_desc_style style)
 	return p;
 }
 
-static char *desc_op_branch(char *p, uint64_t v, enum spe_desc_style style)
+static char *desc_op_branch(char *p, uint64_t v, const struct desc_rules *r)
 {
 	static const char *const hint[] = {
 		"", " CR-BL", " CR-RET", " CR-NON-BL-RET"
@@ -227,10 +304,9 @@ static char *desc_op_branch(char *p, uint64_t v, enum spe_desc_style style)
 	 * is set; the architecture defines bit 1 alone (DDI 0487 D18,
 	 * Operation Type packet).
 	 */
-	if (style == SPE_DESC_FULL ? (v & SPE_OP_BR_INDIRECT) :
-	    (v & 0xfe) == SPE_OP_BR_INDIRECT)
+	if (r->br_hints ? (v & SPE_OP_BR_INDIRECT) : (v & 0xfe) == SPE_OP_BR_INDIRECT)
 		p = PUT_LIT(p, " IND");
-	if (style == SPE_DESC_FULL) {
+	if (r->br_hints) {
 		if (v & SPE_OP_BR_GCS)
 			p = PUT_LIT(p, " GCS");
 		p = put_str(p, hint[SPE_OP_BR_HINT(v)]);
@@ -262,7 +338,7 @@ static char *desc_insn_addr(char *p, const char name[4], uint64_t v)
 }
 
 static char *desc_address(char *p, const struct spe_pkt *pkt,
-			  enum spe_desc_style style)
+			  const struct desc_rules *r)
 {
 	uint64_t v = pkt->payload;
 
@@ -282,7 +358,7 @@ static char *desc_address(char *p, const struct spe_pkt *pkt,
 		p = PUT_LIT(p, " pat=");
 		return put_hex(p, SPE_FIELD_GET(SPE_ADDR_PA_PAT_MASK, v));
 	case SPE_ADDR_PREV_BR_TARGET:
-		if (style == SPE_DESC_FULL)
+		if (r->pbt)
 			return desc_insn_addr(p, "PBT ", v);
 		/* fall through */
 	default:
@@ -322,8 +398,17 @@ static char *desc_unknown(char *p, const struct spe_pkt *pkt)
 	return PUT_LIT(p, " (skipped)");
 }
 
+bool spe_desc_style_valid(enum spe_desc_style style)
+{
+	unsigned int s = (unsigned int)style & ~(unsigned int)SPE_DESC_NEOVERSE_N1;
+
+	return s < sizeof(rules) / sizeof(rules[0]) && rules[s].events;
+}
+
 char *spe_put_desc(char *p, const struct spe_pkt *pkt, enum spe_desc_style style)
 {
+	const struct desc_rules *r =
+		&rules[(unsigned int)style & ~(unsigned int)SPE_DESC_NEOVERSE_N1];
 	uint64_t v = pkt->payload;
 
 	switch (pkt->type) {
@@ -335,7 +420,7 @@ char *spe_put_desc(char *p, const struct spe_pkt *pkt, enum spe_desc_style style
 		p = PUT_LIT(p, "TS ");
 		return put_sdec(p, v);
 	case SPE_PKT_EVENTS:
-		return desc_events(p, v, style);
+		return desc_events(p, v, r, style & SPE_DESC_NEOVERSE_N1);
 	case SPE_PKT_DATA_SOURCE:
 		p = PUT_LIT(p, "DATA-SOURCE ");
 		return put_sdec(p, v);
@@ -347,16 +432,16 @@ char *spe_put_desc(char *p, const struct spe_pkt *pkt, enum spe_desc_style style
 	case SPE_PKT_OP_TYPE:
 		switch (pkt->index) {
 		case SPE_OP_CLASS_OTHER:
-			return desc_op_other(p, v, style);
+			return desc_op_other(p, v, r);
 		case SPE_OP_CLASS_LDST:
-			return desc_op_ldst(p, v, style);
+			return desc_op_ldst(p, v, r);
 		case SPE_OP_CLASS_BRANCH:
-			return desc_op_branch(p, v, style);
+			return desc_op_branch(p, v, r);
 		default:
 			return desc_raw(p, "OP-TYPE", pkt);
 		}
 	case SPE_PKT_ADDRESS:
-		return desc_address(p, pkt, style);
+		return desc_address(p, pkt, r);
 	case SPE_PKT_COUNTER:
 		return desc_counter(p, pkt);
 	case SPE_PKT_ALIGNMENT:
@@ -374,13 +459,15 @@ int spe_pkt_desc(const struct spe_pkt *pkt, enum spe_desc_style style,
 		 char *buf, size_t size)
 {
 	char tmp[SPE_PKT_DESC_MAX];
-	char *p;
+	char *p, *end;
 	size_t n;
 
-	if (!pkt || !buf)
+	if (!pkt || !buf || !spe_desc_style_valid(style))
 		return SPE_ERR_INVAL;
 	p = size >= SPE_PKT_DESC_MAX ? buf : tmp;
-	n = (size_t)(spe_put_desc(p, pkt, style) - p);
+	end = spe_put_desc(p, pkt, style);
+	/* perf 7.3 writes no text of its own: an empty description. */
+	n = end ? (size_t)(end - p) : 0;
 	if (p == tmp) {
 		if (n >= size)
 			return SPE_ERR_NOSPACE;

@@ -18,9 +18,18 @@
 /* Bytes spe_put_dump_prefix() may store (it blanks 64 columns at once). */
 #define SPE_DUMP_PREFIX_SCRATCH	(3 + 16 + 2 + 64)
 
-/* Write the description of @pkt (at most SPE_PKT_DESC_MAX - 1 bytes). */
+/*
+ * Write the description of @pkt (at most SPE_PKT_DESC_MAX - 1 bytes) in
+ * @style, a valid one (spe_desc_style_valid()).  Returns the new end, or
+ * NULL where perf 7.3 writes no text of its own (an Other operation of no
+ * subclass it knows): its dump then prints the previous packet's text
+ * again, from the buffer it did not rewrite.
+ */
 char *spe_put_desc(char *p, const struct spe_pkt *pkt,
 		   enum spe_desc_style style);
+
+/* Whether @style (with or without SPE_DESC_NEOVERSE_N1) is one of ours. */
+bool spe_desc_style_valid(enum spe_desc_style style);
 
 /* Write a dump line's offset and up to 16 bytes, padded to 16 columns. */
 char *spe_put_dump_prefix(char *p, const uint8_t *bytes, size_t nbytes,

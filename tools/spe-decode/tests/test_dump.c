@@ -35,6 +35,19 @@ static int lines(const char *t)
 	return n;
 }
 
+static int dump_style(struct sink *s, const uint8_t *b, size_t n, uint32_t flags,
+		      enum spe_desc_style style, struct spe_dump_stats *st)
+{
+	struct spe_dump_config c = SPE_DUMP_CONFIG_INIT;
+
+	memset(s, 0, sizeof(*s));
+	c.flags = flags;
+	c.style = style;
+	c.write = sink_write;
+	c.ctx = s;
+	return spe_dump(&c, b, n, 0, st);
+}
+
 static int dump(struct sink *s, const uint8_t *b, size_t n, uint32_t flags,
 		struct spe_dump_stats *st)
 {
@@ -58,6 +71,21 @@ int main(void)
 	CHECK(dump(&s, pads, sizeof(pads), 0, &st) == 0 && lines(s.text) == 3 &&
 	      st.packets == 3,
 	      "Padding runs share a line up to 16 bytes, as perf prints them");
+	{
+		/* An Other operation of no subclass perf 7.3 knows, after an
+		 * Events packet and a bad byte: it prints the last text again. */
+		static const uint8_t other[] = { 0x52, 0x02, 0x00, 0x12, 0x48, 0x10, 0x48, 0x00 };
+
+		CHECK(dump_style(&s, other, sizeof(other), 0, SPE_DESC_PERF_7_3, &st) == 0 &&
+		      strstr(s.text, "00000004:  48 10                                           EV RETIRED\n") &&
+		      strstr(s.text, "OTHER INSN-OTHER\n"),
+		      "perf 7.3 style: an unknown Other subclass repeats the previous description");
+		CHECK(dump_style(&s, other, sizeof(other), 0, SPE_DESC_PERF, &st) == 0 &&
+		      !strstr(s.text, "48 10                                           EV"),
+		      "perf 6.1 style describes it itself");
+		CHECK(dump_style(&s, other, sizeof(other), 0, (enum spe_desc_style)7, &st) ==
+		      SPE_ERR_INVAL, "an unknown style is refused");
+	}
 	CHECK(dump(&s, bad, sizeof(bad), 0, &st) == 0 && lines(s.text) == 3 &&
 	      st.bad == 1 && st.first_error == SPE_ERR_BAD_HEADER && st.first_error_offset == 0 &&
 	      strstr(s.text, "Bad packet!\n") && strstr(s.text, "00000001:  20 01") && strstr(s.text, "00000003:  01"),

@@ -75,6 +75,59 @@ static void full_style_names_newer_fields(void)
 		   "SPEv1p4 events");
 }
 
+/* What perf 6.12 and 7.3 print (their report -D on the golden vectors). */
+static void newer_perf_strings(void)
+{
+	static const uint8_t all_ev[] = { 0x72, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	static const char all_ev_common[] =
+		"EV EXCEPTION-GEN RETIRED L1D-ACCESS L1D-REFILL TLB-ACCESS TLB-REFILL NOT-TAKEN "
+		"MISPRED LLC-ACCESS LLC-REFILL REMOTE-ACCESS ALIGNMENT TXN SVE-PARTIAL-PRED "
+		"SVE-EMPTY-PRED L2D-ACCESS L2D-MISS HITM LFB SNOOPED STREAMING-SVE SMCU";
+	char want[SPE_PKT_DESC_MAX];
+	const char *got;
+
+	check_desc(DESC(SPE_DESC_PERF_6_12, 0xb4, 0, 1, 0x40, 0, 0, 0, 0, 0x80), "PBT 0x400100 el0 ns=1",
+		   "6.12: previous branch target");
+	check_desc(DESC(SPE_DESC_PERF, 0x4a, 0x12), "B", "6.1: a return is no indirect branch");
+	check_desc(DESC(SPE_DESC_PERF_6_12, 0x4a, 0x12), "B IND CR-RET", "6.12: indirect return");
+	check_desc(DESC(SPE_DESC_PERF_6_12, 0x4a, 0x05), "B COND GCS", "6.12: conditional GCS branch");
+	check_desc(DESC(SPE_DESC_PERF_6_12, 0x49, 0x25), "ST MEMSET", "6.12: memset");
+	check_desc(DESC(SPE_DESC_PERF_6_12, 0x49, 0x45), "ST", "6.12 does not name GCS accesses");
+	check_desc(DESC(SPE_DESC_PERF_6_12, 0x49, 0x4c), "LD EVLEN 512 PRED", "6.12: SVE load");
+	check_desc(DESC(SPE_DESC_PERF_6_12, 0x48, 0x06), "OTHER INSN-OTHER", "6.12: no ASE/FP");
+	check_desc(DESC(SPE_DESC_PERF_6_12, 0x62, 0x00, 0x10, 0xf9, 0x03), "EV",
+		   "6.12 names no event newer than 6.1's");
+	check_desc(DESC(SPE_DESC_PERF_7_3, 0x49, 0x4c), "LD SVE-SME-REG EVLEN 512 PRED", "7.3: SVE load");
+	check_desc(DESC(SPE_DESC_PERF_7_3, 0x49, 0x45), "ST GCS COMM", "7.3: GCS common store");
+	check_desc(DESC(SPE_DESC_PERF_7_3, 0x48, 0x06), "OTHER ASE FP INSN-OTHER", "7.3: ASE before FP");
+	check_desc(DESC(SPE_DESC_PERF_7_3, 0x48, 0xfc), "SME-OTHER ETS 4194304", "7.3: largest SME tile");
+	check_desc(DESC(SPE_DESC_PERF_7_3, 0x48, 0x10), "", "7.3: no text of its own for an unknown subclass");
+	check_desc(DESC(SPE_DESC_PERF_7_3, 0x62, 0x00, 0x10, 0xf9, 0x03),
+		   "EV TXN L2D-ACCESS L2D-MISS HITM LFB SNOOPED STREAMING-SVE SMCU IMPDEF:12",
+		   "7.3: newer events; 12 is IMPDEF but on a Neoverse N1");
+	check_desc(DESC(SPE_DESC_PERF_7_3 | SPE_DESC_NEOVERSE_N1, 0x62, 0x00, 0x10, 0xf9, 0x03),
+		   "EV TXN L2D-ACCESS L2D-MISS HITM LFB SNOOPED STREAMING-SVE SMCU LATE-PREFETCH",
+		   "7.3 on a Neoverse N1: LATE-PREFETCH after the common events");
+	check_desc(DESC(SPE_DESC_PERF_7_3, 0x72, 0x02, 0, 0, 0, 0, 0, 0x01, 0x80), "EV RETIRED IMPDEF:48,63",
+		   "7.3: IMPDEF bits as a comma list");
+	/* All 64 bits: the longest description there is. */
+	got = desc_of(all_ev, sizeof(all_ev), SPE_DESC_PERF_7_3 | SPE_DESC_NEOVERSE_N1);
+	strcpy(want, all_ev_common);
+	strcat(want, " LATE-PREFETCH IMPDEF:13,14,15");
+	for (int i = 26; i < 64; i++)
+		sprintf(want + strlen(want), ",%d", i);
+	check_desc(got, want, "7.3, every event bit on a Neoverse N1");
+	CHECK(strlen(got) < SPE_PKT_DESC_MAX, "the longest description fits SPE_PKT_DESC_MAX");
+	{
+		struct spe_pkt pkt;
+		char out[SPE_PKT_DESC_MAX];
+
+		spe_pkt_decode(all_ev, sizeof(all_ev), 0, &pkt);
+		CHECK(spe_pkt_desc(&pkt, (enum spe_desc_style)4, out, sizeof(out)) == SPE_ERR_INVAL,
+		      "an unknown style is refused");
+	}
+}
+
 static void non_perf_packets(void)
 {
 	check_desc(DESC(SPE_DESC_PERF, 0x40, 0x05), "UNKNOWN hdr 0x40 payload 0x5 (skipped)",
@@ -106,6 +159,7 @@ int main(void)
 {
 	perf_61_strings();
 	full_style_names_newer_fields();
+	newer_perf_strings();
 	non_perf_packets();
 	buffers_and_lines();
 	return tap_done();
