@@ -19,6 +19,10 @@
 #      sampled; then a new recording samples the workload pinned to CPU 1
 #      (6.1 and 6.12's perf core drops a per-CPU event of a CPU that goes
 #      offline: the first recording's CPU 1 event does not come back);
+#   6. one CPU (perf record -C 1) with the workload on both CPUs: samples
+#      of CPU 1 only, decoded cleanly;
+#   7. perf c2c record / perf c2c report --stdio: the report's totals count
+#      records and loads (perf 5.10 has no SPE c2c: it says so, skipped);
 #   then arm_spe unloads, the kernel log has no warning, BUG, oops or
 #   lockdep report, and only out-of-tree/unsigned taints.
 # Default: profile v2, 2 CPUs, the oldest Debian kernel (bullseye's 5.10,
@@ -222,6 +226,34 @@ run() {
 	else
 		tap_fail "$name: after the hotplug, perf record -a samples the workload on CPU 1" \
 			"rc $(rc_of after.rc), samples on CPU 1: $on1" "$(tail -n 5 "$res/after.log" 2>&1)"
+	fi
+
+	# 6. One CPU.
+	on0=$(spin_samples_on percpu.data 000)
+	on1=$(spin_samples_on percpu.data 001)
+	if [ "$(rc_of percpu.rc)" = 0 ] && [ "$on1" -ge 50 ] && [ "$on0" = 0 ]; then
+		tap_ok "$name: perf record -C 1, the workload on both CPUs: $on1 samples on CPU 1, none on CPU 0"
+	else
+		tap_fail "$name: perf record -C 1, the workload on both CPUs: samples of CPU 1 only" \
+			"rc $(rc_of percpu.rc), samples on CPU 1: $on1, on CPU 0: $on0" "$(tail -n 5 "$res/percpu.log" 2>&1)"
+	fi
+	decodes "$name: one CPU" percpu.data 50
+
+	# 7. perf c2c: its report's totals count the recording's loads.
+	local total loads
+	total=$(awk -F: '/^ *Total records *:/ { gsub(/ /, "", $2); print $2; exit }' "$res/c2c-report.txt" 2>/dev/null)
+	loads=$(awk -F: '/^ *Load Operations *:/ { gsub(/ /, "", $2); print $2; exit }' "$res/c2c-report.txt" 2>/dev/null)
+	if [ $old_perf = 1 ] && [ "$(rc_of c2c-record.rc)" != 0 ] &&
+	   grep -q 'memory events not supported\|failed: no PMU' "$res/c2c-record.log" 2>/dev/null; then
+		tap_skip "$name: perf c2c record and report" "perf $gperf: $(head -n 1 "$res/c2c-record.log") (no SPE perf c2c in this perf)"
+	elif [ "$(rc_of c2c-record.rc)" = 0 ] && [ "$(rc_of c2c-report.rc)" = 0 ] &&
+	     [[ ${total:-x}/${loads:-x} =~ ^[0-9]+/[0-9]+$ ]] && [ "$total" -gt 0 ] && [ "$loads" -gt 0 ]; then
+		tap_ok "$name: perf c2c record and report --stdio: $total records, $loads loads"
+	else
+		tap_fail "$name: perf c2c record and report --stdio count the recording's loads" \
+			"rc $(rc_of c2c-record.rc)/$(rc_of c2c-report.rc), total '$total', loads '$loads'" \
+			"$(tail -n 3 "$res/c2c-record.log" "$res/c2c-report.log" 2>&1)" \
+			"$(head -n 20 "$res/c2c-report.txt" 2>&1)"
 	fi
 
 	spe_result_is "$name: arm_spe.ko unloads" "$out" rmmod.rc 0

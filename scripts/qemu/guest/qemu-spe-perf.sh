@@ -2,7 +2,8 @@
 # Guest script of suite 60-qemu-spe-perf (busybox sh): perf's usual SPE
 # checks through the hardware module arm_spe.ko on QEMU's emulated unit
 # (-cpu max,spe=on): snapshot mode with SIGUSR2, system wide, discard,
-# perf mem, and CPU 1 going offline and online during a recording.  Every
+# perf mem, CPU 1 going offline and online during a recording, one CPU
+# (-C), and perf c2c.  Every
 # output goes to $RESULTS with its exit status; the host judges.
 # shellcheck source=scripts/qemu/guest-lib.sh
 . /guest/lib.sh
@@ -73,6 +74,19 @@ cat "$CPU1" >hotplug-online
 perf record -q -a -c 16384 -o after.data -e arm_spe/ts_enable=1/u -- \
 	taskset 2 "$SPIN" 1 >/dev/null 2>after.log
 echo $? >after.rc
+
+# 6. One CPU (-C 1): the workload runs on both CPUs, only CPU 1's records
+# are wanted.
+perf record -q -C 1 -c 16384 -o percpu.data -e arm_spe/ts_enable=1/u -- \
+	sh -c "taskset 1 $SPIN 1 >/dev/null & taskset 2 $SPIN 1 >/dev/null; wait" 2>percpu.log
+echo $? >percpu.rc
+
+# 7. perf c2c record / report: the same memory events as perf mem, per
+# cache line.
+perf c2c record -o c2c.data -- "$SPIN" 1 >/dev/null 2>c2c-record.log
+echo $? >c2c-record.rc
+perf c2c report --stdio -i c2c.data >c2c-report.txt 2>c2c-report.log
+echo $? >c2c-report.rc
 
 mark "rmmod"
 rmmod arm_spe
