@@ -579,8 +579,9 @@ static void write_c2c(struct spe_sink *o, const struct spe_html *h, size_t top)
 	spe_sink_printf(o, "<h2 id=c2c>Shared cache lines</h2>\n<p class=note>As <code>c2c</code>: 64-byte "
 	   "lines touched by more than one %s with at least one store (%" PRIu64 " of %" PRIu64
 	   " lines).  SPE has no HITM: 'peer' counts loads served from another core's cache "
-	   "instead.  Cost: total latency of the line's loads and stores (cycles).</p>\n",
-	   s.per_thread ? "thread" : "CPU", s.shared_lines, s.lines);
+	   "instead.  Cost: total latency of the line's loads and stores (cycles); cost and "
+	   "mean latency leave out saturated counters (%u): %" PRIu64 " accesses.</p>\n",
+	   s.per_thread ? "thread" : "CPU", s.shared_lines, s.lines, s.sat_value, s.shared_sat);
 	spe_sink_printf(o, "<table id=c2c-table class=sortable><thead><tr><th class=s>idx</th>"
 	   "<th class=\"k s\">line</th><th class=\"k s\">space</th><th class=s>cost</th>"
 	   "<th class=s>records</th><th class=s>loads</th><th class=s>stores</th>"
