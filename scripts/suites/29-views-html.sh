@@ -128,8 +128,16 @@ chrome "file://$tmp/r.html" --screenshot="$top/build/html-report.png" --window-s
 
 cp "$tmp/h.data" "$tmp/keep.data"
 "$spe" html -o "$tmp/h.data" "$tmp/h.data" 2>/dev/null
-[ $? -eq 2 ] && cmp -s "$tmp/h.data" "$tmp/keep.data" && tap_ok "-o the input is refused, the input untouched" ||
+# Refused as inject refuses it: a failed run (1), not a usage error (2).
+[ $? -eq 1 ] && cmp -s "$tmp/h.data" "$tmp/keep.data" && tap_ok "-o the input is refused (exit 1, as inject), the input untouched" ||
 	tap_fail "-o the input"
+"$spe" html -o "$tmp/no/such/dir/r.html" "$tmp/h.data" 2>"$tmp/err"
+rc=$?
+"$spe" inject -o "$tmp/no/such/dir/i.data" "$tmp/h.data" 2>/dev/null
+irc=$?
+[ $rc -eq 1 ] && [ $irc -eq 1 ] && grep -q "no/such/dir" "$tmp/err" &&
+	tap_ok "an output that cannot be created: exit 1, as inject, naming it" ||
+	tap_fail "unwritable output" "exit $rc" "$(cat "$tmp/err")"
 cp "$tmp/r.html" "$tmp/old.html"
 printf 'not a perf.data' >"$tmp/bad.data"
 "$spe" html -o "$tmp/r.html" "$tmp/bad.data" 2>/dev/null
