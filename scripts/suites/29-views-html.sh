@@ -54,6 +54,36 @@ else
 		"$(diff "$tmp/sat.want" "$tmp/sat.got" | head -5)"
 fi
 
+# The timeline: two CPUs 33.7 ms apart, so its bins are widened.  Its
+# slices times their width is the span the axis ends at, and the bars of
+# the last slice reach the end of the row.
+python3 "$gen" 200 --seed 3 --ts0 1000000 >"$tmp/t0.bin"
+python3 "$gen" 200 --seed 4 --ts0 34700000 >"$tmp/t1.bin"
+"$spe" wrap -o "$tmp/tl.data" "$tmp/t0.bin@0" "$tmp/t1.bin@1"
+"$spe" html -o "$tmp/tl.html" "$tmp/tl.data" 2>"$tmp/err"
+tl=$(python3 - "$tmp/tl.html" <<'PY'
+import re, sys
+page = open(sys.argv[1]).read()
+n, w = re.search(r'\((\d+) slices of ([\d.]+) ms', page).groups()
+end = float(re.search(r'text-anchor=end>([\d.]+) ms<', page).group(1))
+row = re.search(r'<rect x=([\d.]+) y=\d+ width=([\d.]+) height=\d+ fill="#f4f4f4"', page)
+right = float(row.group(1)) + float(row.group(2))
+bars = [float(x) + float(bw) for x, bw in
+        re.findall(r'<rect x=([\d.]+) y=\d+ width=([\d.]+) height=\d+ fill="#1565c0"', page)]
+span = re.search(r'time span</th><td class=k>([\d.]+) s', page).group(1)
+print(int(n), w, end, "%.3f" % (int(n) * float(w)), "%.1f" % (100 * (max(bars) - float(row.group(1))) /
+                                                  (right - float(row.group(1)))), "%.3f" % (float(span) * 1e3))
+PY
+)
+read -r n w end prod reach span <<<"$tl"
+if [ -n "$tl" ] && awk -v e="$end" -v p="$prod" -v s="$span" -v r="$reach" \
+	'BEGIN {exit !(e - p < 0.001 && p - e < 0.001 && e >= s && e - s < p / '"${n:-1}"' + 0.001 && r >= 99.9)}'; then
+	tap_ok "timeline: $n slices of $w ms = the axis's $end ms (recording $span ms), bars reach $reach% of the row"
+else
+	tap_fail "timeline: slices and axis span the same time" "slices $n x $w ms = $prod ms, axis $end ms," \
+		"recording $span ms, last bar at $reach% of the row"
+fi
+
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then
 	tap_skip "the page in headless Chromium" "chromium not installed"
