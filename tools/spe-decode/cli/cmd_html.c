@@ -106,7 +106,7 @@ static int run(int argc, char **argv)
 		return 2;
 	/* An output that cannot be written (or is the input) is a failed
 	 * run, 1, as in inject and wrap; not a usage error. */
-	if (spe_out_file_open(&of, "html", output, &path, 1)) {
+	if (spe_out_file_open(&of, "html", output, &path, 1, SPE_OUT_UMASK)) {
 		status = 1;
 		goto done;
 	}

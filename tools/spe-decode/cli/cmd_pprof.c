@@ -74,7 +74,7 @@ static int run(int argc, char **argv)
 	}
 	/* An output that cannot be written (or is the input) is a failed
 	 * run, 1, as in inject and wrap; not a usage error. */
-	if (spe_out_file_open(&of, "pprof", output, &path, 1)) {
+	if (spe_out_file_open(&of, "pprof", output, &path, 1, SPE_OUT_UMASK)) {
 		status = 1;
 		goto done;
 	}
