@@ -64,9 +64,9 @@ modules: deps
 		$(if $(filter 1,$(PCSAMPLE)),--pcsample)
 
 # No deps here: installing needs only what building the two tools needs.
+# The decoder's install installs spe-gen too (it is built on its library).
 install uninstall:
 	$(MAKE) -C $(DECODER) $@
-	$(MAKE) -C $(MODEL) $@
 
 clean:
 	$(MAKE) -C $(DECODER) clean

@@ -72,7 +72,9 @@ for j in 2 3; do
 done
 # Pipe input decodes in one thread: still the same.
 "$spe" report -j 4 - <"$tmp/m.data" | sed 's/^# spe-decode report of -$/# spe-decode report of X/' >"$tmp/pipe"
-sed 's/^# spe-decode report of .*/# spe-decode report of X/' "$tmp/j1/report" >"$tmp/file"
+# (stdout only: the file's report also holds its decode-error warning)
+grep -v '^spe-decode report: ' "$tmp/j1/report" |
+	sed 's/^# spe-decode report of .*/# spe-decode report of X/' >"$tmp/file"
 cmp -s "$tmp/pipe" "$tmp/file" && tap_ok "pipe input with -j 4 equals the file's -j 1 report" ||
 	tap_fail "pipe input" "$(diff "$tmp/file" "$tmp/pipe" | head -4)"
 # Memory: the threads add bounded batches per queue, not a share of the
@@ -138,7 +140,7 @@ if (cd "$top/tools/spe-decode" && CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS=-fsa
 		--mmap "0x10000000:0x100000:0:$elf" "$tmp/p.bin@0" "$tmp/p.bin@1" "$tmp/p.bin@2"
 	for f in m p; do
 		"$spe" report -j 1 --top 1000000 --kallsyms "$tmp/kallsyms" "$tmp/$f.data" \
-			>"$tmp/ks1.out" 2>&1
+			>"$tmp/ks1.out" 2>/dev/null
 		"$tsan/spe-decode" report -j 3 --top 1000000 --kallsyms "$tmp/kallsyms" "$tmp/$f.data" \
 			>"$tmp/tsan.out" 2>"$tmp/tsan.err"
 		cat "$tmp/tsan.err" >>"$tmp/tsan.all"

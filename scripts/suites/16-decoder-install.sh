@@ -17,11 +17,9 @@ dest=$tmp/dest
 prefix=/opt/spe
 
 # Built into scratch directories, so the tree's own build is not touched.
+# The decoder's own make install installs spe-gen too, as the top level's.
 if make -s -j2 O="$tmp/bo" -C "$top/tools/spe-decode" DESTDIR="$dest" PREFIX=$prefix install \
-	>"$tmp/install.log" 2>&1 &&
-   make -s -j2 O="$tmp/mo" DECODER_O="$tmp/bo" -C "$top/tools/spu-model" DESTDIR="$dest" \
-	PREFIX=$prefix install \
-	>>"$tmp/install.log" 2>&1; then
+	>"$tmp/install.log" 2>&1; then
 	tap_ok "make install with DESTDIR and PREFIX"
 else
 	tap_fail "make install with DESTDIR and PREFIX" "$(tail -5 "$tmp/install.log")"
@@ -89,6 +87,23 @@ comp=$(PATH=$root/bin:$PATH bash -c '
 [ "$comp" = $'--perf-version\n6.1 6.12\n--perf-version=7.3' ] &&
 	tap_ok "bash completion of dump --perf-version and its values" ||
 	tap_fail "bash completion of dump --perf-version" "$comp"
+# ... not the tool's own name (the prose below its command list), and
+# the values of --sort (after the keys already typed) and --order.
+comp=$(PATH=$root/bin:$PATH bash -c '
+	. "$1"
+	t() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _spe_decode; echo "${COMPREPLY[*]}"; }
+	t spe-decode ""
+	t spe-decode report --sort sym,d
+	t spe-decode report --sort sym --order p
+	t spe-decode c2c --order ""
+' _ "$root/share/bash-completion/completions/spe-decode")
+cmds=$(sed -n 1p <<<"$comp")
+if grep -qw report <<<"$cmds" && ! grep -q "spe-decode" <<<"$cmds" &&
+   [ "$(sed -n 2,4p <<<"$comp")" = $'sym,dso sym,data_src\np50 p90 p99\ncost peer samples stores' ]; then
+	tap_ok "bash completion: commands only, --sort keys after a comma, --order columns of report and c2c"
+else
+	tap_fail "bash completion of commands, --sort and --order" "$comp"
+fi
 
 # A program built against the installation through pkg-config.
 cat >"$tmp/hello.c" <<'EOF'
@@ -211,7 +226,6 @@ else
 fi
 
 make -s -C "$top/tools/spe-decode" O="$tmp/bo" DESTDIR="$dest" PREFIX=$prefix uninstall >/dev/null 2>&1
-make -s -C "$top/tools/spu-model" O="$tmp/mo" DESTDIR="$dest" PREFIX=$prefix uninstall >/dev/null 2>&1
 left=$(find "$dest" -type f -o -type l)
 [ -z "$left" ] && tap_ok "make uninstall removes every file" || tap_fail "make uninstall" "$left"
 

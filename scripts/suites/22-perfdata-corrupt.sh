@@ -125,6 +125,60 @@ else
 	head -3 "$tmp/err" | sed 's/^/# /'
 fi
 
+# Decode errors are a faulty input for every command alike: exit 1, after
+# the output of all that decoded, and said once (dump counts bad bytes).
+for cmd in script report "report -j 2" "report --sort sym" dump c2c "inject -o $tmp/b.data" \
+	   "html -o $tmp/b.html" "pprof -o $tmp/b.pb.gz"; do
+	rm -f "$tmp/b.data" "$tmp/b.html" "$tmp/b.pb.gz"
+	# shellcheck disable=SC2086 # the command and its options are words
+	"$spe" $cmd "$tmp/bad.data" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	case $cmd in
+	dump) said=$(grep -c "bad byte(s); first error at file offset 0x" "$tmp/err") ;;
+	*) said=$(grep -c "SPE decode errors .*first SPE decode error at file offset 0x" "$tmp/err") ;;
+	esac
+	case $cmd in
+	inject*) made=$(test -s "$tmp/b.data" && echo 1) ;;
+	html*) made=$(test -s "$tmp/b.html" && echo 1) ;;
+	pprof*) made=$(test -s "$tmp/b.pb.gz" && echo 1) ;;
+	*) made=$(test "$(wc -l <"$tmp/out")" -gt 10 && echo 1) ;;
+	esac
+	if [ $rc -eq 1 ] && [ "$said" = 1 ] && [ "$made" = 1 ] && ! grep -q Sanitizer "$tmp/err"; then
+		tap_ok "decode errors: ${cmd%% -o *} exits 1 with its output, says so once"
+	else
+		tap_fail "decode errors: ${cmd%% -o *}" "exit $rc, said $said times, output: ${made:-none}" \
+			"$(head -3 "$tmp/err")"
+	fi
+done
+
+# report on a cut file prints the summary of what decoded before the cut
+# (the records script counts), warns once and exits 1.
+"$spe" script "$tmp/trunc.data" 2>&1 >/dev/null | sed -n 's/.* \([0-9]*\) SPE records,.*/\1/p' >"$tmp/want"
+"$spe" report "$tmp/trunc.data" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+got=$(sed -n 's/^# SPE records: \([0-9]*\).*/\1/p' "$tmp/out")
+if [ $rc -eq 1 ] && [ -s "$tmp/want" ] && [ "$got" = "$(cat "$tmp/want")" ] &&
+   [ "$(grep -c "cut by the end of the file" "$tmp/err")" = 1 ]; then
+	tap_ok "truncated file: report prints the summary of the $got records before the cut, exit 1"
+else
+	tap_fail "truncated file: report" "exit $rc, records '$got' (script: $(cat "$tmp/want"))" "$(head -3 "$tmp/err")"
+fi
+# c2c and html read the file twice: the cut is said once.
+for cmd in c2c "html -o $tmp/t.html"; do
+	# shellcheck disable=SC2086 # the command and its options are words
+	"$spe" $cmd "$tmp/trunc.data" >/dev/null 2>"$tmp/err"
+	rc=$?
+	n=$(grep -c "cut by the end of the file" "$tmp/err")
+	[ $rc -eq 1 ] && [ "$n" = 1 ] && tap_ok "truncated file: ${cmd%% *} warns once, exit 1" ||
+		tap_fail "truncated file: ${cmd%% *}" "exit $rc, warned $n times"
+done
+# dump of an empty file says why there is nothing, as the others refuse it.
+"$spe" dump "$tmp/empty.data" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "empty.data: empty" "$tmp/err" && [ ! -s "$tmp/out" ] &&
+	tap_ok "dump of an empty file: exit 1, says it is empty" ||
+	tap_fail "dump of an empty file" "exit $rc" "$(cat "$tmp/err")"
+
 # AUX flags are counted and reported.
 "$spe" wrap -o "$tmp/flags.data" --chunk 4096 --aux-flags 0xd "$tmp/c.bin"
 "$spe" report "$tmp/flags.data" >"$tmp/out" 2>&1

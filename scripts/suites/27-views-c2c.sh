@@ -88,6 +88,30 @@ else
 	tap_skip "counts equal perf c2c's" "perf not installed"
 fi
 
+# Saturated counters (4095 of a 12-bit counter) are not latencies: c2c
+# leaves them out of a line's cost and an offset's mean, as report --sort
+# does.  Line E's stores all saturate, its loads take 9 cycles.
+python3 "$views/gen_c2c.py" "$tmp" 4 "$pcs" --sat
+"$spe" wrap -o "$tmp/sat.data" --pid 77 --tid 77 --comm prog \
+	--mmap "0x10000000:0x100000:0:$elf" "$tmp/cpu0.bin@0" "$tmp/cpu1.bin@1" \
+	"$tmp/cpu2.bin@2" "$tmp/cpu3.bin@3"
+"$spe" c2c "$tmp/sat.data" >"$tmp/sat.out" 2>"$tmp/err"
+e_row=$(awk '/^## Shared cache lines/ {f = 1; getline; next} f && $2 == "0x80005000" {print $1, $4, $6, $7} /^$/ {f = 0}' "$tmp/sat.out")
+e_mean=$(grep -A2 '^## Line .*0x80005000 (' "$tmp/sat.out" | awk '$1 == "0x10" {print $6}')
+# The loads' latency as report --sort sym,op counts it: sum and mean.
+want=$("$spe" report --sort sym,op "$tmp/sat.data" |
+	awk '$NF == "load" && $(NF - 1) == "spe_symbols_lookup" {print $3, $5}')
+if [ "$e_row" = "3 1800 200 200" ] && [ "$e_mean" = "9.0" ] &&
+   grep -q '^# cost and mean latency leave out saturated counters (4095): 200 accesses' "$tmp/sat.out"; then
+	tap_ok "saturated counters left out: line E costs its 200 loads of 9 cycles, ranks last, mean 9.0"
+else
+	tap_fail "saturated counters in c2c" "line E: $e_row (want idx 3, cost 1800, 200 loads, 200 stores)" \
+		"mean $e_mean (want 9.0)" "report --sort: $want"
+fi
+"$spe" report --sort sym,op "$tmp/sat.data" | awk '$NF == "store" && $(NF - 1) == "spe_symbols_lookup" {print $11}' |
+	grep_q '^200$' && tap_ok "report --sort counts the same 200 saturated stores in 'sat'" ||
+	tap_fail "report --sort's sat count"
+
 "$spe" c2c - <"$tmp/c2c.data" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "twice" "$tmp/err" && tap_ok "a pipe is refused: c2c reads its input twice" ||
 	tap_fail "pipe input" "$(cat "$tmp/err")"

@@ -32,6 +32,58 @@ else
 	tap_fail "self-contained" "$(grep -m3 -iE '^EXTERNAL|https?://|@import|url\(' "$tmp/raw.rows" "$tmp/r.html")"
 fi
 
+# Saturated counters (4095) are left out of the shared lines' cost and
+# mean latency, as c2c and report --sort leave them out: line E's stores
+# all saturate, its 200 loads take 9 cycles each.
+python3 "$views/gen_c2c.py" "$tmp" 4 "$pcs" --sat
+"$spe" wrap -o "$tmp/sat.data" --pid 77 --tid 77 --comm prog \
+	--mmap "0x10000000:0x100000:0:$elf" "$tmp/cpu0.bin@0" "$tmp/cpu1.bin@1" \
+	"$tmp/cpu2.bin@2" "$tmp/cpu3.bin@3"
+"$spe" html -o "$tmp/sat.html" "$tmp/sat.data" 2>"$tmp/err"
+python3 "$views/html_tables.py" "$tmp/sat.html" >"$tmp/sat.rows"
+"$spe" c2c "$tmp/sat.data" | awk '/^## Shared cache lines/ {f = 1; getline; next}
+	f && /^ *[0-9]/ {print $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13} /^$/ {f = 0}' >"$tmp/sat.want"
+awk -F'\t' '$1 == "c2c-table" {print $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14}' \
+	"$tmp/sat.rows" >"$tmp/sat.got"
+e_cost=$(awk '$2 == "0x80005000" {print $1, $4}' "$tmp/sat.got")
+e_mean=$(awk -F'\t' '$1 == "c2c-detail" && $2 == "0x10" && $9 ~ /spe_symbols_lookup/ {print $7}' "$tmp/sat.rows")
+if [ "$e_cost" = "3 1800" ] && [ "$e_mean" = "9.0" ] && cmp -s "$tmp/sat.want" "$tmp/sat.got"; then
+	tap_ok "shared lines leave saturated counters out of cost (line E: 1800, last) and mean (9.0), as c2c"
+else
+	tap_fail "saturated counters in the shared lines" "line E: $e_cost, mean $e_mean" \
+		"$(diff "$tmp/sat.want" "$tmp/sat.got" | head -5)"
+fi
+
+# The timeline: two CPUs 33.7 ms apart, so its bins are widened.  Its
+# slices times their width is the span the axis ends at, and the bars of
+# the last slice reach the end of the row.
+python3 "$gen" 200 --seed 3 --ts0 1000000 >"$tmp/t0.bin"
+python3 "$gen" 200 --seed 4 --ts0 34700000 >"$tmp/t1.bin"
+"$spe" wrap -o "$tmp/tl.data" "$tmp/t0.bin@0" "$tmp/t1.bin@1"
+"$spe" html -o "$tmp/tl.html" "$tmp/tl.data" 2>"$tmp/err"
+tl=$(python3 - "$tmp/tl.html" <<'PY'
+import re, sys
+page = open(sys.argv[1]).read()
+n, w = re.search(r'\((\d+) slices of ([\d.]+) ms', page).groups()
+end = float(re.search(r'text-anchor=end>([\d.]+) ms<', page).group(1))
+row = re.search(r'<rect x=([\d.]+) y=\d+ width=([\d.]+) height=\d+ fill="#f4f4f4"', page)
+right = float(row.group(1)) + float(row.group(2))
+bars = [float(x) + float(bw) for x, bw in
+        re.findall(r'<rect x=([\d.]+) y=\d+ width=([\d.]+) height=\d+ fill="#1565c0"', page)]
+span = re.search(r'time span</th><td class=k>([\d.]+) s', page).group(1)
+print(int(n), w, end, "%.3f" % (int(n) * float(w)), "%.1f" % (100 * (max(bars) - float(row.group(1))) /
+                                                  (right - float(row.group(1)))), "%.3f" % (float(span) * 1e3))
+PY
+)
+read -r n w end prod reach span <<<"$tl"
+if [ -n "$tl" ] && awk -v e="$end" -v p="$prod" -v s="$span" -v r="$reach" \
+	'BEGIN {exit !(e - p < 0.001 && p - e < 0.001 && e >= s && e - s < p / '"${n:-1}"' + 0.001 && r >= 99.9)}'; then
+	tap_ok "timeline: $n slices of $w ms = the axis's $end ms (recording $span ms), bars reach $reach% of the row"
+else
+	tap_fail "timeline: slices and axis span the same time" "slices $n x $w ms = $prod ms, axis $end ms," \
+		"recording $span ms, last bar at $reach% of the row"
+fi
+
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then
 	tap_skip "the page in headless Chromium" "chromium not installed"
@@ -104,10 +156,25 @@ chrome "file://$tmp/r.html" --screenshot="$top/build/html-report.png" --window-s
 [ -s "$top/build/html-report.png" ] && tap_ok "screenshot in build/html-report.png" ||
 	tap_fail "screenshot"
 
+# The output follows the umask, as perf's reports do (a perf.data is 0600).
+modes=$(for u in 022 027; do
+	(umask $u && "$spe" html -o "$tmp/m.html" "$tmp/h.data" 2>/dev/null && stat -c %a "$tmp/m.html")
+	rm -f "$tmp/m.html"
+done | tr '\n' ' ')
+[ "$modes" = "644 640 " ] && tap_ok "the output follows the umask (022: 644, 027: 640)" ||
+	tap_fail "output mode" "umask 022 and 027 gave: $modes"
 cp "$tmp/h.data" "$tmp/keep.data"
+# Refused as inject refuses it: a failed run (1), not a usage error (2).
 "$spe" html -o "$tmp/h.data" "$tmp/h.data" 2>/dev/null
-[ $? -eq 2 ] && cmp -s "$tmp/h.data" "$tmp/keep.data" && tap_ok "-o the input is refused, the input untouched" ||
+[ $? -eq 1 ] && cmp -s "$tmp/h.data" "$tmp/keep.data" && tap_ok "-o the input is refused (exit 1, as inject), the input untouched" ||
 	tap_fail "-o the input"
+"$spe" html -o "$tmp/no/such/dir/r.html" "$tmp/h.data" 2>"$tmp/err"
+rc=$?
+"$spe" inject -o "$tmp/no/such/dir/i.data" "$tmp/h.data" 2>/dev/null
+irc=$?
+[ $rc -eq 1 ] && [ $irc -eq 1 ] && grep -q "no/such/dir" "$tmp/err" &&
+	tap_ok "an output that cannot be created: exit 1, as inject, naming it" ||
+	tap_fail "unwritable output" "exit $rc" "$(cat "$tmp/err")"
 cp "$tmp/r.html" "$tmp/old.html"
 printf 'not a perf.data' >"$tmp/bad.data"
 "$spe" html -o "$tmp/r.html" "$tmp/bad.data" 2>/dev/null

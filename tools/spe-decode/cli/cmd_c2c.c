@@ -129,6 +129,7 @@ static int run(int argc, char **argv)
 	vr.on_view = on_detail;
 	vr.wants = wants_detail;
 	vr.want_srcline = true;
+	vr.again = true;
 	if (spe_view_run_execute(&vr) && !status)
 		status = 1;
 	out = malloc(sizeof(*out));

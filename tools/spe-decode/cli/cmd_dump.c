@@ -122,6 +122,14 @@ static int run(int argc, char **argv)
 	spe_source_close(&src);
 	if (ret)
 		return 1;
+	/* Nothing to dump is not a dump of nothing: say so, as the other
+	 * commands refuse an empty file. */
+	if (!in.len) {
+		fprintf(stderr, "spe-decode dump: %s: empty: neither a perf.data nor SPE data\n",
+			src.name);
+		spe_input_close(&in);
+		return 1;
+	}
 	out = malloc(sizeof(*out));
 	if (!out) {
 		fprintf(stderr, "spe-decode dump: out of memory\n");

@@ -62,7 +62,7 @@ static int run(int argc, char **argv)
 		fprintf(stderr, "spe-decode encode: %s: %s\n", inpath, strerror(errno));
 		return 1;
 	}
-	if (outpath && (spe_out_file_open(&of, "encode", outpath, &inpath, 1) ||
+	if (outpath && (spe_out_file_open(&of, "encode", outpath, &inpath, 1, SPE_OUT_PRIVATE) ||
 			(!of.is_stdout && !(out = fdopen(of.fd, "wb"))))) {
 		if (!of.is_stdout)
 			spe_out_file_abort(&of);

@@ -104,8 +104,10 @@ static int run(int argc, char **argv)
 	}
 	if (!spe_view_input_rereadable("html", path))
 		return 2;
-	if (spe_out_file_open(&of, "html", output, &path, 1)) {
-		status = 2;
+	/* An output that cannot be written (or is the input) is a failed
+	 * run, 1, as in inject and wrap; not a usage error. */
+	if (spe_out_file_open(&of, "html", output, &path, 1, SPE_OUT_UMASK)) {
+		status = 1;
 		goto done;
 	}
 	if (spe_html_new(&h, virt) || !(out = malloc(sizeof(*out)))) {
@@ -135,6 +137,7 @@ static int run(int argc, char **argv)
 	vr.wants = wants_detail;
 	vr.on_event = NULL;
 	vr.want_srcline = true;
+	vr.again = true;
 	if (spe_view_run_execute(&vr) && !status)
 		status = 1;
 	spe_output_init(out, of.fd);

@@ -269,7 +269,7 @@ static int run(int argc, char **argv)
 	if (perf_version >= 0)
 		spe_itrace_for_perf(&in.it, (enum spe_perf_version)perf_version,
 				    !itrace_given, !branch_miss);
-	if (spe_out_file_open(&of, "inject", out, &path, 1))
+	if (spe_out_file_open(&of, "inject", out, &path, 1, SPE_OUT_PRIVATE))
 		return 1;
 	err = spe_out_file_is_stream(&of) ? spe_perf_writer_create_pipe(&in.w, of.fd, &info) :
 			     spe_perf_writer_create(&in.w, of.fd, &info);

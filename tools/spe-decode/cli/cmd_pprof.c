@@ -72,8 +72,10 @@ static int run(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (spe_out_file_open(&of, "pprof", output, &path, 1)) {
-		status = 2;
+	/* An output that cannot be written (or is the input) is a failed
+	 * run, 1, as in inject and wrap; not a usage error. */
+	if (spe_out_file_open(&of, "pprof", output, &path, 1, SPE_OUT_UMASK)) {
+		status = 1;
 		goto done;
 	}
 	if (spe_pprof_new(&p)) {

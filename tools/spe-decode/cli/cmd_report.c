@@ -104,10 +104,12 @@ static void free_parts(struct rep *parts, unsigned n)
  * counts, added up into parts[0] once all are done.  The counts do not
  * depend on the order of the records, so the summary is the one a single
  * session gives.  Only without filters (the caller's condition), so its
- * records go to on_record_unfiltered().  Returns the exit status.
+ * records go to on_record_unfiltered().  Returns the exit status; *merged
+ * says whether parts[0] holds the sum (also of a file with a fault: what
+ * the sessions decoded before it).
  */
 static int run_split(struct spe_samples_run *r, struct spe_split *sp,
-		     struct spe_sym_config *symcfg, struct rep *parts)
+		     struct spe_sym_config *symcfg, struct rep *parts, bool *merged)
 {
 	void *ctx[SPE_SPLIT_MAX];
 	char err[256] = "";
@@ -126,12 +128,24 @@ static int run_split(struct spe_samples_run *r, struct spe_split *sp,
 	status = spe_split_execute(r, sp, ctx);
 	if (status == SPE_SPLIT_RETRY)
 		return status;
-	for (unsigned i = 1; !status && i < sp->n; i++)
+	for (unsigned i = 1; i < sp->n; i++)
 		if (spe_report_merge(parts[0].r, parts[i].r)) {
 			fprintf(stderr, "spe-decode report: out of memory\n");
-			status = 1;
+			return 1;
 		}
+	*merged = true;
 	return status;
+}
+
+/*
+ * Whether there is a summary to print: a file that breaks part-way (or
+ * has bytes that are not SPE packets) gets the summary of what decoded
+ * before the fault and exit status 1, as script, c2c and the others print
+ * what precedes it; a file that gave nothing says why on stderr only.
+ */
+static bool printable(int status, const struct spe_samples_run *r)
+{
+	return !status || (status == 1 && !r->no_spe && r->stats.records);
 }
 
 static void usage(FILE *f)
@@ -179,7 +193,7 @@ static int run(int argc, char **argv)
 	struct spe_output *out;
 	const char *path = NULL;
 	unsigned top = 20;
-	bool top_given = false, verbose = false;
+	bool top_given = false, verbose = false, merged = false;
 	struct spe_cost_report_opts cost = { 0 };
 	uint64_t n;
 	char err[256] = "", kallsyms[4096], *end;
@@ -254,9 +268,9 @@ static int run(int argc, char **argv)
 		if (verbose)
 			say_split(&split);
 		parts = calloc(split.n, sizeof(*parts));
-		status = parts ? run_split(&r, &split, &symcfg, parts) : 1;
+		status = parts ? run_split(&r, &split, &symcfg, parts, &merged) : 1;
 		if (status != SPE_SPLIT_RETRY) {
-			if (status)
+			if (!merged || !printable(status, &r))
 				goto out;
 			rp.r = parts[0].r;
 			goto print;
@@ -278,8 +292,7 @@ static int run(int argc, char **argv)
 	status = spe_filter_prepare(&rp.filter, "report", path, &r.itrace);
 	if (!status)
 		status = spe_samples_execute(&r);
-	/* A failed report says why on stderr and prints no half summary. */
-	if (status)
+	if (!printable(status, &r))
 		goto out;
 print:
 	spe_output_init(out, STDOUT_FILENO);

@@ -860,11 +860,14 @@ static int run(int argc, char **argv)
 	 * one, as without the writer thread, so that 2>&1 reads the same.
 	 */
 	r.quiet = true;
+	r.defer_decode_errors = true;
 	if (!status) {
 		status = spe_samples_execute(&r);
 		if (sc.writer)
 			spe_output_thread_wait(sc.writer);
 		spe_samples_summary(&r);
+		if (spe_samples_decode_errors(&r) && !status)
+			status = 1;
 	}
 	obuf_flush(&sc);
 	if (sc.writer) {

@@ -442,7 +442,7 @@ static int cmd_wrap(int argc, char **argv)
 	inputs[0] = o.features_from;
 	for (int i = 0; i < o.nr_in; i++)
 		inputs[i + 1] = o.in[i].path;
-	if (spe_out_file_open(&of, "wrap", o.out, inputs, o.nr_in + 1))
+	if (spe_out_file_open(&of, "wrap", o.out, inputs, o.nr_in + 1, SPE_OUT_PRIVATE))
 		return 1;
 	err = spe_perf_recording_create(&w, of.fd, spe_out_file_is_stream(&of), &o.rec);
 	if (!err && o.features_from)

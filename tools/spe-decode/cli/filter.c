@@ -32,6 +32,8 @@ int spe_filter_prepare(struct spe_filter *f, const char *cmd, const char *path,
 	struct spe_samples_run r = {
 		.cmd = cmd, .path = path, .itrace = *it, .on_sample = span_sample,
 		.ctx = &sp, .quiet = true,
+		/* The pass that follows says them and fails on them. */
+		.defer_decode_errors = true,
 	};
 	int status;
 

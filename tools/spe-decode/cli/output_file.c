@@ -55,8 +55,18 @@ static char *old_name(const char *path)
 	return old;
 }
 
+/* The process's umask (read by setting it, then put back: at startup,
+ * before any thread). */
+static mode_t current_umask(void)
+{
+	mode_t m = umask(022);
+
+	umask(m);
+	return m;
+}
+
 int spe_out_file_open(struct spe_out_file *of, const char *cmd, const char *path,
-		      const char *const *inputs, int nr_inputs)
+		      const char *const *inputs, int nr_inputs, enum spe_out_mode mode)
 {
 	char *copy1 = NULL, *copy2 = NULL, *old = NULL;
 	struct stat st;
@@ -106,6 +116,13 @@ int spe_out_file_open(struct spe_out_file *of, const char *cmd, const char *path
 			strerror(errno));
 		free(of->tmp);
 		of->tmp = NULL;
+		goto out;
+	}
+	/* Before anything is written: the file is never more open than asked. */
+	if (mode == SPE_OUT_UMASK && fchmod(of->fd, 0666 & ~current_umask())) {
+		fprintf(stderr, "spe-decode %s: cannot set the mode of %s: %s\n", cmd, of->tmp,
+			strerror(errno));
+		spe_out_file_abort(of);
 		goto out;
 	}
 	ret = 0;

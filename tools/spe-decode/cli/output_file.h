@@ -2,8 +2,8 @@
 /*
  * Output files that never destroy a user's file.
  *
- * The output is written to a temporary file in the same directory (created
- * 0600, as perf creates perf.data) and renamed over the final name only
+ * The output is written to a temporary file in the same directory and
+ * renamed over the final name only
  * when the command succeeds; on failure the temporary file is removed and
  * whatever was there before is untouched.  An existing non-empty output is
  * kept as OUT.old, as perf record and perf inject do.  An output that is
@@ -20,6 +20,17 @@
 
 #include <stdbool.h>
 
+/*
+ * The mode of the file: a perf.data is 0600, as perf record and perf
+ * inject create it (it can hold kernel addresses and other processes'
+ * data); a report (HTML, pprof) follows the umask, as perf's reports
+ * redirected to a file or written with -o do.
+ */
+enum spe_out_mode {
+	SPE_OUT_PRIVATE,		/* 0600 */
+	SPE_OUT_UMASK,			/* 0666 less the umask */
+};
+
 struct spe_out_file {
 	const char *path;	/* the final name, or "-" */
 	char *tmp;		/* the temporary file, NULL when written in place */
@@ -34,7 +45,7 @@ struct spe_out_file {
  * and returns -1 on error.
  */
 int spe_out_file_open(struct spe_out_file *of, const char *cmd, const char *path,
-		      const char *const *inputs, int nr_inputs);
+		      const char *const *inputs, int nr_inputs, enum spe_out_mode mode);
 
 /*
  * Whether the output can only be written front to back, as perf writes its

@@ -65,9 +65,6 @@ void spe_samples_summary(const struct spe_samples_run *run)
 			(unsigned long long)st->records,
 			(unsigned long long)st->partial_records,
 			(unsigned long long)st->decode_errors);
-	if (st->decode_errors)
-		fprintf(stderr, "spe-decode %s: first SPE decode error at file offset %#llx\n",
-			run->cmd, (unsigned long long)st->first_decode_error_offset);
 }
 
 /* An error message: to stderr, or kept for the caller (run->errbuf). */
@@ -82,6 +79,20 @@ say(struct spe_samples_run *run, const char *fmt, ...)
 	else
 		vfprintf(stderr, fmt, ap);
 	va_end(ap);
+}
+
+int spe_samples_decode_errors(struct spe_samples_run *run)
+{
+	const struct spe_session_stats *st = &run->stats;
+	const char *name = strcmp(run->path, "-") ? run->path : "stdin";
+
+	if (!st->decode_errors)
+		return 0;
+	say(run, "spe-decode %s: %s: %llu SPE decode errors (bytes that are not SPE packets, "
+	    "decoded around); first SPE decode error at file offset %#llx\n", run->cmd, name,
+	    (unsigned long long)st->decode_errors,
+	    (unsigned long long)st->first_decode_error_offset);
+	return 1;
 }
 
 int spe_samples_execute(struct spe_samples_run *run)
@@ -136,6 +147,11 @@ int spe_samples_execute(struct spe_samples_run *run)
 		run->no_spe = true;
 		status = 1;
 	}
+	/* After the error that stopped the run, if any (errbuf keeps only
+	 * one message: that error's). */
+	if (s && !run->defer_decode_errors && (!status || !run->errbuf) &&
+	    spe_samples_decode_errors(run))
+		status = 1;
 	if (!run->quiet)
 		spe_samples_summary(run);
 	spe_session_close(s);

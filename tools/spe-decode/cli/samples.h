@@ -34,6 +34,9 @@ struct spe_samples_run {
 	 * than to stderr: sessions side by side say each error once. */
 	char *errbuf;
 	size_t errlen;
+	/* Decode errors are the caller's to say and fail on (a span of a
+	 * split decode, whose sum is; a first pass, whose second pass says). */
+	bool defer_decode_errors;
 	/* Filled in by spe_samples_execute(): */
 	struct spe_session_stats stats;
 	struct spe_auxtrace_info info;
@@ -46,6 +49,13 @@ struct spe_samples_run {
  * decoded before it) or when the file holds no arm_spe AUX data ("no
  * arm_spe AUX data in FILE", no_spe set), 2 on usage errors. */
 int spe_samples_execute(struct spe_samples_run *run);
+/*
+ * Bytes of the AUX data that are not SPE packets are a fault of the input
+ * as any other: every command decodes around them, says how many and where
+ * the first one is, and exits 1 (as dump does).  Returns 1 after saying so
+ * (to the run's errbuf, if any), 0 without decode errors.
+ */
+int spe_samples_decode_errors(struct spe_samples_run *run);
 /* The end-of-run summary on stderr (lost data, skipped records, errors),
  * for a run that was quiet so as to print it itself. */
 void spe_samples_summary(const struct spe_samples_run *run);

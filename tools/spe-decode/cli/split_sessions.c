@@ -227,6 +227,8 @@ int spe_split_execute(struct spe_samples_run *run, struct spe_split *sp, void *c
 		p->run.nr_cuts = sp->nr_cuts[i];
 		p->run.errbuf = p->err;
 		p->run.errlen = sizeof(p->err);
+		/* Said once below, for their sum. */
+		p->run.defer_decode_errors = true;
 	}
 	atomic_init(&sq.next, 0);
 	/* This thread takes spans too; without more threads, all of them. */
@@ -270,6 +272,8 @@ int spe_split_execute(struct spe_samples_run *run, struct spe_split *sp, void *c
 	run->info = parts[0].run.info;
 	run->midr = parts[0].run.midr;
 	run->no_spe = parts[0].run.no_spe;
+	if (!run->defer_decode_errors && spe_samples_decode_errors(run))
+		status = status > 1 ? status : 1;
 	if (!run->quiet)
 		spe_samples_summary(run);
 	free(parts);

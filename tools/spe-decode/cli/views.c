@@ -43,7 +43,8 @@ static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 
 int spe_view_run_execute(struct spe_view_run *vr)
 {
-	char err[256] = "";
+	char err[256] = "", said[256];
+	int status;
 
 	if (spe_cli_symbols_new(&vr->syms, &vr->symcfg, vr->cmd, vr->path, err, sizeof(err)) ||
 	    spe_srcline_new(&vr->sl, vr->symcfg.symfs)) {
@@ -59,7 +60,13 @@ int spe_view_run_execute(struct spe_view_run *vr)
 	/* Loads and stores are the memory operations, whatever perf 6.1
 	 * or 7.3 take for one (SVE "other", calls): perf 6.12's rule. */
 	vr->r.itrace.perf_version = SPE_PERF_6_12;
-	return spe_samples_execute(&vr->r);
+	if (vr->again) {
+		vr->r.errbuf = said;
+		vr->r.errlen = sizeof(said);
+	}
+	status = spe_samples_execute(&vr->r);
+	vr->r.errbuf = NULL;
+	return status;
 }
 
 bool spe_view_input_rereadable(const char *cmd, const char *path)

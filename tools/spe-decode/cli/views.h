@@ -23,6 +23,9 @@ struct spe_view_run {
 	/* Every perf.data record after the symboliser saw it (may be NULL). */
 	int (*on_event)(void *ctx, const struct spe_perf_reader_event *ev);
 	void *ctx;
+	/* A second pass over the file: what is wrong with it was said by
+	 * the first, and is not said again (its exit status still counts). */
+	bool again;
 	/* Filled in: */
 	struct spe_samples_run r;
 	struct spe_symbols *syms;

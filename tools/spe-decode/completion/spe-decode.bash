@@ -1,8 +1,18 @@
 # bash completion for spe-decode.
 #
-# Commands come from 'spe-decode --help' and each command's options from
-# 'spe-decode COMMAND --help', so this file never falls behind the tool.
-# Files are completed everywhere else; -i, -o and perf.data first.
+# Commands come from 'spe-decode --help', each command's options from
+# 'spe-decode COMMAND --help', and the values of --sort and --order from
+# the message the command gives for one it does not know, so this file
+# never falls behind the tool.  Files are completed everywhere else.
+
+# The values a command takes for an option: its arguments ending in the
+# unknown value '?' make it name them, "... '?' (a, b, c)" or "(keys: a,
+# b)", before it opens any file (the path given cannot exist).
+_spe_decode_values()
+{
+	"${COMP_WORDS[0]}" "$@" /dev/null/none 2>&1 >/dev/null |
+		sed -n "s/.*'?' (\(keys: \)\{0,1\}\(.*\))\$/\2/p" | tr -d ','
+}
 
 _spe_decode()
 {
@@ -12,8 +22,9 @@ _spe_decode()
 	cmd=${COMP_WORDS[1]}
 
 	if [ "$COMP_CWORD" -eq 1 ]; then
+		# The indented lines after "commands:", not the prose below them.
 		words=$("${COMP_WORDS[0]}" --help 2>/dev/null |
-			awk '/^commands:/ { on = 1; next } on && NF { print $1 }')
+			awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }')
 		mapfile -t COMPREPLY < <(compgen -W "$words --help --version" -- "$cur")
 		return
 	fi
@@ -23,6 +34,22 @@ _spe_decode()
 		return ;;
 	--symfs|--buildid-dir)
 		mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+		return ;;
+	--sort)
+		# Comma-separated keys: the one being typed, after the others.
+		local done=
+		[[ $cur == *,* ]] && done=${cur%,*},
+		words=$(_spe_decode_values "$cmd" --sort '?')
+		mapfile -t COMPREPLY < <(compgen -P "$done" -W "$words" -- "${cur##*,}")
+		return ;;
+	--order)
+		# report orders the table of --sort: it checks --order with one.
+		if [ "$cmd" = report ]; then
+			words=$(_spe_decode_values report --sort sym --order '?')
+		else
+			words=$(_spe_decode_values "$cmd" --order '?')
+		fi
+		mapfile -t COMPREPLY < <(compgen -W "$words" -- "$cur")
 		return ;;
 	esac
 	# --perf-version V, or --perf-version=V ('=' is a word of its own

@@ -169,6 +169,7 @@ struct spe_c2c_line_view {
 	bool phys;
 	int32_t pid;			/* of a virtual line */
 	uint64_t cost;			/* total latency of its loads and stores */
+	uint64_t lat_sat;		/* its saturated counters, left out of cost */
 	uint64_t loads, stores, peer, remote, llc, dram, l1l2, na;
 	uint32_t nr_cpus;
 	size_t first_entry, nr_entries;	/* into the entries */
@@ -180,7 +181,8 @@ struct spe_c2c_entry_view {
 	const char *sym;		/* "name+0xoff" or the ip in hex */
 	const char *dso;
 	const char *srcline;		/* NULL when unknown */
-	uint64_t loads, stores, peer, remote, lat_sum, lat_n;
+	uint64_t loads, stores, peer, remote;
+	uint64_t lat_sum, lat_n, lat_sat;	/* sum and n exclude saturated */
 	uint64_t cpus;			/* bit n: CPU n (n < 63); bit 63: a higher CPU */
 };
 
@@ -188,6 +190,8 @@ struct spe_c2c_summary {
 	uint64_t accesses;		/* loads and stores with a data address */
 	uint64_t lines, shared_lines, phys_lines;
 	uint64_t shared_accesses, shared_peer;
+	uint64_t shared_sat;		/* their saturated latencies, left out */
+	unsigned sat_value;		/* 4095 or 65535 */
 	bool per_thread;		/* threads stood in for CPUs */
 };
 

@@ -9,7 +9,8 @@
  * line's state there.  What stands in for it is "peer": a load served
  * from another core's or cluster's cache (perf_mem_data_src snoopx PEER),
  * a cache-to-cache transfer, which is what contention costs.  The cost of
- * a line is the total latency of all its loads and stores, in cycles.
+ * a line is the total latency of all its loads and stores, in cycles,
+ * saturated counters left out as in every view (lib/latency_sum.h).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -20,6 +21,7 @@
 
 #include "grow.h"
 #include "key_text.h"
+#include "latency_sum.h"
 #include "spe_decode.h"
 #include "spe_views.h"
 #include "sink_printf.h"
@@ -36,7 +38,8 @@ struct code {
 struct entry {
 	uint64_t ip;
 	const struct code *code;
-	uint64_t loads, stores, peer, remote, lat_sum, lat_n, cpus;
+	uint64_t loads, stores, peer, remote, cpus;
+	struct spe_lat_sum lat;
 	uint32_t next;
 	uint32_t shared;		/* its line: an index into c->sh */
 	uint8_t offset;
@@ -61,7 +64,8 @@ struct shared {
 	bool phys;
 	uint32_t first, last;		/* its entries' list: index + 1 */
 	uint32_t nr_entries;
-	uint64_t cost, loads, nstores, peer, remote, llc, dram, l1l2, na, cpus;
+	struct spe_lat_sum cost;	/* total latencies of its loads and stores */
+	uint64_t loads, nstores, peer, remote, llc, dram, l1l2, na, cpus;
 };
 
 #define ENTRY_SHIFT	12		/* entries per pool block: 4096 */
@@ -83,6 +87,7 @@ struct spe_c2c {
 	uint64_t accesses, shared, phys_lines, shared_accesses, shared_peer;
 	bool per_thread;
 	bool virt;			/* ignore physical addresses */
+	bool wide;			/* a counter above 4095 was seen: 16-bit */
 };
 
 static struct entry *entry_at(const struct spe_c2c *c, uint32_t i)
@@ -281,6 +286,13 @@ int spe_c2c_scan(struct spe_c2c *c, const struct spe_view_sample *vs)
 	struct line *l;
 	size_t i;
 
+	/* The counters' width, from every record as the cost table takes it. */
+	for (int k = 0; k < 3; k++) {
+		uint16_t v;
+
+		if (spe_view_latency(vs->s->qr->rec, k, &v))
+			c->wide |= spe_lat_is_wide(v);
+	}
 	if (!line_of(c, vs->s, &line, &pid, &phys))
 		return 0;
 	c->accesses++;
@@ -493,9 +505,8 @@ int spe_c2c_detail(struct spe_c2c *c, const struct spe_view_sample *vs)
 		l->na += k == SPE_VIEW_DS_NA;
 	}
 	if (spe_view_latency(rec, 0, &lat)) {
-		l->cost += lat;
-		e->lat_sum += lat;
-		e->lat_n++;
+		spe_lat_sum_add(&l->cost, lat);
+		spe_lat_sum_add(&e->lat, lat);
 	}
 	{
 		uint64_t bit = agent >= 0 && agent < 63 ? 1ull << agent : 1ull << 63;
@@ -512,7 +523,18 @@ void spe_c2c_summary(const struct spe_c2c *c, struct spe_c2c_summary *s)
 		.accesses = c->accesses, .lines = c->used, .shared_lines = c->shared,
 		.phys_lines = c->phys_lines, .shared_accesses = c->shared_accesses,
 		.shared_peer = c->shared_peer, .per_thread = c->per_thread,
+		.sat_value = c->wide ? SPE_LAT_SAT16 : SPE_LAT_SAT12,
 	};
+	for (size_t i = 0; i < c->shared; i++)
+		s->shared_sat += spe_lat_sum_get(&c->sh[i].cost, c->wide).sat;
+}
+
+static enum spe_c2c_order sort_order;
+static bool sort_wide;
+
+static uint64_t line_cost(const struct shared *l, bool wide)
+{
+	return spe_lat_sum_get(&l->cost, wide).sum;
 }
 
 static uint64_t order_value(const struct shared *l, enum spe_c2c_order o)
@@ -521,11 +543,9 @@ static uint64_t order_value(const struct shared *l, enum spe_c2c_order o)
 	case SPE_C2C_PEER: return l->peer;
 	case SPE_C2C_SAMPLES: return l->loads + l->nstores;
 	case SPE_C2C_STORES: return l->nstores;
-	default: return l->cost;
+	default: return line_cost(l, sort_wide);
 	}
 }
-
-static enum spe_c2c_order sort_order;
 
 static int cmp_line(const void *a, const void *b)
 {
@@ -535,8 +555,8 @@ static int cmp_line(const void *a, const void *b)
 
 	if (vx != vy)
 		return vx < vy ? 1 : -1;
-	if (x->cost != y->cost)
-		return x->cost < y->cost ? 1 : -1;
+	if (line_cost(x, sort_wide) != line_cost(y, sort_wide))
+		return line_cost(x, sort_wide) < line_cost(y, sort_wide) ? 1 : -1;
 	if (x->phys != y->phys)
 		return x->phys ? -1 : 1;
 	if (x->pid != y->pid)
@@ -571,15 +591,19 @@ static const struct shared **sorted_lines(const struct spe_c2c *c, enum spe_c2c_
 	for (size_t i = 0; i < c->shared; i++)
 		sel[i] = &c->sh[i];
 	sort_order = order;
+	sort_wide = c->wide;
 	qsort(sel, c->shared, sizeof(*sel), cmp_line);
 	return sel;
 }
 
-static void line_view(const struct shared *l, size_t first_entry, struct spe_c2c_line_view *v)
+static void line_view(const struct spe_c2c *c, const struct shared *l, size_t first_entry,
+		      struct spe_c2c_line_view *v)
 {
+	struct spe_lat_total cost = spe_lat_sum_get(&l->cost, c->wide);
+
 	*v = (struct spe_c2c_line_view){
 		.line = l->line << LINE_SHIFT, .phys = l->phys, .pid = l->pid,
-		.cost = l->cost, .loads = l->loads, .stores = l->nstores, .peer = l->peer,
+		.cost = cost.sum, .lat_sat = cost.sat, .loads = l->loads, .stores = l->nstores, .peer = l->peer,
 		.remote = l->remote, .llc = l->llc, .dram = l->dram, .l1l2 = l->l1l2,
 		.na = l->na, .nr_cpus = popcount64(l->cpus), .first_entry = first_entry,
 		.nr_entries = l->nr_entries,
@@ -594,12 +618,13 @@ static void entry_views(const struct spe_c2c *c, const struct shared *l,
 
 	for (uint32_t i = l->first; i; i = entry_at(c, i - 1)->next) {
 		const struct entry *e = entry_at(c, i - 1);
+		struct spe_lat_total lat = spe_lat_sum_get(&e->lat, c->wide);
 
 		ev[j++] = (struct spe_c2c_entry_view){
 			.offset = e->offset, .ip = e->ip, .sym = e->code->sym, .dso = e->code->dso,
 			.srcline = e->code->srcline, .loads = e->loads, .stores = e->stores,
-			.peer = e->peer, .remote = e->remote, .lat_sum = e->lat_sum,
-			.lat_n = e->lat_n, .cpus = e->cpus,
+			.peer = e->peer, .remote = e->remote, .lat_sum = lat.sum,
+			.lat_n = lat.n, .lat_sat = lat.sat, .cpus = e->cpus,
 		};
 	}
 	qsort(ev, j, sizeof(*ev), cmp_entry);
@@ -628,7 +653,7 @@ long spe_c2c_lines(const struct spe_c2c *c, enum spe_c2c_order order, size_t top
 		return SPE_ERR_NOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
-		line_view(sel[i], k, &lv[i]);
+		line_view(c, sel[i], k, &lv[i]);
 		entry_views(c, sel[i], ev + k);
 		k += sel[i]->nr_entries;
 	}
@@ -690,6 +715,8 @@ int spe_c2c_print(const struct spe_c2c *c, enum spe_c2c_order order, size_t top,
 	spe_sink_printf(&o, "# SPE has no HITM: 'peer' counts loads served from another core's or cluster's\n"
 	   "# cache (cache-to-cache transfers) instead; cost is the total latency (cycles)\n"
 	   "# of all the line's loads and stores\n");
+	spe_sink_printf(&o, "# cost and mean latency leave out saturated counters (%u): %" PRIu64
+	   " accesses of shared lines\n", s.sat_value, s.shared_sat);
 	if (s.per_thread)
 		spe_sink_printf(&o, "# a per-thread recording has no CPUs: threads stand in for them\n");
 	spe_sink_printf(&o, "\n## Shared cache lines, ordered by %s\n", order_names[order]);
@@ -699,7 +726,7 @@ int spe_c2c_print(const struct spe_c2c *c, enum spe_c2c_order order, size_t top,
 	for (size_t i = 0; i < n && !o.err; i++) {
 		char space[24];
 
-		line_view(sel[i], 0, lv);
+		line_view(c, sel[i], 0, lv);
 		if (lv->phys)
 			snprintf(space, sizeof(space), "phys");
 		else
@@ -711,7 +738,7 @@ int spe_c2c_print(const struct spe_c2c *c, enum spe_c2c_order order, size_t top,
 		   lv->l1l2);
 	}
 	for (size_t i = 0; i < n && !o.err; i++) {
-		line_view(sel[i], 0, lv);
+		line_view(c, sel[i], 0, lv);
 		entry_views(c, sel[i], ev);
 		spe_sink_printf(&o, "\n## Line %zu: %#" PRIx64 " (%s)\n", i, lv->line,
 		   lv->phys ? "physical" : "virtual");

@@ -16,7 +16,7 @@
  * spe_views.h) are counted apart and left out of sums and means; a
  * percentile that falls on one is reported as saturated.
  *
- * Memory grows with the rows, not with the records: rows (128 bytes) live
+ * Memory grows with the rows, not with the records: rows (152 bytes) live
  * in blocks that never move (no doubling copy), their keys in a string
  * arena (keyed_rows.h), and the printer builds one row's view at a time.
  *
@@ -35,6 +35,7 @@
 #include <linux/perf_event.h>
 
 #include "latency_counts.h"
+#include "latency_sum.h"
 #include "key_text.h"
 #include "keyed_rows.h"
 #include "spe/packet.h"
@@ -65,9 +66,8 @@ static const char *const op_names[SPE_REP_NR_OPS] = {
 
 struct row {
 	const char *key;		/* key values joined by '\x1f', in the arena */
-	uint32_t lat_n[3], sat12[3], sat16[3];	/* per row: < 2^32 records */
+	struct spe_lat_sum lat3[3];	/* total, issue, translation */
 	uint64_t samples;
-	uint64_t lat_sum[3];
 	struct spe_lat_counts lat;	/* total latencies */
 	uint32_t l1d_miss, llc_miss, tlb_walk, remote, mispred, branches;
 };
@@ -412,12 +412,8 @@ int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
 	for (int c = 0; c < 3; c++) {
 		if (!spe_view_latency(rec, c, &v))
 			continue;
-		if (v > SPE_LAT_SAT12)
-			t->wide = true;
-		r->lat_n[c]++;
-		r->lat_sum[c] += v;
-		r->sat12[c] += v == SPE_LAT_SAT12;
-		r->sat16[c] += v == SPE_LAT_SAT16;
+		t->wide |= spe_lat_is_wide(v);
+		spe_lat_sum_add(&r->lat3[c], v);
 	}
 	if (op == SPE_REP_LOAD || op == SPE_REP_STORE) {
 		r->l1d_miss += !!(ev & SPE_EV_L1D_REFILL);
@@ -461,13 +457,13 @@ static void view_of(const struct spe_cost_table *t, const struct row *r,
 	}
 	v->samples = r->samples;
 	for (int c = 0; c < 3; c++) {
-		uint64_t s = t->wide ? r->sat16[c] : r->sat12[c];
+		struct spe_lat_total lt = spe_lat_sum_get(&r->lat3[c], t->wide);
 
-		v->lat_sat[c] = s;
-		v->lat_n[c] = r->lat_n[c] - s;
-		v->lat_sum[c] = r->lat_sum[c] - s * sat;
+		v->lat_sat[c] = lt.sat;
+		v->lat_n[c] = lt.n;
+		v->lat_sum[c] = lt.sum;
 	}
-	v->p_valid = r->lat_n[0] != 0;
+	v->p_valid = r->lat3[0].n != 0;
 	if (v->p_valid) {
 		v->p50 = percentile(r, 50, sat);
 		v->p90 = percentile(r, 90, sat);
@@ -491,7 +487,7 @@ void spe_cost_totals(const struct spe_cost_table *t, struct spe_cost_totals *tot
 		const struct row *r = row_at(t, i);
 
 		tot->samples += r->samples;
-		tot->lat_sum += r->lat_sum[0] - (t->wide ? r->sat16[0] : r->sat12[0]) * sat;
+		tot->lat_sum += spe_lat_sum_get(&r->lat3[0], t->wide).sum;
 		tot->l1d_miss += r->l1d_miss;
 		tot->llc_miss += r->llc_miss;
 		tot->tlb_walk += r->tlb_walk;

@@ -579,8 +579,9 @@ static void write_c2c(struct spe_sink *o, const struct spe_html *h, size_t top)
 	spe_sink_printf(o, "<h2 id=c2c>Shared cache lines</h2>\n<p class=note>As <code>c2c</code>: 64-byte "
 	   "lines touched by more than one %s with at least one store (%" PRIu64 " of %" PRIu64
 	   " lines).  SPE has no HITM: 'peer' counts loads served from another core's cache "
-	   "instead.  Cost: total latency of the line's loads and stores (cycles).</p>\n",
-	   s.per_thread ? "thread" : "CPU", s.shared_lines, s.lines);
+	   "instead.  Cost: total latency of the line's loads and stores (cycles); cost and "
+	   "mean latency leave out saturated counters (%u): %" PRIu64 " accesses.</p>\n",
+	   s.per_thread ? "thread" : "CPU", s.shared_lines, s.lines, s.sat_value, s.shared_sat);
 	spe_sink_printf(o, "<table id=c2c-table class=sortable><thead><tr><th class=s>idx</th>"
 	   "<th class=\"k s\">line</th><th class=\"k s\">space</th><th class=s>cost</th>"
 	   "<th class=s>records</th><th class=s>loads</th><th class=s>stores</th>"
@@ -640,13 +641,22 @@ static void write_timeline(struct spe_sink *o, const struct spe_html *h)
 		{ 'T', "truncated", "#d32f2f" }, { 'C', "collision", "#f57c00" },
 		{ 'P', "partial", "#7b1fa2" }, { 'L', "lost", "#000000" },
 	};
-	const int bw = 3, rh = 18, left = 70;
+	const int bw = 3, rh = 18, left = 70, width = NR_BINS * bw;
 	int rows = h->max_cpu + 1;
 	uint32_t max = 1;
+	/* The slices up to the last sample's fill the width, and the axis
+	 * is their span: bins are a power-of-two multiple of 1 us wide, so
+	 * the recording ends in the second half of the NR_BINS. */
+	uint64_t used = h->have_t0 ? (h->t_last - h->t0) / h->bin_ns + 1 : 1;
+	double span_ns, slice_px;
 
+	if (used > NR_BINS)
+		used = NR_BINS;
+	span_ns = (double)(used * h->bin_ns);
+	slice_px = (double)width / (double)used;
 	spe_sink_printf(o, "<h2 id=timeline>Timeline per CPU</h2>\n<p class=note>Samples per time slice "
-	   "(%d slices of %.3f ms; darker is more) and AUX flags where the kernel reported "
-	   "them: ", NR_BINS, (double)h->bin_ns / 1e6);
+	   "(%" PRIu64 " slices of %.3f ms; darker is more) and AUX flags where the kernel reported "
+	   "them: ", used, (double)h->bin_ns / 1e6);
 	for (size_t k = 0; k < sizeof(mk) / sizeof(mk[0]); k++)
 		spe_sink_printf(o, "<span style=\"color:%s\">&#9660; %s</span> ", mk[k].color, mk[k].name);
 	spe_sink_printf(o, "(a mark without a CPU is drawn above the rows).</p>\n");
@@ -664,23 +674,23 @@ static void write_timeline(struct spe_sink *o, const struct spe_html *h)
 
 		spe_sink_printf(o, "<text x=4 y=%d>%s%d</text>\n", y + 13, c == MAX_CPUS ? "cpu>=" : "cpu ", c);
 		spe_sink_printf(o, "<rect x=%d y=%d width=%d height=%d fill=\"#f4f4f4\"/>\n", left, y,
-		   NR_BINS * bw, rh - 4);
-		for (int b = 0; b < NR_BINS; b++)
+		   width, rh - 4);
+		for (uint64_t b = 0; b < used; b++)
 			if (h->bins[c][b])
-				spe_sink_printf(o, "<rect x=%d y=%d width=%d height=%d fill=\"#1565c0\" "
+				spe_sink_printf(o, "<rect x=%.2f y=%d width=%.2f height=%d fill=\"#1565c0\" "
 				   "fill-opacity=\"%.3f\"><title>%u samples</title></rect>\n",
-				   left + b * bw, y, bw, rh - 4,
+				   left + (double)b * slice_px, y, slice_px, rh - 4,
 				   0.15 + 0.85 * (double)h->bins[c][b] / (double)max, h->bins[c][b]);
 	}
 	for (size_t i = 0; i < h->nr_marks; i++) {
 		const struct mark *m = &h->marks[i];
 		uint64_t t = m->time < h->t0 ? h->t0 : m->time;
-		double x = left + (double)(t - h->t0) / (double)h->bin_ns * bw;
+		double x = left + (double)(t - h->t0) / span_ns * width;
 		int y = m->cpu >= 0 && m->cpu < rows ? (m->cpu + 1) * rh : 4;
 		const char *color = "#000", *name = "?";
 
-		if (x > left + NR_BINS * bw)
-			x = left + NR_BINS * bw;
+		if (x > left + width)
+			x = left + width;
 		for (size_t k = 0; k < sizeof(mk) / sizeof(mk[0]); k++)
 			if (mk[k].kind == m->kind) {
 				color = mk[k].color;
@@ -689,9 +699,9 @@ static void write_timeline(struct spe_sink *o, const struct spe_html *h)
 		spe_sink_printf(o, "<path class=mark-%s d=\"M%.1f %d l-4 -6 h8 z\" fill=\"%s\"><title>%s, cpu %d, "
 		   "time %" PRIu64 "</title></path>\n", name, x, y + 2, color, name, m->cpu, m->time);
 	}
-	spe_sink_printf(o, "<text x=%d y=%d>0</text><text x=%d y=%d text-anchor=end>%.3f ms</text>\n", left,
-	   (rows + 1) * rh + 14, left + NR_BINS * bw, (rows + 1) * rh + 14,
-	   (double)(h->t_last - h->t0) / 1e6);
+	spe_sink_printf(o, "<text x=%d y=%d>0</text><text id=timeline-end x=%d y=%d text-anchor=end>"
+	   "%.3f ms</text>\n", left, (rows + 1) * rh + 14, left + width, (rows + 1) * rh + 14,
+	   span_ns / 1e6);
 	spe_sink_printf(o, "</svg>\n");
 }
 

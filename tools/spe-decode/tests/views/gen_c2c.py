@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """Raw SPE buffers of a contended workload, one per CPU, for the c2c tests.
 
-usage: gen_c2c.py OUTDIR NR_CPUS PCS     (PCS: 6 comma-separated hex PCs)
+usage: gen_c2c.py OUTDIR NR_CPUS PCS [--sat]   (PCS: 6 comma-separated hex PCs)
 
 Writes OUTDIR/cpuK.bin.  Each CPU K, thread 77 (CONTEXT packet), runs
 rounds of:
@@ -16,6 +16,10 @@ rounds of:
          PCS[4] and a load
   a private line 0x7fff00100000 + 0x1000*K (PA 0x81000000 + 0x1000*K):
          a store and a load by PCS[5]
+With --sat, also, in every round:
+  line E 0x7fff00005000 (PA 0x80005000): a store at offset 0x10 by PCS[4]
+         whose total latency counter is saturated (4095, 12-bit counters),
+         and a load there of total latency 9
 Latencies: total 100 + 10*K (store) / 200 + K (load), issue 5.
 Packet encodings: DDI 0487, "Statistical Profiling Extension" packets;
 Data Source values of the common Neoverse encoding (0x0 L1, 0x9 peer CPU)."""
@@ -25,6 +29,7 @@ import sys
 
 outdir, ncpu = sys.argv[1], int(sys.argv[2])
 pcs = [int(x, 16) for x in sys.argv[3].split(',')]
+sat = '--sat' in sys.argv[4:]
 ROUNDS = 50
 
 
@@ -61,4 +66,9 @@ for k in range(ncpu):
         out.extend(rec(pcs[5], False, 0x7fff00003020, 0x80003020, 200 + k, 0x9, ts))
         both(pcs[4], 0x7fff00004030, None, 0x0)
         both(pcs[5], 0x7fff00100000 + 0x1000 * k, 0x81000000 + 0x1000 * k, 0x0)
+        if sat:
+            for store in (True, False):
+                ts += 10
+                out.extend(rec(pcs[4], store, 0x7fff00005010, 0x80005010,
+                               4095 if store else 9, 0x0, ts))
     open(os.path.join(outdir, 'cpu%d.bin' % k), 'wb').write(bytes(out))
