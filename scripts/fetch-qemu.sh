@@ -1,32 +1,31 @@
 #!/usr/bin/env bash
-# Build QEMU with the emulated Statistical Profiling Unit (qemu/patches/ or
-# qemu/patches-10.2/, see below), idempotently, and print the path of its
-# qemu-system-aarch64.
+# Build QEMU with the emulated Statistical Profiling Unit (qemu/patches/),
+# idempotently, and print the path of its qemu-system-aarch64.  Every guest
+# of the project boots it, with or without the unit.
 #
 # Usage: scripts/fetch-qemu.sh [--source] [--rebuild]
 #   --source    only fetch and unpack Debian's qemu source package; print its
 #               directory (read-only: the pristine source, Debian's patches in)
 #   --rebuild   build again even if a binary for this key is cached
 #
-# SPE_QEMU_SERIES picks the series and so the QEMU (scripts/lib/qemu-series.sh):
-#   7.2   qemu/patches/ on Debian bookworm's qemu 7.2 (the default for now);
-#   10.2  qemu/patches-10.2/ on the newest Debian qemu 10.2.x source that
-#         downloads, resolved when none is cached: the deb-src indexes of
-#         sid, trixie-backports and trixie are read, their qemu versions
-#         tried newest first, and the first 10.2.x whose files download is
-#         taken (a newer upstream release is reported: the series would
-#         have to be ported to it).  Its configure needs meson >= 1.5 and
-#         pycotap, which bookworm lacks and the +ds source does not bundle:
-#         trixie's architecture-independent meson and python3-pycotap are
-#         downloaded and unpacked (dpkg-deb -x, never installed) into the
-#         cache, and put on PATH and PYTHONPATH for configure and ninja.
+# The series is for one upstream QEMU release (scripts/lib/qemu-series.sh:
+# 10.2), built from the newest Debian qemu 10.2.x source that downloads,
+# resolved when none is cached: the deb-src indexes of sid,
+# trixie-backports and trixie are read, their qemu versions tried newest
+# first, and the first 10.2.x whose files download is taken (a newer
+# upstream release is reported: the series would have to be ported to it).
+# Its configure needs meson >= 1.5 and pycotap, which bookworm lacks and the
+# +ds source does not bundle: trixie's architecture-independent meson and
+# python3-pycotap are downloaded and unpacked (dpkg-deb -x, never
+# installed) into the cache, and put on PATH and PYTHONPATH for configure
+# and ninja.
 #
 # Steps, each skipped when its result is already in the cache
 # (${SPE_CACHE_DIR:-<repo>/.cache}/qemu/):
 #   1. `apt-get source --download-only qemu` through a private deb-src
 #      configuration (scripts/lib/apt.sh; the machine's apt setup is never
 #      changed), `dpkg-source -x` into src/qemu-VERSION/;
-#   2. a git work tree (work/ for 7.2, work-SERIES/ otherwise) of that
+#   2. a git work tree (work-SERIES/) of that
 #      source: reset to the pristine commit,
 #      then `git am` of qemu/patches/*.patch (so every patch must apply as a
 #      commit, message and all); unchanged files keep their timestamps, so
@@ -65,19 +64,13 @@ configure_flags=(--target-list=aarch64-softmmu --disable-docs --disable-tools
 	--disable-guest-agent --disable-user --disable-werror --disable-gtk
 	--disable-sdl --disable-vnc --disable-opengl --disable-spice --disable-curl
 	--disable-libusb --disable-usb-redir --disable-slirp --disable-capstone
-	--disable-xen --disable-kvm --with-devices-aarch64=minimal)
-if [ "$spe_qemu_series" = 7.2 ]; then
-	dl=$qdir/dl
-	work=$qdir/work
-	first_build="3 to 7 min on 2 idle cores, much longer on a busy machine"
-else
-	dl=$qdir/dl-$spe_qemu_series
-	work=$qdir/work-$spe_qemu_series
-	# bookworm's python3 with trixie's meson on PYTHONPATH; the firmware
-	# blobs are not in the +ds source.
-	configure_flags+=(--python=/usr/bin/python3 --disable-install-blobs)
-	first_build="about 2100 steps, 16 min measured on 2 cores at a load of 8"
-fi
+	--disable-xen --disable-kvm --with-devices-aarch64=minimal
+	--python=/usr/bin/python3 --disable-install-blobs)
+# bookworm's python3 with trixie's meson on PYTHONPATH (above); the firmware
+# blobs are not in the +ds source.
+dl=$qdir/dl-$spe_qemu_series
+work=$qdir/work-$spe_qemu_series
+first_build="about 2100 steps: 12 min on 2 idle cores, 16 min at a load of 8"
 
 mkdir -p "$qdir"
 # One build at a time per series (the series share nothing but bin/).
@@ -165,14 +158,7 @@ fetch_pytools() {
 fetch_source() {
 	local dsc ver
 	dsc=$(ls "$dl"/qemu_*.dsc 2>/dev/null | sort -V | tail -n 1 || true)
-	if [ -z "$dsc" ] && [ "$spe_qemu_series" = 7.2 ]; then
-		spe_apt_src_opts
-		mkdir -p "$dl"
-		echo "fetch-qemu.sh: downloading Debian's qemu source package" >&2
-		(cd "$dl" && spe_apt_get "${APT_OPTS[@]}" -qq source --download-only qemu >/dev/null) ||
-			spe_die "apt-get source --download-only qemu failed"
-		dsc=$(ls "$dl"/qemu_*.dsc | tail -n 1)
-	elif [ -z "$dsc" ]; then
+	if [ -z "$dsc" ]; then
 		download_new_source
 		dsc=$(ls "$dl"/qemu_*.dsc | sort -V | tail -n 1)
 	fi
@@ -245,11 +231,9 @@ cp -p "$top/drivers/perf/sim/spe_spu_model.c" "$work/target/arm/spe-model/"
 cp -p "$top"/include/spe/*.h "$work/target/arm/spe-model/spe/"
 
 # ---- 4. configure and build -------------------------------------------------
-if [ "$spe_qemu_series" != 7.2 ]; then
-	fetch_pytools
-	export PATH="$pytools/root/usr/bin:$PATH"
-	export PYTHONPATH="$pytools/root/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}"
-fi
+fetch_pytools
+export PATH="$pytools/root/usr/bin:$PATH"
+export PYTHONPATH="$pytools/root/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}"
 build=$work/build
 flags_now=$(printf '%s\n' "${configure_flags[@]}")
 configure_seconds=0

@@ -16,8 +16,8 @@
 #   --seconds  per configuration (default 600); --iterations stops earlier
 #   --jobs     guests at a time (default 1; each takes a host core per vCPU)
 #   --no-key-hold  let perf's scheduling static key go off between events,
-#              as on a real machine; under QEMU 7.2's multi-threaded TCG its
-#              patching can be missed by a vCPU (scripts/qemu/init.sh)
+#              as on a real machine (scripts/qemu/init.sh says why the
+#              guests hold it)
 #   --trace    all (default): ftrace every function of the module, which
 #              slows the guest and brings races out sooner; entry: only its
 #              perf callbacks and IRQ handler

@@ -41,7 +41,7 @@ qemu=$(qemu_binary)
 "$qemu" $(qemu_machine_args "$smp" "$mem") -nographic -nic none \
 	-machine dumpdtb="$tmp/virt.dtb" >"$tmp/qemu.log" 2>&1 ||
 	{ cat "$tmp/qemu.log" >&2; exit 1; }
-# Always recompiled with dtc: QEMU 7.2 dumps its whole 1 MiB FDT buffer,
+# Always recompiled with dtc: QEMU (7.2 at least) dumps its whole 1 MiB FDT buffer,
 # and with that blob and an -initrd the kernel never starts (not a line
 # on the console); the same tree recompiled is 8 KiB and boots.
 dtc -q -I dtb -O dts -o "$tmp/virt.dts" "$tmp/virt.dtb"

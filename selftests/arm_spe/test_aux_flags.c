@@ -201,10 +201,11 @@ static void check_watermark(int type)
 	double deadline;
 	size_t mark;
 
+	/* The child spins until it is killed below; see the deadline. */
 	child = fork();
 	if (child == 0) {
 		usleep(100000);
-		spe_spin(3.0);
+		spe_spin(60.0);
 		_exit(0);
 	}
 	spe_attr_init(&a, type, CFG_TS_ENABLE);
@@ -222,12 +223,15 @@ static void check_watermark(int type)
 	/*
 	 * The ordinary ring wakes the reader too (its ITRACE_START and AUX
 	 * records): consume it and wait again until the AUX data reaches the
-	 * watermark or 2.5 s pass.  The reader must then be awake with the
-	 * buffer not yet full.
+	 * watermark.  The reader must then be awake with the buffer not yet
+	 * full.  Four pages take well under a second of the child's running;
+	 * the deadline is 30 s of the guest's clock because that clock
+	 * follows the host's, and a starved host may not run the child's
+	 * vCPU for seconds.
 	 */
 	pfd.fd = s.fd;
 	pfd.events = POLLIN;
-	deadline = spe_now() + 2.5;
+	deadline = spe_now() + 30.0;
 	do {
 		int left_ms = (int)((deadline - spe_now()) * 1000);
 
