@@ -80,6 +80,16 @@ struct who_slot {
 	char text[64];
 };
 
+/* The quoted text of the last name of a field (put_name()). */
+enum name_field { NAME_COMM, NAME_CPUMODE, NAME_SYM, NAME_DSO, NAME_NR };
+
+struct name_cache {
+	const void *id;
+	bool valid;
+	size_t len;
+	char text[256];
+};
+
 /* Growable (--json, --csv): the names in a line have no bound. */
 struct text {
 	char *b;
@@ -132,6 +142,7 @@ struct script {
 	struct text rec;		/* the current record's fields */
 	size_t rec_end[F_NR + 1];	/* the runs of rec between sample fields */
 	struct text line;
+	struct name_cache names[NAME_NR];
 	bool nomem;
 };
 
@@ -667,6 +678,32 @@ static inline void put_hex(struct line *l, bool json, uint64_t v)
 }
 
 /*
+ * A name quoted, through the cache of the last one of each field: names
+ * repeat from record to record, and quoting them was a tenth of the time.
+ * @id tells a name from another (the symbol layer's names keep their
+ * address and text until an event, after which the caches are emptied).
+ */
+static void put_name(struct script *sc, struct line *l, enum name_field i, const void *id,
+		     const char *name, void (*str)(struct line *, const char *))
+{
+	struct name_cache *c = &sc->names[i];
+	size_t start = l->n;
+
+	if (c->valid && c->id == id) {
+		memcpy(l->b + l->n, c->text, c->len);
+		l->n += c->len;
+		return;
+	}
+	str(l, name);
+	c->valid = l->n - start <= sizeof(c->text);
+	if (c->valid) {
+		c->id = id;
+		c->len = l->n - start;
+		memcpy(c->text, l->b + start, c->len);
+	}
+}
+
+/*
  * One field's key and value appended to @l, strings quoted as JSON or
  * CSV.  The caller leaves room: SAMPLE_FIELD_MAX for a per-sample field,
  * for the others 192 bytes (brstack: two branches of 70) or a string's
@@ -686,17 +723,18 @@ static inline void put_field(struct script *sc, struct line *l, enum field f,
 		memcpy(l->b + l->n, sc->evtext[s->kind], sc->evtext_len[s->kind]);
 		l->n += sc->evtext_len[s->kind];
 		break;
-	case F_COMM:
-		str(l, comm);
+	case F_COMM:	/* a comm slot's name: by tid, not by address */
+		put_name(sc, l, NAME_COMM, (const void *)(intptr_t)s->tid, comm, str);
 		break;
 	case F_CPUMODE:
-		str(l, cpumode_name(s->cpumode));
+		put_name(sc, l, NAME_CPUMODE, cpumode_name(s->cpumode),
+			 cpumode_name(s->cpumode), str);
 		break;
 	case F_SYM:
-		str(l, sym->name);
+		put_name(sc, l, NAME_SYM, sym->name, sym->name, str);
 		break;
 	case F_DSO:
-		str(l, sym->dso);
+		put_name(sc, l, NAME_DSO, sym->dso, sym->dso, str);
 		break;
 	case F_TIME:
 		if (json) {
@@ -819,10 +857,16 @@ static bool struct_record(struct script *sc, const struct spe_sample *s, const c
 /* Run r of the record's part of a line. */
 static inline void put_run(struct script *sc, struct line *l, size_t r)
 {
-	size_t start = r ? sc->rec_end[r - 1] : 0;
+	size_t start = r ? sc->rec_end[r - 1] : 0, n = sc->rec_end[r] - start;
+	const char *from = sc->rec.b + start;
+	char *to = l->b + l->n;
 
-	memcpy(l->b + l->n, sc->rec.b + start, sc->rec_end[r] - start);
-	l->n += sc->rec_end[r] - start;
+	/* In 32-byte steps (memcpy of a length the compiler cannot see is
+	 * a call): the record's text has LINE_SLACK bytes past its end,
+	 * and so has the line (copy_fixed() above). */
+	for (size_t i = 0; i < n; i += 32)
+		memcpy(to + i, from + i, 32);
+	l->n += n;
 }
 
 /* The line of sample @s into @l, which has room for the record's part and
@@ -984,6 +1028,8 @@ static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 			sc->whos[i].valid = false;
 	}
 	sc->last_seq = 0;		/* mappings may change */
+	for (int i = 0; i < NAME_NR; i++)	/* ...and names with them */
+		sc->names[i].valid = false;
 	if (ev->header->type == PERF_RECORD_MMAP || ev->header->type == PERF_RECORD_MMAP2 ||
 	    ev->header->type == PERF_RECORD_FORK)
 		memset(sc->ips, 0, NR_IP_SLOTS * sizeof(*sc->ips));

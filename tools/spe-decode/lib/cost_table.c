@@ -685,6 +685,17 @@ static unsigned depth_limit(size_t n)
 	return d;
 }
 
+/* Rows and keys are all over memory: while item k's key is read, item
+ * k + 8's is fetched, and the row of item k + 16 (which holds the key's
+ * address). */
+static inline void prefetch_key(const struct sort_item *a, size_t k, size_t n)
+{
+	if (k + 16 < n)
+		__builtin_prefetch(a[k + 16].r);
+	if (k + 8 < n)
+		__builtin_prefetch(a[k + 8].r->key);
+}
+
 /*
  * Sorts the runs of a[0..n) sorted by (value, pfx) whose items tie on
  * both: their keys agree on their first off + 8 bytes at least.
@@ -705,12 +716,16 @@ static void sort_ties(struct sort_item *a, size_t n, size_t off)
 			const char *kk = a[k].r->key;
 			size_t c = off;
 
+			prefetch_key(a, k, j);
+
 			while (c < lcp && k0[c] && k0[c] == kk[c])
 				c++;
 			lcp = c;
 		}
-		for (size_t k = i; k < j; k++)
+		for (size_t k = i; k < j; k++) {
+			prefetch_key(a, k, j);
 			a[k].pfx = key_pfx(a[k].r->key, lcp);
+		}
 		sort_by_pfx(a + i, j - i, depth_limit(j - i));
 		sort_ties(a + i, j - i, lcp);
 	}
@@ -979,12 +994,7 @@ int spe_cost_print(const struct spe_cost_table *t, enum spe_cost_col order,
 	for (size_t i = 0; i < n && !o.err; i++) {
 		struct spe_cost_row_view v;
 
-		/* The rows are all over memory: the next ones' are fetched
-		 * while this one is printed. */
-		if (i + 8 < n) {
-			__builtin_prefetch(items[i + 8].r);
-			__builtin_prefetch(items[i + 8].r->key);
-		}
+		prefetch_key(items, i, n);
 		strcpy(keybuf, items[i].r->key);
 		view_of(t, items[i].r, &v, keybuf, true);
 		spe_sink_put(&o, line, (size_t)(row_text(t, &v, &tot, fc, line) - line));
