@@ -130,6 +130,7 @@ python3 "$gen" 1000 --seed 24 --no-context >e.bin
 ok=1
 # (--itrace=bl: branch samples with their brstack)
 for run in "n1.data" "e.data" "n1.data --itrace=bl"; do
+	# shellcheck disable=SC2086 # a file and its options, split on purpose
 	set -- $run
 	"$spe" script --ns -F "$all" --json "$@" >s.json &&
 		"$spe" script --ns -F "$all" --csv "$@" >s.csv &&
@@ -172,8 +173,11 @@ if sys.argv[5] == "e.data":
     assert {dict(p)["comm"] for p in js} == {'a\\b\x01"c\x1f'}
 PY
 done
-[ $ok = 1 ] && tap_ok "--json and --csv: every field in order equals the perf layout's; names escaped" ||
+if [ $ok = 1 ]; then
+	tap_ok "--json and --csv: every field in order equals the perf layout's; names escaped"
+else
 	tap_fail "--json and --csv against the perf layout"
+fi
 
 ## A truncated file: every complete packet before the cut, as perf report -D.
 # (perf itself dies of SIGBUS on some cuts: its lines of the intact file.)
