@@ -3,11 +3,14 @@
 # with -j 1 and -j 2 (targets: >= 1.7x faster with 2 threads, < 0.6 s wall)
 # beside what decoding its records alone costs on 2 threads (the floor),
 # spe-decode script with perf's default output beside perf script (target
-# >= 15x), report --sort sym beside perf report --sort sym, and c2c, html
+# >= 15x), script --json and --csv beside it (target: at most twice its
+# time), report --sort sym beside perf report --sort sym, and c2c, html
 # and pprof on the same file.  Peak memory must stay under 64 MB; the view
 # whose memory grows with the input (report --sort sym,data_src) also runs
-# once on the 1 GB file.  Wall times on a shared machine are noisy: each
-# other command runs 3 times and the fastest run counts.
+# once on the 1 GB file.  Last, report, html and pprof on a recording with
+# a row for nearly every record beside perf report: there memory grows
+# with the rows.  Wall times on a shared machine are noisy: each other
+# command runs 3 times and the fastest run counts.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cache="${SPE_CACHE_DIR:-$top/.cache}/bench-views"
@@ -84,6 +87,12 @@ measure "spe-decode script --branch-miss -j 1" "$cache/spe1.out" \
 measure "spe-decode script --branch-miss (same output)" "$cache/spe.out" \
 	"$spe" script --branch-miss "$cache/b32.data"
 read -r sw _ <"$cache/last"
+# The same samples as JSON lines and CSV, every field (to /dev/null: their
+# output is 2.7 and 1.1 times the size of perf's layout).
+measure "spe-decode script --json (all fields)" /dev/null "$spe" script --json "$cache/b32.data"
+read -r jw _ <"$cache/last"
+measure "spe-decode script --csv (all fields)" /dev/null "$spe" script --csv "$cache/b32.data"
+printf 'script --json vs script: %.2fx the wall time (target <= 2x)\n' "$(echo "$jw / $sw" | bc -l)"
 cmp -s "$cache/spe1.out" "$cache/spe.out" ||
 	echo "spe-decode script: output with $(nproc) threads DIFFERS from -j 1"
 if command -v perf >/dev/null; then
@@ -99,3 +108,22 @@ measure "spe-decode c2c" /dev/null "$spe" c2c "$cache/b32.data"
 measure "spe-decode html" /dev/null "$spe" html -o "$cache/r.html" "$cache/b32.data"
 measure "spe-decode pprof" /dev/null "$spe" pprof -o "$cache/p.pb.gz" "$cache/b32.data"
 rm -f "$cache/perf.out" "$cache/spe.out" "$cache/spe1.out" "$cache/r.html" "$cache/p.pb.gz"
+
+# A table with a row for nearly every record: code without symbols, every
+# instruction address its own row (bench_many_rows_inputs).  The views'
+# time and memory grow with the rows here; perf report runs once (its
+# run is the longest of the benchmark).
+bench_many_rows_inputs "$cache"
+printf '\nperf.data of %d MB, 1,000,000 SPE records on 4 CPUs, PCs without symbols (960,000 rows by sym)\n' \
+	$(($(stat -c %s "$cache/rows.data") / 1048576))
+printf '%-46s %8s %8s %8s\n' "command" "wall s" "CPU s" "peak MB"
+if command -v perf >/dev/null; then
+	runs=1 measure "perf report --itrace=i1i --sort sym (1 run)" /dev/null \
+		perf report -i "$cache/rows.data" --itrace=i1i --stdio --sort sym
+fi
+measure "spe-decode report --sort sym" /dev/null "$spe" report --sort sym "$cache/rows.data"
+measure "spe-decode report --sort sym,data_src" /dev/null \
+	"$spe" report --sort sym,data_src "$cache/rows.data"
+measure "spe-decode html" /dev/null "$spe" html -o "$cache/r.html" "$cache/rows.data"
+measure "spe-decode pprof" /dev/null "$spe" pprof -o "$cache/p.pb.gz" "$cache/rows.data"
+rm -f "$cache/rows.data" "$cache/r.html" "$cache/p.pb.gz"

@@ -17,3 +17,22 @@ bench_perfdata_inputs() {
 	"$spe" wrap -o "$dir/b32.data" --pid 100 --tid 100 --comm bench \
 		"$dir/a.bin@0" "$dir/b.bin@1" "$dir/a.bin@2" "$dir/b.bin@3"
 }
+
+# bench_many_rows_inputs DIR: after bench_perfdata_inputs, writes into DIR
+# (once) four 250,000-record AUX streams whose user PCs are drawn from 16
+# million instructions and kernel PCs from a million (u0.bin..u3.bin), and
+# (every time) rows.data: one stream per CPU, ~48 MB, nearly every PC of it
+# a distinct address without a symbol, so a cost table by sym has a row
+# for nearly every record.
+bench_many_rows_inputs() {
+	local dir=$1 top gen i
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+	gen="$top/tools/spe-decode/tests/perfdata/gen_mixed.py"
+	for i in 0 1 2 3; do
+		[ -s "$dir/u$i.bin" ] ||
+			python3 "$gen" 250000 --seed $((31 + i)) --ts0 $((1000000 + 11 * i)) \
+				--pc-range 16777216 >"$dir/u$i.bin"
+	done
+	"$spe" wrap -o "$dir/rows.data" --pid 100 --tid 100 --comm bench \
+		"$dir/u0.bin@0" "$dir/u1.bin@1" "$dir/u2.bin@2" "$dir/u3.bin@3"
+}

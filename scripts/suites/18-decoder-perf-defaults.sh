@@ -119,6 +119,66 @@ else
 	tap_fail "--csv/--json honour -F and quote as RFC 4180"
 fi
 
+# --json and --csv field by field against the perf layout of the same
+# samples (suite 21 holds that layout to perf's), in the documented column
+# order, with every field; names with a backslash and control characters
+# escaped as JSON (RFC 8259 §7) and read back as they were.
+all=event,time,cpu,pid,tid,comm,ip,cpumode,sym,symoff,dso,addr,phys_addr,data_src,weight,ins_lat,xlat_lat,period,flags,brstack
+txt=pid,tid,cpu,time,period,event,addr,weight,ins_lat,xlat_lat,ip,cpumode,brstack
+python3 "$gen" 1000 --seed 24 --no-context >e.bin
+"$spe" wrap -o e.data --per-thread --pid 6 --tid 6 --comm $'a\\b\x01"c\x1f' e.bin 2>/dev/null
+ok=1
+# (--itrace=bl: branch samples with their brstack)
+for run in "n1.data" "e.data" "n1.data --itrace=bl"; do
+	# shellcheck disable=SC2086 # a file and its options, split on purpose
+	set -- $run
+	"$spe" script --ns -F "$all" --json "$@" >s.json &&
+		"$spe" script --ns -F "$all" --csv "$@" >s.csv &&
+		"$spe" script --ns -F "$txt" "$@" >s.txt || ok=0
+	python3 - "$all" s.json s.csv s.txt "$run" <<'PY' || ok=0
+import csv, json, sys
+cols = sys.argv[1].split(",")
+js = [json.loads(l, object_pairs_hook=lambda p: p) for l in open(sys.argv[2])]
+rows = list(csv.reader(open(sys.argv[3], newline="")))
+txt = [l.split() for l in open(sys.argv[4])]
+assert rows[0] == cols, rows[0]
+rows = rows[1:]
+assert len(js) == len(rows) == len(txt) > 500, (len(js), len(rows), len(txt))
+branches = 0
+for pairs, r, t in zip(js, rows, txt):
+    assert [k for k, _ in pairs] == cols, pairs
+    j = dict(pairs)
+    if j["cpu"] < 0:		# per-thread: no CPU, perf prints none
+        t.insert(1, "[%03d]" % j["cpu"])
+    # the perf layout: pid/tid [cpu] s.ns: period event: addr weight ins_lat
+    # xlat_lat ip cpumode brstack...
+    assert "%d/%d" % (j["pid"], j["tid"]) == t[0] and "[%03d]" % j["cpu"] == t[1]
+    assert "%d.%09d:" % divmod(j["time"], 10**9) == t[2] and r[1] + ":" == t[2]
+    assert j["period"] == int(t[3]) == int(r[17])
+    assert j["event"] + ":" == t[4] and r[0] == j["event"]
+    assert int(j["addr"], 16) == int(t[5], 16) and r[11] == j["addr"]
+    assert [j["weight"], j["ins_lat"], j["xlat_lat"]] == [int(x) for x in t[6:9]]
+    assert int(j["ip"], 16) == int(t[9], 16) and r[6] == j["ip"]
+    assert j["cpumode"] == t[10] == r[7]
+    assert [r[2], r[3], r[4], r[5]] == [str(j["cpu"]), str(j["pid"]), str(j["tid"]), j["comm"]]
+    assert [r[8], r[9], r[10], r[12], r[13]] == \
+        [j["sym"], j["symoff"], j["dso"], j["phys_addr"], j["data_src"]]
+    assert int(r[18], 16) == j["flags"] and r[14:17] == t[6:9]
+    br = ["%s/%s/%s" % (b["from"], b["to"], "M" if b["mispred"] else "P")
+          for b in (dict(x) for x in j["brstack"])]
+    assert br == t[11:] and r[19] == " ".join(br), (br, t[11:], r[19])
+    branches += len(br)
+assert branches > 0 or "--itrace=bl" not in sys.argv[5]
+if sys.argv[5] == "e.data":
+    assert {dict(p)["comm"] for p in js} == {'a\\b\x01"c\x1f'}
+PY
+done
+if [ $ok = 1 ]; then
+	tap_ok "--json and --csv: every field in order equals the perf layout's; names escaped"
+else
+	tap_fail "--json and --csv against the perf layout"
+fi
+
 ## A truncated file: every complete packet before the cut, as perf report -D.
 # (perf itself dies of SIGBUS on some cuts: its lines of the intact file.)
 size=$(stat -c %s n1.data)

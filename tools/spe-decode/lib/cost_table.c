@@ -441,9 +441,10 @@ static unsigned percentile(const struct row *r, double pct, unsigned sat)
 }
 
 /* The row's view; its keys point into keybuf (a copy of the key the view
- * splits), or are left NULL without one. */
+ * splits), or are left NULL without one.  Its percentiles are left 0
+ * unless asked for (a walk through the row's latency counts). */
 static void view_of(const struct spe_cost_table *t, const struct row *r,
-		    struct spe_cost_row_view *v, char *keybuf)
+		    struct spe_cost_row_view *v, char *keybuf, bool percentiles)
 {
 	unsigned sat = sat_value(t);
 	char *p = keybuf;
@@ -464,7 +465,7 @@ static void view_of(const struct spe_cost_table *t, const struct row *r,
 		v->lat_sum[c] = lt.sum;
 	}
 	v->p_valid = r->lat3[0].n != 0;
-	if (v->p_valid) {
+	if (v->p_valid && percentiles) {
 		v->p50 = percentile(r, 50, sat);
 		v->p90 = percentile(r, 90, sat);
 		v->p99 = percentile(r, 99, sat);
@@ -523,6 +524,11 @@ static double col_value(const struct spe_cost_row_view *v, enum spe_cost_col c)
 	}
 }
 
+static bool is_percentile(enum spe_cost_col c)
+{
+	return c == SPE_COL_P50 || c == SPE_COL_P90 || c == SPE_COL_P99;
+}
+
 /* The total a column's rows add up to; 0 for columns that do not add. */
 static double col_total(const struct spe_cost_totals *tot, enum spe_cost_col c)
 {
@@ -538,22 +544,187 @@ static double col_total(const struct spe_cost_totals *tot, enum spe_cost_col c)
 	}
 }
 
-/* Rows are sorted as (value, row) pairs; views are built for the rows
- * kept only, so a table of many small rows stays small to print. */
+/*
+ * Rows are sorted as (value, row) items; views are built for the rows
+ * kept only, so a table of many small rows stays small to print.
+ *
+ * Ties are broken by the keys' text, and in a table of a row per ip
+ * nearly every row ties (one sample each) with keys that agree on their
+ * first 16 bytes ("[.] 0x0000000000"): qsort's strcmp on each comparison,
+ * each a cache miss on another key, was half the time of sorting 2.5
+ * million rows.  The items carry 8 bytes of their key instead (pfx, big
+ * endian, so that comparing them compares the bytes as strcmp does); a
+ * run of items that tie on them is sorted again on the next 8 bytes past
+ * what its keys have in common, and so on until no two tie (keys are
+ * distinct).  The sort is in place: qsort's merge sort took a copy of the
+ * items, 60 MB for those rows.
+ */
 struct sort_item {
-	double value, limit_value;
+	double value;
+	uint64_t pfx;			/* 8 bytes of the key, see above */
 	const struct row *r;
 };
 
-static int cmp_item(const void *a, const void *b)
+/* The 8 bytes of key from off (the key is at least off bytes long), NULs
+ * past its end. */
+static uint64_t key_pfx(const char *key, size_t off)
 {
-	const struct sort_item *x = a, *y = b;
+	uint64_t p = 0;
+	size_t i = 0;
 
+	key += off;
+	for (; i < 8 && key[i]; i++)
+		p = p << 8 | (unsigned char)key[i];
+	return i == 8 ? p : i ? p << (8 * (8 - i)) : 0;
+}
+
+/* Larger values first, then the keys in byte order. */
+static inline bool item_before(const struct sort_item *x, const struct sort_item *y)
+{
 	if (x->value != y->value)
-		return x->value < y->value ? 1 : -1;
-	/* The joined keys compare as the keys one by one: the separator
-	 * sorts below every printable character. */
-	return strcmp(x->r->key, y->r->key);
+		return x->value > y->value;
+	return x->pfx < y->pfx;
+}
+
+static void swap_items(struct sort_item *a, struct sort_item *b)
+{
+	struct sort_item t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+static void sift_down(struct sort_item *a, size_t i, size_t n)
+{
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= n)
+			return;
+		if (c + 1 < n && item_before(&a[c], &a[c + 1]))
+			c++;
+		if (!item_before(&a[i], &a[c]))
+			return;
+		swap_items(&a[i], &a[c]);
+		i = c;
+	}
+}
+
+/* The fallback when quicksort's partitions go bad: O(n log n) always. */
+static void heap_sort(struct sort_item *a, size_t n)
+{
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down(a, i, n);
+	for (size_t i = n; i-- > 1;) {
+		swap_items(&a[0], &a[i]);
+		sift_down(a, 0, i);
+	}
+}
+
+/* Sorts by item_before(): quicksort with a median of three, insertion
+ * sort for short ranges, heap sort past 2 log2 n levels. */
+static void sort_by_pfx(struct sort_item *a, size_t n, unsigned depth)
+{
+	while (n > 16) {
+		size_t m = n / 2, i = 0, j = n - 1;
+		struct sort_item pivot;
+
+		if (!depth--) {
+			heap_sort(a, n);
+			return;
+		}
+		if (item_before(&a[m], &a[0]))
+			swap_items(&a[m], &a[0]);
+		if (item_before(&a[n - 1], &a[m])) {
+			swap_items(&a[n - 1], &a[m]);
+			if (item_before(&a[m], &a[0]))
+				swap_items(&a[m], &a[0]);
+		}
+		pivot = a[m];
+		/* Hoare's partition: a[0..j] not after the pivot, a[j+1..]
+		 * not before it. */
+		for (;;) {
+			while (item_before(&a[i], &pivot))
+				i++;
+			while (item_before(&pivot, &a[j]))
+				j--;
+			if (i >= j)
+				break;
+			swap_items(&a[i++], &a[j--]);
+		}
+		/* The smaller side by recursion, the larger by the loop. */
+		if (j + 1 < n - j - 1) {
+			sort_by_pfx(a, j + 1, depth);
+			a += j + 1;
+			n -= j + 1;
+		} else {
+			sort_by_pfx(a + j + 1, n - j - 1, depth);
+			n = j + 1;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
+		struct sort_item x = a[i];
+		size_t k = i;
+
+		for (; k && item_before(&x, &a[k - 1]); k--)
+			a[k] = a[k - 1];
+		a[k] = x;
+	}
+}
+
+static unsigned depth_limit(size_t n)
+{
+	unsigned d = 0;
+
+	for (; n > 1; n >>= 1)
+		d += 2;
+	return d;
+}
+
+/* Rows and keys are all over memory: while item k's key is read, item
+ * k + 8's is fetched, and the row of item k + 16 (which holds the key's
+ * address). */
+static inline void prefetch_key(const struct sort_item *a, size_t k, size_t n)
+{
+	if (k + 16 < n)
+		__builtin_prefetch(a[k + 16].r);
+	if (k + 8 < n)
+		__builtin_prefetch(a[k + 8].r->key);
+}
+
+/*
+ * Sorts the runs of a[0..n) sorted by (value, pfx) whose items tie on
+ * both: their keys agree on their first off + 8 bytes at least.
+ */
+static void sort_ties(struct sort_item *a, size_t n, size_t off)
+{
+	for (size_t i = 0, j; i < n; i = j) {
+		size_t lcp = SIZE_MAX;
+		const char *k0 = a[i].r->key;
+
+		for (j = i + 1; j < n && a[j].value == a[i].value && a[j].pfx == a[i].pfx; j++)
+			;
+		if (j - i < 2)
+			continue;
+		/* What the run's keys have in common (distinct keys: less
+		 * than all of the shortest), then the 8 bytes after it. */
+		for (size_t k = i + 1; k < j; k++) {
+			const char *kk = a[k].r->key;
+			size_t c = off;
+
+			prefetch_key(a, k, j);
+
+			while (c < lcp && k0[c] && k0[c] == kk[c])
+				c++;
+			lcp = c;
+		}
+		for (size_t k = i; k < j; k++) {
+			prefetch_key(a, k, j);
+			a[k].pfx = key_pfx(a[k].r->key, lcp);
+		}
+		sort_by_pfx(a + i, j - i, depth_limit(j - i));
+		sort_ties(a + i, j - i, lcp);
+	}
 }
 
 /* The rows kept, in order: *items (malloc'ed) holds *keep of them.
@@ -574,19 +745,22 @@ static int sorted_rows(const struct spe_cost_table *t, enum spe_cost_col order,
 	items = malloc((t->rows.used ? t->rows.used : 1) * sizeof(*items));
 	if (!items)
 		return SPE_ERR_NOMEM;
+	/* Which rows pass the limit does not depend on their order: they
+	 * are left out before the sort. */
 	for (size_t i = 0; i < t->rows.used; i++) {
-		view_of(t, row_at(t, i), &v, NULL);
-		items[i] = (struct sort_item){ .value = col_value(&v, order),
-					       .limit_value = col_value(&v, limit_col),
-					       .r = row_at(t, i) };
-	}
-	qsort(items, t->rows.used, sizeof(*items), cmp_item);
-	for (size_t i = 0; i < t->rows.used && (!top || keep < top); i++) {
+		const struct row *r = row_at(t, i);
+
+		view_of(t, r, &v, NULL, is_percentile(order));
 		if (percent_limit > 0 && total > 0 &&
-		    100.0 * items[i].limit_value / total < percent_limit)
+		    100.0 * col_value(&v, limit_col) / total < percent_limit)
 			continue;
-		items[keep++] = items[i];
+		items[keep++] = (struct sort_item){ .value = col_value(&v, order),
+						    .pfx = key_pfx(r->key, 0), .r = r };
 	}
+	sort_by_pfx(items, keep, depth_limit(keep));
+	sort_ties(items, keep, 0);
+	if (top && keep > top)
+		keep = top;
 	*itemsp = items;
 	*keepp = keep;
 	return 0;
@@ -614,7 +788,7 @@ long spe_cost_rows(const struct spe_cost_table *t, enum spe_cost_col order,
 	kp = (char *)(out + nout);
 	for (size_t i = 0; i < keep; i++) {
 		strcpy(kp, items[i].r->key);
-		view_of(t, items[i].r, &out[i], kp);
+		view_of(t, items[i].r, &out[i], kp, true);
 		kp += strlen(items[i].r->key) + 1;
 	}
 	free(items);
@@ -637,6 +811,142 @@ static void pct_text(unsigned v, bool valid, char *buf, size_t len)
 		snprintf(buf, len, "%u", v);
 }
 
+/*
+ * A row of the printed table is built by hand: printf of its sixteen
+ * columns was over a third of the time of a table of 2.5 million rows.
+ * The numbers with decimals still go through snprintf, for its rounding,
+ * but few of them are distinct (most rows of a large table have a sample
+ * or two): each column keeps the text of recent values, by their bits.
+ */
+#define FIXED_SLOTS	4096
+
+struct fixed_cache {
+	uint64_t bits[FIXED_SLOTS];
+	uint8_t len[FIXED_SLOTS];	/* 0: empty */
+	char text[FIXED_SLOTS][15];
+};
+
+enum fixed_fmt { FIX_SHARE2, FIX_SHARE1, FIX_MEAN7, FIX_MEAN6, FIX_NR };
+
+static const char *const fixed_fmts[FIX_NR] = {
+	[FIX_SHARE2] = "%5.2f", [FIX_SHARE1] = "%5.1f", [FIX_MEAN7] = "%7.1f",
+	[FIX_MEAN6] = "%6.1f",
+};
+
+/* Room a line needs past its keys: 16 columns, none longer than a double
+ * printed in full (%.1f of 1e308: 311 characters). */
+#define ROW_TEXT_MAX	(16 * 320)
+
+static char *put_fixed(struct fixed_cache *c, enum fixed_fmt f, double v, char *p)
+{
+	uint64_t bits;
+	size_t i;
+	char tmp[400];
+	int n;
+
+	memcpy(&bits, &v, sizeof(bits));
+	i = (size_t)(((bits ^ bits >> 29) * 0x9e3779b97f4a7c15ull) >> 52);
+	c += f;
+	if (c->len[i] && c->bits[i] == bits) {
+		memcpy(p, c->text[i], c->len[i]);
+		return p + c->len[i];
+	}
+	n = snprintf(tmp, sizeof(tmp), fixed_fmts[f], v);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n >= sizeof(tmp))
+		n = sizeof(tmp) - 1;
+	memcpy(p, tmp, (size_t)n);
+	if (n > 0 && (size_t)n <= sizeof(c->text[i])) {
+		c->bits[i] = bits;
+		c->len[i] = (uint8_t)n;
+		memcpy(c->text[i], tmp, (size_t)n);
+	}
+	return p + n;
+}
+
+/* "%*s" */
+static char *put_padded(char *p, const char *s, size_t len, int width)
+{
+	for (int k = (int)len; k < width; k++)
+		*p++ = ' ';
+	memcpy(p, s, len);
+	return p + len;
+}
+
+/* "%*" PRIu64 */
+static char *put_u64(char *p, uint64_t v, int width)
+{
+	char d[20];
+	size_t n = sizeof(d);
+
+	do {
+		d[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return put_padded(p, d + n, sizeof(d) - n, width);
+}
+
+/* A percentile's column: "%5s" of its number, "sat" or "-". */
+static char *put_pct(char *p, unsigned v, bool valid)
+{
+	char t[12];
+
+	pct_text(v, valid, t, sizeof(t));
+	return put_padded(p, t, strlen(t), 5);
+}
+
+/* The line of row view v into p; returns its end. */
+static char *row_text(const struct spe_cost_table *t, const struct spe_cost_row_view *v,
+		      const struct spe_cost_totals *tot, struct fixed_cache *fc, char *p)
+{
+	p = put_u64(p, v->samples, 9);
+	*p++ = ' ';
+	p = put_fixed(fc, FIX_SHARE2, share(v->samples, tot->samples), p);
+	memcpy(p, "% ", 2);
+	p = put_u64(p + 2, v->lat_sum[0], 11);
+	*p++ = ' ';
+	p = put_fixed(fc, FIX_SHARE2, share(v->lat_sum[0], tot->lat_sum), p);
+	memcpy(p, "% ", 2);
+	p = put_fixed(fc, FIX_MEAN7, mean(v->lat_sum[0], v->lat_n[0]), p + 2);
+	*p++ = ' ';
+	p = put_pct(p, v->p50, v->p_valid);
+	*p++ = ' ';
+	p = put_pct(p, v->p90, v->p_valid);
+	*p++ = ' ';
+	p = put_pct(p, v->p99, v->p_valid);
+	*p++ = ' ';
+	p = put_fixed(fc, FIX_MEAN6, mean(v->lat_sum[1], v->lat_n[1]), p);
+	*p++ = ' ';
+	p = put_fixed(fc, FIX_MEAN6, mean(v->lat_sum[2], v->lat_n[2]), p);
+	*p++ = ' ';
+	p = put_u64(p, v->lat_sat[0] + v->lat_sat[1] + v->lat_sat[2], 5);
+	*p++ = ' ';
+	p = put_fixed(fc, FIX_SHARE1, share(v->l1d_miss, tot->l1d_miss), p);
+	memcpy(p, "% ", 2);
+	p = put_fixed(fc, FIX_SHARE1, share(v->llc_miss, tot->llc_miss), p + 2);
+	memcpy(p, "% ", 2);
+	p = put_fixed(fc, FIX_SHARE1, share(v->tlb_walk, tot->tlb_walk), p + 2);
+	memcpy(p, "% ", 2);
+	p = put_fixed(fc, FIX_SHARE1, share(v->remote, tot->remote), p + 2);
+	memcpy(p, "% ", 2);
+	p = put_fixed(fc, FIX_SHARE1, share(v->mispred, tot->mispred), p + 2);
+	memcpy(p, "%  ", 3);
+	p += 3;
+	for (unsigned k = 0; k < t->nkeys; k++) {
+		size_t len = strlen(v->key[k]);
+
+		if (k) {
+			memcpy(p, "  ", 2);
+			p += 2;
+		}
+		memcpy(p, v->key[k], len);
+		p += len;
+	}
+	*p++ = '\n';
+	return p;
+}
+
 int spe_cost_print(const struct spe_cost_table *t, enum spe_cost_col order,
 		   double percent_limit, size_t top,
 		   int (*write)(void *ctx, const char *text, size_t len), void *ctx)
@@ -644,14 +954,20 @@ int spe_cost_print(const struct spe_cost_table *t, enum spe_cost_col order,
 	struct spe_sink o = { write, ctx, 0 };
 	struct sort_item *items;
 	struct spe_cost_totals tot;
+	struct fixed_cache *fc;
 	size_t n;
-	char *keybuf;
+	char *keybuf, *line;
 
 	/* One row's view at a time: a table of a million rows prints in the
 	 * memory of its sort. */
 	keybuf = malloc(t->rows.maxkey + 1);
-	if (!keybuf || sorted_rows(t, order, percent_limit, top, &items, &n)) {
+	line = malloc(ROW_TEXT_MAX + 2 * t->rows.maxkey + 2 * t->nkeys);
+	fc = calloc(FIX_NR, sizeof(*fc));
+	if (!keybuf || !line || !fc ||
+	    sorted_rows(t, order, percent_limit, top, &items, &n)) {
 		free(keybuf);
+		free(line);
+		free(fc);
 		return SPE_ERR_NOMEM;
 	}
 	spe_cost_totals(t, &tot);
@@ -672,28 +988,16 @@ int spe_cost_print(const struct spe_cost_table *t, enum spe_cost_col order,
 		spe_sink_printf(&o, "%s%s", k ? "  " : "", key_names[t->keys[k]]);
 	spe_sink_printf(&o, "\n");
 	for (size_t i = 0; i < n && !o.err; i++) {
-		struct spe_cost_row_view view, *v = &view;
-		char p50[12], p90[12], p99[12];
+		struct spe_cost_row_view v;
 
+		prefetch_key(items, i, n);
 		strcpy(keybuf, items[i].r->key);
-		view_of(t, items[i].r, v, keybuf);
-
-		pct_text(v->p50, v->p_valid, p50, sizeof(p50));
-		pct_text(v->p90, v->p_valid, p90, sizeof(p90));
-		pct_text(v->p99, v->p_valid, p99, sizeof(p99));
-		spe_sink_printf(&o, "%9" PRIu64 " %5.2f%% %11" PRIu64 " %5.2f%% %7.1f %5s %5s %5s %6.1f %6.1f %5"
-		   PRIu64 " %5.1f%% %5.1f%% %5.1f%% %5.1f%% %5.1f%%  ",
-		   v->samples, share(v->samples, tot.samples), v->lat_sum[0],
-		   share(v->lat_sum[0], tot.lat_sum), mean(v->lat_sum[0], v->lat_n[0]), p50, p90,
-		   p99, mean(v->lat_sum[1], v->lat_n[1]), mean(v->lat_sum[2], v->lat_n[2]),
-		   v->lat_sat[0] + v->lat_sat[1] + v->lat_sat[2], share(v->l1d_miss, tot.l1d_miss),
-		   share(v->llc_miss, tot.llc_miss), share(v->tlb_walk, tot.tlb_walk),
-		   share(v->remote, tot.remote), share(v->mispred, tot.mispred));
-		for (unsigned k = 0; k < t->nkeys; k++)
-			spe_sink_printf(&o, "%s%s", k ? "  " : "", v->key[k]);
-		spe_sink_printf(&o, "\n");
+		view_of(t, items[i].r, &v, keybuf, true);
+		spe_sink_put(&o, line, (size_t)(row_text(t, &v, &tot, fc, line) - line));
 	}
 	free(items);
 	free(keybuf);
+	free(line);
+	free(fc);
 	return o.err;
 }

@@ -109,6 +109,68 @@ static void many_rows(void)
 	spe_cost_free(t);
 }
 
+/*
+ * The order of the rows: most samples first, ties by their keys' bytes as
+ * strcmp orders them.  The sort compares 8 bytes of the keys at a time
+ * past what the tied rows' keys have in common: here keys share prefixes
+ * of 0 to 40 bytes, end inside another key, differ in their last byte
+ * only, or in a byte above 0x7f (unsigned, as strcmp).
+ */
+static void row_order(void)
+{
+	enum { NR = 3000 };
+	static char names[NR][80];
+	struct spe_cost_table *t;
+	struct spe_cost_row_view *rows = NULL;
+	char why[160];
+	long nr = -1, bad = 0;
+	struct rec a;
+
+	make(&a);
+	if (spe_cost_new(&t, "dso", why, sizeof(why))) {
+		CHECK(0, "row order: a table");
+		return;
+	}
+	for (int i = 0; i < NR; i++) {
+		static const int plen[] = { 0, 5, 7, 8, 9, 16, 23, 40 };
+		int n = plen[i % 8], k = i / 8;
+
+		memset(names[i], 'x', (size_t)n);
+		if (k % 5 == 0)		/* the prefix alone, or one byte more */
+			snprintf(names[i] + n, sizeof(names[i]) - (size_t)n, "%.*s", k % 2, "\x90");
+		else
+			snprintf(names[i] + n, sizeof(names[i]) - (size_t)n, "%c%05d",
+				 k % 3 ? 'a' : 0x85, k % 97 * 1000 + k);
+		a.sym.dso = names[i];
+		/* one or two samples: a row ties with half the others */
+		for (int j = 0; j <= i % 2; j++)
+			if (spe_cost_add(t, &a.vs))
+				bad++;
+	}
+	nr = spe_cost_rows(t, SPE_COL_SAMPLES, 0, 0, &rows);
+	for (long i = 1; i < nr; i++)
+		bad += rows[i - 1].samples < rows[i].samples ||
+		       (rows[i - 1].samples == rows[i].samples &&
+			strcmp(rows[i - 1].key[0], rows[i].key[0]) >= 0);
+	snprintf(why, sizeof(why), "row order: samples, then the keys as strcmp (%ld rows, %ld out of order)",
+		 nr, bad);
+	/* some names repeat (the prefix alone): count the distinct ones */
+	{
+		long distinct = 0;
+
+		for (int i = 0; i < NR; i++) {
+			int seen = 0;
+
+			for (int j = 0; j < i && !seen; j++)
+				seen = !strcmp(names[i], names[j]);
+			distinct += !seen;
+		}
+		CHECK(nr == distinct && nr > 2000 && !bad, why);
+	}
+	free(rows);
+	spe_cost_free(t);
+}
+
 int main(void)
 {
 	struct rec a, b;
@@ -200,5 +262,6 @@ int main(void)
 		}
 	}
 	many_rows();
+	row_order();
 	return tap_done();
 }

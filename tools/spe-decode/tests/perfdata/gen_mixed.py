@@ -10,8 +10,11 @@ packets, ending with a Timestamp (or an End packet with --end).  Packet
 encodings: DDI 0586A §5, DDI 0487 D18.
 
 usage: gen_mixed.py N [--seed S] [--ts0 T] [--tids a,b,...] [--no-context]
-                      [--pad] [--pcs A,B,...] [--kpcs A,B,...] > out.bin
+                      [--pad] [--pcs A,B,...] [--kpcs A,B,...] [--pc-range K]
+                      > out.bin
   --pcs   user-space PCs are drawn from this list (hex)
+  --pc-range  ...or from K instructions from 0x400000 (default 16384; a
+          large K makes nearly every record's PC a new one)
   --kpcs  kernel PCs (EL1) are drawn from this list (hex)
   --pad   pad every record to 64 bytes (records then never straddle a
           64-byte multiple, so --chunk 4096 keeps records whole)
@@ -46,6 +49,7 @@ def main():
     pad = '--pad' in a
     pcs = [int(x, 16) for x in opt('--pcs', '').split(',') if x]
     kpcs = [int(x, 16) for x in opt('--kpcs', '').split(',') if x]
+    pc_range = int(opt('--pc-range', '16384'))
     out = bytearray()
     for i in range(n):
         kind = rnd.choice(['ld', 'ld', 'st', 'br', 'other'])
@@ -55,7 +59,7 @@ def main():
                 0xffff800008000000 + rnd.randrange(0, 0x100000) * 4
             pcv = (pc & 0x00ffffffffffffff) | (1 << 63) | (1 << 61)  # EL1 ns
         else:
-            pc = rnd.choice(pcs) if pcs else 0x400000 + rnd.randrange(0, 0x4000) * 4
+            pc = rnd.choice(pcs) if pcs else 0x400000 + rnd.randrange(0, pc_range) * 4
             pcv = pc | (1 << 63)
         r = addr_pkt(0, pcv)
         if context and rnd.random() < 0.9:
@@ -96,7 +100,7 @@ def main():
             if kind == 'ld' and rnd.random() < 0.95:
                 r += bytes([0x43, rnd.choice([0x0, 0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe])])
         elif kind == 'br':
-            tgt = 0x400000 + rnd.randrange(0, 0x4000) * 4
+            tgt = 0x400000 + rnd.randrange(0, pc_range) * 4
             r += addr_pkt(1, tgt | (1 << 63))
         ts += rnd.randrange(1, 200)
         r += bytes([0x71]) + u64(ts)
