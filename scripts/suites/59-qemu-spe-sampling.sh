@@ -24,6 +24,10 @@
 #   - an SVE workload (qemu/tests/spe-sve.c): its contiguous and
 #     gather/scatter loads and stores and SVE data processing are sampled
 #     as SVE operations at its vector length, their addresses in its arrays;
+#   - an atomics loop (qemu/tests/spe-atomics.c: LDADD, SWP, CAS and seven
+#     ALU and branch instructions): every PC of it gets 5-20% of the
+#     samples, the atomics' records are loads with AT and a Data Source,
+#     and load_filter=1 samples them;
 #   - differential: the two drivers' per-task recordings agree on the
 #     workload's mix (loads, stores, conditional branches, L1D hits);
 #   - both drivers unload; the kernel log has no warning, BUG or oops.
@@ -51,6 +55,16 @@ if ! aarch64-linux-gnu-gcc -std=gnu11 -Wall -Wextra -Werror -O2 -static -march=a
 	tap_done
 	exit 1
 fi
+atomics=$runs/spe-atomics
+if ! aarch64-linux-gnu-gcc -std=gnu11 -Wall -Wextra -Werror -O2 -static -march=armv8.1-a \
+	-o "$atomics" "$top/qemu/tests/spe-atomics.c" 2>"$atomics.log"; then
+	tap_fail "the atomics workload (qemu/tests/spe-atomics.c) cross-compiles" "$(cat "$atomics.log")"
+	tap_done
+	exit 1
+fi
+# The atomics loop: ten instructions from atomics_loop, the first three
+# LDADD, SWP and CAS (decimal addresses).
+loop_at=$((16#$(aarch64-linux-gnu-nm "$atomics" | awk '$3 == "atomics_loop" { print $1 }')))
 
 # The workload's code and data, from its symbol table: "start end" (hex).
 sym_range() {
@@ -331,6 +345,97 @@ check_sve() {
 	fi
 }
 
+# loop_records DATA: "pc records ld_at ds" for each of the atomics loop's
+# ten PCs, from host perf's dump: how many records have that PC, how many
+# of them are loads with the atomic bit (an Operation Type "LD ... AT", no
+# ST), and how many of those have a Data Source packet.
+loop_records() {
+	ref_perf report -D -i "$res/$1" 2>/dev/null | awk -v lo="$loop_at" '
+		function done_rec() {
+			if (pc >= lo && pc < lo + 40) {
+				n[pc]++
+				if (ld && at) { good[pc]++; if (ds) gds[pc]++ }
+			}
+			pc = -1; ld = at = ds = 0
+		}
+		BEGIN { pc = -1 }
+		/ PC 0x[0-9a-f]+/ {
+			done_rec()
+			for (i = 1; i < NF; i++) if ($i == "PC") pc = strtonum($(i + 1))
+		}
+		/ LD( |$)/ && / AT( |$)/ { ld = 1; at = 1 }
+		/ DATA-SOURCE [0-9]+$/ { ds = 1 }
+		END {
+			done_rec()
+			for (i = 0; i < 10; i++) printf "%d %d %d %d\n", lo + 4 * i, n[lo + 4 * i], good[lo + 4 * i], gds[lo + 4 * i]
+		}'
+}
+
+# check_atomics NAME TAG: the atomics loop (qemu/tests/spe-atomics.c),
+# recorded per task: the unit counts every executed instruction once
+# (an atomic TCG runs through another path is no exception), so each of
+# the ten PCs gets 5 to 20% of the loop's samples; the LDADD, SWP and
+# CAS records are loads with the atomic bit (DDI 0586A §5.3.8: "0 Load or
+# swap"), each with a Data Source packet when the profile has
+# PMSIDR_EL1.LDS; with the CAS off its alignment (TCG runs it again,
+# alone) each PC still gets 7 to 14%; and a load-filtered recording
+# samples the atomics (and only them, of the loop).
+check_atomics() {
+	local name=$1 tag=$2 profile rows tot shares='' bad=0 pc n g d at=0 atg=0 atds=0 need_ds=1
+	profile=${name#* }
+	profile=${profile%% *}
+	[ "$profile" = v1-min ] && need_ds=0
+	spe_result_is "$name: perf record of the atomics loop succeeds" "$out" "$tag-at.rc" 0
+	rows=$(loop_records "$tag-at.data")
+	tot=$(awk '{ t += $2 } END { print t + 0 }' <<<"$rows")
+	while read -r pc n g d; do
+		shares+=" $((n * 1000 / (tot > 0 ? tot : 1)))"
+		if [ $((n * 100)) -lt $((tot * 5)) ] || [ $((n * 100)) -gt $((tot * 20)) ]; then
+			bad=$((bad + 1))
+		fi
+		if [ "$pc" -lt $((loop_at + 12)) ]; then
+			at=$((at + n)) atg=$((atg + g)) atds=$((atds + d))
+		fi
+	done <<<"$rows"
+	if [ "$tot" -ge 1000 ] && [ "$bad" = 0 ]; then
+		tap_ok "$name: the atomics loop's ten PCs each get 5-20% of its $tot samples (per mille:$shares)"
+	else
+		tap_fail "$name: the atomics loop's ten PCs each get 5-20% of its samples (at least 1000)" \
+			"$tot samples in the loop, $bad PCs outside 5-20%; per mille:$shares"
+	fi
+	if [ "$at" -gt 0 ] && [ "$atg" = "$at" ] && { [ "$need_ds" = 0 ] || [ "$atds" = "$at" ]; }; then
+		tap_ok "$name: the $at LDADD, SWP and CAS records are loads with AT$([ "$need_ds" = 1 ] && echo ', each with a Data Source')"
+	else
+		tap_fail "$name: the LDADD, SWP and CAS records are loads with AT, each with a Data Source" \
+			"$at records: $atg LD AT, $atds of those with a Data Source" \
+			"$(ref_perf report -D -i "$res/$tag-at.data" 2>/dev/null | grep -A3 " PC 0x$(printf %x $((loop_at + 8))) " | head -n 4)"
+	fi
+	# The CAS off its alignment goes through TCG's stop-the-world path
+	# (EXCP_ATOMIC), which runs it a second time: counted once, it gets
+	# a tenth, not the 18% of an instruction counted twice.
+	spe_result_is "$name: perf record of the atomics loop with a split CAS succeeds" "$out" "$tag-atsplit.rc" 0
+	rows=$(loop_records "$tag-atsplit.data")
+	tot=$(awk '{ t += $2 } END { print t + 0 }' <<<"$rows")
+	shares=$(awk -v t="$tot" '{ printf " %d", $2 * 1000 / (t > 0 ? t : 1) }' <<<"$rows")
+	if [ "$tot" -ge 1000 ] && [ -z "$(awk -v t="$tot" '$2 * 100 < t * 7 || $2 * 100 > t * 14' <<<"$rows")" ]; then
+		tap_ok "$name: with a split CAS (TCG's EXCP_ATOMIC path) each PC still gets 7-14% of $tot samples (per mille:$shares)"
+	else
+		tap_fail "$name: with a split CAS (TCG's EXCP_ATOMIC path) each PC gets 7-14% of the loop's samples (at least 1000)" \
+			"$tot samples in the loop; per mille:$shares"
+	fi
+	spe_result_is "$name: perf record of the atomics loop with load_filter=1 succeeds" "$out" "$tag-atld.rc" 0
+	rows=$(loop_records "$tag-atld.data")
+	at=$(awk -v lo="$loop_at" '$1 < lo + 12 { t += $2 } END { print t + 0 }' <<<"$rows")
+	tot=$(awk '{ t += $2 } END { print t + 0 }' <<<"$rows")
+	if [ "$at" -ge 100 ] && [ "$at" = "$tot" ] &&
+	   [ "$(awk -v lo="$loop_at" '$1 < lo + 12 && $2 == 0' <<<"$rows")" = "" ]; then
+		tap_ok "$name: load_filter=1 samples the loop's atomics, each of them, and nothing else of it ($at records)"
+	else
+		tap_fail "$name: load_filter=1 samples LDADD, SWP and CAS, and nothing else of the loop" \
+			"$at records on the atomics, $tot in the loop" "$(tr '\n' ';' <<<"$rows")"
+	fi
+}
+
 # rate FILE: the workload's iterations per second.
 rate() {
 	sed -n 's/^\([0-9]*\) iterations.*/\1/p' "$res/$1"
@@ -360,7 +465,7 @@ run() {
 		# the host decodes; the others keep QEMU's own MIDR.
 		[ "$profile" = v2 ] && export SPE_QEMU_MIDR=$neoverse_v2_midr
 		"$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp 2 --spe-qemu "$profile" --with-perf \
-			--module "$ko" "${intree[@]}" --file "$spin" --file "$sve" --timeout 400 \
+			--module "$ko" "${intree[@]}" --file "$spin" --file "$sve" --file "$atomics" --timeout 400 \
 			--script "$guest" --out "$out"
 	) 2>"$out.log" || rc=$?
 	res=$out/results
@@ -389,6 +494,7 @@ run() {
 		check_recording "$name: $drv system wide" "$tag-sys.data" 0
 		check_pmu_events "$name: $drv" "$tag"
 		check_sve "$name: $drv" "$tag"
+		check_atomics "$name: $drv" "$tag"
 		spe_result_is "$name: $drv unloads" "$out" "$tag-rmmod.rc" 0
 		echo "# $name: spe_spin $(rate spin-base) iterations/s unprofiled," \
 			"$(rate "$tag-spin-u") profiled by $drv (/u)"

@@ -466,7 +466,12 @@ static int op_is_load(const struct spe_op *op)
 	return op->cls == SPE_OP_CLASS_LDST && !(op->subclass & SPE_OP_LDST_ST);
 }
 
-/* DDI 0586A §3.2.2: ST includes all atomics, LD the ones returning data. */
+/*
+ * The load and store filters (PMSFCR_EL1.LD, .ST), DDI 0586A §3.2.2: ST
+ * takes every atomic, LD the atomics that return data.  In the packet an
+ * atomic that returns data (CAS, SWP, LD<op>) is a load with AT (§5.3.8:
+ * "0 Load or swap"), only ST<op> a store: such an op passes both filters.
+ */
 static int op_is_store(const struct spe_op *op)
 {
 	return op->cls == SPE_OP_CLASS_LDST &&

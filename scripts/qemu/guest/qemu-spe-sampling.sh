@@ -3,7 +3,7 @@
 # spe_spin workload through QEMU's emulated Statistical Profiling Unit
 # (-cpu max,spe=on), first with the project's hardware module arm_spe.ko,
 # then with Debian's in-tree arm_spe_pmu (the same recording, the other
-# driver).  Every result goes to $RESULTS for the host to decode and check;
+# driver); and the atomics loop of qemu/tests/spe-atomics.c.  Every result goes to $RESULTS for the host to decode and check;
 # nothing is judged here.
 # shellcheck source=scripts/qemu/guest-lib.sh
 . /guest/lib.sh
@@ -39,6 +39,20 @@ record() {
 		perf record -q -o "$1-stat.data" -c 16384 -e arm_spe/ts_enable=1/u -- \
 		"$SPIN" 1 >"$1-spin-stat" 2>"$1-stat.log"
 	echo $? >"$1-stat.rc"
+	# Atomics (qemu/tests/spe-atomics.c): a ten-instruction loop with
+	# LDADD, SWP and CAS, all of its PCs sampled alike; then only loads,
+	# which the three atomics are.  4097 operations between samples is
+	# prime to the loop's ten, so the samples walk over all of it.
+	perf record -q -o "$1-at.data" -c 4096 -e arm_spe/ts_enable=1,pa_enable=1/u -- \
+		"$FILES/spe-atomics" 1 >"$1-at.out" 2>"$1-at.log"
+	echo $? >"$1-at.rc"
+	perf record -q -o "$1-atld.data" -c 4096 -e arm_spe/ts_enable=1,load_filter=1/u -- \
+		"$FILES/spe-atomics" 1 >"$1-atld.out" 2>"$1-atld.log"
+	echo $? >"$1-atld.rc"
+	# The CAS 4 bytes off alignment: TCG runs it again alone (EXCP_ATOMIC).
+	perf record -q -o "$1-atsplit.data" -c 4096 -e arm_spe/ts_enable=1/u -- \
+		"$FILES/spe-atomics" 1 split >"$1-atsplit.out" 2>"$1-atsplit.log"
+	echo $? >"$1-atsplit.rc"
 	mark "rmmod $1"
 	rmmod "$3"
 	echo $? >"$1-rmmod.rc"
