@@ -11,6 +11,9 @@
 #   spe_views_pcs_all        prints a PC 4 bytes into each function of $elf
 #                            as mapped at 0x10000000 (comma-separated hex)
 #   spe_views_pcs_named      the same, 8 bytes into six named functions
+#   spe_views_output_checks VIEW OUT DATA
+#                            the -o promises of a view that writes a file
+#                            (html, pprof), as TAP; OUT is a name in $tmp
 spe_views_setup() {
 	bld="$top/build/spe-decode"
 	spe="$bld/spe-decode"
@@ -42,4 +45,32 @@ want = ["spe_symbols_new", "spe_symbols_free", "spe_symbols_event", "spe_symbols
         "spe_symbols_lookup", "feed"]
 syms = {l.split()[2]: int(l.split()[0], 16) for l in sys.stdin if len(l.split()) == 3}
 print(",".join("%x" % (syms[w] + 0x10000000 + 8) for w in want))'
+}
+
+# What a view writing a file promises of its -o: the file follows the
+# umask, as perf's reports do (a perf.data is 0600); an output that is the
+# input is refused as inject refuses it, a failed run (1), not a usage
+# error (2), with the input untouched; an output that cannot be created is
+# exit 1 too, naming it.
+spe_views_output_checks() {
+	local view=$1 out=$2 data=$3 modes rc irc u
+	modes=$(for u in 022 027; do
+		(umask $u && "$spe" "$view" -o "$tmp/$out" "$data" 2>/dev/null && stat -c %a "$tmp/$out")
+		rm -f "$tmp/$out"
+	done | tr '\n' ' ')
+	[ "$modes" = "644 640 " ] && tap_ok "the output follows the umask (022: 644, 027: 640)" ||
+		tap_fail "output mode" "umask 022 and 027 gave: $modes"
+	cp "$data" "$tmp/keep.data"
+	"$spe" "$view" -o "$data" "$data" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 1 ] && cmp -s "$data" "$tmp/keep.data" && grep -q "input" "$tmp/err" &&
+		tap_ok "-o the input is refused (exit 1, as inject) and the input is untouched" ||
+		tap_fail "-o the input" "exit $rc" "$(cat "$tmp/err")"
+	"$spe" "$view" -o "$tmp/no/such/dir/$out" "$data" 2>"$tmp/err"
+	rc=$?
+	"$spe" inject -o "$tmp/no/such/dir/i.data" "$data" 2>/dev/null
+	irc=$?
+	[ $rc -eq 1 ] && [ $irc -eq 1 ] && grep -q "no/such/dir" "$tmp/err" &&
+		tap_ok "an output that cannot be created: exit 1, as inject, naming it" ||
+		tap_fail "unwritable output" "exit $rc" "$(cat "$tmp/err")"
 }

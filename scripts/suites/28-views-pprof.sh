@@ -88,26 +88,7 @@ want=$("$spe" report "$tmp/sy.data" | sed -n 's/.*(load \([0-9]*\),.*/\1/p')
 	tap_fail "-tagfocus=op=load" "pprof $loads, report $want"
 
 # Output safety.
-# The output follows the umask, as perf's reports do (a perf.data is 0600).
-modes=$(for u in 022 027; do
-	(umask $u && "$spe" pprof -o "$tmp/m.pb.gz" "$tmp/sy.data" 2>/dev/null && stat -c %a "$tmp/m.pb.gz")
-	rm -f "$tmp/m.pb.gz"
-done | tr '\n' ' ')
-[ "$modes" = "644 640 " ] && tap_ok "the output follows the umask (022: 644, 027: 640)" ||
-	tap_fail "output mode" "umask 022 and 027 gave: $modes"
-cp "$tmp/sy.data" "$tmp/keep.data"
-# Refused as inject refuses it: a failed run (1), not a usage error (2).
-"$spe" pprof -o "$tmp/sy.data" "$tmp/sy.data" 2>"$tmp/err"
-[ $? -eq 1 ] && cmp -s "$tmp/sy.data" "$tmp/keep.data" && grep -q "input" "$tmp/err" &&
-	tap_ok "-o the input is refused (exit 1, as inject) and the input is untouched" ||
-	tap_fail "-o the input" "$(cat "$tmp/err")"
-"$spe" pprof -o "$tmp/no/such/dir/p.pb.gz" "$tmp/sy.data" 2>"$tmp/err"
-rc=$?
-"$spe" inject -o "$tmp/no/such/dir/i.data" "$tmp/sy.data" 2>/dev/null
-irc=$?
-[ $rc -eq 1 ] && [ $irc -eq 1 ] && grep -q "no/such/dir" "$tmp/err" &&
-	tap_ok "an output that cannot be created: exit 1, as inject, naming it" ||
-	tap_fail "unwritable output" "exit $rc" "$(cat "$tmp/err")"
+spe_views_output_checks pprof m.pb.gz "$tmp/sy.data"
 cp "$tmp/p.pb.gz" "$tmp/old.pb.gz"
 printf 'not a perf.data' >"$tmp/bad.data"
 "$spe" pprof -o "$tmp/p.pb.gz" "$tmp/bad.data" 2>/dev/null

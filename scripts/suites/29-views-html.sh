@@ -156,25 +156,7 @@ chrome "file://$tmp/r.html" --screenshot="$top/build/html-report.png" --window-s
 [ -s "$top/build/html-report.png" ] && tap_ok "screenshot in build/html-report.png" ||
 	tap_fail "screenshot"
 
-# The output follows the umask, as perf's reports do (a perf.data is 0600).
-modes=$(for u in 022 027; do
-	(umask $u && "$spe" html -o "$tmp/m.html" "$tmp/h.data" 2>/dev/null && stat -c %a "$tmp/m.html")
-	rm -f "$tmp/m.html"
-done | tr '\n' ' ')
-[ "$modes" = "644 640 " ] && tap_ok "the output follows the umask (022: 644, 027: 640)" ||
-	tap_fail "output mode" "umask 022 and 027 gave: $modes"
-cp "$tmp/h.data" "$tmp/keep.data"
-# Refused as inject refuses it: a failed run (1), not a usage error (2).
-"$spe" html -o "$tmp/h.data" "$tmp/h.data" 2>/dev/null
-[ $? -eq 1 ] && cmp -s "$tmp/h.data" "$tmp/keep.data" && tap_ok "-o the input is refused (exit 1, as inject), the input untouched" ||
-	tap_fail "-o the input"
-"$spe" html -o "$tmp/no/such/dir/r.html" "$tmp/h.data" 2>"$tmp/err"
-rc=$?
-"$spe" inject -o "$tmp/no/such/dir/i.data" "$tmp/h.data" 2>/dev/null
-irc=$?
-[ $rc -eq 1 ] && [ $irc -eq 1 ] && grep -q "no/such/dir" "$tmp/err" &&
-	tap_ok "an output that cannot be created: exit 1, as inject, naming it" ||
-	tap_fail "unwritable output" "exit $rc" "$(cat "$tmp/err")"
+spe_views_output_checks html m.html "$tmp/h.data"
 cp "$tmp/r.html" "$tmp/old.html"
 printf 'not a perf.data' >"$tmp/bad.data"
 "$spe" html -o "$tmp/r.html" "$tmp/bad.data" 2>/dev/null
