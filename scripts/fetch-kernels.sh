@@ -72,7 +72,7 @@ fetch_kernel() {
 }
 
 fetch_kernel_once() {
-	local suite=$1 hdr abi ver rel kbuild root kdir common image cc gcc toolroot=''
+	local suite=$1 hdr abi ver kver rel kbuild root kdir common image cc gcc toolroot=''
 	local vmlinuz moddir
 	spe_apt_ensure_arch arm64
 	spe_apt_opts "$suite"
@@ -85,6 +85,17 @@ fetch_kernel_once() {
 	kbuild=$(apt-cache "${APT_OPTS[@]}" depends "$hdr:arm64" |
 		sed -n 's/^ *Depends: \(linux-kbuild-[^ :]*\).*/\1/p' | head -n1)
 	[ -n "$ver" ] && [ -n "$kbuild" ] || spe_die "cannot resolve version/kbuild of $hdr"
+	# linux-kbuild (the host tools, amd64) is built per architecture, and
+	# the archive can carry another Debian revision of it than of the arm64
+	# headers (seen: kbuild 6.1.192-3 beside headers 6.1.192-2 in
+	# bookworm-security, -2 gone for amd64).  The tools follow the
+	# upstream release: take the newest revision of the same one.
+	kver=$(apt-cache "${APT_OPTS[@]}" madison "$kbuild:amd64" 2>/dev/null |
+		awk -v ver="$ver" -v up="${ver%-*}" '
+			{ v = $3; u = v; sub(/-[^-]*$/, "", u) }
+			v == ver { exact = v } u == up && first == "" { first = v }
+			END { print (exact != "" ? exact : first) }')
+	[ -n "$kver" ] || spe_die "no $kbuild for amd64 of upstream ${ver%-*} in $suite (the headers are $ver)"
 	rel=$abi-arm64
 	# From 7.x the image package is a signed meta package; the kernel is
 	# in linux-binary-unsigned-*, the modules in linux-modules-*.
@@ -97,7 +108,7 @@ fetch_kernel_once() {
 	root=$spe_cache/kernels/$abi
 	"$spe_top/scripts/fetch-debs.sh" --suite "$suite" --into "$root" \
 		"$hdr:arm64=$ver" "linux-headers-$abi-common=$ver" \
-		"$kbuild:amd64=$ver" "${image[@]}" >&2 || return 1
+		"$kbuild:amd64=$kver" "${image[@]}" >&2 || return 1
 
 	kdir=$root/usr/src/linux-headers-$rel
 	common=$root/usr/src/linux-headers-$abi-common
