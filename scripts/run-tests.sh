@@ -12,6 +12,8 @@
 set -uo pipefail
 shopt -s extglob
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/suite-run.sh
+. "$top/scripts/lib/suite-run.sh"
 logdir="$top/build/test-logs"
 mkdir -p "$logdir"
 
@@ -40,33 +42,14 @@ for suite in "$top"/scripts/suites/*.sh; do
 	fi
 done
 
-pass=0 fail=0 skip=0
+# Each suite runs from the top of the tree.
+run_suite() {
+	(cd "$top" && bash "$1")
+}
+
 for suite in "$top"/scripts/suites/*.sh; do
 	name=$(basename "$suite" .sh)
 	selected "$name" "$@" || continue
-	log="$logdir/$name.log"
-	start=$SECONDS
-	(cd "$top" && bash "$suite") >"$log" 2>&1
-	rc=$?
-	p=$(grep -cE '^ok [0-9]+' "$log" | tr -d ' ')
-	s=$(grep -cE '^ok [0-9]+.*# *SKIP' "$log" | tr -d ' ')
-	# "not ok ... # TODO": a known bug (TAP says it is not a failure); it
-	# counts as skipped and is listed below the suite's line.
-	t=$(grep -cE '^not ok [0-9]+.*# *TODO' "$log" | tr -d ' ')
-	f=$(grep -cE '^not ok [0-9]+' "$log" | tr -d ' ')
-	p=$((p - s)) f=$((f - t)) s=$((s + t))
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		f=1
-		echo "not ok - $name exited with status $rc" >>"$log"
-	fi
-	printf '%-28s %4d passed, %3d failed, %3d skipped  (%ds)\n' \
-		"$name" "$p" "$f" "$s" $((SECONDS - start))
-	grep -E '^not ok' "$log" | sed 's/^/    /' | head -20
-	if [ "$f" -gt 0 ]; then
-		echo "    --- last lines of $log ---"
-		tail -n 15 "$log" | sed 's/^/    /'
-	fi
-	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+	spe_suite_run "$name" "$logdir/$name.log" run_suite "$suite"
 done
-echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+spe_suite_summary
