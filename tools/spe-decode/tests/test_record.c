@@ -232,6 +232,25 @@ static void truncated_record_keeps_what_was_decoded(void)
 	      "a record cut between packets (no End/Timestamp yet) is truncated too");
 }
 
+/*
+ * A 16-bit header cut by the end of input between records is a truncated
+ * packet like any other, not framing to skip: only an Alignment's UNKNOWN
+ * bytes may run to the end (DDI 0586A §5.3.2).
+ */
+static void cut_extended_header_between_records(void)
+{
+	struct spe_decoder d;
+	struct spe_record r;
+
+	enc("pc 0x400000 el=0 ns=1\nend\nraw 0x20\n");
+	start(&d, 0, 0x100);
+	CHECK(spe_decoder_next(&d, &r) == 1, "the record before the cut header");
+	CHECK(spe_decoder_next(&d, &r) == SPE_ERR_TRUNCATED,
+	      "a lone extended-header prefix at the end of input is a truncation");
+	CHECK_EQ(spe_decoder_error_offset(&d), 0x100 + 10,
+		 "the truncation is reported at the prefix byte");
+}
+
 static void corrupt_byte_then_resync(void)
 {
 	struct spe_decoder d;
@@ -588,6 +607,7 @@ int main(void)
 	framing_between_records_is_skipped();
 	alignment_honours_base_offset();
 	truncated_record_keeps_what_was_decoded();
+	cut_extended_header_between_records();
 	corrupt_byte_then_resync();
 	resync_skips_false_end_bytes();
 	resync_after_timestamp_with_high_byte();
