@@ -1112,6 +1112,9 @@ static int on_tracepoint(struct script *sc, const struct spe_perf_reader_event *
 	if (!spe_filter_sample(&sc->filter, &who))
 		return 0;
 	comm = comm_of(sc, t.tid);
+	/* Its comm slot may be the one whose name the SPE samples of the
+	 * current thread point to (sc->comm): they look it up again. */
+	sc->comm = NULL;
 	if (spe_filter_needs_names(&sc->filter) && !spe_filter_names(&sc->filter, comm, NULL))
 		return 0;
 	if (sc->fmt == FMT_CSV) {
