@@ -1153,6 +1153,8 @@ static bool tp_summary(const struct script *sc, const char *path)
 		fprintf(stderr, "spe-decode script: %s: %" PRIu64 " tracepoint samples not printed: "
 			"%s\n", path, sc->tp_unformatted, sc->tp_broken ?
 			"their event formats (TRACING_DATA) could not be read" :
+			!spe_tracepoints_seekable(path) ?
+			"their event formats are not read from a pipe or stream" :
 			"no event format for them in TRACING_DATA");
 		fault = true;
 	}

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <linux/perf_event.h>
 
@@ -34,6 +35,13 @@
 #include <event-parse.h>
 #include <trace-seq.h>
 #endif
+
+bool spe_tracepoints_seekable(const char *path)
+{
+	struct stat st;
+
+	return strcmp(path, "-") && !stat(path, &st) && S_ISREG(st.st_mode);
+}
 
 bool spe_tp_is_sample(const struct spe_perf_reader_event *ev)
 {
@@ -397,8 +405,8 @@ static int read_section(const char *path, uint8_t **buf, size_t *len, uint64_t *
 
 	*buf = NULL;
 	*len = 0;
-	if (!strcmp(path, "-"))
-		return 0;	/* perf's pipe format: see the man page */
+	if (!spe_tracepoints_seekable(path))
+		return 0;	/* a stream: read once, by the decode */
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;	/* the decode says why */

@@ -27,6 +27,10 @@ struct spe_tp_sample {
 	uint32_t raw_size;
 };
 
+/* Is @path a regular file, whose TRACING_DATA can be read before the
+ * decode reads it?  Not "-", a FIFO or a device: those are read once. */
+bool spe_tracepoints_seekable(const char *path);
+
 /* Is this record a sample of a tracepoint event? */
 bool spe_tp_is_sample(const struct spe_perf_reader_event *ev);
 
