@@ -1064,6 +1064,7 @@ static int tp_line_json(struct script *sc, uint64_t config, const struct spe_tp_
 			const char *comm, const char *name)
 {
 	char num[96];
+	const char *why;
 	char *text;
 	int n, err = 0;
 
@@ -1083,7 +1084,7 @@ static int tp_line_json(struct script *sc, uint64_t config, const struct spe_tp_
 	err |= spe_tp_put(&sc->tpbuf, &sc->tplen, &sc->tpcap, ",\"fields\":", 10);
 	free(text);
 	if (err || spe_tracepoints_format(sc->tp, config, t, true, &sc->tpbuf, &sc->tplen,
-					  &sc->tpcap) ||
+					  &sc->tpcap, &why) ||
 	    spe_tp_put(&sc->tpbuf, &sc->tplen, &sc->tpcap, "}\n", 2))
 		return -1;
 	obuf_put(sc, sc->tpbuf, sc->tplen);
@@ -1098,6 +1099,7 @@ static int on_tracepoint(struct script *sc, const struct spe_perf_reader_event *
 	struct spe_tp_sample t;
 	struct spe_sample who;
 	const char *why, *name, *comm;
+	int k;
 
 	if (sc->event_filter >= 0)	/* -e chooses among the SPE samples */
 		return 0;
@@ -1123,8 +1125,16 @@ static int on_tracepoint(struct script *sc, const struct spe_perf_reader_event *
 	}
 	name = spe_tracepoints_name(sc->tp, config);
 	sc->tplen = 0;
-	if (!name || spe_tracepoints_format(sc->tp, config, &t, false, &sc->tpbuf, &sc->tplen,
-					    &sc->tpcap)) {
+	k = name ? spe_tracepoints_format(sc->tp, config, &t, false, &sc->tpbuf, &sc->tplen,
+					  &sc->tpcap, &why) : -1;
+	if (k > 0) {
+		if (!sc->tp_bad++) {
+			sc->tp_bad_why = why;
+			sc->tp_bad_offset = ev->offset;
+		}
+		return 0;
+	}
+	if (k < 0) {
 		sc->tp_unformatted++;
 		return 0;
 	}

@@ -17,6 +17,7 @@
  *   u32 size, the kernel's printk formats
  *   (version 0.6 and later) u64 size, the saved cmdlines
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -26,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <linux/perf_event.h>
 
@@ -287,6 +289,57 @@ static int td_format(struct td_reader *r, struct tep_handle *tep, const char *sy
 	return 0;
 }
 
+/* "ffffffff81000000 T _text" (and a module in brackets after a tab),
+ * as /proc/kallsyms. */
+static bool kallsyms_line(const char *l, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && isxdigit((unsigned char)l[i]))
+		i++;
+	return i && i + 3 < n && l[i] == ' ' && l[i + 1] != ' ' && l[i + 2] == ' ' &&
+	       l[i + 3] != ' ';
+}
+
+/* "0xffffffff8281a569 : "format"", as the kernel's printk_formats. */
+static bool printk_line(const char *l, size_t n)
+{
+	size_t i = 2;
+
+	if (n < 2 || l[0] != '0' || l[1] != 'x')
+		return false;
+	while (i < n && isxdigit((unsigned char)l[i]))
+		i++;
+	return i > 2 && i + 4 < n && !memcmp(l + i, " : \"", 4) && l[n - 1] == '"';
+}
+
+/*
+ * libtraceevent's parsers of these lists trust their input: a printk
+ * format line without " : " has it read past the end of its copy
+ * (libtraceevent 1.7.1).  Every non-empty line is checked first.
+ */
+static int td_lines(struct td_reader *r, const char *text, size_t n,
+		    bool (*ok)(const char *, size_t), const char *layout)
+{
+	unsigned line = 1;
+
+	for (size_t i = 0; i < n; line++) {
+		const char *nl = memchr(text + i, '\n', n - i);
+		size_t end = nl ? (size_t)(nl - text) : n;
+
+		if (end > i && !ok(text + i, end - i)) {
+			r->at = r->at - n + i;
+			return td_fail(r, "%s: line %u is not \"%s\"", r->where, line, layout);
+		}
+		if (memchr(text + i, 0, end - i)) {
+			r->at = r->at - n + i;
+			return td_fail(r, "%s: a NUL byte in line %u", r->where, line);
+		}
+		i = end + 1;
+	}
+	return 0;
+}
+
 static int td_parse(struct td_reader *r, struct tep_handle *tep)
 {
 	static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
@@ -378,11 +431,19 @@ static int td_parse(struct td_reader *r, struct tep_handle *tep)
 	r->where = "kallsyms";
 	if (td_u32(r, &count) || td_text(r, count, &text))
 		return -1;
+	if (td_lines(r, text, count, kallsyms_line, "ADDRESS TYPE NAME")) {
+		free(text);
+		return -1;
+	}
 	tep_parse_kallsyms(tep, text);
 	free(text);
 	r->where = "the printk formats";
 	if (td_u32(r, &count) || td_text(r, count, &text))
 		return -1;
+	if (td_lines(r, text, count, printk_line, "ADDRESS : \"FORMAT\"")) {
+		free(text);
+		return -1;
+	}
 	tep_parse_printk_formats(tep, text);
 	free(text);
 	if (v06) {
@@ -393,6 +454,46 @@ static int td_parse(struct td_reader *r, struct tep_handle *tep)
 		free(text);
 	}
 	return 0;
+}
+
+/*
+ * libtraceevent's format parser trusts the format files: a mangled one
+ * can make it dereference NULL (libtraceevent 1.7.1, a field type of
+ * stray bytes).  So a child process parses the section first, and this
+ * one only after the child came through.  Called before script starts
+ * its threads.  Returns 0, or -1 with the reason in r->err.
+ */
+static int td_survives(struct td_reader *r)
+{
+	int status, null;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return 0;	/* no check possible: parse as perf does */
+	if (!pid) {
+		struct tep_handle *tep = tep_alloc();
+		char e[1];
+
+		null = open("/dev/null", O_WRONLY);
+		if (null >= 0)
+			dup2(null, STDERR_FILENO);	/* a sanitizer's report */
+		r->err = e;
+		r->errlen = sizeof(e);
+		_exit(tep && td_parse(r, tep) ? 3 : 0);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3))
+		return 0;	/* 3: td_parse() fails here too, and says why */
+	r->at = 0;
+	if (WIFSIGNALED(status))
+		return td_fail(r, "its event formats crash libtraceevent's parser (signal %d)",
+			       WTERMSIG(status));
+	return td_fail(r, "its event formats make libtraceevent's parser fail (a sanitizer's "
+		       "exit status %d)", WEXITSTATUS(status));
 }
 
 /* The section's bytes, or *buf NULL when the file has none. */
@@ -480,7 +581,7 @@ int spe_tracepoints_open(struct spe_tracepoints **out, const char *path, char *e
 	if (!tp->tep) {
 		snprintf(err, errlen, "out of memory");
 		ret = -1;
-	} else if (td_parse(&r, tp->tep)) {
+	} else if (td_survives(&r) || td_parse(&r, tp->tep)) {
 		tep_free(tp->tep);
 		tp->tep = NULL;
 		ret = -1;
@@ -559,20 +660,64 @@ static int put_fields(struct spe_tracepoints *tp, struct tep_event *e, struct te
 	return spe_tp_put(buf, len, cap, *sep == '{' ? "{}" : "}", *sep == '{' ? 2 : 1);
 }
 
+/*
+ * What is wrong with a sample's raw data for event @e, or NULL: libtraceevent
+ * reads fields where the format says, and strings up to their NUL, without
+ * checking either against the record (libtraceevent 1.7.1).
+ */
+static const char *raw_fault(struct tep_handle *tep, struct tep_event *e,
+			     struct tep_record *rec)
+{
+	const uint8_t *d = rec->data;
+	uint32_t n = (uint32_t)rec->size;
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (struct tep_format_field *f = pass ? e->format.fields : e->format.common_fields;
+		     f; f = f->next) {
+			unsigned long long v;
+			uint32_t off, len;
+
+			if (f->offset < 0 || f->size < 0 || (uint64_t)f->offset + (uint64_t)f->size > n)
+				return "a tracepoint sample whose raw data is shorter than its format";
+			if (!(f->flags & TEP_FIELD_IS_DYNAMIC))
+				continue;
+			v = tep_read_number(tep, d + f->offset, f->size < 4 ? f->size : 4);
+			off = (uint32_t)(v & 0xffff);
+			len = (uint32_t)(v >> 16 & 0xffff);
+			if (f->flags & TEP_FIELD_IS_RELATIVE)
+				off += (uint32_t)(f->offset + f->size);
+			if ((uint64_t)off + len > n)
+				return "a tracepoint sample whose dynamic field runs past its raw data";
+			if (strstr(f->type, "char") && !memchr(d + off, 0, n - off))
+				return "a tracepoint sample whose string field has no NUL";
+		}
+	}
+	if (n < 2 || tep_data_type(tep, rec) != e->id)
+		return "a tracepoint sample whose common_type is not its event's id";
+	return NULL;
+}
+
 int spe_tracepoints_format(struct spe_tracepoints *tp, uint64_t config,
 			   const struct spe_tp_sample *s, bool fields, char **buf, size_t *len,
-			   size_t *cap)
+			   size_t *cap, const char **why)
 {
 	struct tep_record rec = { .ts = s->time, .cpu = s->cpu, .size = (int)s->raw_size,
 				  .data = (void *)s->raw };
 	struct tep_event *e;
 	size_t start = *len;
 
-	if (!tp || !tp->tep || config > INT32_MAX || !s->raw)
+	if (!tp || !tp->tep || config > INT32_MAX)
 		return -1;
 	e = tep_find_event(tp->tep, (int)config);
 	if (!e)
 		return -1;
+	if (!s->raw) {
+		*why = "a tracepoint sample without PERF_SAMPLE_RAW";
+		return 1;
+	}
+	*why = raw_fault(tp->tep, e, &rec);
+	if (*why)
+		return 1;
 	if (fields) {
 		if (put_fields(tp, e, &rec, buf, len, cap)) {
 			*len = start;
@@ -631,8 +776,9 @@ const char *spe_tracepoints_name(struct spe_tracepoints *tp, uint64_t config)
 
 int spe_tracepoints_format(struct spe_tracepoints *tp, uint64_t config,
 			   const struct spe_tp_sample *s, bool fields, char **buf, size_t *len,
-			   size_t *cap)
+			   size_t *cap, const char **why)
 {
+	(void)why;
 	(void)tp;
 	(void)config;
 	(void)s;

@@ -67,12 +67,15 @@ const char *spe_tracepoints_name(struct spe_tracepoints *tp, uint64_t config);
  * tracepoint @config (the event's print format applied to its fields) to
  * the growable buffer *buf (*len bytes used, *cap allocated).  With
  * @fields, instead a JSON object of the fields: numbers as numbers,
- * anything else as the text libtraceevent makes of it.  Returns 0, or -1
- * when out of memory or the event is unknown (nothing appended).
+ * anything else as the text libtraceevent makes of it.  Returns 0; 1
+ * with the reason in *why when the sample's raw data does not fit its
+ * event's format (fields past its end, a string without its NUL, another
+ * event's id); -1 when out of memory or the event is unknown.  Nothing
+ * is appended unless it returns 0.
  */
 int spe_tracepoints_format(struct spe_tracepoints *tp, uint64_t config,
 			   const struct spe_tp_sample *s, bool fields, char **buf, size_t *len,
-			   size_t *cap);
+			   size_t *cap, const char **why);
 
 /* Appends @n bytes of @s, or @s quoted as a JSON string, to the growable
  * buffer *buf (kept NUL-terminated).  Returns 0, or -1 without memory. */
