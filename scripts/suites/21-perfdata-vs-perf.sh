@@ -271,7 +271,7 @@ fi
 if ! pkg-config --exists libtraceevent; then
 	tap_skip "tracepoint samples" "libtraceevent not found by pkg-config (scripts/deps.sh decoder)"
 elif ! perf record -q -e sched:sched_switch -e syscalls:sys_enter_read -e irq:irq_handler_entry \
-	-a -o "$tmp/tp.data" -- sleep 0.3 >/dev/null 2>&1; then
+	-e timer:hrtimer_start -a -o "$tmp/tp.data" -- sleep 0.3 >/dev/null 2>&1; then
 	tap_skip "tracepoint samples" "perf record of tracepoints failed (root and tracefs needed)"
 else
 	# The SPE thread shares its comm cache slot (tid % 64) with the
@@ -288,12 +288,16 @@ else
 		sort -n | sed -n '1p;$p' | sed 's/^0*//' | paste -sd' ')
 	python3 "$pdir/mix_tracepoints.py" "$tmp/tp-spe.data" "$tmp/tp.data" "$t0" "$t1" \
 		"$tmp/tp-mix.data"
+	# The tracepoints' kernel is this machine's: hrtimer_start prints its
+	# function by name (%ps), from /proc/kallsyms as perf does.  The SPE
+	# data's arm64 kernel addresses have no symbol there for either.
+	ks=(--kallsyms /proc/kallsyms)
 	perf script -i "$tmp/tp-mix.data" >"$tmp/p.out" 2>/dev/null
-	"$spe" script --branch-miss "$tmp/tp-mix.data" >"$tmp/s.out"
-	"$spe" script -j1 --branch-miss "$tmp/tp-mix.data" >"$tmp/s1.out"
+	"$spe" script "${ks[@]}" --branch-miss "$tmp/tp-mix.data" >"$tmp/s.out"
+	"$spe" script "${ks[@]}" -j1 --branch-miss "$tmp/tp-mix.data" >"$tmp/s1.out"
 	# The mix must have both kinds, interleaved: an SPE line after the
 	# first tracepoint line and before its last.
-	tpre='(sched|syscalls|irq):[a-z_]+: '
+	tpre='(sched|syscalls|irq|timer):[a-z_]+: '
 	ntp=$(grep -cE "$tpre" "$tmp/p.out")
 	check "the mixed recording has tracepoint samples among the SPE ones (perf: $ntp)" \
 		'[ "$ntp" -gt 0 ] && awk -v re="$tpre" '\''$0 ~ re { t = t ? t : NR; l = NR; next }
@@ -303,10 +307,12 @@ else
 	grep -E "$tpre" "$tmp/p.out" >"$tmp/p.tp"
 	grep -E "$tpre" "$tmp/s.out" >"$tmp/s.tp"
 	same "tracepoint lines equal perf script's" "$tmp/p.tp" "$tmp/s.tp"
+	check "hrtimer_start's function (%ps) is a kernel symbol's name, as perf's" \
+		'grep -qE "timer:hrtimer_start: .* function=[a-z_]" "$tmp/s.tp"'
 
 	# --json: every sample in perf's order, the tracepoints with perf's
 	# text and their fields.
-	"$spe" script --branch-miss --json "$tmp/tp-mix.data" >"$tmp/s.json"
+	"$spe" script "${ks[@]}" --branch-miss --json "$tmp/tp-mix.data" >"$tmp/s.json"
 	if python3 - "$tmp/s.json" "$tmp/p.out" <<'PY'
 import json, re, sys
 js = [json.loads(l) for l in open(sys.argv[1])]
@@ -366,7 +372,7 @@ else:  # the second printk format line loses its " : "
     b[off + j:off + j + 3] = b'---'
 open(sys.argv[2], 'wb').write(b)
 PY
-		"$spe" script --branch-miss "$tmp/tp-bad.data" >"$tmp/s.out" 2>"$tmp/s.err"
+		"$spe" script "${ks[@]}" --branch-miss "$tmp/tp-bad.data" >"$tmp/s.out" 2>"$tmp/s.err"
 		rc=$?
 		tr -s ' ' <"$tmp/s.out" | sed 's/^ //' >"$tmp/s.spe"
 		check "TRACING_DATA ${bad%%:*}: exit 1, '${bad#*:}' said, $ntp samples not printed" \
@@ -381,7 +387,7 @@ PY
 	# samples printed.
 	cp "$tmp/tp-mix.data" "$tmp/tp-bad.data"
 	at=$(python3 "$pdir/patch_record.py" "$tmp/tp-bad.data" 9 0 60 2 0xfff0)
-	"$spe" script --branch-miss "$tmp/tp-bad.data" >"$tmp/s.out" 2>"$tmp/s.err"
+	"$spe" script "${ks[@]}" --branch-miss "$tmp/tp-bad.data" >"$tmp/s.out" 2>"$tmp/s.err"
 	rc=$?
 	check "a tracepoint sample of an unknown common_type: exit 1, said at $at, the others printed" \
 		'[ $rc = 1 ] && [ "$(cat "$tmp/s.err")" = "spe-decode script: $tmp/tp-bad.data: 1 tracepoint samples not printed: a tracepoint sample whose common_type is not its event'"'"'s id (the first at file offset $at)" ] &&
@@ -393,7 +399,7 @@ PY
 	nolib="$tmp/nolib"
 	if make -s -C "$top/tools/spe-decode" -j2 O="$nolib" WITHOUT_LIBTRACEEVENT=1 \
 		"$nolib/spe-decode" >"$tmp/nolib.log" 2>&1; then
-		"$nolib/spe-decode" script --branch-miss "$tmp/tp-mix.data" >"$tmp/s.out" 2>"$tmp/s.err"
+		"$nolib/spe-decode" script "${ks[@]}" --branch-miss "$tmp/tp-mix.data" >"$tmp/s.out" 2>"$tmp/s.err"
 		rc=$?
 		grep -vE "$tpre" "$tmp/p.out" | tr -s ' ' | sed 's/^ //' >"$tmp/p.spe"
 		tr -s ' ' <"$tmp/s.out" | sed 's/^ //' >"$tmp/s.spe"

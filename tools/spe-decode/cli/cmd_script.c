@@ -1184,8 +1184,9 @@ static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 {
 	struct script *sc = ctx;
 
-	if (spe_tp_is_sample(ev) && on_tracepoint(sc, ev))
-		return 1;
+	/* A sample changes no thread or mapping: the caches stay. */
+	if (spe_tp_is_sample(ev))
+		return on_tracepoint(sc, ev);
 
 	if (ev->header->type == PERF_RECORD_COMM || ev->header->type == PERF_RECORD_FORK) {
 		sc->comm = NULL;	/* names may change */
@@ -1328,6 +1329,7 @@ static int run(int argc, char **argv)
 		spe_tracepoints_free(sc.tp);
 		return 1;
 	}
+	spe_tracepoints_set_symbols(sc.tp, sc.syms);
 	sc.out = malloc(sizeof(*sc.out));
 	sc.ips = calloc(NR_IP_SLOTS, sizeof(*sc.ips));
 	/*

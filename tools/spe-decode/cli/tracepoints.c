@@ -31,6 +31,7 @@
 
 #include <linux/perf_event.h>
 
+#include "spe_symbols.h"
 #include "tracepoints.h"
 
 #ifdef HAVE_LIBTRACEEVENT
@@ -177,7 +178,32 @@ struct spe_tracepoints {
 	struct trace_seq seq;
 	int name_width;			/* of the file's tracepoint events */
 	char name[256];			/* spe_tracepoints_name()'s answer */
+	struct spe_symbols *syms;	/* kernel functions of %ps, or NULL */
 };
+
+/* libtraceevent's question for a kernel address a format prints as a
+ * function (%ps, %pS): answered as perf answers it, from the kernel
+ * symbols the SPE samples are symbolised with. */
+static char *resolve_kernel(void *priv, unsigned long long *addrp, char **modp)
+{
+	struct spe_tracepoints *tp = priv;
+	struct spe_sym sym;
+
+	spe_symbols_lookup(tp->syms, -1, *addrp, PERF_RECORD_MISC_KERNEL, &sym);
+	if (!sym.has_sym || !sym.name)
+		return NULL;
+	*addrp -= sym.offset;
+	*modp = NULL;
+	return (char *)sym.name;
+}
+
+void spe_tracepoints_set_symbols(struct spe_tracepoints *tp, struct spe_symbols *syms)
+{
+	if (!tp || !tp->tep)
+		return;
+	tp->syms = syms;
+	tep_set_function_resolver(tp->tep, resolve_kernel, tp);
+}
 
 bool spe_tracepoints_available(void)
 {
@@ -741,6 +767,12 @@ int spe_tracepoints_format(struct spe_tracepoints *tp, uint64_t config,
 struct spe_tracepoints {
 	int name_width;
 };
+
+void spe_tracepoints_set_symbols(struct spe_tracepoints *tp, struct spe_symbols *syms)
+{
+	(void)tp;
+	(void)syms;
+}
 
 int spe_tracepoints_name_width(const struct spe_tracepoints *tp)
 {

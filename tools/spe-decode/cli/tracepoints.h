@@ -52,6 +52,11 @@ int spe_tracepoints_open(struct spe_tracepoints **out, const char *path, char *e
 			 size_t errlen);
 void spe_tracepoints_free(struct spe_tracepoints *tp);
 
+/* Kernel addresses that formats print as functions (%ps) are named
+ * from @syms, as perf names them from its kernel map; @syms outlives @tp. */
+struct spe_symbols;
+void spe_tracepoints_set_symbols(struct spe_tracepoints *tp, struct spe_symbols *syms);
+
 /* The longest name of the file's tracepoint events (0: none known). */
 int spe_tracepoints_name_width(const struct spe_tracepoints *tp);
 
