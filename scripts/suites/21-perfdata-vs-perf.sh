@@ -307,6 +307,11 @@ else
 	grep -E "$tpre" "$tmp/p.out" >"$tmp/p.tp"
 	grep -E "$tpre" "$tmp/s.out" >"$tmp/s.tp"
 	same "tracepoint lines equal perf script's" "$tmp/p.tp" "$tmp/s.tp"
+	# -F names the SPE samples' fields (perf: "hw:"); the tracepoint lines
+	# keep perf's default fields.  --ns for both.
+	perf script -i "$tmp/tp-mix.data" --ns -F "hw:$F" >"$tmp/pF.out" 2>/dev/null
+	"$spe" script "${ks[@]}" --branch-miss --ns -F "$F" "$tmp/tp-mix.data" >"$tmp/sF.out"
+	same "with tracepoints, -F and --ns: perf's -F hw: output" "$tmp/pF.out" "$tmp/sF.out"
 	check "hrtimer_start's function (%ps) is a kernel symbol's name, as perf's" \
 		'grep -qE "timer:hrtimer_start: .* function=[a-z_]" "$tmp/s.tp"'
 

@@ -1036,9 +1036,11 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 
 /*
  * The perf layout of a tracepoint sample, as perf script prints it by
- * default: "comm tid [cpu] time: " (the -F choice among those), the event
- * name padded as the SPE samples' names are, and the event's fields in
- * its print format.
+ * default: "comm tid [cpu] time: ", the event name padded as the SPE
+ * samples' names are, and the event's fields in its print format.  -F
+ * chooses the SPE samples' fields only, as perf's "hw:" fields do: the
+ * tracepoints keep perf's default fields for them.  Not through
+ * perf_prefix(), whose cached line starts are those of -F.
  */
 static void tp_line_perf(struct script *sc, const struct spe_sample *who, const char *comm,
 			 const char *name)
@@ -1050,7 +1052,22 @@ static void tp_line_perf(struct script *sc, const struct spe_sample *who, const 
 	if (OBUF_SIZE - sc->olen < LINE_MAX_BYTES + LINE_SLACK)
 		obuf_flush(sc);
 	l.b = sc->obuf + sc->olen;
-	perf_prefix(sc, sc->f, who, comm, &l);
+	l.n = 0;
+	l_rstr(&l, comm, 16);
+	l.b[l.n++] = ' ';
+	l_dec(&l, who->tid, 5);
+	l.b[l.n++] = ' ';
+	if (who->cpu >= 0) {		/* per-thread recordings have none */
+		l.b[l.n++] = '[';
+		if (who->cpu < 1000)	/* %03d */
+			l_fixed(&l, (uint64_t)who->cpu, 3);
+		else
+			l_dec(&l, who->cpu, 0);
+		l_str(&l, "] ");
+	}
+	l_time(&l, sc->ns, who->time);
+	memcpy(l.b + l.n, ": ", 2);
+	l.n += 2;
 	sc->olen += l.n;
 	n = snprintf(pad, sizeof(pad), "%*s: ", sc->name_width, name);
 	obuf_put(sc, pad, n < (int)sizeof(pad) ? (size_t)n : sizeof(pad) - 1);
