@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """Make a perf.data holding both arm_spe AUX data and tracepoint samples.
 
-usage: mix_tracepoints.py SPE.data TP.data T0 T1 OUT.data
+usage: mix_tracepoints.py [--no-samples] SPE.data TP.data T0 T1 OUT.data
 
   SPE.data: a recording with arm_spe AUX data (spe-decode wrap's output).
   TP.data:  a tracepoint recording of this host (perf record -e sched:...).
@@ -15,6 +15,8 @@ usage: mix_tracepoints.py SPE.data TP.data T0 T1 OUT.data
   two kinds of samples interleave.  The SPE part's FINISHED_ROUND records
   are dropped (the whole file is one round: perf sorts it all), and its
   HEADER_AUXTRACE index is moved with the records it points to.
+  --no-samples leaves the tracepoint samples out and keeps all else: what
+  a reader that ignores them should see the same as OUT.data.
 
 Layouts: perf.data-file-format.txt (perf's Documentation).
 """
@@ -122,7 +124,9 @@ def name_str(name):
 
 
 def main():
-    spe_path, tp_path, t0, t1, out = sys.argv[1:]
+    args = sys.argv[1:]
+    no_samples = args[0] == '--no-samples'
+    spe_path, tp_path, t0, t1, out = args[1:] if no_samples else args
     t0, t1 = int(t0), int(t1)
     spe, tp = PerfData(spe_path), PerfData(tp_path)
     if spe.attr_size != tp.attr_size:
@@ -144,6 +148,8 @@ def main():
     for _off, t, rec in tp.records():
         if t >= 64:
             continue  # perf's own records (rounds, maps, index)
+        if no_samples and t == PERF_RECORD_SAMPLE:
+            continue
         tp_recs.append((bytearray(rec), time_pos(rec, types)))
     times = [struct.unpack_from('<Q', r, p)[0] for r, p in tp_recs if p is not None]
     times = [x for x in times if x]
