@@ -1045,32 +1045,18 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 static void tp_line_perf(struct script *sc, const struct spe_sample *who, const char *comm,
 			 const char *name)
 {
-	struct line l;
-	char pad[320];
+	char start[400], cpu[16] = "";
+	uint64_t sec = who->time / 1000000000, frac = who->time % 1000000000;
 	int n;
 
-	if (OBUF_SIZE - sc->olen < LINE_MAX_BYTES + LINE_SLACK)
-		obuf_flush(sc);
-	l.b = sc->obuf + sc->olen;
-	l.n = 0;
-	l_rstr(&l, comm, 16);
-	l.b[l.n++] = ' ';
-	l_dec(&l, who->tid, 5);
-	l.b[l.n++] = ' ';
-	if (who->cpu >= 0) {		/* per-thread recordings have none */
-		l.b[l.n++] = '[';
-		if (who->cpu < 1000)	/* %03d */
-			l_fixed(&l, (uint64_t)who->cpu, 3);
-		else
-			l_dec(&l, who->cpu, 0);
-		l_str(&l, "] ");
-	}
-	l_time(&l, sc->ns, who->time);
-	memcpy(l.b + l.n, ": ", 2);
-	l.n += 2;
-	sc->olen += l.n;
-	n = snprintf(pad, sizeof(pad), "%*s: ", sc->name_width, name);
-	obuf_put(sc, pad, n < (int)sizeof(pad) ? (size_t)n : sizeof(pad) - 1);
+	/* By snprintf: tracepoint lines are few, and line_format.h's helpers
+	 * used here too would no longer be inlined into on_sample(). */
+	if (who->cpu >= 0)		/* per-thread recordings have none */
+		snprintf(cpu, sizeof(cpu), "[%03d] ", who->cpu);
+	n = snprintf(start, sizeof(start), "%16s %5d %s%5" PRIu64 ".%0*" PRIu64 ": %*s: ",
+		     comm, who->tid, cpu, sec, sc->ns ? 9 : 6, sc->ns ? frac : frac / 1000,
+		     sc->name_width, name);
+	obuf_put(sc, start, n < (int)sizeof(start) ? (size_t)n : sizeof(start) - 1);
 	obuf_put(sc, sc->tpbuf, sc->tplen);
 	obuf_put(sc, "\n", 1);
 }
