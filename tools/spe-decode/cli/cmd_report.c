@@ -20,11 +20,16 @@
 #include "samples.h"
 #include "split_sessions.h"
 #include "spe_report.h"
+#include "tracepoints.h"
 
 struct rep {
 	struct spe_report *r;
 	struct spe_symbols *syms;
 	struct spe_filter filter;
+	/* Samples of the tracepoints recorded with arm_spe: no part of an
+	 * SPE summary, only counted in its Data section.  Every session of
+	 * a split run sees all of them. */
+	uint64_t tracepoint_samples;
 };
 
 static int on_sample(void *ctx, const struct spe_sample *s)
@@ -62,6 +67,8 @@ static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 {
 	struct rep *rp = ctx;
 
+	if (spe_tp_is_sample(ev))
+		rp->tracepoint_samples++;
 	spe_symbols_event(rp->syms, ev);
 	return 0;
 }
@@ -273,6 +280,7 @@ static int run(int argc, char **argv)
 			if (!merged || !printable(status, &r))
 				goto out;
 			rp.r = parts[0].r;
+			rp.tracepoint_samples = parts[0].tracepoint_samples;
 			goto print;
 		}
 		/* Not what one session gives: one session after all. */
@@ -298,6 +306,10 @@ print:
 	spe_output_init(out, STDOUT_FILENO);
 	spe_output_printf(out, "# spe-decode report of %s\n", path);
 	spe_report_print(rp.r, &r.stats, top, spe_output_sink, out);
+	/* The last lines of the Data section, which ends the report. */
+	if (rp.tracepoint_samples)
+		spe_output_printf(out, "  tracepoint samples %" PRIu64 ", not summarised here "
+				  "(spe-decode script prints them)\n", rp.tracepoint_samples);
 	if (spe_output_flush(out, "report") && !status)
 		status = 1;
 out:

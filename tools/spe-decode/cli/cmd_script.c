@@ -22,6 +22,7 @@
 #include "line_format.h"
 #include "output_thread.h"
 #include "samples.h"
+#include "tracepoints.h"
 
 enum field {
 	F_COMM, F_PID, F_TID, F_CPU, F_TIME, F_PERIOD, F_EVENT, F_ADDR, F_DATA_SRC,
@@ -144,6 +145,18 @@ struct script {
 	struct text line;
 	struct name_cache names[NAME_NR];
 	bool nomem;
+	/* The tracepoint samples of the recording (cli/tracepoints.h),
+	 * printed among the SPE samples in time order. */
+	struct spe_tracepoints *tp;
+	bool tp_broken;			/* its TRACING_DATA could not be read */
+	char *tpbuf;			/* a tracepoint sample's line */
+	size_t tplen, tpcap;
+	uint64_t tp_printed;
+	uint64_t tp_unformatted;	/* not printed: no libtraceevent / formats */
+	uint64_t tp_bad;		/* not printed: the sample is malformed */
+	uint64_t tp_bad_offset;		/* of the first of those */
+	const char *tp_bad_why;
+	uint64_t tp_csv;		/* left out of --csv */
 };
 
 /* A block per write: each costs a system call, and with the writer thread
@@ -962,6 +975,25 @@ static void print_struct(struct script *sc, const struct spe_sample *s, const ch
 	obuf_put(sc, l.b, l.n);
 }
 
+/* The thread's name as perf script prints it, from a small cache of
+ * names: tids repeat. */
+static const char *comm_of(struct script *sc, int32_t tid)
+{
+	struct comm_slot *c = &sc->comms[(uint32_t)tid % NR_COMM_SLOTS];
+
+	if (!c->valid || c->tid != tid) {
+		const char *name = spe_symbols_comm(sc->syms, tid);
+
+		if (name)
+			snprintf(c->name, sizeof(c->name), "%s", name);
+		else
+			snprintf(c->name, sizeof(c->name), ":%d", tid);
+		c->tid = tid;
+		c->valid = true;
+	}
+	return c->name;
+}
+
 static int on_sample(void *ctx, const struct spe_sample *s)
 {
 	struct script *sc = ctx;
@@ -980,20 +1012,7 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 		if (sc->record_out)
 			return 0;
 		if (s->tid != sc->last_tid || !sc->comm) {
-			/* A small cache of names: tids repeat. */
-			struct comm_slot *c = &sc->comms[(uint32_t)s->tid % NR_COMM_SLOTS];
-
-			if (!c->valid || c->tid != s->tid) {
-				const char *name = spe_symbols_comm(sc->syms, s->tid);
-
-				if (name)
-					snprintf(c->name, sizeof(c->name), "%s", name);
-				else
-					snprintf(c->name, sizeof(c->name), ":%d", s->tid);
-				c->tid = s->tid;
-				c->valid = true;
-			}
-			sc->comm = c->name;
+			sc->comm = comm_of(sc, s->tid);
 			sc->last_tid = s->tid;
 		}
 		spe_symbols_lookup(sc->syms, s->pid, s->ip, s->cpumode, &sc->sym);
@@ -1015,9 +1034,162 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 	return output_failed(sc) ? 1 : 0;
 }
 
+/*
+ * The perf layout of a tracepoint sample, as perf script prints it by
+ * default: "comm tid [cpu] time: ", the event name padded as the SPE
+ * samples' names are, and the event's fields in its print format.  -F
+ * chooses the SPE samples' fields only, as perf's "hw:" fields do: the
+ * tracepoints keep perf's default fields for them.  Not through
+ * perf_prefix(), whose cached line starts are those of -F.
+ */
+static void tp_line_perf(struct script *sc, const struct spe_sample *who, const char *comm,
+			 const char *name)
+{
+	char start[400], cpu[16] = "";
+	uint64_t sec = who->time / 1000000000, frac = who->time % 1000000000;
+	int n;
+
+	/* By snprintf: tracepoint lines are few, and line_format.h's helpers
+	 * used here too would no longer be inlined into on_sample(). */
+	if (who->cpu >= 0)		/* per-thread recordings have none */
+		snprintf(cpu, sizeof(cpu), "[%03d] ", who->cpu);
+	n = snprintf(start, sizeof(start), "%16s %5d %s%5" PRIu64 ".%0*" PRIu64 ": %*s: ",
+		     comm, who->tid, cpu, sec, sc->ns ? 9 : 6, sc->ns ? frac : frac / 1000,
+		     sc->name_width, name);
+	obuf_put(sc, start, n < (int)sizeof(start) ? (size_t)n : sizeof(start) - 1);
+	obuf_put(sc, sc->tpbuf, sc->tplen);
+	obuf_put(sc, "\n", 1);
+}
+
+/* --json: {"event", "time", "cpu", "pid", "tid", "comm", "text", "fields"}
+ * whatever -F says: the SPE samples' columns do not fit a tracepoint's. */
+static int tp_line_json(struct script *sc, uint64_t config, const struct spe_tp_sample *t,
+			const char *comm, const char *name)
+{
+	char num[96];
+	const char *why;
+	char *text;
+	int n, err = 0;
+
+	/* The text is at the start of tpbuf: the line goes after it. */
+	text = strdup(sc->tpbuf);
+	if (!text)
+		return -1;
+	sc->tplen = 0;
+	n = snprintf(num, sizeof(num), ",\"time\":%" PRIu64 ",\"cpu\":%d,\"pid\":%d,\"tid\":%d,"
+		     "\"comm\":", t->time, t->cpu, t->pid, t->tid);
+	err |= spe_tp_put(&sc->tpbuf, &sc->tplen, &sc->tpcap, "{\"event\":", 9);
+	err |= spe_tp_put_json(&sc->tpbuf, &sc->tplen, &sc->tpcap, name);
+	err |= spe_tp_put(&sc->tpbuf, &sc->tplen, &sc->tpcap, num, (size_t)n);
+	err |= spe_tp_put_json(&sc->tpbuf, &sc->tplen, &sc->tpcap, comm);
+	err |= spe_tp_put(&sc->tpbuf, &sc->tplen, &sc->tpcap, ",\"text\":", 8);
+	err |= spe_tp_put_json(&sc->tpbuf, &sc->tplen, &sc->tpcap, text);
+	err |= spe_tp_put(&sc->tpbuf, &sc->tplen, &sc->tpcap, ",\"fields\":", 10);
+	free(text);
+	if (err || spe_tracepoints_format(sc->tp, config, t, true, &sc->tpbuf, &sc->tplen,
+					  &sc->tpcap, &why) ||
+	    spe_tp_put(&sc->tpbuf, &sc->tplen, &sc->tpcap, "}\n", 2))
+		return -1;
+	obuf_put(sc, sc->tpbuf, sc->tplen);
+	return 0;
+}
+
+/* A tracepoint sample: printed in its place among the SPE samples, or
+ * counted for the summary at the end when it cannot be. */
+static int on_tracepoint(struct script *sc, const struct spe_perf_reader_event *ev)
+{
+	uint64_t config = ev->attr->attr.config;
+	struct spe_tp_sample t;
+	struct spe_sample who;
+	const char *why, *name, *comm;
+	int k;
+
+	if (sc->event_filter >= 0)	/* -e chooses among the SPE samples */
+		return 0;
+	if (spe_tp_parse_sample(ev, &t, &why)) {
+		if (!sc->tp_bad++) {
+			sc->tp_bad_why = why;
+			sc->tp_bad_offset = ev->offset;
+		}
+		return 0;
+	}
+	who = (struct spe_sample){ .time = t.time, .cpu = t.cpu, .pid = t.pid, .tid = t.tid };
+	if (!spe_filter_sample(&sc->filter, &who))
+		return 0;
+	comm = comm_of(sc, t.tid);
+	/* Its comm slot may be the one whose name the SPE samples of the
+	 * current thread point to (sc->comm): they look it up again. */
+	sc->comm = NULL;
+	if (spe_filter_needs_names(&sc->filter) && !spe_filter_names(&sc->filter, comm, NULL))
+		return 0;
+	if (sc->fmt == FMT_CSV) {
+		sc->tp_csv++;
+		return 0;
+	}
+	name = spe_tracepoints_name(sc->tp, config);
+	sc->tplen = 0;
+	k = name ? spe_tracepoints_format(sc->tp, config, &t, false, &sc->tpbuf, &sc->tplen,
+					  &sc->tpcap, &why) : -1;
+	if (k > 0) {
+		if (!sc->tp_bad++) {
+			sc->tp_bad_why = why;
+			sc->tp_bad_offset = ev->offset;
+		}
+		return 0;
+	}
+	if (k < 0) {
+		sc->tp_unformatted++;
+		return 0;
+	}
+	/* The name is the formatter's buffer: the next call reuses it. */
+	if (sc->fmt == FMT_PERF) {
+		tp_line_perf(sc, &who, comm, name);
+	} else if (tp_line_json(sc, config, &t, comm, name)) {
+		fprintf(stderr, "spe-decode script: out of memory\n");
+		return 1;
+	}
+	sc->tp_printed++;
+	return output_failed(sc) ? 1 : 0;
+}
+
+/* What became of the tracepoint samples that were not printed; returns
+ * whether that is a fault of the input (exit status 1). */
+static bool tp_summary(const struct script *sc, const char *path)
+{
+	bool fault = false;
+
+	if (sc->tp_unformatted && !spe_tracepoints_available()) {
+		fprintf(stderr, "spe-decode script: %" PRIu64 " tracepoint samples not printed: "
+			"built without libtraceevent (libtraceevent-dev), which formats them\n",
+			sc->tp_unformatted);
+	} else if (sc->tp_unformatted) {
+		fprintf(stderr, "spe-decode script: %s: %" PRIu64 " tracepoint samples not printed: "
+			"%s\n", path, sc->tp_unformatted, sc->tp_broken ?
+			"their event formats (TRACING_DATA) could not be read" :
+			!spe_tracepoints_seekable(path) ?
+			"their event formats are not read from a pipe or stream" :
+			"no event format for them in TRACING_DATA");
+		fault = true;
+	}
+	if (sc->tp_bad) {
+		fprintf(stderr, "spe-decode script: %s: %" PRIu64 " tracepoint samples not printed: "
+			"%s (the first at file offset %#" PRIx64 ")\n", path, sc->tp_bad,
+			sc->tp_bad_why, sc->tp_bad_offset);
+		fault = true;
+	}
+	if (sc->tp_csv)
+		fprintf(stderr, "spe-decode script: %" PRIu64 " tracepoint samples left out of the "
+			"CSV, whose columns are the SPE samples' (--json has them)\n", sc->tp_csv);
+	return fault;
+}
+
 static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 {
 	struct script *sc = ctx;
+
+	/* A sample changes no thread or mapping: the caches stay. */
+	if (spe_tp_is_sample(ev))
+		return on_tracepoint(sc, ev);
 
 	if (ev->header->type == PERF_RECORD_COMM || ev->header->type == PERF_RECORD_FORK) {
 		sc->comm = NULL;	/* names may change */
@@ -1134,6 +1306,19 @@ static int run(int argc, char **argv)
 	}
 	if (sc.name_width < 11)
 		sc.name_width = 11;	/* "arm_spe_0//" is in perf's event list too */
+	/* ...and so are the tracepoints recorded with it. */
+	if (spe_tracepoints_open(&sc.tp, path, err, sizeof(err))) {
+		if (!sc.tp) {
+			fprintf(stderr, "spe-decode script: out of memory\n");
+			return 1;
+		}
+		fprintf(stderr, "spe-decode script: %s: %s; its tracepoint samples are not "
+			"printed\n", path, err);
+		sc.tp_broken = true;
+		err[0] = 0;
+	}
+	if (spe_tracepoints_name_width(sc.tp) > sc.name_width)
+		sc.name_width = spe_tracepoints_name_width(sc.tp);
 	for (int k = 0; k < SPE_S_NR; k++)
 		sc.evname_len[k] = (size_t)snprintf(sc.evname[k], sizeof(sc.evname[k]), "%*s: ",
 						    sc.name_width,
@@ -1144,8 +1329,10 @@ static int run(int argc, char **argv)
 	if (spe_cli_symbols_new(&sc.syms, &symcfg, "script", path, err, sizeof(err))) {
 		fprintf(stderr, "spe-decode script: %s\n", err[0] ? err : "out of memory");
 		spe_symbols_free(sc.syms);
+		spe_tracepoints_free(sc.tp);
 		return 1;
 	}
+	spe_tracepoints_set_symbols(sc.tp, sc.syms);
 	sc.out = malloc(sizeof(*sc.out));
 	sc.ips = calloc(NR_IP_SLOTS, sizeof(*sc.ips));
 	/*
@@ -1175,6 +1362,7 @@ static int run(int argc, char **argv)
 		if (!sc.writer)
 			free(sc.obuf);
 		spe_symbols_free(sc.syms);
+		spe_tracepoints_free(sc.tp);
 		return 1;
 	}
 	spe_output_init(sc.out, STDOUT_FILENO);
@@ -1211,6 +1399,8 @@ static int run(int argc, char **argv)
 		spe_samples_summary(&r);
 		if (spe_samples_decode_errors(&r) && !status)
 			status = 1;
+		if (tp_summary(&sc, path) && !status)
+			status = 1;
 	}
 	obuf_flush(&sc);
 	if (sc.writer) {
@@ -1230,6 +1420,8 @@ static int run(int argc, char **argv)
 	free(sc.ips);
 	free(sc.rec.b);
 	free(sc.line.b);
+	free(sc.tpbuf);
+	spe_tracepoints_free(sc.tp);
 	spe_symbols_free(sc.syms);
 	return status;
 }

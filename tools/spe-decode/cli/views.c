@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "kernel_symbols.h"
+#include "tracepoints.h"
 #include "views.h"
 
 static int on_sample(void *ctx, const struct spe_sample *s)
@@ -37,6 +38,10 @@ static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 {
 	struct spe_view_run *vr = ctx;
 
+	/* The samples of tracepoints recorded with arm_spe hold no SPE
+	 * data: no view has a place for them (script prints them). */
+	if (spe_tp_is_sample(ev))
+		return 0;
 	spe_symbols_event(vr->syms, ev);
 	return vr->on_event ? vr->on_event(vr->ctx, ev) : 0;
 }
