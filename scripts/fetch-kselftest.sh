@@ -2,7 +2,7 @@
 # Fetch the kernel's kselftest framework of a Debian kernel into the cache,
 # idempotently, and print the path of the kernel-tree skeleton that holds it.
 #
-# Usage: scripts/fetch-kselftest.sh 6.1|6.12
+# Usage: scripts/fetch-kselftest.sh 6.1|6.12|kasan|kcsan
 #
 # The framework (kselftest.h, kselftest_harness.h, lib.mk, the selftests
 # Makefile, run_kselftest.sh and kselftest/) ships only inside Debian's
@@ -16,12 +16,13 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${SPE_CACHE_DIR:-$top/.cache}
 
-case ${1:-} in
+ver=${1:-}
+case $ver in
 6.1) suite=() ;;
-6.12) suite=(--suite bookworm-backports) ;;
-*) echo "usage: fetch-kselftest.sh 6.1|6.12" >&2; exit 2 ;;
+# The debug kernels (scripts/build-debug-kernel.sh) are 6.12s.
+6.12 | kasan | kcsan) suite=(--suite bookworm-backports) ver=6.12 ;;
+*) echo "usage: fetch-kselftest.sh 6.1|6.12|kasan|kcsan" >&2; exit 2 ;;
 esac
-ver=$1
 dest=$cache/kselftest/$ver
 if [ -e "$dest/.complete" ]; then
 	echo "$dest"

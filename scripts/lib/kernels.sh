@@ -3,8 +3,12 @@
 # says which).  Sourced.  Defines:
 #
 #   spe_kernel KERNEL      make sure KERNEL (a suite, or 6.1 / 6.12 / oldest /
-#                          newest) is fetched and set KSUITE, KREL, KDIR,
-#                          TOOLROOT, VMLINUZ and MODDIR for it
+#                          newest; or kasan / kcsan, a debug kernel that
+#                          scripts/build-debug-kernel.sh builds) is fetched
+#                          and set KSUITE, KREL, KDIR, TOOLROOT, VMLINUZ and
+#                          MODDIR for it (a debug kernel: KSUITE is trixie,
+#                          the release of its source and userland, and
+#                          KFLAVOUR its configuration)
 #   spe_kbuild ARG...      run make ARG... for the kernel spe_kernel chose:
 #                          kbuild of KDIR, with the compiler the kernel was
 #                          built with, inside its build root when it has one
@@ -60,12 +64,20 @@ spe_release_is_newer() {
 
 spe_kernel() {
 	local suite
+	# shellcheck disable=SC2034 # read by the scripts that source this file
+	KSUITE='' KFLAVOUR='' KREL='' KDIR='' TOOLROOT='' VMLINUZ='' MODDIR=''
+	case $1 in
+	kasan | kcsan)
+		"$spe_top/scripts/build-debug-kernel.sh" --quiet "$1" ||
+			spe_die "cannot build the $1 debug kernel"
+		# shellcheck disable=SC1090
+		. "$spe_cache/kernels/debug-$1.env"
+		return ;;
+	esac
 	suite=$(spe_kernel_suites "$1")
 	[ "$(wc -l <<<"$suite")" -eq 1 ] || spe_die "spe_kernel takes one kernel, not '$1'"
 	"$spe_top/scripts/fetch-kernels.sh" --quiet "$suite" ||
 		spe_die "cannot fetch the $suite kernel"
-	# shellcheck disable=SC2034 # read by the scripts that source this file
-	KSUITE='' KREL='' KDIR='' TOOLROOT='' VMLINUZ='' MODDIR=''
 	# shellcheck disable=SC1090
 	. "$spe_cache/kernels/$suite.env"
 }
