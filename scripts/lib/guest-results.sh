@@ -23,7 +23,7 @@
 #   spe_result_is NAME DIR FILE EXPECTED
 #                                one TAP test: the guest run in DIR left
 #                                results/FILE holding exactly EXPECTED
-spe_kernel_log_pattern='WARNING:|BUG:|Oops|Internal error:|Unable to handle|Call trace:|Kernel panic|lockdep|possible circular locking|possible recursive locking|inconsistent lock state|scheduling while atomic|refcount_t:|list_add corruption|list_del corruption|KASAN:|UBSAN:|blocked for more than|cannot create duplicate|Objects remaining|Poison overwritten|Redzone|undefined instruction|Unknown exception'
+spe_kernel_log_pattern='WARNING:|BUG:|Oops|Internal error:|Unable to handle|Call trace:|Kernel panic|lockdep is turned off|INFO: possible|suspicious RCU usage|MAX_LOCKDEP[A-Z_]* too low|possible circular locking|possible recursive locking|inconsistent lock state|scheduling while atomic|refcount_t:|list_add corruption|list_del corruption|KASAN:|UBSAN:|blocked for more than|cannot create duplicate|Objects remaining|Poison overwritten|Redzone|undefined instruction|Unknown exception|ODEBUG:|suspected memory leak|KCSAN:'
 
 # Kernel lines only ("[ seconds] ..."): a console also carries the guest's
 # programs' output, and perf prints "WARNING: ..." of its own.

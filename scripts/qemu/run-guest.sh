@@ -7,13 +7,16 @@
 #            [--append ARGS] [--timeout SECONDS] [--spe-qemu PROFILE]
 #            [--qmp SOCKET] [--channel SOCKET] [--results-size MIB] [--acpi]
 #
-#   --kernel        bookworm 6.1 or bookworm-backports 6.12 (scripts/fetch-kernels.sh)
+#   --kernel        bookworm 6.1 or bookworm-backports 6.12 (scripts/fetch-kernels.sh),
+#                   any kernel scripts/lib/kernels.sh names, or a debug kernel
+#                   (kasan, kcsan: scripts/build-debug-kernel.sh)
 #   --smp, --mem    CPUs (default 2) and memory (default 1G)
 #   --spe-node      add an SPE node to the device tree (mkdtb.sh); default none
 #   --with-perf     arm64 perf in the guest as /usr/bin/perf (adds ~4 s of boot)
 #   --load/--module/--selftests/--file   see mkinitramfs.sh
 #   --append        extra kernel command line
-#   --timeout       seconds before the guest is killed (default 120)
+#   --timeout       seconds before the guest is killed (default 120; four
+#                   times that on a debug kernel)
 #   --spe-qemu      boot the QEMU with the emulated SPU (scripts/fetch-qemu.sh
 #                   builds it once) with -cpu max,spe=on,spe-profile=PROFILE
 #                   (v1-min, n1, v2, full); same as SPE_QEMU_PROFILE=PROFILE
@@ -83,6 +86,9 @@ done
 	spe_die "usage: run-guest.sh --kernel 6.1|6.12 --script FILE --out DIR [options]"
 [[ $results_mib =~ ^[1-9][0-9]*$ ]] || spe_die "--results-size: '$results_mib' is not a number of MiB"
 spe_kernel "$kernel"
+# A debug kernel (scripts/build-debug-kernel.sh) runs its checkers on every
+# lock, access and allocation: give it the time that takes under TCG.
+[ -z "${KFLAVOUR:-}" ] || timeout=$((timeout * 4))
 if [ -z "${SPE_QEMU_BIN:-}" ]; then
 	SPE_QEMU_BIN=$("$top/scripts/fetch-qemu.sh") || spe_die "the project's QEMU did not build"
 	export SPE_QEMU_BIN
