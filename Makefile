@@ -10,6 +10,11 @@
 #                and booted at EL1 and EL2 with its release's perf by the
 #                perf suites 59 and 60; spe-decode script against perf 6.1,
 #                6.12 and 7.3 (suite 12); "N passed, N failed" last
+#   make check-debug
+#                the guest suites and a stress run on kernels with lockdep,
+#                KASAN, UBSAN, kmemleak and KCSAN (not part of check; the
+#                first run builds the kernels: scripts/check-debug.sh,
+#                Documentation/arm-spe-selftests.rst)
 #   make bench   run the benchmarks beside the reference tools
 #   make mutate  mutation testing of the C layers (scripts/mutate.sh; not
 #                part of check: MUTATE_ARGS='--sample 200 --seed 1')
@@ -31,7 +36,7 @@
 DECODER := tools/spe-decode
 MODEL   := tools/spu-model
 
-.PHONY: all deps check matrix bench mutate demo modules clean install uninstall
+.PHONY: all deps check check-debug matrix bench mutate demo modules clean install uninstall
 
 all: deps
 	$(MAKE) -C $(DECODER)
@@ -47,6 +52,9 @@ MATRIX_SUITES := 12-decoder-perf-diff 41-driver-build 45-driver-dkms 46-sim-buil
 		 49-kernel-header-trees 59-qemu-spe-sampling 60-qemu-spe-perf
 matrix: deps
 	@SPE_KERNELS=all SPE_GUEST_KERNELS=all scripts/run-tests.sh $(MATRIX_SUITES)
+
+check-debug: deps
+	@scripts/check-debug.sh $(CHECK_DEBUG_ARGS)
 
 bench: all
 	@scripts/bench.sh

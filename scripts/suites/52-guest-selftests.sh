@@ -16,7 +16,8 @@
 # Default guests: arm_spe on 6.1 (profile n1, EL1, 2 CPUs) and 6.12 (v2,
 # EL2 as a VHE host, 4 CPUs); arm_spe_sim on 6.1 and 6.12.  `--matrix`
 # runs arm_spe on 6.1 and 6.12, EL1 and EL2, 2 and 4 CPUs (8 guests, the
-# profiles in turn; not part of make check).
+# profiles in turn; not part of make check); `52-guest-selftests.sh KERNEL`
+# runs arm_spe (n1 EL1 2 CPUs, v2 EL2 4 CPUs) and arm_spe_sim on KERNEL.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
@@ -33,7 +34,11 @@ inst=$top/build/kselftest
 runs=$top/build/qemu/runs/52-guest-selftests
 nr_tests=$(find "$top/selftests/arm_spe" -maxdepth 1 -name 'test_*.c' | wc -l)
 
-for k in 6.1 6.12; do
+# KERNEL as an argument: the four default guests' configurations, all on
+# that one kernel (scripts/check-debug.sh runs the debug kernels so).
+kernels=(6.1 6.12)
+[ $# -ge 1 ] && [ "$1" != --matrix ] && kernels=("$1")
+for k in "${kernels[@]}"; do
 	name="kselftest target arm_spe installs in a $k tree (make TARGETS=arm_spe install)"
 	if spe_kselftest_install "$k" "$inst/$k" &&
 	   [ "$(grep -c '^arm_spe:test_' "$inst/$k/kselftest-list.txt")" -eq "$nr_tests" ]; then
@@ -44,7 +49,7 @@ for k in 6.1 6.12; do
 		exit 1
 	fi
 done
-bin=$inst/6.1/arm_spe
+bin=$inst/${kernels[0]}/arm_spe
 
 # fake_pmu DIR: an arm_spe_0 as the perf ABI describes it (perf-arm-spe.txt).
 fake_pmu() {
@@ -154,6 +159,10 @@ if [ "${1:-}" = --matrix ]; then
 			done
 		done
 	done
+elif [ $# -ge 1 ]; then
+	run "$1" 2 arm_spe n1 el1
+	run "$1" 4 arm_spe v2 el2
+	run "$1" 2 arm_spe_sim
 else
 	run 6.1 2 arm_spe n1 el1
 	run 6.12 4 arm_spe v2 el2

@@ -267,10 +267,15 @@ run() {
 }
 
 start=$SECONDS
-run 6.12
-if [ -z "${SPE_SIM_QUICK:-}" ]; then
-	run 6.1
-	run 6.12 el2
+if [ $# -ge 1 ]; then
+	# KERNEL [el2]: one guest (scripts/check-debug.sh).
+	run "$1" "${2:-}"
+else
+	run 6.12
+	if [ -z "${SPE_SIM_QUICK:-}" ]; then
+		run 6.1
+		run 6.12 el2
+	fi
 fi
 echo "# guest runs took $((SECONDS - start)) s"
 tap_done
