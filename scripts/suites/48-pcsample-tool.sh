@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # pcsample-record (tools/pcsample), the recorder of arm_pcsample: its AUX
 # walk over records packed by the driver's own code (ASan + UBSan), its
+# events opened and side band read through libperf (linked statically,
+# host and arm64; unit test on a CPU-wide software event when this host
+# allows one), its
 # perf.data output (unit test, then host perf report must name the
 # function the made-up samples point at), its
 # arm64 cross-build, and its errors on this host, which has no such PMU:
@@ -14,7 +17,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 
 out=$top/build/pcsample
 if log=$(make -s -C "$top/tools/pcsample" O="$out" "$out/pcsample-record" "$out/test_pcsample_aux" \
-	"$out/test_pcsample_perf_data" 2>&1); then
+	"$out/test_pcsample_perf_data" "$out/test_pcsample_session" 2>&1); then
 	tap_ok "pcsample-record and its unit tests build with -Wall -Wextra -Werror"
 else
 	tap_fail "pcsample-record and its unit tests build with -Wall -Wextra -Werror" "$log"
@@ -41,6 +44,23 @@ unit_test() {
 }
 unit_test test_pcsample_aux
 unit_test test_pcsample_perf_data "$tmp/made-up.data"
+unit_test test_pcsample_session
+
+# libperf_linked NM BINARY: the events are libperf's, linked in (static):
+# its evlist, its ring reading, and no perf_event_open of our own.
+libperf_linked() {
+	local syms
+	syms=$("$1" "$2" 2>&1) || { echo "$syms"; return 1; }
+	for f in perf_evlist__open perf_evlist__mmap perf_mmap__read_event perf_mmap__consume; do
+		grep -Eq " T $f\$" <<<"$syms" || { echo "no $f in $2"; return 1; }
+	done
+	if grep -q 'SYS_perf_event_open\|syscall(SYS_perf' "$top"/tools/pcsample/*.c; then
+		echo "tools/pcsample opens events by syscall besides libperf"
+		return 1
+	fi
+}
+tap_check "pcsample-record links libperf statically (perf_evlist__open, perf_mmap__read_event...)" \
+	libperf_linked nm "$out/pcsample-record"
 
 # Stock perf reads the file and names the samples' function: 90 of the
 # 100 made-up samples point into hot_loop() of the test program.
@@ -57,6 +77,8 @@ if make -s -C "$top/tools/pcsample" O="$tmp/arm64" CC=aarch64-linux-gnu-gcc \
 	"$tmp/arm64/pcsample-record" >"$tmp/cross.log" 2>&1 &&
    file "$tmp/arm64/pcsample-record" | grep_q 'ARM aarch64'; then
 	tap_ok "pcsample-record cross-builds for arm64, warning-free"
+	tap_check "the arm64 pcsample-record links the arm64 libperf statically" \
+		libperf_linked aarch64-linux-gnu-nm "$tmp/arm64/pcsample-record"
 else
 	tap_fail "pcsample-record cross-builds for arm64, warning-free" "$(cat "$tmp/cross.log")"
 fi
@@ -83,6 +105,7 @@ expect 2 'the duration must be 1 to 86400 seconds' -d 0
 expect 2 '-d wants a number, not "soon"' -d soon
 expect 2 'unexpected argument "now"' now
 expect 2 '-o and -P name the same file' -o "$tmp/x" -P "$tmp/x"
+expect 2 'CPU 3 is listed twice' -C 1,3,2-3
 if [ -d /sys/bus/event_source/devices/arm_pcsample ]; then
 	tap_skip "without the PMU: exit 1 and no output file" "this machine has arm_pcsample"
 else

@@ -10,11 +10,12 @@
  * the samples (pcsample_perf_data.h).
  *
  * The perf tool maps an AUX area only for the AUX PMUs it knows, so this
- * opens one event per CPU itself (perf_event_open, pid -1), maps its ring
- * and AUX buffers, enables the events for the duration, disables them
- * (which publishes the records: the driver does so when an event stops)
- * and walks the AUX buffers.  PERF_RECORD_AUX records in the ring say
- * whether a buffer filled (truncated).
+ * opens one event per CPU itself (pid -1, through libperf:
+ * pcsample_session.h), maps its ring and AUX buffers, enables the events
+ * for the duration, disables them (which publishes the records: the
+ * driver does so when an event stops) and walks the AUX buffers.
+ * PERF_RECORD_AUX records in the ring say whether a buffer filled
+ * (truncated).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,14 +25,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "pcsample_aux.h"
 #include "pcsample_perf_data.h"
+#include "pcsample_session.h"
 #include "pcsample_sideband.h"
 
 #define PMU_NAME	"arm_pcsample"
@@ -44,17 +43,6 @@
 #define RING_PAGES		8
 #define RING_PAGES_SIDEBAND	128
 #define DRAIN_MS		100
-
-struct cpu_event {
-	int cpu;
-	int fd;
-	uint64_t id;		/* PERF_EVENT_IOC_ID */
-	void *ring;		/* user page + ring_pages */
-	size_t ring_pages;
-	void *aux;
-	size_t aux_size;
-	struct pcs_events sideband;
-};
 
 static const char *prog = "pcsample-record";
 
@@ -92,10 +80,14 @@ static int read_sysfs(const char *name, char *buf, size_t len)
 	return 0;
 }
 
-/* "1,3-5" -> cpus[]; returns the count, or -1 naming the problem. */
+/* "1,3-5" -> cpus[]; returns the count, or -1 naming the problem.  A CPU
+ * has one event (libperf's CPU map holds each CPU once). */
 static int parse_cpus(const char *s, int *cpus, int max)
 {
+	static bool listed[MAX_CPUS];
 	int n = 0;
+
+	memset(listed, 0, sizeof(listed));
 
 	while (*s) {
 		char *end;
@@ -113,6 +105,11 @@ static int parse_cpus(const char *s, int *cpus, int max)
 		for (; a <= b; a++) {
 			if (n == max)
 				goto bad;
+			if (listed[a]) {
+				fprintf(stderr, "%s: CPU %ld is listed twice\n", prog, a);
+				return -1;
+			}
+			listed[a] = true;
 			cpus[n++] = (int)a;
 		}
 		if (*end == ',')
@@ -176,67 +173,18 @@ static void pcs_event_attr(struct perf_event_attr *attr, unsigned int type, bool
 	}
 }
 
-static int open_event(struct cpu_event *e, unsigned int type, bool freq,
-		      unsigned long long value, bool user_only, size_t aux_pages, bool sideband)
+static int drain(struct pcs_session *s, int i)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	struct perf_event_attr attr;
-	struct perf_event_mmap_page *pg;
+	char err[256];
 
-	pcs_event_attr(&attr, type, freq, value, user_only, sideband);
-	e->fd = (int)syscall(SYS_perf_event_open, &attr, -1, e->cpu, -1, 0);
-	if (e->fd < 0) {
-		int err = errno;
-
-		fprintf(stderr, "%s: CPU %d: perf_event_open: %s%s\n", prog, e->cpu, strerror(err),
-			err == EACCES ? " (CPU-wide events need CAP_PERFMON or a low "
-					"perf_event_paranoid; -u drops kernel samples)" :
-			err == EINVAL ? " (CPU not in the PMU's cpumask, or period out of "
-					"10 us..1 s)" : "");
-		return -1;
-	}
-	if (ioctl(e->fd, PERF_EVENT_IOC_ID, &e->id)) {
-		fprintf(stderr, "%s: CPU %d: PERF_EVENT_IOC_ID: %s\n", prog, e->cpu, strerror(errno));
-		return -1;
-	}
-	e->ring_pages = sideband ? RING_PAGES_SIDEBAND : RING_PAGES;
-	e->ring = mmap(NULL, (size_t)page * (1 + e->ring_pages), PROT_READ | PROT_WRITE,
-		       MAP_SHARED, e->fd, 0);
-	if (e->ring == MAP_FAILED) {
-		fprintf(stderr, "%s: CPU %d: mapping the ring buffer: %s\n", prog, e->cpu,
-			strerror(errno));
-		e->ring = NULL;
-		return -1;
-	}
-	pg = e->ring;
-	e->aux_size = aux_pages * (size_t)page;
-	pg->aux_offset = (uint64_t)page * (1 + e->ring_pages);
-	pg->aux_size = e->aux_size;
-	/* Writable: the driver does not support overwrite (snapshot) mode. */
-	e->aux = mmap(NULL, e->aux_size, PROT_READ | PROT_WRITE, MAP_SHARED, e->fd,
-		      (off_t)pg->aux_offset);
-	if (e->aux == MAP_FAILED) {
-		fprintf(stderr, "%s: CPU %d: mapping a %zu-byte AUX buffer: %s\n", prog, e->cpu,
-			e->aux_size, strerror(errno));
-		e->aux = NULL;
-		return -1;
-	}
-	return 0;
-}
-
-static int drain(struct cpu_event *e)
-{
-	long page = sysconf(_SC_PAGESIZE);
-
-	if (!pcs_ring_drain(e->ring, (size_t)page * e->ring_pages, &e->sideband))
+	if (!pcs_session_drain(s, i, err, sizeof(err)))
 		return 0;
-	fprintf(stderr, "%s: CPU %d: reading the ring buffer: %s\n", prog, e->cpu,
-		strerror(errno));
+	fprintf(stderr, "%s: %s\n", prog, err);
 	return -1;
 }
 
 /* Sleeps @seconds, draining the rings every DRAIN_MS. */
-static int record_for(struct cpu_event *ev, int n, unsigned long long seconds)
+static int record_for(struct pcs_session *s, unsigned long long seconds)
 {
 	struct timespec now, step;
 	long long end_ns, now_ns, left;
@@ -245,8 +193,8 @@ static int record_for(struct cpu_event *ev, int n, unsigned long long seconds)
 	end_ns = (long long)now.tv_sec * 1000000000LL + now.tv_nsec +
 		 (long long)seconds * 1000000000LL;
 	for (;;) {
-		for (int i = 0; i < n; i++)
-			if (drain(&ev[i]))
+		for (int i = 0; i < s->nr; i++)
+			if (drain(s, i))
 				return -1;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		now_ns = (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
@@ -289,7 +237,7 @@ static void collect_record(const struct pcs_record *r, void *arg)
 	c->samples[c->nr++] = *r;
 }
 
-static int write_perf_data(const char *path, struct cpu_event *ev, int n, unsigned int type,
+static int write_perf_data(const char *path, const struct pcs_session *s, unsigned int type,
 			   bool freq, unsigned long long value, bool user_only,
 			   const struct collect_ctx *c, const struct pcs_snapshot *snap)
 {
@@ -303,11 +251,11 @@ static int write_perf_data(const char *path, struct cpu_event *ev, int n, unsign
 	memset(&rec, 0, sizeof(rec));
 	pcs_event_attr(&rec.attr, type, freq, value, user_only, true);
 	rec.pmu_name = PMU_NAME;
-	rec.nr_events = (uint32_t)n;
-	for (int i = 0; i < n; i++) {
-		ids[i] = ev[i].id;
-		cpus[i] = (uint32_t)ev[i].cpu;
-		sideband[i] = ev[i].sideband;
+	rec.nr_events = (uint32_t)s->nr;
+	for (int i = 0; i < s->nr; i++) {
+		ids[i] = s->ev[i].id;
+		cpus[i] = (uint32_t)s->ev[i].cpu;
+		sideband[i] = s->ev[i].sideband;
 	}
 	rec.ids = ids;
 	rec.cpus = cpus;
@@ -337,10 +285,11 @@ int main(int argc, char **argv)
 {
 	unsigned long long period = 250000, hz = 0, seconds = 1, aux_pages = 256;
 	const char *cpu_list = NULL, *out_path = NULL, *perf_path = NULL;
-	static struct cpu_event ev[MAX_CPUS];
 	static int cpus[MAX_CPUS];
+	struct perf_event_attr attr;
+	struct pcs_session session;
 	struct pcs_snapshot snap;
-	char buf[4096], tmp_path[PATH_MAX];
+	char buf[4096], tmp_path[PATH_MAX], err[512];
 	bool user_only = false, period_set = false;
 	int opt, n = 0, i, rc = 1;
 	struct collect_ctx cc;
@@ -348,6 +297,7 @@ int main(int argc, char **argv)
 
 	memset(&snap, 0, sizeof(snap));
 	memset(&cc, 0, sizeof(cc));
+	memset(&session, 0, sizeof(session));
 	while ((opt = getopt(argc, argv, "C:c:F:d:m:uo:P:h")) != -1) {
 		switch (opt) {
 		case 'C': cpu_list = optarg; break;
@@ -414,26 +364,24 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	for (i = 0; i < n; i++) {
-		ev[i].cpu = cpus[i];
-		ev[i].fd = -1;
-		if (open_event(&ev[i], type, hz != 0, hz ? hz : period, user_only, aux_pages,
-			       perf_path != NULL))
-			goto out;
+	pcs_event_attr(&attr, type, hz != 0, hz ? hz : period, user_only, perf_path != NULL);
+	if (pcs_session_open(&session, &attr, cpus, n,
+			     perf_path ? RING_PAGES_SIDEBAND : RING_PAGES, aux_pages, err,
+			     sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		goto out;
 	}
 	/* What runs already: its threads and mappings, before any sample. */
 	if (perf_path && pcs_snapshot_add(&snap, "/proc")) {
 		fprintf(stderr, "%s: reading /proc: %s\n", prog, strerror(errno));
 		goto out;
 	}
-	for (i = 0; i < n; i++)
-		ioctl(ev[i].fd, PERF_EVENT_IOC_ENABLE, 0);
-	if (record_for(ev, n, seconds))
+	pcs_session_enable(&session);
+	if (record_for(&session, seconds))
 		goto out;
+	pcs_session_disable(&session);
 	for (i = 0; i < n; i++)
-		ioctl(ev[i].fd, PERF_EVENT_IOC_DISABLE, 0);
-	for (i = 0; i < n; i++)
-		if (drain(&ev[i]))
+		if (drain(&session, i))
 			goto out;
 	/* What started meanwhile and still runs. */
 	if (perf_path && pcs_snapshot_add(&snap, "/proc")) {
@@ -457,20 +405,21 @@ int main(int argc, char **argv)
 		cc.nomem = !cc.samples;
 	}
 	for (i = 0; i < n; i++) {
-		const struct perf_event_mmap_page *pg = ev[i].ring;
+		const struct pcs_cpu_event *e = &session.ev[i];
+		const struct perf_event_mmap_page *pg = e->user_page;
 		uint64_t head = __atomic_load_n(&pg->aux_head, __ATOMIC_ACQUIRE);
 		struct pcs_aux_walk w;
 
-		if (pcs_aux_walk(ev[i].aux, ev[i].aux_size, pg->aux_tail, head, collect_record,
+		if (pcs_aux_walk(e->aux, e->aux_size, pg->aux_tail, head, collect_record,
 				 &cc, &w)) {
 			fprintf(stderr, "%s: CPU %d: AUX head %llu is past the buffer\n", prog,
-				ev[i].cpu, (unsigned long long)head);
+				e->cpu, (unsigned long long)head);
 			continue;
 		}
-		fprintf(stderr, "%s: CPU %d: %llu samples%s%s\n", prog, ev[i].cpu,
+		fprintf(stderr, "%s: CPU %d: %llu samples%s%s\n", prog, e->cpu,
 			(unsigned long long)w.records,
 			w.bad || w.partial ? ", some bytes not records" : "",
-			pcs_events_truncated(&ev[i].sideband) ?
+			pcs_events_truncated(&e->sideband) ?
 				", AUX buffer full: truncated (use a larger -m)" : "");
 	}
 	rc = 0;
@@ -488,7 +437,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: out of memory keeping the samples for %s\n", prog,
 				perf_path);
 			rc = 1;
-		} else if (write_perf_data(perf_path, ev, n, type, hz != 0, hz ? hz : period,
+		} else if (write_perf_data(perf_path, &session, type, hz != 0, hz ? hz : period,
 					   user_only, &cc, &snap)) {
 			rc = 1;
 		}
@@ -496,14 +445,6 @@ int main(int argc, char **argv)
 out:
 	free(cc.samples);
 	pcs_snapshot_free(&snap);
-	for (i = 0; i < n; i++) {
-		pcs_events_free(&ev[i].sideband);
-		if (ev[i].aux)
-			munmap(ev[i].aux, ev[i].aux_size);
-		if (ev[i].ring)
-			munmap(ev[i].ring, (size_t)sysconf(_SC_PAGESIZE) * (1 + ev[i].ring_pages));
-		if (ev[i].fd >= 0)
-			close(ev[i].fd);
-	}
+	pcs_session_close(&session);
 	return rc;
 }

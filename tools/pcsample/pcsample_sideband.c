@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "grow.h"
 #include "pcsample_sideband.h"
@@ -205,15 +204,6 @@ void pcs_snapshot_free(struct pcs_snapshot *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* @n bytes from offset @off of the @size-byte ring @data, wrapping. */
-static void ring_copy(void *dst, const uint8_t *data, size_t size, size_t off, size_t n)
-{
-	size_t first = n <= size - off ? n : size - off;
-
-	memcpy(dst, data + off, first);
-	memcpy((uint8_t *)dst + first, data, n - first);
-}
-
 /* Room for @n more bytes in @ev. */
 static int events_reserve(struct pcs_events *ev, size_t n)
 {
@@ -239,37 +229,25 @@ static int events_reserve(struct pcs_events *ev, size_t n)
 	return 0;
 }
 
-int pcs_ring_drain(void *ring, size_t data_size, struct pcs_events *out)
+int pcs_events_append(struct pcs_events *ev, const void *rec, size_t len)
 {
-	struct perf_event_mmap_page *pg = ring;
-	/* data_offset is 0 before Linux 4.1: the data follows the user page. */
-	const uint8_t *data = (const uint8_t *)ring +
-			      (pg->data_offset ? pg->data_offset : (uint64_t)sysconf(_SC_PAGESIZE));
-	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = pg->data_tail;
-	int ret = 0;
+	struct perf_event_header h;
 
-	while (tail + sizeof(struct perf_event_header) <= head) {
-		struct perf_event_header h;
-		size_t off = tail & (data_size - 1);
-
-		ring_copy(&h, data, data_size, off, sizeof(h));
-		if (h.size < sizeof(h) || h.size > head - tail) {
-			errno = EBADMSG;
-			ret = -1;
-			break;
-		}
-		if (events_reserve(out, h.size)) {
-			ret = -1;
-			break;
-		}
-		ring_copy(out->data + out->len, data, data_size, off, h.size);
-		out->len += h.size;
-		out->nr++;
-		tail += h.size;
+	if (len < sizeof(h)) {
+		errno = EBADMSG;
+		return -1;
 	}
-	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
-	return ret;
+	memcpy(&h, rec, sizeof(h));
+	if (h.size != len) {
+		errno = EBADMSG;
+		return -1;
+	}
+	if (events_reserve(ev, len))
+		return -1;
+	memcpy(ev->data + ev->len, rec, len);
+	ev->len += len;
+	ev->nr++;
+	return 0;
 }
 
 void pcs_events_free(struct pcs_events *ev)

@@ -52,12 +52,11 @@ int pcs_snapshot_add(struct pcs_snapshot *s, const char *proc);
 void pcs_snapshot_free(struct pcs_snapshot *s);
 
 /*
- * Copies the records between the ring's tail and head into @out and
- * moves the tail, so the kernel can reuse the space.  @ring is the mapped
- * user page followed by @data_size bytes of data (a power of two).
- * Returns 0, or -1 (ENOMEM, or a record the ring cannot hold: EBADMSG).
+ * Appends the @len-byte record @rec (as read from a ring buffer by
+ * pcsample_session.c) to @ev.  Returns 0, or -1 with errno: EBADMSG when
+ * its header's size is not @len, ENOMEM.
  */
-int pcs_ring_drain(void *ring, size_t data_size, struct pcs_events *out);
+int pcs_events_append(struct pcs_events *ev, const void *rec, size_t len);
 void pcs_events_free(struct pcs_events *ev);
 
 /* The next record of @ev at *@pos, or NULL at the end (or a bad size). */

@@ -20,7 +20,7 @@
 #include "samples.h"
 #include "split_sessions.h"
 #include "spe_report.h"
-#include "tracepoints.h"
+#include "tracepoint_sample.h"
 
 struct rep {
 	struct spe_report *r;

@@ -22,7 +22,9 @@
 #include "line_format.h"
 #include "output_thread.h"
 #include "samples.h"
+#include "tp_buffer.h"
 #include "tracepoints.h"
+#include "tracing_data.h"
 
 enum field {
 	F_COMM, F_PID, F_TID, F_CPU, F_TIME, F_PERIOD, F_EVENT, F_ADDR, F_DATA_SRC,

@@ -2,11 +2,12 @@
 /*
  * The tracepoint samples of a perf.data recorded with arm_spe and
  * tracepoints together (perf record -e arm_spe// -e sched:sched_switch):
- * their event formats from the file's TRACING_DATA feature section, and
- * each sample's fields formatted by libtraceevent as perf script prints
- * them.  Built without libtraceevent, the samples are still recognised
- * and counted, and spe_tracepoints_available() says they cannot be
- * formatted.
+ * their event names, and each sample's fields formatted by libtraceevent
+ * as perf script prints them, from the event formats of the file's
+ * TRACING_DATA feature section (tracing_data.h reads it).  Which records
+ * are tracepoint samples and where their fields are: tracepoint_sample.h.
+ * Built without libtraceevent, the samples are still recognised and
+ * counted, and spe_tracepoints_available() says they cannot be formatted.
  */
 #ifndef SPE_DECODE_CLI_TRACEPOINTS_H
 #define SPE_DECODE_CLI_TRACEPOINTS_H
@@ -15,32 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "spe_perf_data.h"
+#include "tracepoint_sample.h"
 
 struct spe_tracepoints;
-
-/* A tracepoint sample's fields, as its record carries them. */
-struct spe_tp_sample {
-	uint64_t time;
-	int32_t pid, tid, cpu;		/* -1 when the sample type has none */
-	const void *raw;		/* PERF_SAMPLE_RAW: the event's fields */
-	uint32_t raw_size;
-};
-
-/* Is @path a regular file, whose TRACING_DATA can be read before the
- * decode reads it?  Not "-", a FIFO or a device: those are read once. */
-bool spe_tracepoints_seekable(const char *path);
-
-/* Is this record a sample of a tracepoint event? */
-bool spe_tp_is_sample(const struct spe_perf_reader_event *ev);
-
-/*
- * The PERF_SAMPLE_* fields of tracepoint sample @ev into *out.  Returns 0,
- * or -1 with the reason in @why when the sample is shorter than its type
- * says or has a field this reader does not walk (PERF_SAMPLE_READ).
- */
-int spe_tp_parse_sample(const struct spe_perf_reader_event *ev, struct spe_tp_sample *out,
-			const char **why);
 
 /*
  * Reads the event formats of the perf.data at @path (a file; "-" and
@@ -81,10 +59,5 @@ const char *spe_tracepoints_name(struct spe_tracepoints *tp, uint64_t config);
 int spe_tracepoints_format(struct spe_tracepoints *tp, uint64_t config,
 			   const struct spe_tp_sample *s, bool fields, char **buf, size_t *len,
 			   size_t *cap, const char **why);
-
-/* Appends @n bytes of @s, or @s quoted as a JSON string, to the growable
- * buffer *buf (kept NUL-terminated).  Returns 0, or -1 without memory. */
-int spe_tp_put(char **buf, size_t *len, size_t *cap, const char *s, size_t n);
-int spe_tp_put_json(char **buf, size_t *len, size_t *cap, const char *s);
 
 #endif /* SPE_DECODE_CLI_TRACEPOINTS_H */

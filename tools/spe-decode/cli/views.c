@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "kernel_symbols.h"
-#include "tracepoints.h"
+#include "tracepoint_sample.h"
 #include "views.h"
 
 static int on_sample(void *ctx, const struct spe_sample *s)

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * cli/tracepoints.c: a TRACING_DATA section (perf's tracing data layout,
- * see there) is read into event formats that name and format samples as
- * perf script does; a section cut anywhere, or with a list line
- * libtraceevent would misread, is refused with a message that names the
- * section; a sample's raw data that does not fit its format is refused;
- * the PERF_SAMPLE_* walk finds RAW behind every field before it.
+ * cli/tracing_data.c and cli/tracepoints.c: a TRACING_DATA section (perf's
+ * tracing data layout, see tracing_data.c) is read into event formats
+ * that name and format samples as perf script does; a section cut
+ * anywhere, or with a list line libtraceevent would misread, is refused
+ * with a message that names the section; a sample's raw data that does
+ * not fit its format is refused; the PERF_SAMPLE_* walk
+ * (cli/tracepoint_sample.c) finds RAW behind every field before it.
  */
 #include <stdio.h>
 #include <stdlib.h>
