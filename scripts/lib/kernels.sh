@@ -45,9 +45,14 @@ spe_suite_release() {
 
 # spe_guest_perf_suite: the suite whose arm64 perf the guest of the kernel
 # spe_kernel chose runs (scripts/qemu/fetch-userland.sh perf SUITE): its
-# own release's, except that the 6.12 guests (bookworm-backports) keep
+# own release's, except that the 6.12 guests (bookworm-backports) and the
+# debug kernels, which stand in for them (scripts/check-debug.sh), keep
 # bookworm's perf 6.1, which the suites written for them expect.
 spe_guest_perf_suite() {
+	if [ -n "${KFLAVOUR:-}" ]; then
+		echo bookworm
+		return
+	fi
 	case $KSUITE in
 	bookworm-backports) echo bookworm ;;
 	*) echo "$KSUITE" ;;

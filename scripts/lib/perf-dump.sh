@@ -50,7 +50,9 @@ SPE_REF_PERF_ROOT=${SPE_REF_PERF_ROOT:-} SPE_REF_PERF=${SPE_REF_PERF:-perf}
 spe_ref_perf_for() {
 	spe_kernel "$1"
 	SPE_REF_PERF_ROOT='' SPE_REF_PERF=perf
-	if [ -n "$TOOLROOT" ] && spe_release_is_newer "$(spe_suite_release "$KSUITE")"; then
+	# What matters is the release of the perf that wrote the files.
+	if [ -n "$TOOLROOT" ] &&
+	   spe_release_is_newer "$(spe_suite_release "$(spe_guest_perf_suite)")"; then
 		SPE_REF_PERF_ROOT=$TOOLROOT
 	fi
 }
