@@ -249,6 +249,10 @@ run() {
 	elif [ "$(rc_of c2c-record.rc)" = 0 ] && [ "$(rc_of c2c-report.rc)" = 0 ] &&
 	     [[ ${total:-x}/${loads:-x} =~ ^[0-9]+/[0-9]+$ ]] && [ "$total" -gt 0 ] && [ "$loads" -gt 0 ]; then
 		tap_ok "$name: perf c2c record and report --stdio: $total records, $loads loads"
+	elif grep -q 'memory events not supported' "$res/c2c-record.log" 2>/dev/null &&
+	     [ "$path" != /sys/devices/arm_spe_0 ]; then
+		# perf c2c finds the PMU as perf mem does (4. above).
+		tap_skip "$name: perf c2c record and report" "perf $gperf looks for /sys/devices/arm_spe_0; the PMU device has a parent here ($path)"
 	else
 		tap_fail "$name: perf c2c record and report --stdio count the recording's loads" \
 			"rc $(rc_of c2c-record.rc)/$(rc_of c2c-report.rc), total '$total', loads '$loads'" \
