@@ -288,7 +288,9 @@ check_on() {
 	read -r ri rs <<<"$(window "$res" rec)"
 	read -r ci cs <<<"$(window "$res" clk)"
 	local hz quiet
-	hz=$(sed -n 's/^CONFIG_HZ=//p' "$(dirname "$VMLINUZ")/config-$KREL" 2>/dev/null)
+	# Debian's /boot/config-*, or a debug kernel's build tree's .config.
+	hz=$(cat "$(dirname "$VMLINUZ")/config-$KREL" "$KDIR/.config" 2>/dev/null |
+		sed -n 's/^CONFIG_HZ=//p' | head -n 1)
 	quiet=$(awk -v b="$bi" -v bs="$bs" -v rs="$rs" -v hz="${hz:-0}" \
 		'BEGIN { q = b * rs / bs; if (hz * rs > q) q = hz * rs; printf "%d\n", q }')
 	extra=$((ri - quiet))

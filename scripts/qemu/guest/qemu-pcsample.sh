@@ -44,7 +44,9 @@ if grep -q pc-sample dt-node; then
 	reg cidr1 0xff4
 	reg lsr-reset 0xfb4
 	# Past the workload's start (exec, page faults, first translations).
-	taskset 2 "$HOT" 4 >/dev/null 2>&1 &
+	# It runs until the reads are done, however long they take (each
+	# devmem is a process: seconds on a debug kernel), then is stopped.
+	taskset 2 "$HOT" 60 >/dev/null 2>&1 &
 	hot=$!
 	sleep 2
 	reg lo-locked 0x200
@@ -57,6 +59,7 @@ if grep -q pc-sample dt-node; then
 	done
 	reg pcsr64 0x200 64
 	reg alias-lo 0x220
+	kill $hot
 	wait $hot
 	sleep 1
 	for i in 0 1 2 3 4 5 6 7 8 9; do
