@@ -52,17 +52,6 @@ suite() {
 		bash "$top/scripts/suites/$name.sh" "$@"
 }
 
-# stress CONFIG: scripts/stress.sh's mixed loop on CONFIG as one test.
-stress() {
-	local what="stress.sh --loop mixed $1 for ${stress_seconds}s: no kernel report, no failed test"
-	if "$top/scripts/stress.sh" --loop mixed --seconds "$stress_seconds" \
-		--out "$top/build/stress-debug" "$1"; then
-		echo "ok 1 - $what"
-	else
-		echo "not ok 1 - $what"
-	fi
-}
-
 for k in "${flavours[@]}"; do
 	start=$SECONDS
 	if ! "$top/scripts/build-debug-kernel.sh" "$k" >"$logdir/$k-build.log" 2>&1; then
@@ -84,9 +73,9 @@ for k in "${flavours[@]}"; do
 	suite "$k" 60-qemu-spe-perf "$k" v2 el1 4
 	suite "$k" 61-qemu-pcsample "$k" el1
 	if [ "$stress_seconds" -gt 0 ]; then
-		for cfg in "$k-el1-2" "$k-el2-4"; do
-			spe_suite_run "$k stress $cfg" "$logdir/$k-stress-$cfg.log" stress "$cfg"
-		done
+		spe_suite_run "$k stress" "$logdir/$k-stress.log" "$top/scripts/stress.sh" --tap \
+			--loop mixed --seconds "$stress_seconds" --out "$top/build/stress-debug" \
+			"$k-el1-2" "$k-el2-4"
 	fi
 	echo "# $k: $((SECONDS - start)) s"
 done

@@ -11,16 +11,46 @@
 # the selftests Makefile reads, are extracted.  The skeleton is laid out as
 # a kernel tree, so `make -C DIR/tools/testing/selftests TARGETS=arm_spe`
 # runs exactly as in a full tree (scripts/kselftest-drop-in.sh puts
-# selftests/arm_spe there).
+# selftests/arm_spe there).  The debug kernels' framework is copied from the
+# source tree they were built from (6.12.117 today, not backports' 6.12).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${SPE_CACHE_DIR:-$top/.cache}
 
 ver=${1:-}
+sel=tools/testing/selftests
+# The framework's files, relative to a kernel tree.
+files=("$sel/kselftest.h" "$sel/kselftest_harness.h" "$sel/lib.mk" "$sel/Makefile"
+	"$sel/run_kselftest.sh" "$sel/kselftest" scripts/subarch.include)
+
+# put_in_place SRC: SRC holds the framework; it becomes the cached skeleton.
+put_in_place() {
+	[ -f "$1/$sel/kselftest.h" ] && [ -f "$1/$sel/lib.mk" ] ||
+		{ echo "fetch-kselftest.sh: no kselftest framework in $2" >&2; exit 1; }
+	rm -rf "$dest"
+	mv "$1" "$dest"
+	touch "$dest/.complete"
+	echo "$dest"
+}
+
 case $ver in
 6.1) suite=() ;;
-# The debug kernels (scripts/build-debug-kernel.sh) are 6.12s.
-6.12 | kasan | kcsan) suite=(--suite bookworm-backports) ver=6.12 ;;
+6.12) suite=(--suite bookworm-backports) ;;
+kasan | kcsan)
+	# The debug kernels (scripts/build-debug-kernel.sh) are built from
+	# an unpacked source tree: its own framework is the exact one.
+	# shellcheck source=scripts/lib/kernels.sh
+	. "$top/scripts/lib/kernels.sh"
+	spe_kernel "$ver"
+	src=$(readlink -f "$KDIR/source")
+	dest=$cache/kselftest/${src##*/}
+	[ -e "$dest/.complete" ] && { echo "$dest"; exit 0; }
+	mkdir -p "$cache/kselftest"
+	tmp=$(mktemp -d "$cache/kselftest/.copy.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	(cd "$src" && cp -r --parents "${files[@]}" "$tmp/")
+	put_in_place "$tmp" "$src"
+	exit 0 ;;
 *) echo "usage: fetch-kselftest.sh 6.1|6.12|kasan|kcsan" >&2; exit 2 ;;
 esac
 dest=$cache/kselftest/$ver
@@ -42,15 +72,5 @@ fi
 # data member, then pull only the framework out of the tarball.
 dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" --wildcards "*/linux-source-$ver.tar.xz"
 tarball=$(find "$tmp" -name "linux-source-$ver.tar.xz" | head -n 1)
-sel=tools/testing/selftests
-tar -xJf "$tarball" -C "$tmp" --wildcards \
-	"*/$sel/kselftest.h" "*/$sel/kselftest_harness.h" "*/$sel/lib.mk" \
-	"*/$sel/Makefile" "*/$sel/run_kselftest.sh" "*/$sel/kselftest/*" \
-	"*/scripts/subarch.include"
-src=$(find "$tmp" -maxdepth 1 -type d -name "linux-source-$ver" | head -n 1)
-[ -f "$src/$sel/kselftest.h" ] && [ -f "$src/$sel/lib.mk" ] ||
-	{ echo "fetch-kselftest.sh: no kselftest framework in $deb" >&2; exit 1; }
-rm -rf "$dest"
-mv "$src" "$dest"
-touch "$dest/.complete"
-echo "$dest"
+tar -xJf "$tarball" -C "$tmp" --wildcards "${files[@]/#/*/}"
+put_in_place "$(find "$tmp" -maxdepth 1 -type d -name "linux-source-$ver" | head -n 1)" "$deb"

@@ -21,6 +21,9 @@
 #   --trace    all (default): ftrace every function of the module, which
 #              slows the guest and brings races out sooner; entry: only its
 #              perf callbacks and IRQ handler
+#   --tap      also report each configuration as one TAP test (ok when all
+#              its iterations were clean), for a test runner
+#              (scripts/check-debug.sh)
 #
 # Each configuration boots once and loops in the guest (guest/stress.sh).
 # The guest runs with panic_on_warn=1 oops=panic ftrace_dump_on_oops, so
@@ -28,7 +31,8 @@
 # progress, the ftrace of perf core's scheduling and the driver's
 # callbacks) is kept in DIR/<config>/console.log.  The last line is
 # "N clean iterations in M configurations, K failed"; the exit status is
-# non-zero when any configuration saw a warning or a failing test.
+# non-zero when any configuration saw a warning or a failing test.  With
+# --tap the per-configuration lines are TAP results and the plan follows.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/lib/driver.sh
@@ -40,7 +44,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/lib/guest-results.sh
 . "$top/scripts/lib/guest-results.sh"
 
-loop=alternate seconds=600 iterations='' profile=n1 jobs=1 trace=all keyhold=''
+loop=alternate seconds=600 iterations='' profile=n1 jobs=1 trace=all keyhold='' tap=0
 out=$top/build/stress
 configs=()
 while [ $# -gt 0 ]; do
@@ -52,6 +56,7 @@ while [ $# -gt 0 ]; do
 	--trace) trace=$2; shift 2 ;;
 	--no-key-hold) keyhold=spe_keyhold=0; shift ;;
 	--out) out=$2; shift 2 ;;
+	--tap) tap=1; shift ;;
 	--jobs) jobs=$2; shift 2 ;;
 	-h | --help) sed -n '2,/^set /{/^set /d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 	-*) echo "stress.sh: unknown option $1" >&2; exit 2 ;;
@@ -106,7 +111,8 @@ stress_one() {
 	else
 		st=clean
 	fi
-	echo "$cfg: $clean clean of $total iterations ($loop, ${seconds}s): $st"
+	echo "$cfg: $clean clean of $total iterations ($loop, ${seconds}s): $st" |
+		tee "$dir/status"
 	echo "$clean $total" >"$dir/count"
 	[ "$st" = clean ]
 }
@@ -121,7 +127,11 @@ for cfg in "${configs[@]}"; do
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
 		wait -n || true
 	done
-	stress_one "$cfg" &
+	if [ $tap -eq 1 ]; then
+		stress_one "$cfg" >/dev/null &
+	else
+		stress_one "$cfg" &
+	fi
 	n=$((n + 1))
 done
 wait
@@ -129,8 +139,15 @@ sum=0
 for cfg in "${configs[@]}"; do
 	read -r c t <"$out/$cfg/count" 2>/dev/null || { c=0 t=0; }
 	sum=$((sum + c))
-	[ "$c" = "$t" ] && [ "$t" -gt 0 ] && [ ! -s "$out/$cfg/kernel-log-bad" ] ||
+	what="$cfg: stress --loop $loop for ${seconds}s, no kernel report, no failed test"
+	if [ "$c" = "$t" ] && [ "$t" -gt 0 ] && [ ! -s "$out/$cfg/kernel-log-bad" ]; then
+		[ $tap -eq 0 ] || tap_ok "$what ($c iterations)"
+	else
 		failed=$((failed + 1))
+		[ $tap -eq 0 ] || tap_fail "$what" "$(cat "$out/$cfg/status" 2>/dev/null ||
+			echo "no result: see $out/$cfg")"
+	fi
 done
-echo "$sum clean iterations in $n configurations, $failed failed"
+[ $tap -eq 0 ] || tap_done || true
+echo "$([ $tap -eq 1 ] && echo '# ')$sum clean iterations in $n configurations, $failed failed"
 [ "$failed" -eq 0 ]

@@ -13,6 +13,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib/tap.sh"
 # shellcheck source=scripts/lib/guest-workload.sh
 . "$top/scripts/lib/guest-workload.sh"
+# shellcheck source=scripts/lib/driver.sh
+. "$top/scripts/lib/driver.sh"
 
 k=${1:-}
 case $k in kasan | kcsan) ;; *) echo "usage: inject.sh kasan|kcsan" >&2; exit 2 ;; esac
@@ -38,17 +40,14 @@ for bug in "${bugs[@]}"; do
 	dir=$runs/$name
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	# The patched sources in src/; the module is built in drivers/perf
-	# beside include/, as the tree lays them out.
+	# The patched sources in src/, laid out as the project is.
 	mkdir -p "$dir/src"
 	cp -r "$top/drivers" "$top/include" "$dir/src/"
 	if ! patch -d "$dir/src" -p1 -s <"$top/scripts/debug-kernel/inject/$name.patch" >"$dir/patch.log" 2>&1; then
 		tap_fail "$what" "the patch no longer applies:" "$(cat "$dir/patch.log")"
 		continue
 	fi
-	cp -r "$dir/src/include" "$dir/"
-	if ! ko=$("$top/scripts/build-external-module.sh" --kernel "$k" --out "$dir/drivers/perf" \
-		"$dir/src/drivers/perf" CONFIG_ARM_SPE_PERF=n CONFIG_ARM_SPE_PERF_SIM=m 2>"$dir/build.log"); then
+	if ! ko=$(spe_sim_ko_from_tree "$k" "$dir/src" "$dir/kmod" 2>"$dir/build.log"); then
 		tap_fail "$what" "the module does not build:" "$(tail -n 15 "$dir/build.log")"
 		continue
 	fi

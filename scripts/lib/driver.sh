@@ -36,3 +36,14 @@ spe_driver_ko() {
 	[ -f "$ko" ] || { echo "spe_driver_ko: $mod.ko was not built for $KREL" >&2; return 1; }
 	echo "$ko"
 }
+
+# spe_sim_ko_from_tree KERNEL TREE OUT: build arm_spe_sim.ko from TREE, a
+# copy of this project's layout (TREE/drivers/perf and TREE/include), into
+# OUT, and print its path.  For sources that are not the project's own, such
+# as the throwaway copies with a bug put in (scripts/debug-kernel/inject.sh);
+# the project's own module comes from spe_driver_ko KERNEL arm_spe_sim.
+spe_sim_ko_from_tree() {
+	"$spe_top/scripts/build-external-module.sh" --kernel "$1" --out "$3" \
+		"$2/drivers/perf" SPE_INCLUDE="$2/include" \
+		CONFIG_ARM_SPE_PERF=n CONFIG_ARM_SPE_PERF_SIM=m
+}

@@ -29,6 +29,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib/guest-workload.sh"
 # shellcheck source=scripts/lib/perf-dump.sh
 . "$top/scripts/lib/perf-dump.sh"
+# shellcheck source=scripts/lib/driver.sh
+. "$top/scripts/lib/driver.sh"
 runs=$top/build/qemu/runs/55-guest-sim-perf
 guest=$top/scripts/qemu/guest/sim-perf.sh
 decode=$top/build/spe-decode/spe-decode
@@ -86,18 +88,13 @@ has_flag() {
 # run KERNEL [el2]: el2 boots the kernel at EL2 (VHE), where kernel
 # samples are EL2 and the context comes from CONTEXTIDR_EL2.
 run() {
-	local k=$1 kel=el1 name ko dir rc=0 n m
+	local k=$1 kel=el1 name ko rc=0 n m
 	name="$k"
 	if [ "${2:-}" = el2 ]; then
 		kel=el2
 		name="$k VHE"
 	fi
-	dir=$top/build/kmod/sim-guest-$k
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	cp -r "$top/include" "$dir/"
-	if ! ko=$("$top/scripts/build-external-module.sh" --kernel "$k" --out "$dir/drivers/perf" \
-		"$top/drivers/perf" CONFIG_ARM_SPE_PERF=n CONFIG_ARM_SPE_PERF_SIM=m 2>&1); then
+	if ! ko=$(spe_driver_ko "$k" arm_spe_sim 2>&1); then
 		tap_fail "$name: arm_spe_sim.ko builds" "$ko"
 		return
 	fi
