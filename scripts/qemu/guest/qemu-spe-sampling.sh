@@ -16,14 +16,19 @@ spe_guest_begin
 # record TAG MODULE NAME: load the driver, record the workload in user
 # space, then system wide (kernel samples too), unload.  The period
 # (one sample in 16384 operations) keeps the recordings to some ten
-# thousand records, quick to decode on the host.
+# thousand records, quick to decode on the host.  The user-space
+# recording, which the host compares between the drivers, is of a fixed
+# amount of work (some 2 s here), not a fixed time: on a loaded host or
+# a debug kernel a timed run does less work under one driver than the
+# other, and QEMU's cache model, which only the samples fill, is then
+# less warm in that recording.
 record() {
 	mark "insmod $1"
 	insmod "$2"
 	echo $? >"$1-insmod.rc"
 	ls /sys/bus/event_source/devices >"$1-pmus"
 	perf record -q -o "$1-u.data" -c 16384 -e arm_spe/ts_enable=1,pa_enable=1/u -- \
-		"$SPIN" 2 >"$1-spin-u" 2>"$1-u.log"
+		"$SPIN" --iterations 100000000 >"$1-spin-u" 2>"$1-u.log"
 	echo $? >"$1-u.rc"
 	perf record -q -a -o "$1-sys.data" -c 16384 -e arm_spe/ts_enable=1/ -- \
 		"$SPIN" 1 >"$1-spin-sys" 2>"$1-sys.log"

@@ -5,10 +5,16 @@
  * many loop iterations per second it managed.  Comparing that rate with
  * and without profiling measures what sampling costs the CPU it runs on.
  *
+ * With --iterations it does a fixed amount of work instead, however long
+ * that takes: two recordings of it then hold the same operations whatever
+ * the machine's load, which a comparison of their contents needs.
+ *
  * Usage: spe_spin SECONDS
+ *        spe_spin --iterations N   (N rounded up to a multiple of 4096)
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define ARRAY_WORDS	(64 * 1024)	/* 512 KiB: misses in L1, some in L2 */
@@ -26,11 +32,22 @@ static double now(void)
 
 int main(int argc, char **argv)
 {
-	double secs = argc > 1 ? atof(argv[1]) : 1.0, start, t;
-	unsigned long iters = 0, i, x = 1, sum = 0;
+	double secs = 1.0, start, t;
+	unsigned long iters = 0, i, x = 1, sum = 0, work = 0;
+	char *end = NULL;
 
-	if (secs <= 0) {
-		fprintf(stderr, "usage: spe_spin SECONDS\n");
+	if (argc > 2 && !strcmp(argv[1], "--iterations")) {
+		work = strtoul(argv[2], &end, 0);
+		secs = 0;
+		if (*end || !work)
+			end = NULL;
+	} else if (argc > 1) {
+		secs = strtod(argv[1], &end);
+		if (*end || secs <= 0)
+			end = NULL;
+	}
+	if (argc > 1 && !end) {
+		fprintf(stderr, "usage: spe_spin SECONDS | spe_spin --iterations N\n");
 		return 2;
 	}
 	start = now();
@@ -46,7 +63,7 @@ int main(int argc, char **argv)
 		}
 		iters += CHECK_EVERY;
 		t = now() - start;
-	} while (t < secs);
+	} while (work ? iters < work : t < secs);
 	printf("%.0f iterations/s (checksum %lu)\n", iters / t, sum & 0xff);
 	return 0;
 }
