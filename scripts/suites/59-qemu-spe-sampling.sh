@@ -29,7 +29,12 @@
 #     samples, the atomics' records are loads with AT and a Data Source,
 #     and load_filter=1 samples them;
 #   - differential: the two drivers' per-task recordings agree on the
-#     workload's mix (loads, stores, conditional branches, L1D hits);
+#     workload's mix (loads, stores, conditional branches, L1D hits), and
+#     for each of eleven sets of format terms the two program the unit the
+#     same: PMSCR, PMSFCR, PMSEVFR, PMSLATFR, PMSIRR, PMSNEVFR and the
+#     buffer's fill mode read back on the CPU during a recording
+#     (qemu/tests/spe-live-regs-kmod); a term the kernel's driver lacks
+#     is skipped;
 #   - both drivers unload; the kernel log has no warning, BUG or oops.
 # Guests: the oldest Debian kernel (bullseye's 5.10, which has no in-tree
 # arm_spe_pmu: arm_spe.ko alone) at EL1 (profile n1) and the newest
@@ -62,6 +67,23 @@ if ! aarch64-linux-gnu-gcc -std=gnu11 -Wall -Wextra -Werror -O2 -static -march=a
 	tap_done
 	exit 1
 fi
+# The format-term sets the two drivers' programming is compared on (the
+# guest's readback): one perf event term list and modifiers a line.
+readback_terms=$runs/readback.terms
+cat >"$readback_terms" <<'TERMS'
+ts_enable=1/
+ts_enable=1,pa_enable=1,pct_enable=1/
+ts_enable=0,jitter=1/
+branch_filter=1/
+load_filter=1,store_filter=1/
+event_filter=0x2/
+event_filter=0x2,inv_event_filter=0x80/
+min_latency=64/
+ts_enable=1/u
+ts_enable=1/k
+discard=1/
+TERMS
+
 # The atomics loop: ten instructions from atomics_loop, the first three
 # LDADD, SWP and CAS (decimal addresses).
 loop_at=$((16#$(aarch64-linux-gnu-nm "$atomics" | awk '$3 == "atomics_loop" { print $1 }')))
@@ -310,6 +332,40 @@ check_drivers_agree() {
 	fi
 }
 
+# check_readback NAME: for each set of format terms, the sampling controls
+# (PMSCR, PMSFCR, PMSEVFR, PMSLATFR, PMSIRR, PMSNEVFR) that CPU 1's unit
+# held during a perf record -C 1 of those terms are the same under
+# arm_spe.ko as under the kernel's own arm_spe_pmu
+# (qemu/tests/spe-live-regs-kmod reads them).  A set needs a live event:
+# PMSCR enables sampling at some level and PMSIRR's INTERVAL is the
+# period asked for (its bit 0, RND, is jitter).  A term the kernel's driver does not know is skipped there; a
+# term it knows and arm_spe.ko does not is a failure.
+check_readback() {
+	local name=$1 n=0 terms hw intree what
+	while read -r terms; do
+		n=$((n + 1))
+		what="$name: $terms: arm_spe.ko programs the unit as arm_spe_pmu does"
+		hw=$(grep '^cpu1 ' "$res/hw-readback/$n" 2>/dev/null || cat "$res/hw-readback/$n" 2>/dev/null)
+		intree=$(grep '^cpu1 ' "$res/intree-readback/$n" 2>/dev/null || cat "$res/intree-readback/$n" 2>/dev/null)
+		if [[ $intree == absent* ]]; then
+			tap_skip "$what" "the kernel's driver has no${intree#absent}"
+		elif [[ $hw == absent* ]]; then
+			tap_fail "$what" "arm_spe.ko's format has no${hw#absent}, the kernel's driver has"
+		elif [ "$(cat "$res/hw-readback/$n.rc" 2>/dev/null)" != 0 ] ||
+		     [ "$(cat "$res/intree-readback/$n.rc" 2>/dev/null)" != 0 ]; then
+			tap_fail "$what" "perf record failed:" \
+				"arm_spe.ko: $(cat "$res/hw-readback/$n.log" 2>&1)" \
+				"arm_spe_pmu: $(cat "$res/intree-readback/$n.log" 2>&1)"
+		elif [[ ! $hw =~ " pmsirr=0x40"0[01]( |$) ]] || [[ $hw == *" pmscr=0x0 "* ]]; then
+			tap_fail "$what" "no live event on CPU 1 (interval 16384, sampling enabled): $hw"
+		elif [ "$hw" = "$intree" ]; then
+			tap_ok "$what (${hw#cpu1 })"
+		else
+			tap_fail "$what" "arm_spe.ko:   $hw" "arm_spe_pmu: $intree"
+		fi
+	done <"$readback_terms"
+}
+
 # check_sve NAME TAG: the SVE workload (qemu/tests/spe-sve.c) recorded
 # per task: its contiguous loads and stores, gathers, scatters and SVE
 # data processing are all sampled as SVE operations with the vector
@@ -449,11 +505,16 @@ neoverse_v2_midr=0x410fd4f1
 
 # run KERNEL PROFILE EL
 run() {
-	local k=$1 profile=$2 el=$3 name ko out rc=0 tag drv
+	local k=$1 profile=$2 el=$3 name ko live_ko out rc=0 tag drv
 	name="$k $profile $el"
 	out=$runs/$k-$profile-$el
 	if ! ko=$(spe_driver_ko "$k" 2>"$runs/build-$k.log"); then
 		tap_fail "$name: arm_spe.ko builds" "$(tail -n 20 "$runs/build-$k.log")"
+		return
+	fi
+	if ! live_ko=$("$top/scripts/build-external-module.sh" --kernel "$k" \
+		"$top/qemu/tests/spe-live-regs-kmod" 2>"$runs/live-regs-$k.log"); then
+		tap_fail "$name: the register read-back module builds" "$(tail -n 20 "$runs/live-regs-$k.log")"
 		return
 	fi
 	spe_ref_perf_for "$k"
@@ -469,7 +530,8 @@ run() {
 		# the host decodes; the others keep QEMU's own MIDR.
 		[ "$profile" = v2 ] && export SPE_QEMU_MIDR=$neoverse_v2_midr
 		"$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp 2 --spe-qemu "$profile" --with-perf \
-			--module "$ko" "${intree[@]}" --file "$spin" --file "$sve" --file "$atomics" --timeout 400 \
+			--module "$ko" "${intree[@]}" --module "$live_ko" --file "$readback_terms" \
+			--file "$spin" --file "$sve" --file "$atomics" --timeout 400 \
 			--script "$guest" --out "$out"
 	) 2>"$out.log" || rc=$?
 	res=$out/results
@@ -505,6 +567,7 @@ run() {
 	done
 	if [ ${#tags[@]} -eq 2 ]; then
 		check_drivers_agree "$name"
+		check_readback "$name"
 	else
 		tap_skip "$name: arm_spe_pmu records, both drivers' recordings agree" \
 			"$KREL has no in-tree arm_spe_pmu (CONFIG_ARM_SPE_PMU unset)"

@@ -58,12 +58,38 @@ record() {
 	perf record -q -o "$1-atsplit.data" -c 4096 -e arm_spe/ts_enable=1/u -- \
 		"$FILES/spe-atomics" 1 split >"$1-atsplit.out" 2>"$1-atsplit.log"
 	echo $? >"$1-atsplit.rc"
+	[ -r /proc/spe_live_regs ] && readback "$1"
 	mark "rmmod $1"
 	rmmod "$3"
 	echo $? >"$1-rmmod.rc"
 }
 
+# readback TAG: each set of format terms (one per line of the host's
+# readback.terms) recorded on CPU 1 while spe_live_regs.ko reads the
+# sampling controls each CPU's unit holds.  A set whose terms this
+# driver's format lacks is not recorded ("absent" and the terms).
+readback() {
+	mkdir -p "$1-readback"
+	n=0
+	while read -r terms; do
+		n=$((n + 1))
+		missing=''
+		for t in $(echo "${terms%/*}" | tr ',' ' '); do
+			[ -e "/sys/bus/event_source/devices/arm_spe_0/format/${t%%=*}" ] || missing="$missing ${t%%=*}"
+		done
+		if [ -n "$missing" ]; then
+			echo "absent$missing" >"$1-readback/$n"
+			continue
+		fi
+		perf record -q -C 1 -c 16384 -o /tmp/readback.data -e "arm_spe/$terms" -- \
+			cat /proc/spe_live_regs >"$1-readback/$n" 2>"$1-readback/$n.log"
+		echo $? >"$1-readback/$n.rc"
+	done <"$FILES/readback.terms"
+	rm -f /tmp/readback.data
+}
+
 ls /sys/bus/event_source/devices/armv8_pmuv3*/events >pmu-events 2>&1
+[ -e "$MODULES/spe_live_regs.ko" ] && insmod "$MODULES/spe_live_regs.ko"
 record hw "$MODULES/arm_spe.ko" arm_spe
 [ -e "$MODULES/arm_spe_pmu.ko" ] && record intree "$MODULES/arm_spe_pmu.ko" arm_spe_pmu
 mark "end"
