@@ -163,9 +163,17 @@ run() {
 	base=$(awk '{ print $1 }' "$res/spin-base")
 	rate=$(awk '{ print $1 }' "$res/spin-sys")
 	echo "# $name: sampler busy ${busy}% of the busiest CPU ($ticks ticks, $m records in 3 s); spinner $rate/s vs $base/s alone"
-	awk -v b="$busy" 'BEGIN { exit !(b < 5) }' &&
-		tap_ok "$name: the simulated unit's ticks cost under 5% of a CPU (${busy}%)" ||
+	# A debug kernel instruments every access of the unit's model
+	# (KCSAN, KASAN): there the budget would measure the instrumentation.
+	spe_kernel "$k"
+	if [ -n "$KFLAVOUR" ]; then
+		tap_skip "$name: the simulated unit's ticks cost under 5% of a CPU (${busy}%)" \
+			"a cost budget means nothing on the instrumented $KFLAVOUR kernel"
+	elif awk -v b="$busy" 'BEGIN { exit !(b < 5) }'; then
+		tap_ok "$name: the simulated unit's ticks cost under 5% of a CPU (${busy}%)"
+	else
 		tap_fail "$name: the simulated unit's ticks cost under 5% of a CPU" "${busy}%"
+	fi
 
 	# Small AUX buffer: PMBIRQ through the GIC, still nothing lost.
 	local pended before after
