@@ -22,6 +22,20 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tmpfs tmpfs /tmp
+# The kcsan debug kernel (6.12.117) lacks upstream 922efd298bb2
+# ("timers/migration: Annotate accesses to ignore flag", Linux 6.14): the
+# timer migration code sets an event's ignore flag without a lock or a
+# marked access, and KCSAN reports it as soon as CPUs go idle and wake
+# ("data-race in __tmigr_cpu_activate / tmigr_handle_remote_up").  Until
+# the debug kernel is built with that fix, KCSAN's own report filter drops
+# reports with a frame in the two writers of the flag; any other report,
+# ours included, still fails the run (Documentation/arm-spe-selftests.rst).
+if [ -w /sys/kernel/debug/kcsan ]; then
+	for f in __tmigr_cpu_activate tmigr_active_up; do
+		echo "!$f" >/sys/kernel/debug/kcsan ||
+			echo "spe-guest: KCSAN cannot filter $f"
+	done
+fi
 echo "spe-guest: init up at $(cut -d' ' -f1 /proc/uptime) s, kernel $(uname -r), $(nproc) CPUs"
 
 RESULTS=/results MODULES=/modules SELFTESTS=/selftests FILES=/files
