@@ -197,7 +197,7 @@ read -r lat sat < <("$spe" report --sort op "$tmp/sat16.data" | awk '/^ *[0-9]/ 
 
 # Usage errors name the problem.
 "$spe" report --sort sym --unresolved pages "$tmp/sy.data" >/dev/null 2>"$tmp/err"
-[ $? -eq 2 ] && grep -q "'pages' is neither 'page' nor 'address'" "$tmp/err" &&
+[ $? -eq 2 ] && grep -q "unknown --unresolved 'pages' (page, address)" "$tmp/err" &&
 	tap_ok "--unresolved takes page or address, anything else is a usage error naming it" ||
 	tap_fail "bad --unresolved" "$(cat "$tmp/err")"
 "$spe" report --sort sym,bogus "$tmp/sy.data" >/dev/null 2>"$tmp/err"

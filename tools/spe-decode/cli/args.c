@@ -115,8 +115,7 @@ int spe_cli_unresolved(const char *cmd, const char *arg, enum spe_view_unresolve
 {
 	if (spe_view_unresolved_parse(arg, u))
 		return 0;
-	fprintf(stderr, "spe-decode %s: --unresolved: '%s' is neither 'page' nor 'address'\n",
-		cmd, arg);
+	fprintf(stderr, "spe-decode %s: unknown --unresolved '%s' (page, address)\n", cmd, arg);
 	return 2;
 }
 

@@ -61,8 +61,9 @@ int spe_cli_jobs(const char *cmd, const char *arg, unsigned *threads);
 #define SPE_CLI_UNRESOLVED_OPTION \
 	{ "unresolved", required_argument, NULL, SPE_OPT_UNRESOLVED }
 
-/* Parses the argument of --unresolved into *u; prints the reason and
- * returns 2 when it is neither "page" nor "address". */
+/* Parses the argument of --unresolved into *u; prints the reason (and
+ * the values, for the bash completion) and returns 2 when it is neither
+ * "page" nor "address". */
 int spe_cli_unresolved(const char *cmd, const char *arg, enum spe_view_unresolved *u);
 
 /* Parses N of --top N (1..1000000) into *top; 2 when it is not. */
