@@ -38,12 +38,16 @@ struct code {
 };
 
 /* An offset of a shared line and the code touching it; a line's entries
- * are a list through the pool (next: index + 1, 0 ends it). */
+ * are a list through the pool (next: index + 1, 0 ends it).  There is one
+ * per access of a shared line at worst (a recording of code without
+ * symbols and data all over: 440,000 of them in the benchmark's), so its
+ * counts are 32-bit, as its latencies' count (lat.n) is: 80 bytes. */
 struct entry {
 	uint64_t ip;
 	const struct code *code;
-	uint64_t loads, stores, peer, remote, cpus;
+	uint64_t cpus;
 	struct spe_lat_sum lat;
+	uint32_t loads, stores, peer, remote;
 	uint32_t next;
 	uint32_t shared;		/* its line: an index into c->sh */
 	uint8_t offset;
