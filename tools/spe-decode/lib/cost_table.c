@@ -101,8 +101,8 @@ struct spe_cost_table {
 /*
  * The raw-key cache starts small and grows with the rows, to twice as
  * many slots as rows (then most keys keep a slot of their own): a
- * recording of code without symbols has a row per ip, 93,000 in the
- * benchmark's, and with the first 4096 slots nearly every record built
+ * recording of code without symbols has a row per ip by address (93,000
+ * in the benchmark's; 17,000 pages by page), and with the first 4096 slots nearly every record built
  * its key's text.  It stops growing at RAW_BYTES_MAX: tables of that many
  * rows are large already, and the rows, not the cache, must have the
  * memory.

@@ -73,9 +73,10 @@ static long feed(const char *keys, struct rec *a, struct rec *b, int n, char *ou
 }
 
 /*
- * Many rows: ips without symbols, each its own row (--unresolved address), fed in three rounds so
- * that the raw-key cache grows between and after them; each ip's latency
- * is its own (ip / 16 % 1000), so a record counted in another's row shows.
+ * Many rows: ips without symbols, each its own row by address (as
+ * --unresolved address asks), fed in three rounds so that the raw-key
+ * cache grows between and after them; each ip's latency is its own
+ * (ip / 16 % 1000), so a record counted in another's row shows.
  */
 static void many_rows(void)
 {
