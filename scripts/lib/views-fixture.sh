@@ -11,6 +11,11 @@
 #   spe_views_pcs_all        prints a PC 4 bytes into each function of $elf
 #                            as mapped at 0x10000000 (comma-separated hex)
 #   spe_views_pcs_named      the same, 8 bytes into six named functions
+#   spe_views_unresolved     writes $tmp/un.data: 20,000 records of code
+#                            without symbols, user PCs in the 8 pages of a
+#                            file mapped without symbols ($tmp/blob), kernel
+#                            PCs in 2 pages (give --kallsyms /dev/null), and
+#                            $tmp/un.ips, the distinct PCs recorded (hex)
 #   spe_views_output_checks VIEW OUT DATA
 #                            the -o promises of a view that writes a file
 #                            (html, pprof), as TAP; OUT is a name in $tmp
@@ -45,6 +50,20 @@ want = ["spe_symbols_new", "spe_symbols_free", "spe_symbols_event", "spe_symbols
         "spe_symbols_lookup", "feed"]
 syms = {l.split()[2]: int(l.split()[0], 16) for l in sys.stdin if len(l.split()) == 3}
 print(",".join("%x" % (syms[w] + 0x10000000 + 8) for w in want))'
+}
+
+spe_views_unresolved() {
+	local upcs kpcs
+	head -c 65536 /dev/zero >"$tmp/blob"	# not an ELF file: no symbols
+	upcs=$(python3 -c 'import random; r = random.Random(5)
+print(",".join("%x" % (0x10000000 + 4 * i) for i in r.sample(range(8192), 2000)))')
+	kpcs=$(python3 -c 'import random; r = random.Random(6)
+print(",".join("%x" % (0xffff800008010000 + 4 * i) for i in r.sample(range(2048), 400)))')
+	python3 "$gen" 20000 --seed 11 --no-context --pcs "$upcs" --kpcs "$kpcs" >"$tmp/un.bin"
+	"$spe" wrap -o "$tmp/un.data" --per-thread --pid 77 --tid 77 --comm prog \
+		--mmap "0x10000000:0x10000:0:$tmp/blob" "$tmp/un.bin"
+	# script's samples, every record once, are the PCs recorded
+	"$spe" script --itrace=i1i -F ip "$tmp/un.data" | awk '{print $1}' | sort -u >"$tmp/un.ips"
 }
 
 # What a view writing a file promises of its -o: the file follows the

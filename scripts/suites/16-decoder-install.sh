@@ -88,7 +88,8 @@ comp=$(PATH=$root/bin:$PATH bash -c '
 	tap_ok "bash completion of dump --perf-version and its values" ||
 	tap_fail "bash completion of dump --perf-version" "$comp"
 # ... not the tool's own name (the prose below its command list), and
-# the values of --sort (after the keys already typed) and --order.
+# the values of --sort (after the keys already typed), --order and
+# --unresolved.
 comp=$(PATH=$root/bin:$PATH bash -c '
 	. "$1"
 	t() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _spe_decode; echo "${COMPREPLY[*]}"; }
@@ -96,11 +97,12 @@ comp=$(PATH=$root/bin:$PATH bash -c '
 	t spe-decode report --sort sym,d
 	t spe-decode report --sort sym --order p
 	t spe-decode c2c --order ""
+	t spe-decode html --unresolved ""
 ' _ "$root/share/bash-completion/completions/spe-decode")
 cmds=$(sed -n 1p <<<"$comp")
 if grep -qw report <<<"$cmds" && ! grep -q "spe-decode" <<<"$cmds" &&
-   [ "$(sed -n 2,4p <<<"$comp")" = $'sym,dso sym,data_src\np50 p90 p99\ncost peer samples stores' ]; then
-	tap_ok "bash completion: commands only, --sort keys after a comma, --order columns of report and c2c"
+   [ "$(sed -n 2,5p <<<"$comp")" = $'sym,dso sym,data_src\np50 p90 p99\ncost peer samples stores\npage address' ]; then
+	tap_ok "bash completion: commands only, --sort keys after a comma, --order columns of report and c2c, --unresolved values"
 else
 	tap_fail "bash completion of commands, --sort and --order" "$comp"
 fi

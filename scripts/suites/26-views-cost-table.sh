@@ -4,7 +4,8 @@
 # exact percentiles and the shares of L1D/LLC misses, TLB walks, remote
 # accesses and mispredicts equal what perf script's samples add up to;
 # saturated counters are shown as such; --order and --percent-limit;
-# bad keys are errors.
+# code without symbols makes a row per 4 KiB page, or per address with
+# --unresolved address (as perf); bad keys are errors.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
@@ -27,7 +28,8 @@ rows() { awk -v nk="$1" 'f && /^ *[0-9]/ {
 		printf "%s", $1; for (i = 1; i <= n; i++) printf "\t%s", k[i]; print ""; }
 	/^ *samples/ { f = 1 }'; }
 
-"$spe" report --sort sym,srcline "$tmp/sy.data" >"$tmp/t.out"
+# By address, as perf names code without symbols (the kernel's here).
+"$spe" report --sort sym,srcline --unresolved address "$tmp/sy.data" >"$tmp/t.out"
 if command -v perf >/dev/null; then
 	perf report -i "$tmp/sy.data" --itrace=i1i --stdio -F sample,sym,srcline 2>/dev/null |
 		grep -v '^#' | grep . |
@@ -106,6 +108,58 @@ done
 "$spe" report --sort op,data_src "$tmp/sy.data" | grep_q 'load  L1 hit$' &&
 	tap_ok "--sort op,data_src: loads by level (L1 hit)" || tap_fail "--sort op,data_src"
 
+# Code without symbols: by default a row per 4 KiB page (of the file it
+# is mapped from, else of the address), each the sum of its addresses'
+# rows; with --unresolved address a row per address recorded.
+spe_views_unresolved
+"$spe" report --sort sym --kallsyms /dev/null "$tmp/un.data" | rows 1 >"$tmp/un.page"
+"$spe" report --sort sym --kallsyms /dev/null --unresolved address "$tmp/un.data" |
+	rows 1 >"$tmp/un.addr"
+bad=$(python3 - "$tmp/un.ips" "$tmp/un.page" "$tmp/un.addr" "$tmp/blob" <<'PY'
+import sys, collections
+ips = [int(l, 16) for l in open(sys.argv[1]) if l.strip()]
+blob = sys.argv[4]
+def page_name(ip):
+    if ip >= 1 << 63:
+        return '[k] unknown-page@0x%x' % (ip & ~0xfff)
+    return '[.] unknown-page@%s+0x%x' % (blob, (ip - 0x10000000) & ~0xfff)
+def table(path):
+    rows = {}
+    for l in open(path):
+        n, key = l.rstrip('\n').split('\t')
+        rows[key] = int(n)
+    return rows
+page, addr = table(sys.argv[2]), table(sys.argv[3])
+want = collections.Counter()
+for key, n in addr.items():
+    want[page_name(int(key.split(' ')[1], 16))] += n
+errs = []
+if sorted(int(k.split(' ')[1], 16) for k in addr) != sorted(ips):
+    errs.append('%d address rows for %d addresses' % (len(addr), len(ips)))
+if set(page) != {page_name(ip) for ip in ips}:
+    errs.append('page rows: %s' % sorted(page)[:4])
+elif page != dict(want):
+    errs.append('a page row is not the sum of its addresses')
+print('; '.join(errs) if errs else '%d %d' % (len(page), len(addr)))
+PY
+)
+read -r npage naddr <<<"$bad"
+if [ "$npage" = 10 ] && [ "$naddr" -gt 2000 ]; then
+	tap_ok "code without symbols: a row per 4 KiB page by default ($npage), each the sum of its $naddr addresses' rows by --unresolved address"
+else
+	tap_fail "--sort sym of code without symbols: rows by page and by address" "$bad"
+fi
+"$spe" report --sort symbol_daddr --kallsyms /dev/null "$tmp/un.data" | rows 1 >"$tmp/un.d"
+"$spe" report --sort symbol_daddr --kallsyms /dev/null --unresolved address "$tmp/un.data" |
+	rows 1 >"$tmp/un.da"
+if [ "$(wc -l <"$tmp/un.d")" -lt "$(wc -l <"$tmp/un.da")" ] &&
+   ! grep -v -e '	\[\.\] unknown-page@0x[0-9a-f]*000$' -e '	\[\.\] \[unknown\]$' "$tmp/un.d" | grep -q . &&
+   [ "$(awk -F'\t' '{s += $1} END {print s}' "$tmp/un.d")" = 20000 ]; then
+	tap_ok "--sort symbol_daddr: data addresses without a symbol by page ($(wc -l <"$tmp/un.d") rows, $(wc -l <"$tmp/un.da") by address)"
+else
+	tap_fail "--sort symbol_daddr by page" "$(head -3 "$tmp/un.d")"
+fi
+
 # --order: descending by the column; --percent-limit drops small rows.
 "$spe" report --sort sym --order p99 "$tmp/sy.data" | awk '/^ *[0-9]/ {print $8}' >"$tmp/p99"
 if [ -s "$tmp/p99" ] && sort -n -r -c "$tmp/p99" 2>/dev/null; then tap_ok "--order p99 sorts by p99"
@@ -142,6 +196,10 @@ read -r lat sat < <("$spe" report --sort op "$tmp/sat16.data" | awk '/^ *[0-9]/ 
 	tap_fail "16-bit saturation" "latency $lat sat $sat"
 
 # Usage errors name the problem.
+"$spe" report --sort sym --unresolved pages "$tmp/sy.data" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "unknown --unresolved 'pages' (page, address)" "$tmp/err" &&
+	tap_ok "--unresolved takes page or address, anything else is a usage error naming it" ||
+	tap_fail "bad --unresolved" "$(cat "$tmp/err")"
 "$spe" report --sort sym,bogus "$tmp/sy.data" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "bogus" "$tmp/err" && tap_ok "an unknown sort key is a usage error naming it" ||
 	tap_fail "unknown sort key" "$(cat "$tmp/err")"

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # spe-decode pprof: the profile go tool pprof reads has, per function and
 # sample type (samples, latency, l1d-miss, llc-miss, tlb-walk, mispredict),
-# the numbers report --sort sym shows; source lines; the op label; the
-# output is written safely (never over the input, nothing left on failure).
+# the numbers report --sort sym shows; source lines; the op label; code
+# without symbols as a function per 4 KiB page, or per address with
+# --unresolved address; the output is written safely (never over the
+# input, nothing left on failure).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
@@ -86,6 +88,26 @@ loads=$(go tool pprof -top -nodefraction=0 -sample_index=samples -tagfocus=op=lo
 want=$("$spe" report "$tmp/sy.data" | sed -n 's/.*(load \([0-9]*\),.*/\1/p')
 [ -n "$want" ] && [ "$loads" = "$want" ] && tap_ok "-tagfocus=op=load: the $want loads of report" ||
 	tap_fail "-tagfocus=op=load" "pprof $loads, report $want"
+
+# Code without symbols: the functions are report --sort sym's pages,
+# with their samples; by address, one per address recorded.
+spe_views_unresolved
+"$spe" pprof --kallsyms /dev/null -o "$tmp/un.pb.gz" "$tmp/un.data" &&
+	"$spe" pprof --kallsyms /dev/null --unresolved address -o "$tmp/una.pb.gz" "$tmp/un.data" ||
+	tap_fail "pprof of code without symbols"
+go tool pprof -top -nodefraction=0 -nodecount=100000 -sample_index=samples "$tmp/un.pb.gz" 2>/dev/null |
+	awk '/^ *[0-9]/ && NF == 6 {print $6, $1}' | sort >"$tmp/un.pp"
+"$spe" report --sort sym --kallsyms /dev/null "$tmp/un.data" |
+	awk '/^ *[0-9]/ && NF == 18 {print $18, $1}' | sort >"$tmp/un.rep"
+go tool pprof -top -nodefraction=0 -nodecount=100000 -sample_index=samples "$tmp/una.pb.gz" 2>/dev/null |
+	awk '/^ *[0-9]/ && NF == 6 {sub(/^0x/, "", $6); print $6}' | sort >"$tmp/una.pp"
+if [ "$(wc -l <"$tmp/un.pp")" = 10 ] && cmp -s "$tmp/un.pp" "$tmp/un.rep" &&
+   cmp -s "$tmp/una.pp" "$tmp/un.ips"; then
+	tap_ok "code without symbols: a function per 4 KiB page with report --sort sym's samples (10), one per address with --unresolved address ($(wc -l <"$tmp/una.pp"))"
+else
+	tap_fail "pprof of code without symbols" "$(diff "$tmp/un.pp" "$tmp/un.rep" | head -4)" \
+		"by address: $(wc -l <"$tmp/una.pp") functions, $(wc -l <"$tmp/un.ips") addresses"
+fi
 
 # Output safety.
 spe_views_output_checks pprof m.pb.gz "$tmp/sy.data"

@@ -2,8 +2,9 @@
 # spe-decode html: a self-contained page (nothing loaded from outside) that
 # a real headless Chromium renders without console errors and whose script
 # runs; the numbers in the rendered page equal report's, report --sort
-# sym's and c2c's; sorting by a header works in the browser; the output
-# is written safely.  A screenshot is kept in build/html-report.png.
+# sym's and c2c's; code without symbols is a row per 4 KiB page, or per
+# address with --unresolved address; sorting by a header works in the
+# browser; the output is written safely.  A screenshot is kept in build/html-report.png.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
@@ -148,6 +149,33 @@ if [ "$(wc -l <"$tmp/sorted")" -gt 3 ] && sort -n -r -c "$tmp/sorted" 2>/dev/nul
 	tap_ok "a click on a header sorts the cost table in the browser (p99, descending)"
 else
 	tap_fail "sorting in the browser" "$(head -5 "$tmp/sorted")"
+fi
+
+# Code without symbols: the cost table's rows are report --sort sym's
+# pages, the data sources' symbols pages of them; by address, neither
+# names a page, and each table is as long as --top lets it (2399 addresses).
+spe_views_unresolved
+if "$spe" html --kallsyms /dev/null -o "$tmp/un.html" "$tmp/un.data" &&
+   "$spe" html --kallsyms /dev/null --unresolved address -o "$tmp/una.html" "$tmp/un.data"; then
+	python3 "$views/html_tables.py" "$tmp/un.html" >"$tmp/un.rows"
+	python3 "$views/html_tables.py" "$tmp/una.html" >"$tmp/una.rows"
+	"$spe" report --sort sym --kallsyms /dev/null "$tmp/un.data" |
+		awk '/^ *[0-9]/ && NF == 18 {print $17, $18}' | sort >"$tmp/un.want"
+	awk -F'\t' '$1 == "cost-table" {print $18}' "$tmp/un.rows" | sort >"$tmp/un.cost"
+	awk -F'\t' '$1 == "datasrc-table" {print $2}' "$tmp/un.rows" | sort >"$tmp/un.ds"
+	awk '{print $2}' "$tmp/un.want" >"$tmp/un.names"
+	ncost=$(awk -F'\t' '$1 == "cost-table"' "$tmp/una.rows" | wc -l)
+	nds=$(awk -F'\t' '$1 == "datasrc-table"' "$tmp/una.rows" | wc -l)
+	if [ "$(wc -l <"$tmp/un.want")" = 10 ] && cmp -s "$tmp/un.cost" "$tmp/un.want" &&
+	   [ -s "$tmp/un.ds" ] && [ -z "$(comm -23 "$tmp/un.ds" "$tmp/un.names")" ] &&
+	   ! grep -q 'unknown-page@' "$tmp/una.html" && [ "$ncost" = 200 ] && [ "$nds" = 50 ]; then
+		tap_ok "code without symbols: a row per 4 KiB page (10, as report --sort sym) in the cost table and the data sources; per address with --unresolved address"
+	else
+		tap_fail "html of code without symbols" "$(diff "$tmp/un.cost" "$tmp/un.want" | head -4)" \
+			"data sources: $(head -3 "$tmp/un.ds")" "by address: $ncost cost rows, $nds data-source rows"
+	fi
+else
+	tap_fail "html of code without symbols"
 fi
 
 mkdir -p "$top/build"

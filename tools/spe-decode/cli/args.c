@@ -111,6 +111,14 @@ int spe_cli_top(const char *cmd, const char *arg, size_t *top)
 	return 0;
 }
 
+int spe_cli_unresolved(const char *cmd, const char *arg, enum spe_view_unresolved *u)
+{
+	if (spe_view_unresolved_parse(arg, u))
+		return 0;
+	fprintf(stderr, "spe-decode %s: unknown --unresolved '%s' (page, address)\n", cmd, arg);
+	return 2;
+}
+
 int spe_cli_perf_version(const char *cmd, const char *arg, int *version)
 {
 	int v = spe_perf_version_parse(arg);

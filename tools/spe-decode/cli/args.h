@@ -13,11 +13,12 @@
 #include <stdio.h>
 
 #include "spe_symbols.h"
+#include "spe_views.h"
 
 typedef void (*spe_usage_fn)(FILE *f);
 
 /* Values of the long-only symbol options. */
-enum { SPE_OPT_BUILDID_DIR = 0x5300, SPE_OPT_NO_DEMANGLE };
+enum { SPE_OPT_BUILDID_DIR = 0x5300, SPE_OPT_NO_DEMANGLE, SPE_OPT_UNRESOLVED };
 
 /* getopt_long() entries of --kallsyms FILE, --symfs DIR, --buildid-dir DIR
  * and --no-demangle. */
@@ -54,6 +55,16 @@ int spe_cli_input(int argc, char **argv, const char **path, spe_usage_fn usage);
 /* Parses N of -j N (1..1024) into *threads; prints the reason and returns
  * 2 when it is not a number in range. */
 int spe_cli_jobs(const char *cmd, const char *arg, unsigned *threads);
+
+/* --unresolved page|address: the views' rows of addresses without a
+ * symbol (spe_views.h). */
+#define SPE_CLI_UNRESOLVED_OPTION \
+	{ "unresolved", required_argument, NULL, SPE_OPT_UNRESOLVED }
+
+/* Parses the argument of --unresolved into *u; prints the reason (and
+ * the values, for the bash completion) and returns 2 when it is neither
+ * "page" nor "address". */
+int spe_cli_unresolved(const char *cmd, const char *arg, enum spe_view_unresolved *u);
 
 /* Parses N of --top N (1..1000000) into *top; 2 when it is not. */
 int spe_cli_top(const char *cmd, const char *arg, size_t *top);

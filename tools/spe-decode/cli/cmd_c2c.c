@@ -36,7 +36,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: spe-decode c2c [--order cost|peer|samples|stores] [--top N] [--virtual]\n"
-"                      [--kallsyms FILE] [--symfs DIR] [--buildid-dir DIR]\n"
+"                      [--unresolved page|address] [--kallsyms FILE] [--symfs DIR] [--buildid-dir DIR]\n"
 "                      [--no-demangle] perf.data\n"
 "Cache-line contention: the 64-byte lines that more than one CPU touched with\n"
 "at least one store, by physical address where recorded (else virtual per\n"
@@ -45,6 +45,9 @@ static void usage(FILE *f)
 "                core's cache, SPE's stand-in for HITM), samples, stores\n"
 "  --top N       the N first lines only\n"
 "  --virtual     group by virtual address even where a physical one exists\n"
+"  --unresolved page|address\n"
+"                an offset's code without symbols: one entry per 4 KiB page\n"
+"                of each file (default), or one per address\n"
 "  -j, --jobs N  decoding threads (default: one per usable CPU)\n");
 }
 
@@ -54,6 +57,7 @@ static int run(int argc, char **argv)
 		{ "order", required_argument, NULL, 'O' },
 		{ "top", required_argument, NULL, 't' },
 		{ "virtual", no_argument, NULL, 'V' },
+		SPE_CLI_UNRESOLVED_OPTION,
 		SPE_CLI_SYMBOL_OPTIONS,
 		SPE_CLI_JOBS_OPTION,
 		{ "input", required_argument, NULL, 'i' },
@@ -68,6 +72,7 @@ static int run(int argc, char **argv)
 	struct spe_output *out = NULL;
 	const char *path = NULL;
 	size_t top = 0;
+	enum spe_view_unresolved unresolved = SPE_VIEW_UNRESOLVED_PAGE;
 	bool virt = false;
 	int ch, status;
 
@@ -99,6 +104,10 @@ static int run(int argc, char **argv)
 		case 'V':
 			virt = true;
 			break;
+		case SPE_OPT_UNRESOLVED:
+			if (spe_cli_unresolved("c2c", optarg, &unresolved))
+				return 2;
+			break;
 		default:
 			return spe_cli_help_or_bad(ch, usage);
 		}
@@ -112,6 +121,7 @@ static int run(int argc, char **argv)
 		status = 1;
 		goto done;
 	}
+	spe_c2c_set_unresolved(c, unresolved);
 	vr.path = path;
 	vr.ctx = c;
 	vr.on_view = on_scan;

@@ -38,7 +38,8 @@ static bool wants_detail(void *ctx, const struct spe_sample *s)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: spe-decode html -o FILE [--top N] [--virtual] [--kallsyms FILE] [--symfs DIR]\n"
+"usage: spe-decode html -o FILE [--top N] [--virtual] [--unresolved page|address]\n"
+"                       [--kallsyms FILE] [--symfs DIR]\n"
 "                       [--buildid-dir DIR] [--no-demangle] perf.data\n"
 "Write one self-contained HTML page (no network, no external files): the\n"
 "recording's metadata, latency histograms per operation type, data sources per\n"
@@ -47,6 +48,9 @@ static void usage(FILE *f)
 "  -o, --output FILE   the page (written to a temporary file, then renamed)\n"
 "  --top N             at most N rows per table (default 50, cost table 200)\n"
 "  --virtual           shared lines by virtual address, as perf c2c\n"
+"  --unresolved page|address\n"
+"                      rows of code without symbols: one per 4 KiB page of each\n"
+"                      file (default), or one per address\n"
 "  -j, --jobs N        decoding threads (default: one per usable CPU)\n");
 }
 
@@ -56,6 +60,7 @@ static int run(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "top", required_argument, NULL, 't' },
 		{ "virtual", no_argument, NULL, 'V' },
+		SPE_CLI_UNRESOLVED_OPTION,
 		SPE_CLI_SYMBOL_OPTIONS,
 		SPE_CLI_JOBS_OPTION,
 		{ "input", required_argument, NULL, 'i' },
@@ -70,6 +75,7 @@ static int run(int argc, char **argv)
 	struct spe_html *h = NULL;
 	struct spe_output *out = NULL;
 	const char *path = NULL, *output = NULL;
+	enum spe_view_unresolved unresolved = SPE_VIEW_UNRESOLVED_PAGE;
 	bool virt = false, keep = false;
 	int c, status;
 
@@ -90,6 +96,10 @@ static int run(int argc, char **argv)
 			break;
 		case 'V':
 			virt = true;
+			break;
+		case SPE_OPT_UNRESOLVED:
+			if (spe_cli_unresolved("html", optarg, &unresolved))
+				return 2;
 			break;
 		default:
 			return spe_cli_help_or_bad(c, usage);
@@ -115,6 +125,7 @@ static int run(int argc, char **argv)
 		status = 1;
 		goto done;
 	}
+	spe_html_set_unresolved(h, unresolved);
 	vr.path = path;
 	vr.ctx = h;
 	status = spe_view_run_execute(&vr);

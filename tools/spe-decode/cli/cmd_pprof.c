@@ -23,12 +23,15 @@ static int on_view(void *ctx, const struct spe_view_sample *vs)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: spe-decode pprof -o FILE [--kallsyms FILE] [--symfs DIR] [--buildid-dir DIR]\n"
+"usage: spe-decode pprof -o FILE [--unresolved page|address] [--kallsyms FILE] [--symfs DIR] [--buildid-dir DIR]\n"
 "                        [--no-demangle] perf.data|-\n"
 "Write the SPE records as a gzip-compressed pprof profile (profile.proto) for\n"
 "go tool pprof, Parca or Pyroscope.  Sample types: samples, latency (cycles),\n"
 "l1d-miss, llc-miss, tlb-walk, mispredict; labels op and data_src.\n"
 "  -o, --output FILE   the profile (written to a temporary file, then renamed)\n"
+"  --unresolved page|address\n"
+"                      locations of code without symbols: one per 4 KiB page of\n"
+"                      each file (default), or one per address\n"
 "  -j, --jobs N        decoding threads (default: one per usable CPU)\n");
 }
 
@@ -36,6 +39,7 @@ static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		SPE_CLI_UNRESOLVED_OPTION,
 		SPE_CLI_SYMBOL_OPTIONS,
 		SPE_CLI_JOBS_OPTION,
 		{ "input", required_argument, NULL, 'i' },
@@ -46,6 +50,7 @@ static int run(int argc, char **argv)
 	struct spe_view_run vr = { .cmd = "pprof", .want_srcline = true, .on_view = on_view };
 	struct spe_out_file of = { .fd = -1 };
 	const char *path = NULL, *output = NULL;
+	enum spe_view_unresolved unresolved = SPE_VIEW_UNRESOLVED_PAGE;
 	bool keep = false;
 	int err;
 	int c, status;
@@ -60,6 +65,10 @@ static int run(int argc, char **argv)
 		switch (c) {
 		case 'o':
 			output = optarg;
+			break;
+		case SPE_OPT_UNRESOLVED:
+			if (spe_cli_unresolved("pprof", optarg, &unresolved))
+				return 2;
 			break;
 		default:
 			return spe_cli_help_or_bad(c, usage);
@@ -83,6 +92,7 @@ static int run(int argc, char **argv)
 		status = 1;
 		goto done;
 	}
+	spe_pprof_set_unresolved(p, unresolved);
 	vr.ctx = p;
 	vr.path = path;
 	status = spe_view_run_execute(&vr);

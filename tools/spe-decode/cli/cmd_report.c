@@ -171,6 +171,9 @@ static void usage(FILE *f)
 "                       remote, mispred\n"
 "  --percent-limit P    leave out rows under P%% of the ordering column's total\n"
 "  --top N              at most N rows (summary: default 20; table: all)\n"
+"  --unresolved page|address\n"
+"                       the table's rows of addresses without a symbol: one per\n"
+"                       4 KiB page of each file (default), or one per address\n"
 "  -j, --jobs N         decoding threads (default: one per usable CPU)\n"
 "  -v, --verbose        say how the work was split between threads\n"
 "The filters below apply to the summary; --sort does not take them yet.\n"
@@ -186,6 +189,7 @@ static int run(int argc, char **argv)
 		{ "percent-limit", required_argument, NULL, 'P' },
 		SPE_CLI_JOBS_OPTION,
 		SPE_CLI_SYMBOL_OPTIONS,
+		SPE_CLI_UNRESOLVED_OPTION,
 		SPE_CLI_FILTER_OPTIONS,
 		{ "input", required_argument, NULL, 'i' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -227,6 +231,10 @@ static int run(int argc, char **argv)
 			break;
 		case 'v':
 			verbose = true;
+			break;
+		case SPE_OPT_UNRESOLVED:
+			if (spe_cli_unresolved("report", optarg, &cost.unresolved))
+				return 2;
 			break;
 		case 'O':
 			cost.order = optarg;

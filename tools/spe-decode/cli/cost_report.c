@@ -41,6 +41,7 @@ int spe_cli_cost_report(const struct spe_cost_report_opts *o)
 		spe_cost_free(t);
 		return why[0] ? 2 : 1;
 	}
+	spe_cost_set_unresolved(t, o->unresolved);
 	vr.ctx = t;
 	vr.want_srcline = spe_cost_uses(t, SPE_KEY_SRCLINE);
 	vr.want_dsym = spe_cost_uses(t, SPE_KEY_SYMBOL_DADDR);

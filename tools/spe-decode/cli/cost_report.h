@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "spe_symbols.h"
+#include "spe_views.h"
 
 struct spe_cost_report_opts {
 	const char *path;
@@ -15,6 +16,7 @@ struct spe_cost_report_opts {
 	double percent_limit;
 	size_t top;			/* 0: every row */
 	unsigned threads;		/* decoding threads, 0: default */
+	enum spe_view_unresolved unresolved;	/* rows of ips without a symbol */
 };
 
 /* Returns the exit status. */

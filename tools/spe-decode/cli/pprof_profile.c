@@ -6,7 +6,10 @@
  * (proto/profile.proto, compiled by protoc-c), gzip-compressed.
  *
  * Memory grows with the samples (distinct instruction and labels), not
- * the records: a sample is 64 bytes, found through an index of 32-bit
+ * the records; an instruction without a symbol is counted in its 4 KiB
+ * page (a location and function per page, named as the cost table's row,
+ * spe_view_unresolved_name()) unless asked otherwise, so that code
+ * without symbols does not make a location per instruction.  A sample is 64 bytes, found through an index of 32-bit
  * words, as are locations and functions (by their numbers, not by text);
  * strings are kept once.  The message is packed by protobuf-c one element
  * at a time straight into gzip: a Profile holding one sample packs to
@@ -185,9 +188,10 @@ static int index_room(const struct spe_pprof *p, struct index *x, keyof_fn keyof
 }
 
 struct loc {
-	uint64_t address;
+	uint64_t address;		/* the ip, or the page's first byte */
 	uint32_t mapping_id, function_id;
 	int64_t line;
+	bool page;			/* a page of code without symbols */
 };
 
 struct smp {
@@ -223,6 +227,7 @@ struct spe_pprof {
 	uint64_t t_first, t_last;
 	bool wide;			/* a latency above 4095: 16-bit counters */
 	bool oom;
+	enum spe_view_unresolved unresolved;
 };
 
 static struct key2 func_key(const struct spe_pprof *p, uint32_t i)
@@ -232,7 +237,8 @@ static struct key2 func_key(const struct spe_pprof *p, uint32_t i)
 
 static struct key2 loc_key(const struct spe_pprof *p, uint32_t i)
 {
-	return (struct key2){ p->locs_a[i].mapping_id, p->locs_a[i].address };
+	return (struct key2){ p->locs_a[i].mapping_id | (uint64_t)p->locs_a[i].page << 32,
+			      p->locs_a[i].address };
 }
 
 static struct key2 smp_key(const struct spe_pprof *p, uint32_t i)
@@ -314,14 +320,19 @@ static uint64_t mapping_id(struct spe_pprof *p, const char *dso)
 static uint64_t location_id(struct spe_pprof *p, const struct spe_view_sample *vs)
 {
 	const struct spe_sym *sym = vs->sym;
-	char name[64], file[512] = "";
+	char name[600], file[512] = "";
 	const char *colon;
-	uint64_t map = mapping_id(p, sym->dso);
-	struct key2 k = { map, vs->s->ip };
+	uint64_t map = mapping_id(p, sym->dso), address = vs->s->ip;
+	bool page = !sym->has_sym && p->unresolved == SPE_VIEW_UNRESOLVED_PAGE, in_dso;
+	struct key2 k;
 	int64_t line = 0;
 	struct loc *a;
 	size_t i;
 
+	if (page)
+		address = spe_view_unresolved_page(sym, vs->s->ip, vs->s->cpumode, &in_dso);
+	/* A page is told from an instruction at its first byte. */
+	k = (struct key2){ map | (uint64_t)page << 32, address };
 	if (p->oom)
 		return 0;
 	if (p->locs.cap) {
@@ -329,12 +340,17 @@ static uint64_t location_id(struct spe_pprof *p, const struct spe_view_sample *v
 		if (p->locs.slot[i])
 			return p->locs.slot[i];
 	}
-	if (vs->srcline && (colon = strrchr(vs->srcline, ':'))) {
+	/* A page's instructions have lines of their own: it has none. */
+	if (!page && vs->srcline && (colon = strrchr(vs->srcline, ':'))) {
 		snprintf(file, sizeof(file), "%.*s", (int)(colon - vs->srcline), vs->srcline);
 		line = strtoll(colon + 1, NULL, 10);
 	}
-	/* An ip without a symbol is a function of its own, named by address. */
-	snprintf(name, sizeof(name), "0x%" PRIx64, vs->s->ip);
+	/* An ip without a symbol is a function of its own, named by its
+	 * page or its address. */
+	if (page)
+		spe_view_unresolved_name(sym, vs->s->ip, vs->s->cpumode, name, sizeof(name));
+	else
+		snprintf(name, sizeof(name), "0x%" PRIx64, vs->s->ip);
 	a = push(p->locs_a, p->nr_locs, &p->cap_locs, sizeof(*a));
 	if (a)
 		p->locs_a = a;
@@ -343,7 +359,7 @@ static uint64_t location_id(struct spe_pprof *p, const struct spe_view_sample *v
 		return 0;
 	}
 	p->locs_a[p->nr_locs] = (struct loc){
-		.address = vs->s->ip, .mapping_id = (uint32_t)map,
+		.address = address, .mapping_id = (uint32_t)map, .page = page,
 		.function_id = (uint32_t)func_id(p, sym->has_sym ? sym->name : name, file),
 		.line = line,
 	};
@@ -624,6 +640,11 @@ int spe_pprof_new(struct spe_pprof **out)
 	p->strs.borrowed = true;	/* its keys are the string table's */
 	str_id(p, "");		/* the format's string 0 */
 	return p->oom ? -ENOMEM : 0;
+}
+
+void spe_pprof_set_unresolved(struct spe_pprof *p, enum spe_view_unresolved u)
+{
+	p->unresolved = u;
 }
 
 bool spe_pprof_oom(const struct spe_pprof *p)

@@ -4,7 +4,9 @@
  * Sample types: samples, latency (cycles, total latency; saturated
  * counters left out as in report), l1d-miss, llc-miss, tlb-walk,
  * mispredict.  One location per instruction, with function, file and
- * line; labels "op" and "data_src".
+ * line (per 4 KiB page for code without symbols, unless
+ * spe_pprof_set_unresolved() asks for addresses); labels "op" and
+ * "data_src".
  */
 #ifndef SPE_DECODE_CLI_PPROF_PROFILE_H
 #define SPE_DECODE_CLI_PPROF_PROFILE_H
@@ -17,6 +19,9 @@ struct spe_pprof;
 
 int spe_pprof_new(struct spe_pprof **out);
 void spe_pprof_free(struct spe_pprof *p);
+/* Addresses without a symbol by page (the default) or by address; before
+ * the first record. */
+void spe_pprof_set_unresolved(struct spe_pprof *p, enum spe_view_unresolved u);
 /* One record; -ENOMEM (and spe_pprof_oom()) when memory ran out. */
 int spe_pprof_add(struct spe_pprof *p, const struct spe_view_sample *vs);
 bool spe_pprof_oom(const struct spe_pprof *p);

@@ -1,9 +1,9 @@
 # bash completion for spe-decode.
 #
 # Commands come from 'spe-decode --help', each command's options from
-# 'spe-decode COMMAND --help', and the values of --sort and --order from
-# the message the command gives for one it does not know, so this file
-# never falls behind the tool.  Files are completed everywhere else.
+# 'spe-decode COMMAND --help', and the values of --sort, --order and
+# --unresolved from the message the command gives for one it does not
+# know, so this file never falls behind the tool.  Files are completed everywhere else.
 
 # The values a command takes for an option: its arguments ending in the
 # unknown value '?' make it name them, "... '?' (a, b, c)" or "(keys: a,
@@ -49,6 +49,10 @@ _spe_decode()
 		else
 			words=$(_spe_decode_values "$cmd" --order '?')
 		fi
+		mapfile -t COMPREPLY < <(compgen -W "$words" -- "$cur")
+		return ;;
+	--unresolved)
+		words=$(_spe_decode_values "$cmd" --unresolved '?')
 		mapfile -t COMPREPLY < <(compgen -W "$words" -- "$cur")
 		return ;;
 	esac

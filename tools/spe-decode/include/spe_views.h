@@ -37,6 +37,36 @@ bool spe_view_latency(const struct spe_record *rec, int i, uint16_t *v);
  * "remote RAM hit", "N/A"), the data_src key's text. */
 void spe_view_data_src_text(uint64_t v, char *buf, size_t len);
 
+/*
+ * Addresses without a symbol.  Code without symbols (a stripped or JIT'ed
+ * binary, a file not found) makes every instruction address a key of its
+ * own, and the views' tables a row per address: hundreds of megabytes on
+ * a large recording.  So by default the views count such an address in
+ * its 4 KiB page, one row per page of each file (or of the address space
+ * outside any mapping), and memory grows with the pages touched, not the
+ * instructions; SPE_VIEW_UNRESOLVED_ADDRESS keeps a row per address, as
+ * perf report shows them ("[.] 0x<address>").  What has a symbol is
+ * counted by its symbol either way.
+ */
+enum spe_view_unresolved { SPE_VIEW_UNRESOLVED_PAGE, SPE_VIEW_UNRESOLVED_ADDRESS };
+#define SPE_VIEW_PAGE_SIZE	4096u
+
+/*
+ * The page an address without a symbol is counted in (its first byte),
+ * and whether that is an address in the file sym->dso names (sym->elf_addr:
+ * user space, within a mapping, the same page in every process that maps
+ * the file) rather than the address itself (the kernel's, or outside any
+ * mapping).  sym is what spe_symbols_lookup() gave for addr and cpumode.
+ */
+uint64_t spe_view_unresolved_page(const struct spe_sym *sym, uint64_t addr, uint16_t cpumode,
+				  bool *in_dso);
+/* Its name, the text of its row: "unknown-page@DSO+0xPAGE" (in the file)
+ * or "unknown-page@0xPAGE" (an address). */
+void spe_view_unresolved_name(const struct spe_sym *sym, uint64_t addr, uint16_t cpumode,
+			      char *buf, size_t len);
+/* "page" or "address" into *u; false when arg is neither. */
+bool spe_view_unresolved_parse(const char *arg, enum spe_view_unresolved *u);
+
 /* Where a load was served from, in the classes the views count (c2c's
  * columns, the HTML report's chart); SPE_VIEW_DS_NA when unknown. */
 enum spe_view_ds {
@@ -90,6 +120,9 @@ void spe_cost_free(struct spe_cost_table *t);
 /* Whether a key is used (the caller resolves srcline / data symbols only
  * then: they cost). */
 bool spe_cost_uses(const struct spe_cost_table *t, enum spe_cost_key k);
+/* How rows key an address without a symbol (sym, symbol_daddr): by its
+ * page (the default) or by itself.  Set before the first record. */
+void spe_cost_set_unresolved(struct spe_cost_table *t, enum spe_view_unresolved u);
 /* Adds a record; SPE_ERR_NOMEM leaves the table as it was. */
 int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs);
 
@@ -153,6 +186,9 @@ enum spe_c2c_order { SPE_C2C_COST, SPE_C2C_PEER, SPE_C2C_SAMPLES, SPE_C2C_STORES
  * (as perf c2c does). */
 int spe_c2c_new(struct spe_c2c **out, bool virt);
 void spe_c2c_free(struct spe_c2c *c);
+/* As spe_cost_set_unresolved(), for the code of the shared lines'
+ * offsets; before pass 2. */
+void spe_c2c_set_unresolved(struct spe_c2c *c, enum spe_view_unresolved u);
 /* Pass 1: every record. */
 int spe_c2c_scan(struct spe_c2c *c, const struct spe_view_sample *vs);
 /* Between the passes: picks the shared lines (0 or SPE_ERR_NOMEM). */
@@ -177,8 +213,9 @@ struct spe_c2c_line_view {
 
 struct spe_c2c_entry_view {
 	unsigned offset;		/* byte in the line */
-	uint64_t ip;
-	const char *sym;		/* "name+0xoff" or the ip in hex */
+	uint64_t ip;			/* or the page's first byte, see sym */
+	const char *sym;		/* "name+0xoff", spe_view_unresolved_name()
+					 * (by page) or the ip in hex */
 	const char *dso;
 	const char *srcline;		/* NULL when unknown */
 	uint64_t loads, stores, peer, remote;
@@ -226,6 +263,9 @@ struct spe_html_meta {
 
 int spe_html_new(struct spe_html **out, bool virt);
 void spe_html_free(struct spe_html *h);
+/* As spe_cost_set_unresolved(), for the cost table and the data sources
+ * per symbol; before the first record. */
+void spe_html_set_unresolved(struct spe_html *h, enum spe_view_unresolved u);
 int spe_html_add(struct spe_html *h, const struct spe_view_sample *vs);
 /* AUX flags and LOST records for the timeline. */
 int spe_html_event(struct spe_html *h, const struct spe_perf_reader_event *ev);

@@ -11,6 +11,10 @@
  * a cache-to-cache transfer, which is what contention costs.  The cost of
  * a line is the total latency of all its loads and stores, in cycles,
  * saturated counters left out as in every view (lib/latency_sum.h).
+ *
+ * Code without symbols is named by its 4 KiB page, as in the other views
+ * (spe_view_unresolved_page()): an offset's entries are then per page of
+ * such code, not per instruction, and the code interned is a page's.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -34,15 +38,20 @@ struct code {
 };
 
 /* An offset of a shared line and the code touching it; a line's entries
- * are a list through the pool (next: index + 1, 0 ends it). */
+ * are a list through the pool (next: index + 1, 0 ends it).  There is one
+ * per access of a shared line at worst (a recording of code without
+ * symbols and data all over: 440,000 of them in the benchmark's), so its
+ * counts are 32-bit, as its latencies' count (lat.n) is: 80 bytes. */
 struct entry {
 	uint64_t ip;
 	const struct code *code;
-	uint64_t loads, stores, peer, remote, cpus;
+	uint64_t cpus;
 	struct spe_lat_sum lat;
+	uint32_t loads, stores, peer, remote;
 	uint32_t next;
 	uint32_t shared;		/* its line: an index into c->sh */
 	uint8_t offset;
+	bool page;			/* ip is a page of code without symbols */
 };
 
 /* Pass 1, every line touched: 16 bytes, there can be millions. */
@@ -88,6 +97,7 @@ struct spe_c2c {
 	bool per_thread;
 	bool virt;			/* ignore physical addresses */
 	bool wide;			/* a counter above 4095 was seen: 16-bit */
+	enum spe_view_unresolved unresolved;
 };
 
 static struct entry *entry_at(const struct spe_c2c *c, uint32_t i)
@@ -106,6 +116,11 @@ int spe_c2c_new(struct spe_c2c **out, bool virt)
 	c->cap = 1024;
 	c->lines = calloc(c->cap, sizeof(*c->lines));
 	return c->lines ? 0 : SPE_ERR_NOMEM;
+}
+
+void spe_c2c_set_unresolved(struct spe_c2c *c, enum spe_view_unresolved u)
+{
+	c->unresolved = u;
 }
 
 /* A string's hash, NULL apart from "" (a code's srcline may be either). */
@@ -372,22 +387,23 @@ bool spe_c2c_wants(const struct spe_c2c *c, const struct spe_sample *s)
 	       c->sh_index[sh_slot(c, line, pid, phys)];
 }
 
-static size_t ent_hash(uint32_t shared, unsigned offset, uint64_t ip, size_t cap)
+static size_t ent_hash(uint32_t shared, unsigned offset, uint64_t ip, bool page, size_t cap)
 {
-	uint64_t h = ((uint64_t)shared << 8 | offset) * 0x9e3779b97f4a7c15ull ^ ip;
+	uint64_t h = ((uint64_t)shared << 9 | offset << 1 | page) * 0x9e3779b97f4a7c15ull ^ ip;
 
 	h *= 0xff51afd7ed558ccdull;
 	return (size_t)(h ^ h >> 32) & (cap - 1);
 }
 
-static size_t ent_slot(const struct spe_c2c *c, uint32_t shared, unsigned offset, uint64_t ip)
+static size_t ent_slot(const struct spe_c2c *c, uint32_t shared, unsigned offset, uint64_t ip,
+		       bool page)
 {
-	size_t i = ent_hash(shared, offset, ip, c->ent_cap);
+	size_t i = ent_hash(shared, offset, ip, page, c->ent_cap);
 
 	while (c->ent_index[i]) {
 		const struct entry *e = entry_at(c, c->ent_index[i] - 1);
 
-		if (e->shared == shared && e->offset == offset && e->ip == ip)
+		if (e->shared == shared && e->offset == offset && e->ip == ip && e->page == page)
 			break;
 		i = (i + 1) & (c->ent_cap - 1);
 	}
@@ -413,7 +429,7 @@ static int ent_index_reserve(struct spe_c2c *c)
 		if (old[i]) {
 			const struct entry *e = entry_at(c, old[i] - 1);
 
-			c->ent_index[ent_slot(c, e->shared, e->offset, e->ip)] = old[i];
+			c->ent_index[ent_slot(c, e->shared, e->offset, e->ip, e->page)] = old[i];
 		}
 	free(old);
 	return 0;
@@ -423,14 +439,18 @@ static struct entry *entry_for(struct spe_c2c *c, struct shared *l, unsigned off
 			       const struct spe_view_sample *vs)
 {
 	uint32_t shared = (uint32_t)(l - c->sh);
-	char sym[256];
+	bool page = !vs->sym->has_sym && c->unresolved == SPE_VIEW_UNRESOLVED_PAGE, in_dso;
+	uint64_t ip = vs->s->ip;
+	char sym[600];
 	struct entry *e;
 	const struct code *code;
 	size_t slot;
 
 	if (ent_index_reserve(c))
 		return NULL;
-	slot = ent_slot(c, shared, offset, vs->s->ip);
+	if (page)
+		ip = spe_view_unresolved_page(vs->sym, ip, vs->s->cpumode, &in_dso);
+	slot = ent_slot(c, shared, offset, ip, page);
 	if (c->ent_index[slot])
 		return entry_at(c, c->ent_index[slot] - 1);
 	if (c->nr_entries >= UINT32_MAX - 1)
@@ -443,14 +463,17 @@ static struct entry *entry_for(struct spe_c2c *c, struct shared *l, unsigned off
 	}
 	if (vs->sym->has_sym)
 		snprintf(sym, sizeof(sym), "%s+0x%" PRIx64, vs->sym->name, vs->sym->offset);
+	else if (page)
+		spe_view_unresolved_name(vs->sym, vs->s->ip, vs->s->cpumode, sym, sizeof(sym));
 	else
 		snprintf(sym, sizeof(sym), "0x%" PRIx64, vs->s->ip);
-	code = intern(c, sym, vs->sym->dso, vs->srcline);
+	/* A page's instructions have source lines of their own: none. */
+	code = intern(c, sym, vs->sym->dso, page ? NULL : vs->srcline);
 	if (!code)
 		return NULL;
 	e = entry_at(c, (uint32_t)c->nr_entries);
-	*e = (struct entry){ .offset = (uint8_t)offset, .ip = vs->s->ip, .code = code,
-			     .shared = shared };
+	*e = (struct entry){ .offset = (uint8_t)offset, .ip = ip, .code = code,
+			     .shared = shared, .page = page };
 	/* Appended: the list keeps the order the entries appeared in. */
 	if (l->last)
 		entry_at(c, l->last - 1)->next = (uint32_t)c->nr_entries + 1;

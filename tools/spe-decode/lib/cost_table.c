@@ -19,6 +19,11 @@
  * Memory grows with the rows, not with the records: rows (152 bytes) live
  * in blocks that never move (no doubling copy), their keys in a string
  * arena (keyed_rows.h), and the printer builds one row's view at a time.
+ * The rows are bounded by what has a name: an address without a symbol
+ * (sym, symbol_daddr) is counted in its 4 KiB page unless the table is
+ * told otherwise (spe_view_unresolved_page()), or code without symbols
+ * would make a row per instruction, 220 bytes each with its key and the
+ * index.
  *
  * Building a key's text per record was most of the time per record, so a
  * small direct-mapped cache maps what the text is made of (the symbol
@@ -77,6 +82,7 @@ struct spe_cost_table {
 	unsigned nkeys;
 	bool uses[SPE_KEY_NR];
 	struct spe_keyed_rows rows;	/* struct row, by key text */
+	enum spe_view_unresolved unresolved;
 	bool wide;			/* a latency above 4095 was seen: 16-bit counters */
 	/* The data_src key's text of recent values: printing it was a third
 	 * of the time per record, and a recording has few distinct ones. */
@@ -95,8 +101,8 @@ struct spe_cost_table {
 /*
  * The raw-key cache starts small and grows with the rows, to twice as
  * many slots as rows (then most keys keep a slot of their own): a
- * recording of code without symbols has a row per ip, 93,000 in the
- * benchmark's, and with the first 4096 slots nearly every record built
+ * recording of code without symbols has a row per ip by address (93,000
+ * in the benchmark's; 17,000 pages by page), and with the first 4096 slots nearly every record built
  * its key's text.  It stops growing at RAW_BYTES_MAX: tables of that many
  * rows are large already, and the rows, not the cache, must have the
  * memory.
@@ -175,6 +181,11 @@ void spe_cost_free(struct spe_cost_table *t)
 	free(t);
 }
 
+void spe_cost_set_unresolved(struct spe_cost_table *t, enum spe_view_unresolved u)
+{
+	t->unresolved = u;
+}
+
 bool spe_cost_uses(const struct spe_cost_table *t, enum spe_cost_key k)
 {
 	return t->uses[k];
@@ -215,17 +226,25 @@ static void key_text(struct spe_cost_table *t, enum spe_cost_key k,
 		     const struct spe_view_sample *vs, char *buf, size_t len, size_t *pos)
 {
 	const struct spe_sample *s = vs->s;
-	char tmp[160];
+	bool pages = t->unresolved == SPE_VIEW_UNRESOLVED_PAGE;
+	char tmp[160], page[600];
 	struct spe_key_text o = { buf, len, *pos }, x = { tmp, sizeof(tmp), 0 };
 	const char *txt = NULL;
 
 	tmp[0] = 0;
 	switch (k) {
 	case SPE_KEY_SYM:
-		/* perf's spelling; an ip without a symbol is its own row */
+		/* perf's spelling; an ip without a symbol is its page's row,
+		 * or its own (SPE_VIEW_UNRESOLVED_ADDRESS) */
 		spe_key_put_str(&x, s->cpumode == PERF_RECORD_MISC_KERNEL ? "[k] " : "[.] ");
 		if (vs->sym->has_sym) {
 			spe_key_put_str(&x, vs->sym->name);
+		} else if (pages) {
+			/* a file's path may be long: the whole text, not tmp's */
+			memcpy(page, tmp, x.pos);
+			spe_view_unresolved_name(vs->sym, s->ip, s->cpumode, page + x.pos,
+						 sizeof(page) - x.pos);
+			txt = page;
 		} else {
 			spe_key_put_str(&x, "0x");
 			spe_key_put_hex(&x, s->ip, 16);
@@ -243,6 +262,11 @@ static void key_text(struct spe_cost_table *t, enum spe_cost_key k,
 			spe_key_put_str(&x, vs->dsym->name);
 			spe_key_put_str(&x, "+0x");
 			spe_key_put_hex(&x, vs->dsym->offset, 1);
+		} else if (s->addr && pages && vs->dsym) {
+			memcpy(page, "[.] ", 4);
+			spe_view_unresolved_name(vs->dsym, s->addr, s->cpumode, page + 4,
+						 sizeof(page) - 4);
+			txt = page;
 		} else if (s->addr) {
 			spe_key_put_str(&x, "[.] 0x");
 			spe_key_put_hex(&x, s->addr, 16);
@@ -285,13 +309,23 @@ static void key_text(struct spe_cost_table *t, enum spe_cost_key k,
  * What key k's text is made of, in two words: equal words make equal text
  * (the converse need not hold: two raw keys may share a row).
  */
-static void raw_key(enum spe_cost_key k, const struct spe_view_sample *vs, uint64_t *w)
+static void raw_key(const struct spe_cost_table *t, enum spe_cost_key k,
+		    const struct spe_view_sample *vs, uint64_t *w)
 {
 	const struct spe_sample *s = vs->s;
 	uint64_t kernel = s->cpumode == PERF_RECORD_MISC_KERNEL;
+	bool pages = t->unresolved == SPE_VIEW_UNRESOLVED_PAGE, in_dso;
 
 	switch (k) {
 	case SPE_KEY_SYM:
+		if (!vs->sym->has_sym && pages) {
+			/* the page, in the file (named by its pointer) or
+			 * not; a page's low bits are free for the flags */
+			w[1] = spe_view_unresolved_page(vs->sym, s->ip, s->cpumode, &in_dso);
+			w[0] = in_dso ? (uintptr_t)vs->sym->dso : w[1];
+			w[1] |= kernel << 1 | 1u << 2 | (uint64_t)in_dso << 3;
+			break;
+		}
 		w[0] = vs->sym->has_sym ? (uintptr_t)vs->sym->name : s->ip;
 		w[1] = kernel << 1 | vs->sym->has_sym;
 		break;
@@ -309,6 +343,13 @@ static void raw_key(enum spe_cost_key k, const struct spe_view_sample *vs, uint6
 			 * an address alone (symbols are far smaller) */
 			w[0] = (uintptr_t)vs->dsym->name;
 			w[1] = vs->dsym->offset | 1ull << 63;
+		} else if (s->addr && pages && vs->dsym) {
+			/* as sym's page; bit 0 tells it from an address
+			 * alone (w[1] 0); from a name, w[0] (a file's path
+			 * or a page, never a symbol's name) */
+			w[1] = spe_view_unresolved_page(vs->dsym, s->addr, s->cpumode, &in_dso);
+			w[0] = in_dso ? (uintptr_t)vs->dsym->dso : w[1];
+			w[1] |= 1u | (uint64_t)in_dso << 1;
 		} else {
 			w[0] = s->addr;
 			w[1] = 0;
@@ -387,7 +428,7 @@ int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
 
 	if (t->raw) {
 		for (unsigned k = 0; k < t->nkeys; k++)
-			raw_key(t->keys[k], vs, &w[2 * k]);
+			raw_key(t, t->keys[k], vs, &w[2 * k]);
 		e = raw_slot(t, w);
 	}
 	if (e && e[0] && !memcmp(e + 1, w, t->raw_words * sizeof(*w))) {

@@ -51,7 +51,7 @@ static const char *const ds_colors[NR_DS] = {
 /* Loads per symbol by data source: 72 bytes and the key, in blocks of
  * 1024 that never move, found through an index of hash << 32 | entry + 1. */
 struct sym_ds {
-	const char *key;		/* "name\x1fdso" (or "0x<ip>\x1fdso") */
+	const char *key;		/* "name\x1fdso", see sym_key() */
 	uint64_t n[NR_DS], loads;
 };
 
@@ -70,6 +70,7 @@ struct spe_html {
 	uint64_t with_lat[SPE_REP_NR_OPS][3];
 	bool wide;
 	struct spe_keyed_rows syms;	/* struct sym_ds, by sym_key() */
+	enum spe_view_unresolved unresolved;
 	/* Timeline: bins of width bin_ns from t0, doubled when time runs past. */
 	uint64_t t0, bin_ns, t_last;
 	bool have_t0;
@@ -115,6 +116,13 @@ void spe_html_free(struct spe_html *h)
 	free(h);
 }
 
+void spe_html_set_unresolved(struct spe_html *h, enum spe_view_unresolved u)
+{
+	h->unresolved = u;
+	spe_cost_set_unresolved(h->cost, u);
+	spe_c2c_set_unresolved(h->c2c, u);
+}
+
 struct spe_c2c *spe_html_c2c(struct spe_html *h)
 {
 	return h->c2c;
@@ -133,14 +141,19 @@ static struct sym_ds *sym_get(struct spe_html *h, const char *k)
 	return i < 0 ? NULL : sym_at(h, (size_t)i);
 }
 
-/* "name\x1fdso", or "0x<ip>\x1fdso" without a symbol. */
-static void sym_key(char *key, size_t len, const struct spe_view_sample *vs)
+/* "name\x1fdso"; without a symbol, the name of the ip's page (as the
+ * cost table's, spe_view_unresolved_name()) or "0x<ip>". */
+static void sym_key(const struct spe_html *h, char *key, size_t len,
+		    const struct spe_view_sample *vs)
 {
 	struct spe_key_text t = { key, len, 0 };
 
 	key[0] = 0;
 	if (vs->sym->has_sym) {
 		spe_key_put_str(&t, vs->sym->name);
+	} else if (h->unresolved == SPE_VIEW_UNRESOLVED_PAGE) {
+		spe_view_unresolved_name(vs->sym, vs->s->ip, vs->s->cpumode, key, len);
+		t.pos = strlen(key);
 	} else {
 		spe_key_put_str(&t, "0x");
 		spe_key_put_hex(&t, vs->s->ip, 1);
@@ -210,7 +223,7 @@ int spe_html_add(struct spe_html *h, const struct spe_view_sample *vs)
 		char key[600];
 		struct sym_ds *d;
 
-		sym_key(key, sizeof(key), vs);
+		sym_key(h, key, sizeof(key), vs);
 		d = sym_get(h, key);
 		if (!d)
 			return SPE_ERR_NOMEM;

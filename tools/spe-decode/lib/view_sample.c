@@ -3,11 +3,15 @@
  * What every analysis view reads off one record or sample the same way:
  * its operation class, its latency counters, and where its data came from
  * (perf_mem_data_src) as a phrase and as one of the classes the views
- * count.  One place, so that report --sort, c2c, html and pprof never
- * disagree on what a "peer" or a "DRAM" access is.
+ * count; the page an address without a symbol is counted in.  One place,
+ * so that report --sort, c2c, html and pprof never disagree on what a
+ * "peer" or a "DRAM" access is, or on which rows code without symbols
+ * makes.
  */
+#include <inttypes.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "spe/packet.h"
 #include "spe_decode.h"
@@ -80,4 +84,36 @@ enum spe_view_ds spe_view_ds_class(uint64_t data_src)
 		return SPE_VIEW_DS_DRAM;
 	}
 	return SPE_VIEW_DS_NA;
+}
+
+uint64_t spe_view_unresolved_page(const struct spe_sym *sym, uint64_t addr, uint16_t cpumode,
+				  bool *in_dso)
+{
+	/* spe_symbols_lookup() names no file ("[unknown]") outside the
+	 * mappings; the kernel's elf_addr is the address itself. */
+	*in_dso = cpumode != PERF_RECORD_MISC_KERNEL && strcmp(sym->dso, "[unknown]");
+	return (*in_dso ? sym->elf_addr : addr) & ~(uint64_t)(SPE_VIEW_PAGE_SIZE - 1);
+}
+
+void spe_view_unresolved_name(const struct spe_sym *sym, uint64_t addr, uint16_t cpumode,
+			      char *buf, size_t len)
+{
+	bool in_dso;
+	uint64_t page = spe_view_unresolved_page(sym, addr, cpumode, &in_dso);
+
+	if (in_dso)
+		snprintf(buf, len, "unknown-page@%s+0x%" PRIx64, sym->dso, page);
+	else
+		snprintf(buf, len, "unknown-page@0x%" PRIx64, page);
+}
+
+bool spe_view_unresolved_parse(const char *arg, enum spe_view_unresolved *u)
+{
+	if (!strcmp(arg, "page"))
+		*u = SPE_VIEW_UNRESOLVED_PAGE;
+	else if (!strcmp(arg, "address"))
+		*u = SPE_VIEW_UNRESOLVED_ADDRESS;
+	else
+		return false;
+	return true;
 }

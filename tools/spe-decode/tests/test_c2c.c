@@ -3,7 +3,9 @@
  * lib/c2c.c: the entries of a shared line, one per (offset, ip), when hot
  * lines gather thousands of them and sixteen lines share the same offsets
  * and code.  Each access must land in its own line's entry for its offset
- * and ip, whatever index finds the entry.
+ * and ip, whatever index finds the entry.  The code has no symbols: by
+ * default its entries are per (offset, 4 KiB page of the code), with
+ * --unresolved address per (offset, ip).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,8 +46,63 @@ static void make_access(struct access *a, unsigned k)
 	a->s = (struct spe_sample){ .kind = SPE_S_INSTRUCTIONS, .cpu = a->qr.cpu, .pid = 7,
 				    .tid = 7, .ip = 0x400000 + 4 * ip, .addr = a->rec.data_va,
 				    .period = 1, .qr = &a->qr };
-	a->sym = (struct spe_sym){ .dso = "prog", .name = "[unknown]" };
+	/* prog is mapped at 0x400000 - 0x1000 (its page 0x1000 at 0x400000) */
+	a->sym = (struct spe_sym){ .dso = "prog", .name = "[unknown]",
+				   .elf_addr = a->s.ip - 0x400000 + 0x1000 };
 	a->vs = (struct spe_view_sample){ .s = &a->s, .sym = &a->sym };
+}
+
+/*
+ * By page: an offset's ips (ip % 64 == offset) fall in the code's pages
+ * 0x1000-0x3fff (1024 ips each, 16 of them at each offset) and 0x4000
+ * (128 ips, 2 at each offset): 4 entries per offset, named by their page.
+ */
+static void by_page(void)
+{
+	const unsigned n = NR_LINES * NR_IPS * PASSES_PER_IP;
+	struct spe_c2c_line_view *lines = NULL;
+	struct spe_c2c_entry_view *entries = NULL;
+	struct spe_c2c *c;
+	struct access a;
+	long nl;
+	int ok_pass = 1, bad = 0;
+	char why[160], name[64];
+
+	if (spe_c2c_new(&c, false)) {
+		CHECK(0, "by page: a table");
+		return;
+	}
+	for (unsigned k = 0; k < n; k++) {
+		make_access(&a, k);
+		ok_pass &= !spe_c2c_scan(c, &a.vs);
+	}
+	ok_pass &= !spe_c2c_select(c);
+	for (unsigned k = 0; k < n; k++) {
+		make_access(&a, k);
+		ok_pass &= !spe_c2c_detail(c, &a.vs);
+	}
+	nl = spe_c2c_lines(c, SPE_C2C_COST, 0, &lines, &entries);
+	for (long i = 0; i < nl; i++) {
+		const struct spe_c2c_line_view *l = &lines[i];
+
+		bad += l->nr_entries != 64 * 4 || l->loads != NR_IPS || l->stores != NR_IPS;
+		for (size_t j = 0; j < l->nr_entries; j++) {
+			const struct spe_c2c_entry_view *e = &entries[l->first_entry + j];
+			uint64_t want = e->ip == 0x4000 ? 2 : 16;
+
+			snprintf(name, sizeof(name), "unknown-page@prog+0x%llx",
+				 (unsigned long long)e->ip);
+			bad += e->ip < 0x1000 || e->ip > 0x4000 || e->ip % 4096 ||
+			       e->loads != want || e->stores != want || strcmp(e->sym, name) ||
+			       e->srcline;
+		}
+	}
+	snprintf(why, sizeof(why), "by page (the default): %d ips at each line's 64 offsets make 4 entries per offset, one per page (%ld lines, %d wrong)",
+		 NR_IPS, nl, bad);
+	CHECK(ok_pass && nl == NR_LINES && !bad, why);
+	free(lines);
+	free(entries);
+	spe_c2c_free(c);
 }
 
 int main(void)
@@ -61,6 +118,7 @@ int main(void)
 
 	if (spe_c2c_new(&c, false))
 		return 1;
+	spe_c2c_set_unresolved(c, SPE_VIEW_UNRESOLVED_ADDRESS);
 	for (unsigned k = 0; k < n; k++) {
 		make_access(&a, k);
 		ok_pass &= !spe_c2c_scan(c, &a.vs);
@@ -97,5 +155,6 @@ int main(void)
 	free(lines);
 	free(entries);
 	spe_c2c_free(c);
+	by_page();
 	return tap_done();
 }

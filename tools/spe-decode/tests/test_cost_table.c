@@ -43,6 +43,9 @@ static void make(struct rec *x)
 					  .srcline = "a.c:1", .comm = "prog" };
 }
 
+/* How feed()'s tables key addresses without a symbol. */
+static enum spe_view_unresolved feed_unresolved = SPE_VIEW_UNRESOLVED_PAGE;
+
 /* Feeds a and b alternately, n times each; returns the table's rows (as
  * "key:samples;" in order of samples) in out. */
 static long feed(const char *keys, struct rec *a, struct rec *b, int n, char *out, size_t len)
@@ -56,6 +59,7 @@ static long feed(const char *keys, struct rec *a, struct rec *b, int n, char *ou
 	out[0] = 0;
 	if (spe_cost_new(&t, keys, why, sizeof(why)))
 		return -1;
+	spe_cost_set_unresolved(t, feed_unresolved);
 	for (int i = 0; i < n; i++)
 		if (spe_cost_add(t, &a->vs) || spe_cost_add(t, &b->vs) || spe_cost_add(t, &b->vs))
 			return -1;
@@ -69,9 +73,10 @@ static long feed(const char *keys, struct rec *a, struct rec *b, int n, char *ou
 }
 
 /*
- * Many rows: ips without symbols, each its own row, fed in three rounds so
- * that the raw-key cache grows between and after them; each ip's latency
- * is its own (ip / 16 % 1000), so a record counted in another's row shows.
+ * Many rows: ips without symbols, each its own row by address (as
+ * --unresolved address asks), fed in three rounds so that the raw-key
+ * cache grows between and after them; each ip's latency is its own
+ * (ip / 16 % 1000), so a record counted in another's row shows.
  */
 static void many_rows(void)
 {
@@ -88,6 +93,7 @@ static void many_rows(void)
 		CHECK(0, "many rows: a table");
 		return;
 	}
+	spe_cost_set_unresolved(t, SPE_VIEW_UNRESOLVED_ADDRESS);
 	for (int round = 0; round < 3; round++)
 		for (uint64_t i = 0; i < NR_IPS; i++) {
 			a.s.ip = 0x400000 + 16 * i;
@@ -107,6 +113,84 @@ static void many_rows(void)
 	CHECK(nr == NR_IPS && !bad, why);
 	free(rows);
 	spe_cost_free(t);
+}
+
+/*
+ * By default, ips without symbols are counted in their 4 KiB page: 64
+ * pages of one file and 64 outside any mapping, 1024 instructions each,
+ * fed in an order that goes from page to page (the raw-key cache must
+ * tell pages apart) in two rounds.  Each instruction's latency is its
+ * own, so each page's sum is known; the same table by address has a row
+ * per instruction.
+ */
+static void page_rows(void)
+{
+	enum { PAGES = 64, PER_PAGE = 1024, NR = 2 * PAGES * PER_PAGE };
+	struct spe_cost_table *t[2];
+	struct spe_cost_row_view *rows = NULL;
+	char why[200];
+	long nr[2] = { -1, -1 }, bad = 0;
+	uint64_t want_sum = 0;
+	struct rec a;
+
+	make(&a);
+	a.sym.has_sym = false;
+	a.sym.name = "[unknown]";
+	for (int m = 0; m < 2; m++) {
+		if (spe_cost_new(&t[m], "sym", why, sizeof(why))) {
+			CHECK(0, "page rows: a table");
+			return;
+		}
+		spe_cost_set_unresolved(t[m], m ? SPE_VIEW_UNRESOLVED_ADDRESS :
+					SPE_VIEW_UNRESOLVED_PAGE);
+	}
+	for (int round = 0; round < 2; round++)
+		for (uint64_t i = 0; i < NR; i++) {
+			/* instruction i / 128 % 1024 of page i % 128: half in
+			 * lib.so (0x10000 + page in the file, mapped at
+			 * 0x7f0000000000), half outside (0x400000 + page) */
+			uint64_t page = i % (2 * PAGES), insn = i / (2 * PAGES);
+			bool in_file = page < PAGES;
+
+			a.sym.dso = in_file ? "lib.so" : "[unknown]";
+			a.sym.elf_addr = 0x10000 + page * 4096 + insn * 4;
+			a.s.ip = (in_file ? 0x7f0000000000 + 0x10000 : 0x400000) + page * 4096 + insn * 4;
+			a.r.lat_total = (uint16_t)(page * 10 + insn % 7);
+			if (!in_file)
+				a.sym.elf_addr = a.s.ip;
+			for (int m = 0; m < 2; m++)
+				bad += spe_cost_add(t[m], &a.vs) != 0;
+			want_sum += a.r.lat_total;
+		}
+	nr[0] = spe_cost_rows(t[0], SPE_COL_SAMPLES, 0, 0, &rows);
+	for (long i = 0; i < nr[0]; i++) {
+		const char *k = rows[i].key[0];
+		unsigned long long page;
+		uint64_t sum = 0;
+
+		if (!strncmp(k, "[.] unknown-page@lib.so+0x", 26))
+			page = (strtoull(k + 26, NULL, 16) - 0x10000) / 4096;
+		else if (!strncmp(k, "[.] unknown-page@0x", 19))
+			page = (strtoull(k + 19, NULL, 16) - 0x400000) / 4096;
+		else
+			page = ~0ull;
+		if (page >= 2 * PAGES) {
+			bad++;
+			continue;
+		}
+		for (uint64_t insn = 0; insn < PER_PAGE; insn++)
+			sum += 2 * (page * 10 + insn % 7);
+		bad += rows[i].samples != 2 * PER_PAGE || rows[i].lat_sum[0] != sum;
+		want_sum -= sum;
+	}
+	free(rows);
+	nr[1] = spe_cost_rows(t[1], SPE_COL_SAMPLES, 0, 0, &rows);
+	snprintf(why, sizeof(why), "page rows: %d instructions in %d pages without a symbol make a row per page (%ld rows, %ld wrong), by address one per instruction (%ld)",
+		 NR, 2 * PAGES, nr[0], bad + (long)want_sum, nr[1]);
+	CHECK(nr[0] == 2 * PAGES && !bad && !want_sum && nr[1] == NR, why);
+	free(rows);
+	spe_cost_free(t[0]);
+	spe_cost_free(t[1]);
 }
 
 /*
@@ -184,9 +268,39 @@ int main(void)
 	      !strcmp(got, "[k] main:100;[.] main:50;"), "sym: the same name in the kernel is a row of its own");
 	make(&b);
 	b.sym.has_sym = false;
-	b.s.ip = 0x2000;
+	b.sym.dso = "[unknown]";
+	b.s.ip = b.sym.elf_addr = 0x2468;
+	feed_unresolved = SPE_VIEW_UNRESOLVED_ADDRESS;
 	feed("sym", &a, &b, 50, got, sizeof(got));
-	CHECK(!strcmp(got, "[.] 0x0000000000002000:100;[.] main:50;"), "sym: an ip without a symbol");
+	CHECK(!strcmp(got, "[.] 0x0000000000002468:100;[.] main:50;"),
+	      "sym, by address: an ip without a symbol, as perf");
+	feed_unresolved = SPE_VIEW_UNRESOLVED_PAGE;
+	feed("sym", &a, &b, 50, got, sizeof(got));
+	CHECK(!strcmp(got, "[.] unknown-page@0x2000:100;[.] main:50;"),
+	      "sym: an ip without a symbol, outside the mappings: its page");
+	b.s.cpumode = PERF_RECORD_MISC_KERNEL;
+	feed("sym", &a, &b, 50, got, sizeof(got));
+	CHECK(!strcmp(got, "[k] unknown-page@0x2000:100;[.] main:50;"),
+	      "sym: a kernel ip without a symbol: its page, [k]");
+	make(&b);
+	b.sym.has_sym = false;
+	b.sym.elf_addr = 0x1abc;
+	b.s.ip = 0x7f0000001abc;
+	feed("sym", &a, &b, 50, got, sizeof(got));
+	CHECK(!strcmp(got, "[.] unknown-page@a.out+0x1000:100;[.] main:50;"),
+	      "sym: an ip without a symbol in a file: its page in the file");
+	/* Two files' same page: rows of their own, though the raw key's
+	 * page is equal (the cache is hit alternately). */
+	a = b;
+	a.vs.s = &a.s;
+	a.vs.sym = &a.sym;
+	a.s.qr = &a.qr;
+	a.qr.rec = &a.r;
+	a.sym.dso = "b.so";
+	feed("sym", &a, &b, 50, got, sizeof(got));
+	CHECK(!strcmp(got, "[.] unknown-page@a.out+0x1000:100;[.] unknown-page@b.so+0x1000:50;"),
+	      "sym: the same page of two files: two rows");
+	make(&a);
 	make(&b);
 	b.sym.dso = "b.so";
 	feed("dso", &a, &b, 50, got, sizeof(got));
@@ -201,9 +315,20 @@ int main(void)
 	CHECK(!strcmp(got, "[.] array+0x10:100;[.] array+0x8:50;"), "symbol_daddr: the offset");
 	make(&b);
 	b.dsym.has_sym = false;
+	b.dsym.dso = "[unknown]";
+	b.s.addr = 0x5678;
+	feed_unresolved = SPE_VIEW_UNRESOLVED_ADDRESS;
 	feed("symbol_daddr", &a, &b, 50, got, sizeof(got));
-	CHECK(!strcmp(got, "[.] 0x0000000000005000:100;[.] array+0x8:50;"),
-	      "symbol_daddr: an address without a symbol");
+	CHECK(!strcmp(got, "[.] 0x0000000000005678:100;[.] array+0x8:50;"),
+	      "symbol_daddr, by address: an address without a symbol");
+	feed_unresolved = SPE_VIEW_UNRESOLVED_PAGE;
+	feed("symbol_daddr", &a, &b, 50, got, sizeof(got));
+	CHECK(!strcmp(got, "[.] unknown-page@0x5000:100;[.] array+0x8:50;"),
+	      "symbol_daddr: an address without a symbol: its page");
+	b.s.addr = 0;
+	feed("symbol_daddr", &a, &b, 50, got, sizeof(got));
+	CHECK(!strcmp(got, "[.] [unknown]:100;[.] array+0x8:50;"),
+	      "symbol_daddr: no address at all: [unknown], as before");
 	{
 		union perf_mem_data_src l1 = { .val = 0 }, ram = { .val = 0 };
 		char t1[64], t2[64], want[160];
@@ -262,6 +387,7 @@ int main(void)
 		}
 	}
 	many_rows();
+	page_rows();
 	row_order();
 	return tap_done();
 }
