@@ -303,7 +303,14 @@ check_on() {
 		tap_fail "$name: no extra interrupts on CPU 1 while it is sampled" \
 			"$extra beyond the quiet $quiet (HZ '${hz}'), tolerance $tol (baseline $bi in $bs s, recording $ri in $rs s)"
 	fi
-	if [ "$(cat "$res/clk.rc" 2>/dev/null)" = 0 ] && [ "$cextra" -ge 1000 ]; then
+	# The contrast needs a guest that can take a 10 kHz clock's
+	# interrupts; a debug kernel's (KCSAN's) slowness on a shared host
+	# leaves it less than its own tick (a kcsan guest: 5031 interrupts in
+	# the 37 s that "sleep 3" took under cpu-clock, 207 a second without).
+	if [ -n "${KFLAVOUR:-}" ] && [ "$(cat "$res/clk.rc" 2>/dev/null)" = 0 ]; then
+		tap_skip "$name: perf's cpu-clock at the same rate adds interrupts on CPU 1 ($cextra)" \
+			"the instrumented $KFLAVOUR kernel cannot take them at that rate"
+	elif [ "$(cat "$res/clk.rc" 2>/dev/null)" = 0 ] && [ "$cextra" -ge 1000 ]; then
 		tap_ok "$name: perf's cpu-clock at the same rate adds $cextra interrupts on CPU 1"
 	else
 		tap_fail "$name: perf's cpu-clock at the same rate adds at least 1000 interrupts on CPU 1" \
