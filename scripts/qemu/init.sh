@@ -28,8 +28,9 @@ mount -t tmpfs tmpfs /tmp
 # marked access, and KCSAN reports it as soon as CPUs go idle and wake
 # ("data-race in __tmigr_cpu_activate / tmigr_handle_remote_up").  Until
 # the debug kernel is built with that fix, KCSAN's own report filter drops
-# reports with a frame in the two writers of the flag; any other report,
-# ours included, still fails the run (Documentation/arm-spe-selftests.rst).
+# reports with a frame in the two writers of the flag from here on (one
+# during boot, before this runs, still fails); any other report, ours
+# included, still fails the run (Documentation/arm-spe-selftests.rst).
 if [ -w /sys/kernel/debug/kcsan ]; then
 	for f in __tmigr_cpu_activate tmigr_active_up; do
 		echo "!$f" >/sys/kernel/debug/kcsan ||
