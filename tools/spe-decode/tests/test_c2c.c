@@ -52,6 +52,24 @@ static void make_access(struct access *a, unsigned k)
 	a->vs = (struct spe_view_sample){ .s = &a->s, .sym = &a->sym };
 }
 
+/* Both of c2c's passes over accesses 0..n-1; whether every call succeeded. */
+static bool run_passes(struct spe_c2c *c, unsigned n)
+{
+	struct access a;
+	bool ok = true;
+
+	for (unsigned k = 0; k < n; k++) {
+		make_access(&a, k);
+		ok &= !spe_c2c_scan(c, &a.vs);
+	}
+	ok &= !spe_c2c_select(c);
+	for (unsigned k = 0; k < n; k++) {
+		make_access(&a, k);
+		ok &= !spe_c2c_detail(c, &a.vs);
+	}
+	return ok;
+}
+
 /*
  * By page: an offset's ips (ip % 64 == offset) fall in the code's pages
  * 0x1000-0x3fff (1024 ips each, 16 of them at each offset) and 0x4000
@@ -63,7 +81,6 @@ static void by_page(void)
 	struct spe_c2c_line_view *lines = NULL;
 	struct spe_c2c_entry_view *entries = NULL;
 	struct spe_c2c *c;
-	struct access a;
 	long nl;
 	int ok_pass = 1, bad = 0;
 	char why[160], name[64];
@@ -72,15 +89,7 @@ static void by_page(void)
 		CHECK(0, "by page: a table");
 		return;
 	}
-	for (unsigned k = 0; k < n; k++) {
-		make_access(&a, k);
-		ok_pass &= !spe_c2c_scan(c, &a.vs);
-	}
-	ok_pass &= !spe_c2c_select(c);
-	for (unsigned k = 0; k < n; k++) {
-		make_access(&a, k);
-		ok_pass &= !spe_c2c_detail(c, &a.vs);
-	}
+	ok_pass &= run_passes(c, n);
 	nl = spe_c2c_lines(c, SPE_C2C_COST, 0, &lines, &entries);
 	for (long i = 0; i < nl; i++) {
 		const struct spe_c2c_line_view *l = &lines[i];
@@ -111,7 +120,6 @@ int main(void)
 	struct spe_c2c_line_view *lines = NULL;
 	struct spe_c2c_entry_view *entries = NULL;
 	struct spe_c2c *c;
-	struct access a;
 	static unsigned char seen[NR_IPS];
 	long nl;
 	int ok_pass = 1, bad_entries = 0, dup = 0;
@@ -119,15 +127,7 @@ int main(void)
 	if (spe_c2c_new(&c, false))
 		return 1;
 	spe_c2c_set_unresolved(c, SPE_VIEW_UNRESOLVED_ADDRESS);
-	for (unsigned k = 0; k < n; k++) {
-		make_access(&a, k);
-		ok_pass &= !spe_c2c_scan(c, &a.vs);
-	}
-	ok_pass &= !spe_c2c_select(c);
-	for (unsigned k = 0; k < n; k++) {
-		make_access(&a, k);
-		ok_pass &= !spe_c2c_detail(c, &a.vs);
-	}
+	ok_pass &= run_passes(c, n);
 	CHECK(ok_pass, "two passes over 102400 accesses");
 
 	nl = spe_c2c_lines(c, SPE_C2C_COST, 0, &lines, &entries);
