@@ -26,7 +26,6 @@
 #include "input.h"
 #include "output_file.h"
 #include "spe_perf_recording.h"
-#include "spe_perf_time.h"
 #include "wrap_times.h"
 #include "wrap_topology.h"
 
@@ -423,7 +422,6 @@ static int wrap_copy_input(struct spe_perf_writer *w, const struct wrap_opts *o,
 static int wrap_sample_time(struct spe_perf_writer *w, const struct wrap_opts *o)
 {
 	struct spe_wrap_times t = { 0 };
-	uint64_t range[2];
 
 	for (int i = 0; i < o->nr_in; i++) {
 		int err = spe_wrap_scan_times(o->in[i].fd, o->in[i].size, &t);
@@ -433,11 +431,7 @@ static int wrap_sample_time(struct spe_perf_writer *w, const struct wrap_opts *o
 			return 1;
 		}
 	}
-	if (!t.any)
-		return 0;
-	range[0] = spe_time_to_perf(&o->rec.tc, t.first);
-	range[1] = spe_time_to_perf(&o->rec.tc, t.last);
-	return spe_perf_writer_copy_feature(w, SPE_HEADER_SAMPLE_TIME, range, sizeof(range));
+	return spe_wrap_sample_time(w, &o->rec.tc, &t);
 }
 
 /*

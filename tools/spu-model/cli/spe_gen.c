@@ -21,6 +21,8 @@
 #include "spe/spu_model.h"
 #include "spe/spu_opgen.h"
 #include "spe_perf_recording.h"
+#include "spe_decode_version.h"
+#include "wrap_times.h"
 
 #define BUF_BASE	0xffff800010000000ULL	/* where a driver's AUX buffer would be */
 #define CHUNK		4096
@@ -172,6 +174,12 @@ static int write_perf_data(int fd, bool stream, const void *arg)
 	rec.config = (t->pmscr & SPE_PMSCR_TS ? 1ULL << fmt_lo_ts_enable : 0) |
 		     (t->pmscr & SPE_PMSCR_PA ? 1ULL << fmt_lo_pa_enable : 0);
 	err = spe_perf_recording_create(&w, fd, stream, &rec);
+	if (!err) {
+		struct spe_wrap_times times = { 0 };
+
+		spe_wrap_scan_mem(t->data, t->size, &times);
+		err = spe_wrap_sample_time(w, &rec.tc, &times);
+	}
 	if (!err)
 		err = spe_perf_recording_begin(w, &rec);
 	if (!err)
