@@ -96,13 +96,14 @@ comp=$(PATH=$root/bin:$PATH bash -c '
 	t spe-decode ""
 	t spe-decode report --sort sym,d
 	t spe-decode report --sort sym --order p
+	t spe-decode report --sort sym --order o
 	t spe-decode c2c --order ""
 	t spe-decode html --unresolved ""
 ' _ "$root/share/bash-completion/completions/spe-decode")
 cmds=$(sed -n 1p <<<"$comp")
 if grep -qw report <<<"$cmds" && ! grep -q "spe-decode" <<<"$cmds" &&
-   [ "$(sed -n 2,5p <<<"$comp")" = $'sym,dso sym,data_src\np50 p90 p99\ncost peer samples stores\npage address' ]; then
-	tap_ok "bash completion: commands only, --sort keys after a comma, --order columns of report and c2c, --unresolved values"
+   [ "$(sed -n 2,6p <<<"$comp")" = $'sym,dso sym,data_src\np50 p90 p99\noverhead\ncost peer samples stores\npage address' ]; then
+	tap_ok "bash completion: commands only, --sort keys after a comma, --order columns of report (overhead too) and c2c, --unresolved values"
 else
 	tap_fail "bash completion of commands, --sort and --order" "$comp"
 fi

@@ -3,7 +3,9 @@
 # command destroys a file (temporary file + rename, output == input
 # refused, an existing output kept as .old, 0600 as perf), -o - writes
 # perf's pipe format, a perf.data without SPE data says so, and stock perf
-# (report, script, mem report, c2c report) reads what inject writes.
+# (report, script, mem report, c2c report) reads what inject writes; wrap
+# --features-from raises NRCPUS to the data's CPUs and wrap writes the
+# samples' time range (perf script -C N, --time=PERCENT).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
@@ -293,4 +295,56 @@ n_pipe=$("$spe" inject -o - topo.data 2>/dev/null | perf script -i - 2>/dev/null
 [ "$n_file" -gt 1000 ] && [ "$n_file" = "$n_pipe" ] &&
 	tap_ok "spe-decode inject -o - x | perf script -i -: the same $n_pipe samples" ||
 	tap_fail "inject -o - | perf script -i - (file $n_file, pipe $n_pipe samples)"
+
+## 5. wrap --features-from with more CPUs than the file's NRCPUS: NRCPUS
+## is raised (said once) so perf script -C takes the data's CPUs, and the
+## topology grows with it; the sample times are written (SAMPLE_TIME), so
+## perf's --time=PERCENT selects that share of them.
+avail=$(perf report -i nospe.data --header-only 2>/dev/null | sed -n 's/^# nrcpus avail : //p')
+hi=$((avail + 1))
+"$spe" wrap -o more.data --features-from nospe.data --pid 100 --tid 100 --comm prog \
+	m0.bin@0 "m1.bin@$hi" 2>more.err
+want=$(perf script -i more.data -F cpu 2>/dev/null | grep -c "^\[0*$hi\]")
+got=$(perf script -i more.data -C "$hi" -F cpu 2>more.perr | grep -c "^\[0*$hi\]")
+if [ "$want" -gt 0 ] && [ "$got" = "$want" ] && ! grep -q "too large" more.perr &&
+   [ "$(grep -c "NRCPUS raised to $((hi + 1))" more.err)" = 1 ] && [ "$(wc -l <more.err)" = 1 ]; then
+	tap_ok "wrap --features-from (NRCPUS $avail) with data on CPU $hi: NRCPUS raised, said once; perf script -C $hi gives its $got samples"
+else
+	tap_fail "wrap --features-from: NRCPUS covers CPU $hi" "wrap: $(cat more.err)" \
+		"perf -C $hi: $got of $want samples; $(head -2 more.perr)"
+fi
+perf report -i more.data --header-only -I >more.hdr 2>&1
+if grep -q "^# CPU $hi: Core ID -1" more.hdr && grep -q "^# CPU 0: Core ID 0" more.hdr &&
+   ! grep -qiE "fail|error" more.hdr; then
+	tap_ok "the topology has entries for the CPUs added (-1: not present), the file's own kept"
+else
+	tap_fail "the topology covers CPU $hi" "$(grep -E '^# CPU|fail|error' more.hdr | head -4)"
+fi
+for f in more.data ref.data; do
+	perf script -i "$f" --ns -F time 2>/dev/null | tr -d ' :.' | sort -n >all.t
+	perf script -i "$f" --ns -F time --time=10%/2 2>sel.err | tr -d ' :.' | sort -n >sel.t
+	# The second tenth of [first, last] sample time (ns) as perf's
+	# time-utils.c cuts it: both ends rounded, inclusive, the end less
+	# one unless it is the last.  first and last are the samples' own,
+	# so the window is right only if SAMPLE_TIME holds them.
+	inwin=$(awk '{ t[NR] = $1 + 0 } END {
+		n = NR; tot = t[n] - t[1]
+		lo = t[1] + int(0.1 * tot + 0.5); hi = t[1] + int(0.1 * 2 * tot + 0.5)
+		if (hi > lo && hi != t[n]) hi--
+		for (i = 1; i <= n; i++) if (t[i] >= lo && t[i] <= hi) c++
+		print c + 0 }' all.t)
+	if [ -s sel.t ] && [ "$(wc -l <sel.t)" = "$inwin" ] && ! grep -q "no first/last sample" sel.err; then
+		tap_ok "$f: perf script --time=10%/2 selects the second tenth of the samples' time ($inwin of $(wc -l <all.t))"
+	else
+		tap_fail "$f: perf script --time=10%/2" "$(wc -l <sel.t) selected, $inwin in the window" "$(head -2 sel.err)"
+	fi
+done
+# Padding only: no record, no timestamp.
+if "$spe" wrap -o nots.data <(head -c 4096 /dev/zero) 2>err &&
+   perf report -i nots.data --header-only >nots.hdr 2>&1 && grep -q "^# nrcpus" nots.hdr &&
+   ! grep -q "time of first sample" nots.hdr; then
+	tap_ok "data without timestamps gets no SAMPLE_TIME section"
+else
+	tap_fail "data without timestamps gets no SAMPLE_TIME" "$(cat err)" "$(grep -i time nots.hdr)"
+fi
 tap_done

@@ -3,7 +3,8 @@
 # host perf's report with the same sort keys; latency sums, means and
 # exact percentiles and the shares of L1D/LLC misses, TLB walks, remote
 # accesses and mispredicts equal what perf script's samples add up to;
-# saturated counters are shown as such; --order and --percent-limit;
+# saturated counters are shown as such; rows in perf report's order by
+# default (overhead, perf's ties); --order and --percent-limit;
 # code without symbols makes a row per 4 KiB page, or per address with
 # --unresolved address (as perf); bad keys are errors.
 set -uo pipefail
@@ -47,6 +48,29 @@ if command -v perf >/dev/null; then
 	fi
 	grep -q 'symbols.c:[1-9]' "$tmp/s1" && tap_ok "source lines come from DWARF (symbols.c:N)" ||
 		tap_fail "source lines come from DWARF"
+
+	# The default order is perf report's: by overhead, ties as perf
+	# breaks them (symbols by name before addresses, kernel addresses
+	# first, cpus by number).  Rows as "samples key..." in printed order.
+	for k in sym cpu,sym; do
+		perf report -i "$tmp/sy.data" --itrace=i1i --stdio -F "sample,$k" 2>/dev/null |
+			grep -v '^#' | grep . | awk '{ $1 = $1; print }' >"$tmp/po.rows"
+		"$spe" report --sort "$k" --unresolved address "$tmp/sy.data" |
+			awk 'f && /^ *[0-9]/ { line = $0; for (i = 0; i < 16; i++) sub(/^ *[^ ]+/, "", line)
+				print $1, line } /^ *samples/ { f = 1 }' |
+			awk '{ $1 = $1; print }' >"$tmp/so.rows"
+		# perf prints cpu -1 as "-001"
+		[ "$k" = cpu,sym ] && sed -i 's/^\([0-9]*\) -001 /\1 -1 /' "$tmp/po.rows"
+		ties=$(awk '{ print $1 }' "$tmp/po.rows" | uniq -d | wc -l)
+		if [ -s "$tmp/po.rows" ] && [ "$ties" -gt 0 ] && cmp -s "$tmp/po.rows" "$tmp/so.rows"; then
+			tap_ok "--sort $k: default order is perf report's, ties included ($(wc -l <"$tmp/po.rows") rows, $ties tied counts)"
+		else
+			tap_fail "--sort $k: default order is perf report's" "$(diff "$tmp/po.rows" "$tmp/so.rows" | head -6)"
+		fi
+	done
+	"$spe" report --sort sym --order latency "$tmp/sy.data" | awk '/^ *[0-9]/ { print $3 }' >"$tmp/lat"
+	[ -s "$tmp/lat" ] && sort -n -r -c "$tmp/lat" 2>/dev/null && tap_ok "--order latency still orders by latency" ||
+		tap_fail "--order latency orders by latency"
 
 	# Latency and event shares per symbol from perf script's samples.
 	perf script -i "$tmp/sy.data" --itrace=i1i -F ip,sym,weight 2>/dev/null >"$tmp/w.txt"

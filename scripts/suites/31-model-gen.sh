@@ -5,6 +5,7 @@
 # SPE_GEN_UPDATE_GOLDEN=1 rewrites them); bad arguments are refused.
 # --perf-data writes through the decoder library it links (no spe-decode
 # is run): the bytes spe-decode wrap writes for the same trace.
+# --version prints the release's version as spe-decode --version does.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
@@ -87,4 +88,17 @@ fi
 [ $? -eq 1 ] && grep -q "cannot write $tmp/no-such-dir/p.data" "$tmp/err" &&
 	[ ! -e "$tmp/no-such-dir" ]
 tap_status $? "spe-gen: a perf.data it cannot write is an error naming the file"
+# --version: as spe-decode --version prints it, the same release's number.
+make -s -C "$top/tools/spe-decode" >/dev/null 2>&1
+want=$("$top/build/spe-decode/spe-decode" --version 2>/dev/null)
+for opt in --version -v; do
+	got=$("$gen" $opt 2>"$tmp/err")
+	rc=$?
+	if [ $rc -eq 0 ] && [ -n "$want" ] && [ "$got" = "spe-gen ${want#spe-decode }" ] &&
+	   [ "$got" != "spe-gen " ] && [ ! -s "$tmp/err" ]; then
+		tap_ok "spe-gen $opt prints '$got' (spe-decode's: '$want'), exit 0"
+	else
+		tap_fail "spe-gen $opt prints its version" "exit $rc, '$got' (spe-decode: '$want')" "$(cat "$tmp/err")"
+	fi
+done
 tap_done

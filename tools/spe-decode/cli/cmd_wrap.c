@@ -26,6 +26,8 @@
 #include "input.h"
 #include "output_file.h"
 #include "spe_perf_recording.h"
+#include "wrap_times.h"
+#include "wrap_topology.h"
 
 #define WRAP_MAX_INPUTS		64
 #define WRAP_MAX_MMAPS		16
@@ -34,6 +36,8 @@
 struct wrap_input {
 	const char *path;
 	int cpu;
+	int fd;				/* open, regular (a stream is spooled) */
+	uint64_t size;
 };
 
 struct wrap_opts {
@@ -77,7 +81,8 @@ static void wrap_usage(FILE *out)
 "                       (SWITCH_CPU_WIDE out; repeatable)\n"
 "  --features-from FILE copy FILE's feature sections (NRCPUS, topology, build\n"
 "                       ids, cmdline ...) but ARCH, CPUID, PMU_MAPPINGS and\n"
-"                       SAMPLE_TIME\n");
+"                       SAMPLE_TIME (the data's own); NRCPUS is raised to\n"
+"                       cover the data's CPUs\n");
 }
 
 static int parse_u64(const char *s, uint64_t *v)
@@ -356,39 +361,48 @@ static long wrap_read(void *ctx, void *buf, size_t n)
 	return got;
 }
 
+/*
+ * Opens an input as a regular file, a stream (stdin, a FIFO) spooled to
+ * one: its size is needed first, and its timestamps are read before its
+ * bytes are copied.  Returns 0, or 1 after a message.
+ */
+static int wrap_open_input(struct wrap_input *in)
+{
+	struct stat st;
+	int fd = strcmp(in->path, "-") ? open(in->path, O_RDONLY) : STDIN_FILENO;
+
+	if (fd < 0) {
+		fprintf(stderr, "spe-decode wrap: %s: %s\n", in->path, strerror(errno));
+		return 1;
+	}
+	if (fstat(fd, &st)) {
+		fprintf(stderr, "spe-decode wrap: %s: %s\n", in->path, strerror(errno));
+		close(fd);
+		return 1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fd = spe_spool_stream("wrap", strcmp(in->path, "-") ? in->path : "stdin", fd);
+		if (fd < 0)
+			return 1;
+		if (fstat(fd, &st)) {
+			fprintf(stderr, "spe-decode wrap: %s: %s\n", in->path, strerror(errno));
+			close(fd);
+			return 1;
+		}
+	}
+	in->fd = fd;
+	in->size = (uint64_t)st.st_size;
+	return 0;
+}
+
 /* Returns 0, 1 after a message, or a writer error for the caller to report. */
 static int wrap_copy_input(struct spe_perf_writer *w, const struct wrap_opts *o,
 			   const struct wrap_input *in)
 {
-	struct wrap_reader r = {
-		.fd = strcmp(in->path, "-") ? open(in->path, O_RDONLY) : STDIN_FILENO,
-	};
-	struct stat st;
+	struct wrap_reader r = { .fd = in->fd };
 	int err;
 
-	if (r.fd < 0) {
-		fprintf(stderr, "spe-decode wrap: %s: %s\n", in->path, strerror(errno));
-		return 1;
-	}
-	if (fstat(r.fd, &st)) {
-		fprintf(stderr, "spe-decode wrap: %s: %s\n", in->path, strerror(errno));
-		close(r.fd);
-		return 1;
-	}
-	/* stdin or a FIFO: its size is needed first, so a seekable copy. */
-	if (!S_ISREG(st.st_mode)) {
-		r.fd = spe_spool_stream("wrap", strcmp(in->path, "-") ? in->path : "stdin", r.fd);
-		if (r.fd < 0)
-			return 1;
-		if (fstat(r.fd, &st)) {
-			fprintf(stderr, "spe-decode wrap: %s: %s\n", in->path, strerror(errno));
-			close(r.fd);
-			return 1;
-		}
-	}
-	err = spe_perf_recording_aux(w, &o->rec, (uint32_t)in->cpu, (uint64_t)st.st_size,
-				     wrap_read, &r);
-	close(r.fd);
+	err = spe_perf_recording_aux(w, &o->rec, (uint32_t)in->cpu, in->size, wrap_read, &r);
 	if (r.why) {
 		fprintf(stderr, "spe-decode wrap: %s: %s\n", in->path, r.why);
 		return 1;
@@ -400,12 +414,87 @@ static int wrap_copy_input(struct spe_perf_writer *w, const struct wrap_opts *o,
 }
 
 /*
+ * SAMPLE_TIME (perf.data-file-format.txt: u64 first, u64 last sample
+ * time), in perf time, when the data has timestamps: perf's --time with
+ * percentages divides that range, and finds nothing without it.
+ * Returns 0, 1 after a message, or a writer error.
+ */
+static int wrap_sample_time(struct spe_perf_writer *w, const struct wrap_opts *o)
+{
+	struct spe_wrap_times t = { 0 };
+
+	for (int i = 0; i < o->nr_in; i++) {
+		int err = spe_wrap_scan_times(o->in[i].fd, o->in[i].size, &t);
+
+		if (err) {
+			fprintf(stderr, "spe-decode wrap: %s: %s\n", o->in[i].path, strerror(-err));
+			return 1;
+		}
+	}
+	return spe_wrap_sample_time(w, &o->rec.tc, &t);
+}
+
+/*
  * The arm64 machine and its SPE PMU are this tool's to describe, and the
  * sample times are the data's; the rest (topology, caches, memory, build
- * ids, command line) comes from @path.  NRCPUS too: the topology sections
- * are laid out by it.  Returns 0, 1 after a message, or a writer error.
+ * ids, command line) comes from @path.  NRCPUS too (the topology sections
+ * are laid out by it), unless the data has a CPU past it: perf refuses
+ * -C N for N at or past NRCPUS, so it is raised to cover the data's CPUs
+ * (only the number available: the CPUs added were not @path's, online),
+ * and the topology's per-CPU entries with it.
+ * Returns 0, 1 after a message, or a writer error.
  */
-static int wrap_features_from(struct spe_perf_writer *w, const char *path)
+static int wrap_nrcpus(struct spe_perf_writer *w, struct spe_perf_reader *r,
+		       const char *path, uint32_t nr_cpus)
+{
+	uint32_t nr[2];		/* available, online */
+	uint64_t off, size;
+	int err;
+
+	if (spe_perf_reader_feature_section(r, SPE_HEADER_NRCPUS, &off, &size) ||
+	    size < sizeof(nr))
+		return 0;
+	err = spe_perf_reader_pread(r, nr, sizeof(nr), off);
+	if (err) {
+		fprintf(stderr, "spe-decode wrap: %s: %s\n", path, spe_perf_reader_errmsg(r));
+		return 1;
+	}
+	if (nr[0] >= nr_cpus)
+		return 0;
+	if (!spe_perf_reader_feature_section(r, SPE_HEADER_CPU_TOPOLOGY, &off, &size)) {
+		uint8_t *sec = size <= (1u << 20) ? malloc(size ? size : 1) : NULL, *topo = NULL;
+		size_t topo_len = 0;
+
+		if (!sec)
+			return SPE_ERR_NOMEM;
+		err = spe_perf_reader_pread(r, sec, size, off);
+		if (err) {
+			free(sec);
+			fprintf(stderr, "spe-decode wrap: %s: %s\n", path,
+				spe_perf_reader_errmsg(r));
+			return 1;
+		}
+		err = spe_wrap_extend_topology(sec, size, nr[0], nr_cpus, &topo, &topo_len);
+		free(sec);
+		if (err == -ENOMEM)
+			return SPE_ERR_NOMEM;
+		if (err) {
+			fprintf(stderr, "spe-decode wrap: %s: CPU_TOPOLOGY is not laid out as "
+				"perf writes it: cannot add CPUs up to %u to it\n", path, nr_cpus - 1);
+			return 1;
+		}
+		err = spe_perf_writer_copy_feature(w, SPE_HEADER_CPU_TOPOLOGY, topo, topo_len);
+		free(topo);
+		if (err)
+			return err;
+	}
+	fprintf(stderr, "spe-decode wrap: %s has %u CPUs, the data CPU %u: NRCPUS raised to %u\n",
+		path, nr[0], nr_cpus - 1, nr_cpus);
+	nr[0] = nr_cpus;
+	return spe_perf_writer_copy_feature(w, SPE_HEADER_NRCPUS, nr, sizeof(nr));
+}
+
+static int wrap_features_from(struct spe_perf_writer *w, const char *path, uint32_t nr_cpus)
 {
 	const uint64_t own = 1ULL << SPE_HEADER_ARCH | 1ULL << SPE_HEADER_CPUID |
 			     1ULL << SPE_HEADER_PMU_MAPPINGS | 1ULL << SPE_HEADER_SAMPLE_TIME;
@@ -423,6 +512,8 @@ static int wrap_features_from(struct spe_perf_writer *w, const char *path)
 		err = 1;
 	} else {
 		err = spe_perf_writer_copy_features(w, r, own);
+		if (!err)
+			err = wrap_nrcpus(w, r, path, nr_cpus);
 	}
 	spe_perf_reader_close(r);
 	close(fd);
@@ -444,9 +535,17 @@ static int cmd_wrap(int argc, char **argv)
 		inputs[i + 1] = o.in[i].path;
 	if (spe_out_file_open(&of, "wrap", o.out, inputs, o.nr_in + 1, SPE_OUT_PRIVATE))
 		return 1;
-	err = spe_perf_recording_create(&w, of.fd, spe_out_file_is_stream(&of), &o.rec);
+	for (int i = 0; i < o.nr_in; i++)
+		o.in[i].fd = -1;
+	err = 0;
+	for (int i = 0; !err && i < o.nr_in; i++)
+		err = wrap_open_input(&o.in[i]);
+	if (!err)
+		err = spe_perf_recording_create(&w, of.fd, spe_out_file_is_stream(&of), &o.rec);
 	if (!err && o.features_from)
-		err = wrap_features_from(w, o.features_from);
+		err = wrap_features_from(w, o.features_from, o.rec.nr_cpus);
+	if (!err)
+		err = wrap_sample_time(w, &o);
 	if (!err)
 		err = spe_perf_recording_begin(w, &o.rec);
 	for (int i = 0; !err && i < o.nr_in; i++)
@@ -458,6 +557,9 @@ static int cmd_wrap(int argc, char **argv)
 		fprintf(stderr, "spe-decode wrap: writing %s: %s\n", o.out,
 			spe_perf_writer_errmsg(w) ? spe_perf_writer_errmsg(w) : spe_strerror(err));
 	spe_perf_writer_free(w);
+	for (int i = 0; i < o.nr_in; i++)
+		if (o.in[i].fd >= 0)
+			close(o.in[i].fd);
 	if (err) {
 		spe_out_file_abort(&of);
 		return 1;

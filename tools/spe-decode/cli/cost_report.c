@@ -27,12 +27,12 @@ int spe_cli_cost_report(const struct spe_cost_report_opts *o)
 	struct spe_cost_table *t;
 	struct spe_output *out = NULL;
 	char why[256] = "";
-	int order = spe_cost_col_by_name(o->order ? o->order : "latency");
+	int order = spe_cost_col_by_name(o->order ? o->order : "overhead");
 	int status;
 
 	if (order < 0) {
-		fprintf(stderr, "spe-decode report: unknown --order column '%s' (samples, latency, "
-			"mean, p50, p90, p99, issue, xlat, sat, l1d-miss, llc-miss, tlb-walk, remote, "
+		fprintf(stderr, "spe-decode report: unknown --order column '%s' (overhead, samples, "
+			"latency, mean, p50, p90, p99, issue, xlat, sat, l1d-miss, llc-miss, tlb-walk, remote, "
 			"mispred)\n", o->order);
 		return 2;
 	}

@@ -126,7 +126,7 @@ void spe_cost_set_unresolved(struct spe_cost_table *t, enum spe_view_unresolved 
 /* Adds a record; SPE_ERR_NOMEM leaves the table as it was. */
 int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs);
 
-/* Column by name ("samples", "latency", "mean", "p50", "p90", "p99",
+/* Column by name ("samples" or perf's "overhead", "latency", "mean", "p50", "p90", "p99",
  * "issue", "xlat", "sat", "l1d-miss", "llc-miss", "tlb-walk", "remote",
  * "mispred"); -1 if none. */
 int spe_cost_col_by_name(const char *name);
@@ -149,7 +149,8 @@ struct spe_cost_totals {
 };
 
 /*
- * The rows, ordered by a column (descending, ties by key), those under
+ * The rows, ordered by a column (descending, ties by key; by samples, ties
+ * in perf report's order of its sort keys, see cost_table.c), those under
  * percent_limit % of the column's total left out (for columns that add up;
  * the others by their share of samples), at most top (0: all).  Returns
  * the number of rows written to *rows (malloc'ed, free() it), or SPE_ERR_NOMEM.

@@ -117,6 +117,9 @@ static struct row *row_at(const struct spe_cost_table *t, size_t i)
 
 int spe_cost_col_by_name(const char *name)
 {
+	/* perf's name for the share of samples */
+	if (!strcmp(name, "overhead"))
+		return SPE_COL_SAMPLES;
 	for (int c = 0; c < SPE_COL_NR; c++)
 		if (!strcmp(name, col_names[c]))
 			return c;
@@ -768,6 +771,115 @@ static void sort_ties(struct sort_item *a, size_t n, size_t off)
 	}
 }
 
+/*
+ * perf report's order of rows with the same overhead: key by key, as
+ * perf's sort keys compare them (tools/perf/util/sort.c): symbols by
+ * name, ascending, and before the addresses without one, which go by
+ * address as a signed 64-bit number (a user address is relative to its
+ * map, a kernel address is negative: the kernel's come first); numbers
+ * (cpu, pid) by value; other text in byte order.  Checked against perf
+ * 6.1 by suite 26.
+ */
+struct key_field {
+	const char *text;		/* past a "[.] " / "[k] " mode */
+	size_t len;
+};
+
+static void key_field_at(const char *key, struct key_field *f)
+{
+	f->len = strcspn(key, "\x1f");
+	f->text = key;
+	if (f->len >= 4 && key[0] == '[' && key[2] == ']' && key[3] == ' ') {
+		f->text += 4;
+		f->len -= 4;
+	}
+}
+
+/* The address of a field naming no symbol ("0x..." or
+ * "unknown-page@FILE+0x..."), or false for a name. */
+static bool key_field_addr(const struct key_field *f, int64_t *addr)
+{
+	const char *x;
+
+	if (f->len > 2 && f->text[0] == '0' && f->text[1] == 'x')
+		x = f->text;
+	else if (f->len > 13 && !strncmp(f->text, "unknown-page@", 13))
+		x = strstr(f->text, "0x");
+	else
+		return false;
+	if (!x || x >= f->text + f->len)
+		return false;
+	*addr = (int64_t)strtoull(x, NULL, 16);
+	return true;
+}
+
+static bool key_field_number(const struct key_field *f, int64_t *v)
+{
+	char *end;
+
+	if (!f->len || !(f->text[0] == '-' || (f->text[0] >= '0' && f->text[0] <= '9')))
+		return false;
+	*v = strtoll(f->text, &end, 10);
+	return end > f->text && end <= f->text + f->len;
+}
+
+static int cmp_i64(int64_t a, int64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int perf_tie_cmp(const void *pa, const void *pb)
+{
+	const char *a = ((const struct sort_item *)pa)->r->key;
+	const char *b = ((const struct sort_item *)pb)->r->key;
+	const char *ka = a, *kb = b;
+
+	for (;;) {
+		struct key_field fa, fb;
+		int64_t va, vb;
+		bool aa, ab;
+		int c;
+
+		key_field_at(ka, &fa);
+		key_field_at(kb, &fb);
+		aa = key_field_addr(&fa, &va);
+		ab = key_field_addr(&fb, &vb);
+		if (aa != ab)
+			return aa ? 1 : -1;
+		if (aa)
+			c = cmp_i64(va, vb);
+		else if (key_field_number(&fa, &va) && key_field_number(&fb, &vb) &&
+			 cmp_i64(va, vb))
+			c = cmp_i64(va, vb);
+		else {
+			c = strncmp(fa.text, fb.text, fa.len < fb.len ? fa.len : fb.len);
+			if (!c)
+				c = cmp_i64((int64_t)fa.len, (int64_t)fb.len);
+		}
+		if (c)
+			return c;
+		ka = fa.text + fa.len;
+		kb = fb.text + fb.len;
+		if (!*ka || !*kb)
+			break;
+		ka++;
+		kb++;
+	}
+	/* Keys are distinct: what perf would not tell apart goes by text. */
+	return strcmp(a, b);
+}
+
+/* The runs of equal values of a[0..n), sorted by value, into perf's order. */
+static void perf_ties(struct sort_item *a, size_t n)
+{
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && a[j].value == a[i].value; j++)
+			;
+		if (j - i > 1)
+			qsort(a + i, j - i, sizeof(*a), perf_tie_cmp);
+	}
+}
+
 /* The rows kept, in order: *items (malloc'ed) holds *keep of them.
  * Returns 0 or SPE_ERR_NOMEM. */
 static int sorted_rows(const struct spe_cost_table *t, enum spe_cost_col order,
@@ -800,6 +912,9 @@ static int sorted_rows(const struct spe_cost_table *t, enum spe_cost_col order,
 	}
 	sort_by_pfx(items, keep, depth_limit(keep));
 	sort_ties(items, keep, 0);
+	/* By samples is perf report's order by overhead, ties and all. */
+	if (order == SPE_COL_SAMPLES)
+		perf_ties(items, keep);
 	if (top && keep > top)
 		keep = top;
 	*itemsp = items;

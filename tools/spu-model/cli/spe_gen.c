@@ -21,6 +21,8 @@
 #include "spe/spu_model.h"
 #include "spe/spu_opgen.h"
 #include "spe_perf_recording.h"
+#include "spe_decode_version.h"
+#include "wrap_times.h"
 
 #define BUF_BASE	0xffff800010000000ULL	/* where a driver's AUX buffer would be */
 #define CHUNK		4096
@@ -53,7 +55,8 @@ static void usage(FILE *f)
 "      --min-latency N     PMSFCR.FL with PMSLATFR.MINLAT\n"
 "      --perf-data FILE    also write a perf.data around the trace, as\n"
 "                          `spe-decode wrap` does (perf record -e arm_spe// of one CPU)\n"
-"  -q, --quiet             no summary on stderr\n");
+"  -q, --quiet             no summary on stderr\n"
+"  -v, --version           print the version (spe-decode's, of the same release)\n");
 }
 
 /* MIDR_EL1 a profile's perf.data claims, so decoders pick its data sources. */
@@ -172,6 +175,12 @@ static int write_perf_data(int fd, bool stream, const void *arg)
 	rec.config = (t->pmscr & SPE_PMSCR_TS ? 1ULL << fmt_lo_ts_enable : 0) |
 		     (t->pmscr & SPE_PMSCR_PA ? 1ULL << fmt_lo_pa_enable : 0);
 	err = spe_perf_recording_create(&w, fd, stream, &rec);
+	if (!err) {
+		struct spe_wrap_times times = { 0 };
+
+		spe_wrap_scan_mem(t->data, t->size, &times);
+		err = spe_wrap_sample_time(w, &rec.tc, &times);
+	}
 	if (!err)
 		err = spe_perf_recording_begin(w, &rec);
 	if (!err)
@@ -221,6 +230,7 @@ int main(int argc, char **argv)
 		{ "jitter", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'v' },
 		{ "no-ts", no_argument, NULL, OPT_NO_TS },
 		{ "no-pa", no_argument, NULL, OPT_NO_PA },
 		{ "no-cx", no_argument, NULL, OPT_NO_CX },
@@ -250,7 +260,7 @@ int main(int argc, char **argv)
 	struct trace trace;
 	int rc;
 
-	while ((c = getopt_long(argc, argv, "o:p:s:n:i:jqh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:p:s:n:i:jqhv", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'p': profile = optarg; break;
@@ -260,6 +270,8 @@ int main(int argc, char **argv)
 		case 'j': jitter = 1; break;
 		case 'q': quiet = 1; break;
 		case 'h': usage(stdout); return 0;
+		/* The release's version, as spe-decode --version prints it. */
+		case 'v': printf("spe-gen %s\n", spe_decode_version()->string); return 0;
 		case OPT_NO_TS: pmscr &= ~SPE_PMSCR_TS; break;
 		case OPT_NO_PA: pmscr &= ~SPE_PMSCR_PA; break;
 		case OPT_NO_CX: pmscr &= ~SPE_PMSCR_CX; break;
