@@ -21,11 +21,15 @@ mark() { echo "spe-test: $*" >/dev/kmsg; }
 # shellcheck disable=SC2034 # used by the scripts that source this
 SPIN=$FILES/spe_spin
 
+# spe_guest_begin [MODULE [PARAM=VALUE...]]: into the results directory,
+# and load MODULE with its parameters (the status in insmod.rc).
 spe_guest_begin() {
 	cd "$RESULTS" || exit 1
 	[ $# -eq 0 ] && return 0
-	mark "insmod $1"
-	insmod "$MODULES/$1.ko"
+	local m=$1
+	shift
+	mark "insmod $m"
+	insmod "$MODULES/$m.ko" "$@"
 	echo $? >insmod.rc
 }
 

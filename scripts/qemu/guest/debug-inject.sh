@@ -21,11 +21,8 @@ if [ -d "$k" ]; then
 	rounds=12 params=tick_us=100
 fi
 
-cd "$RESULTS" || exit 1
-mark "insmod arm_spe_sim"
 # shellcheck disable=SC2086 # params is one word or none
-insmod "$MODULES/arm_spe_sim.ko" $params
-echo $? >insmod.rc
+spe_guest_begin arm_spe_sim $params
 i=0
 while [ $i -lt $rounds ]; do
 	i=$((i + 1))
