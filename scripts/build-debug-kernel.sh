@@ -22,6 +22,11 @@
 #     fragment, scripts/debug-kernel/FLAVOUR.config, are merged on top; every
 #     line of both is checked in the result, so an option Kconfig refused is
 #     an error, not a silently weaker kernel.
+# A flavour may list patches for the source in scripts/debug-kernel/
+# FLAVOUR.series (names in scripts/debug-kernel/patches/): upstream fixes
+# the 6.12 series lacks for a bug its finder reports in the kernel itself,
+# so that the report needs no filter that would also hide ours.  They are
+# applied to the flavour's own copy of the source, in the series' order.
 # It is built with trixie's gcc 14 in the trixie build root, as Debian
 # builds its own, and cached under <cache>/debug-kernels/ by a key of the
 # source version and every configuration input: a later run with the same
@@ -63,8 +68,20 @@ srcver=$(apt-cache "${APT_OPTS[@]}" madison "linux-source-$series" 2>/dev/null |
 		u == up && first == "" { first = v } END { print first }')
 [ -n "$srcver" ] || spe_die "no linux-source-$series of upstream $upstream in trixie"
 
+# The flavour's patches, in order.
+patches=()
+if [ -f "$frag/$flavour.series" ]; then
+	while read -r name; do
+		case $name in '' | '#'*) continue ;; esac
+		[ -f "$frag/patches/$name" ] || spe_die "$flavour.series names a missing patch: $name"
+		patches+=("$frag/patches/$name")
+	done <"$frag/$flavour.series"
+fi
+
+# A flavour without patches keeps the key it had before patches existed.
 key=$(cat - "$base_config" "$frag/guest.config" "$frag/$flavour.config" \
-	"$frag/guest-modules.lsmod" <<<"recipe $recipe source $srcver" | sha256sum | cut -c1-12)
+	"$frag/guest-modules.lsmod" ${patches[@]+"${patches[@]}"} \
+	<<<"recipe $recipe source $srcver" | sha256sum | cut -c1-12)
 cache=$spe_cache/debug-kernels
 dir=$cache/$flavour-$key
 envfile=$spe_cache/kernels/debug-$flavour.env
@@ -107,6 +124,22 @@ kmake() {
 
 rm -rf "$dir"
 mkdir -p "$dir/build"
+# A patched flavour builds from its own copy of the source: hard links to
+# the unpacked tree, each file a patch touches copied first, so the shared
+# tree stays pristine for the other flavour.
+if [ ${#patches[@]} -gt 0 ]; then
+	say "patching a copy of the source (${#patches[@]} patches)"
+	cp -al "$src" "$dir/src"
+	src=$dir/src
+	for patch in "${patches[@]}"; do
+		while read -r file; do
+			[ -f "$src/$file" ] || continue
+			cp "$src/$file" "$src/$file.unlink" && mv "$src/$file.unlink" "$src/$file"
+		done < <(sed -n 's#^+++ b/\([^[:space:]]*\).*#\1#p' "$patch")
+		patch -d "$src" -p1 --batch --forward --quiet <"$patch" ||
+			spe_die "$(basename "$patch") does not apply to linux-source $srcver"
+	done
+fi
 # The compilers, where Debian's kernel Makefile looks for them (it includes
 # the build tree's .kernelvariables, as its headers packages do): every
 # later make in the tree, a module's M= build or DKMS's, uses them too.
