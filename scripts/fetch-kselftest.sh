@@ -2,7 +2,10 @@
 # Fetch the kernel's kselftest framework of a Debian kernel into the cache,
 # idempotently, and print the path of the kernel-tree skeleton that holds it.
 #
-# Usage: scripts/fetch-kselftest.sh 6.1|6.12|kasan|kcsan
+# Usage: scripts/fetch-kselftest.sh KERNEL
+#
+# KERNEL: 6.1, 6.12, kasan, kcsan, or any other name scripts/lib/kernels.sh
+# takes (a Debian suite, oldest, newest).
 #
 # The framework (kselftest.h, kselftest_harness.h, lib.mk, the selftests
 # Makefile, run_kselftest.sh and kselftest/) ships only inside Debian's
@@ -13,6 +16,9 @@
 # runs exactly as in a full tree (scripts/kselftest-drop-in.sh puts
 # selftests/arm_spe there).  The debug kernels' framework is copied from the
 # source tree they were built from (6.12.117 today, not backports' 6.12).
+# Any other kernel's comes from the linux-source of its major.minor in its
+# own suite (bullseye's 5.10, trixie-backports' 7.3), cached by that
+# package's version.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${SPE_CACHE_DIR:-$top/.cache}
@@ -51,7 +57,26 @@ kasan | kcsan)
 	(cd "$src" && cp -r --parents "${files[@]}" "$tmp/")
 	put_in_place "$tmp" "$src"
 	exit 0 ;;
-*) echo "usage: fetch-kselftest.sh 6.1|6.12|kasan|kcsan" >&2; exit 2 ;;
+'') echo "usage: fetch-kselftest.sh 6.1|6.12|kasan|kcsan|SUITE|oldest|newest" >&2; exit 2 ;;
+*)
+	# shellcheck source=scripts/lib/kernels.sh
+	. "$top/scripts/lib/kernels.sh"
+	spe_kernel "$ver"
+	series=$(printf '%s\n' "$KREL" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
+	[ -n "$series" ] || { echo "fetch-kselftest.sh: no version in $KREL" >&2; exit 1; }
+	mkdir -p "$cache/kselftest"
+	tmp=$(mktemp -d "$cache/kselftest/.fetch.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	deb=$("$top/scripts/fetch-debs.sh" --suite "$KSUITE" --into "$tmp/unpacked" --list \
+		"linux-source-$series" | tail -n 1)
+	pkgver=$(dpkg-deb -f "$deb" Version)
+	dest=$cache/kselftest/linux-source-$series-$pkgver
+	[ -e "$dest/.complete" ] && { echo "$dest"; exit 0; }
+	tarball=$(find "$tmp/unpacked" -name "linux-source-$series.tar.xz" | head -n 1)
+	[ -n "$tarball" ] || { echo "fetch-kselftest.sh: no source tarball in $deb" >&2; exit 1; }
+	tar -xJf "$tarball" -C "$tmp" --wildcards "${files[@]/#/*/}"
+	put_in_place "$tmp/linux-source-$series" "$deb"
+	exit 0 ;;
 esac
 dest=$cache/kselftest/$ver
 if [ -e "$dest/.complete" ]; then

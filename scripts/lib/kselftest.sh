@@ -20,9 +20,14 @@ spe_kselftest_install() {
 	mkdir -p "$(dirname "$dest")"
 	cp -r "$skel" "$tree"
 	"$top/scripts/kselftest-drop-in.sh" "$tree" >/dev/null &&
+	# Before 5.18 the framework's first step (target khdr) installs the
+	# kernel's uapi headers from the top of the tree, which the skeleton
+	# does not have: `-o khdr` tells make that step is done (the cross
+	# toolchain's headers serve, as for every later kernel, which has no
+	# such target).
 	make -C "$tree/tools/testing/selftests" TARGETS=arm_spe ARCH=arm64 \
 		CROSS_COMPILE=aarch64-linux-gnu- KSFT_INSTALL_PATH="$dest" \
-		install >"$dest.log" 2>&1
+		-o khdr install >"$dest.log" 2>&1
 }
 
 spe_kselftest_relay() {

@@ -183,6 +183,12 @@ done
 if [ -n "$selftests" ]; then
 	cp -a "$selftests"/. "$run/selftests"/
 fi
+# The kernel's configuration where a Debian system has it, for the
+# programs that ask what the kernel was built with (the selftests).
+if [ -f "$KDIR/.config" ]; then
+	mkdir -p "$run/boot"
+	install -m 644 "$KDIR/.config" "$run/boot/config-$KREL"
+fi
 for f in "${files[@]}"; do
 	cp -a "$f" "$run/files"/
 done

@@ -20,6 +20,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -119,6 +120,54 @@ static inline int spe_write_str(const char *path, const char *s)
 	if (fclose(f) && !ret)
 		ret = -errno;
 	return ret;
+}
+
+/* Scan a kernel configuration for OPT: 1 set (y or m), 0 not, -1 empty. */
+static inline int spe_config_scan(FILE *f, const char *opt)
+{
+	size_t len = strlen(opt);
+	char line[512];
+	int found = -1;
+
+	while (fgets(line, sizeof(line), f)) {
+		if (found < 0 && !strncmp(line, "CONFIG_", 7))
+			found = 0;	/* a configuration, not an empty pipe */
+		if (!strncmp(line, opt, len) && line[len] == '=' &&
+		    (line[len + 1] == 'y' || line[len + 1] == 'm'))
+			found = 1;
+	}
+	return found;
+}
+
+/*
+ * Is kernel option OPT ("CONFIG_FOO") built in or a module: 1, 0 when the
+ * kernel was built without it, -1 when its configuration cannot be read.
+ * It is read where distributions and kselftests look: /proc/config.gz
+ * (CONFIG_IKCONFIG_PROC, through gzip -dc) and /boot/config-RELEASE.
+ */
+static inline int spe_kernel_config(const char *opt)
+{
+	char path[300];
+	struct utsname u;
+	int found = -1;
+	FILE *f;
+
+	if (!access("/proc/config.gz", R_OK)) {
+		f = popen("gzip -dc /proc/config.gz 2>/dev/null", "r");
+		if (f) {
+			found = spe_config_scan(f, opt);
+			pclose(f);
+		}
+	}
+	if (found < 0 && !uname(&u)) {
+		snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+		f = fopen(path, "r");
+		if (f) {
+			found = spe_config_scan(f, opt);
+			fclose(f);
+		}
+	}
+	return found;
 }
 
 /* The arm_spe_0 PMU's type, or skip the whole program saying why. */
