@@ -14,7 +14,6 @@
  */
 #include "spe_selftest.h"
 
-#include <sys/utsname.h>
 
 enum need { ALWAYS, DISCARD, FNE, FDS, EFT };
 
@@ -53,20 +52,27 @@ static const struct fmt fmts[] = {
 };
 #define NR_FMTS	(sizeof(fmts) / sizeof(fmts[0]))
 
+static int open_with(int type, int word, uint64_t v);
+
 /*
  * Config words this kernel's perf_event_attr has: config3 came with 6.3
- * (PERF_ATTR_SIZE_VER8), config4 with no kernel tested here.  The driver
- * hides an attribute in a missing word and perf core refuses non-zero
- * bytes past its attr with E2BIG.
+ * (PERF_ATTR_SIZE_VER8), config4 later (PERF_ATTR_SIZE_VER9; Debian's 7.3
+ * has it).  The driver hides an attribute in a missing word, and perf core
+ * refuses non-zero bytes past its attr with E2BIG: asked of a software
+ * event, which reads no config word, that refusal tells the attr's size.
  */
 static int kernel_cfg_words(void)
 {
-	struct utsname u;
-	int major = 0, minor = 0;
+	int word, fd;
 
-	uname(&u);
-	sscanf(u.release, "%d.%d", &major, &minor);
-	return major > 6 || (major == 6 && minor >= 3) ? 4 : 3;
+	for (word = 3; word <= 4; word++) {
+		fd = open_with(PERF_TYPE_SOFTWARE, word, 1);
+		if (fd == -E2BIG)
+			return word;
+		if (fd >= 0)
+			close(fd);
+	}
+	return 5;
 }
 
 static bool has(const struct spe_profile *p, enum need n)
@@ -89,8 +95,8 @@ static void set_word(struct perf_event_attr *a, int word, uint64_t v)
 		*w[word] |= v;
 		return;
 	}
-	/* config3 follows sig_data (PERF_ATTR_SIZE_VER8, 6.3); config4 is
-	 * not in any upstream uapi: the driver reads it past config3. */
+	/* config3 follows sig_data (PERF_ATTR_SIZE_VER8, 6.3) and config4
+	 * config3 (VER9); the uapi headers built with may have neither. */
 	{
 		__u64 *base = (__u64 *)((uint8_t *)a + 128);
 
@@ -106,6 +112,8 @@ static struct {
 static int open_with(int type, int word, uint64_t v)
 {
 	spe_attr_init(&big.a, type, 0);
+	if (type == PERF_TYPE_SOFTWARE)
+		big.a.config = PERF_COUNT_SW_DUMMY;
 	memset(big.extra, 0, sizeof(big.extra));
 	if (word >= 3)
 		big.a.size = 128 + 8 * (word - 2);
