@@ -49,9 +49,9 @@ check: deps
 	@scripts/run-tests.sh
 
 MATRIX_SUITES := 12-decoder-perf-diff 41-driver-build 45-driver-dkms 46-sim-build 47-pcsample-build \
-		 49-kernel-header-trees 59-qemu-spe-sampling 60-qemu-spe-perf
+		 49-kernel-header-trees 52-guest-selftests 59-qemu-spe-sampling 60-qemu-spe-perf
 matrix: deps
-	@SPE_KERNELS=all SPE_GUEST_KERNELS=all scripts/run-tests.sh $(MATRIX_SUITES)
+	@SPE_KERNELS=all SPE_GUEST_KERNELS=all SPE_SELFTEST_KERNELS=all scripts/run-tests.sh $(MATRIX_SUITES)
 
 check-debug: deps
 	@scripts/check-debug.sh $(CHECK_DEBUG_ARGS)

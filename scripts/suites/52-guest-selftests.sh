@@ -15,7 +15,7 @@
 # to fail on a malformed one.
 # Default guests: arm_spe on 6.1 (profile n1, EL1, 2 CPUs) and 6.12 (v2,
 # EL2 as a VHE host, 4 CPUs); arm_spe_sim on 6.1 and 6.12.  `--matrix`
-# runs arm_spe on 6.1 and 6.12, EL1 and EL2, 2 and 4 CPUs (8 guests, the
+# runs arm_spe on each kernel, EL1 and EL2, 2 and 4 CPUs (4 guests each, the
 # profiles in turn; not part of make check); `52-guest-selftests.sh KERNEL`
 # runs arm_spe (n1 EL1 2 CPUs, v2 EL2 4 CPUs) and arm_spe_sim on KERNEL.
 set -uo pipefail
@@ -36,7 +36,10 @@ nr_tests=$(find "$top/selftests/arm_spe" -maxdepth 1 -name 'test_*.c' | wc -l)
 
 # KERNEL as an argument: the four default guests' configurations, all on
 # that one kernel (scripts/check-debug.sh runs the debug kernels so).
-kernels=(6.1 6.12)
+# SPE_SELFTEST_KERNELS (names as scripts/lib/kernels.sh takes them; `make
+# matrix` gives "all": every Debian suite from bullseye's 5.10 on) replaces
+# the default 6.1 and 6.12, each kernel with its own release's framework.
+mapfile -t kernels < <(spe_kernel_list ${SPE_SELFTEST_KERNELS:-6.1 6.12})
 [ $# -ge 1 ] && [ "$1" != --matrix ] && kernels=("$1")
 for k in "${kernels[@]}"; do
 	name="kselftest target arm_spe installs in a $k tree (make TARGETS=arm_spe install)"
@@ -152,17 +155,19 @@ start=$SECONDS
 if [ "${1:-}" = --matrix ]; then
 	profiles=(n1 v2 full v1-min)
 	i=0
-	for k in 6.1 6.12; do
+	for k in "${kernels[@]}"; do
 		for el in el1 el2; do
 			for smp in 2 4; do
 				run "$k" "$smp" arm_spe "${profiles[i++ % 4]}" "$el"
 			done
 		done
 	done
-elif [ $# -ge 1 ]; then
-	run "$1" 2 arm_spe n1 el1
-	run "$1" 4 arm_spe v2 el2
-	run "$1" 2 arm_spe_sim
+elif [ $# -ge 1 ] || [ -n "${SPE_SELFTEST_KERNELS:-}" ]; then
+	for k in "${kernels[@]}"; do
+		run "$k" 2 arm_spe n1 el1
+		run "$k" 4 arm_spe v2 el2
+		run "$k" 2 arm_spe_sim
+	done
 else
 	run 6.1 2 arm_spe n1 el1
 	run 6.12 4 arm_spe v2 el2
