@@ -14,7 +14,7 @@
 #                the guest suites and a stress run on kernels with lockdep,
 #                KASAN, UBSAN, kmemleak and KCSAN (not part of check; the
 #                first run builds the kernels: scripts/check-debug.sh,
-#                Documentation/arm-spe-selftests.rst)
+#                Documentation/dev-tools/arm-spe-selftests.rst)
 #   make bench   run the benchmarks beside the reference tools
 #   make mutate  mutation testing of the C layers (scripts/mutate.sh; not
 #                part of check: MUTATE_ARGS='--sample 200 --seed 1')

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build and install the hardware module (arm_spe.ko) with DKMS itself, as a
-# user does (Documentation/arm-spe-user-guide.rst), against one of the
+# user does (Documentation/admin-guide/arm-spe.rst), against one of the
 # fetched Debian arm64 kernels, in a private DKMS tree.
 #
 # Usage: scripts/build-dkms.sh KERNEL

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Regenerate Documentation/images/spe-decode-html.png: spe-decode html on a
+# Regenerate Documentation/admin-guide/images/spe-decode-html.png: spe-decode html on a
 # generated recording (a contended workload on 4 CPUs plus mixed records
 # on a fifth, AUX records flagged truncated), rendered by headless Chromium.
 # Usage: scripts/html-screenshot.sh [OUT.png]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-out=${1:-$top/Documentation/images/spe-decode-html.png}
+out=${1:-$top/Documentation/admin-guide/images/spe-decode-html.png}
 bld="$top/build/spe-decode"
 spe="$bld/spe-decode"
 views="$top/tools/spe-decode/tests/views"

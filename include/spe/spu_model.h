@@ -25,8 +25,8 @@
  * The buffer memory is reached through spe_spu_translate_fn, which maps a
  * PMBPTR virtual address to host memory or reports a fault.
  *
- * Documentation/spe-spu-model.md explains the API for a driver backend and
- * lists the choices made where the architecture leaves one.
+ * Documentation/dev-tools/spe-spu-model.rst explains the API for a driver
+ * backend and lists the choices made where the architecture leaves one.
  */
 #ifndef SPE_SPU_MODEL_H
 #define SPE_SPU_MODEL_H

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# What PC sampling (arm_pcsample.ko, Documentation/arm-pcsample.rst) costs,
+# What PC sampling (arm_pcsample.ko, its "Cost" in
+# Documentation/dev-tools/arm-pcsample-design.rst) costs,
 # beside perf's cpu-clock at the same rate, in one Debian 6.12 guest on the
 # patched QEMU with -M virt,pcsample=on (2 CPUs, TCG;
 # scripts/qemu/guest/bench-pcsample.sh).  The workload pcsample-hot runs

@@ -16,7 +16,7 @@
 #   lost           written - in perf.data;
 #   iter/s         the spinner's rate under profiling (alone: beside it).
 # The simulated unit samples from a 1 ms hrtimer (module parameters
-# tick_us, ops_per_tick: Documentation/arm-spe-sim.rst), so at perf's
+# tick_us, ops_per_tick: Documentation/dev-tools/arm-spe-sim.rst), so at perf's
 # default period it writes at most ~1000 records/s per busy CPU whatever
 # the workload does: the cost measured is at that rate.  Idle CPUs mostly
 # write none.  TCG makes the iteration rates noisy.  Target (issue 6): under 5% of a

@@ -4,7 +4,7 @@
 # What makes a guest's kernel log fail its suite: any warning, BUG, oops,
 # lockdep or sanitizer report, hung task or list corruption, whoever's code
 # it points into.  There is no allowed warning and no TAP TODO for one
-# (Documentation/arm-spe-sim.rst, "Known issues").  Sourced after tap.sh.
+# (Documentation/dev-tools/arm-spe-sim.rst, "Known issues").  Sourced after tap.sh.
 #
 #   spe_kernel_log_bad FILE      prints the offending lines of FILE
 #   spe_kernel_log_tap NAME DIR  one TAP test: the kernel log of the guest

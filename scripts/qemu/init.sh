@@ -30,7 +30,7 @@ mount -t tmpfs tmpfs /tmp
 # the debug kernel is built with that fix, KCSAN's own report filter drops
 # reports with a frame in the two writers of the flag from here on (one
 # during boot, before this runs, still fails); any other report, ours
-# included, still fails the run (Documentation/arm-spe-selftests.rst).
+# included, still fails the run (Documentation/dev-tools/arm-spe-selftests.rst).
 if [ -w /sys/kernel/debug/kcsan ]; then
 	for f in __tmigr_cpu_activate tmigr_active_up; do
 		echo "!$f" >/sys/kernel/debug/kcsan ||
@@ -46,7 +46,7 @@ export RESULTS MODULES SELFTESTS FILES PATH=/usr/sbin:/usr/bin:/sbin:/bin
 # call sites while tests run, which QEMU 7.2's multi-threaded TCG can get
 # wrong (hold_perf_sched_key.c).  The guests now run QEMU 10.2, where the
 # same perf core warning was seen once without the holder (7.3 at EL2 with
-# 4 CPUs, Documentation/arm-spe-sim.rst "Known issues"), so it stays until
+# 4 CPUs, Documentation/dev-tools/arm-spe-sim.rst "Known issues"), so it stays until
 # that is explained.  spe_keyhold=0 on the kernel command line leaves the
 # key free (scripts/stress.sh --no-key-hold).
 # The one patch that switches it on is made with the other CPUs offline:

@@ -114,7 +114,7 @@ fi
 
 # The guide's troubleshooting messages are the driver's own words, and it
 # documents the module parameter, the record layout and what is not done.
-guide=$top/Documentation/arm-pcsample.rst
+guide=$top/Documentation/admin-guide/arm-pcsample.rst
 for msg in 'no "cpus" property: which CPU each frame belongs to is unknown' \
 	'CPUs in "cpus" but' 'is the housekeeping CPU and is not sampled' \
 	'is not an online CPU' 'PMDEVID.PCSample is not 1: no PMPCSR in this PMU block' \

@@ -6,7 +6,7 @@
 # both kernels by the installed run_kselftest.sh, with an SPE driver
 # loaded.  Each program's result becomes one line here: ok, not ok, or SKIP
 # with the program's reason.  The hardware module (arm_spe) runs on QEMU's
-# emulated unit (-cpu max,spe=on, Documentation/qemu-spe.rst): every
+# emulated unit (-cpu max,spe=on, Documentation/dev-tools/qemu-spe.rst): every
 # program but those of the simulated unit (test_sim_*) must run there, a
 # skip of any other is a failure.  The simulated SPU (arm_spe_sim) runs on
 # CPUs without SPE, with an SPE node in the device tree.  Before booting,

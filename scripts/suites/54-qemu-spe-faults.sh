@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fault injection on QEMU's emulated Statistical Profiling Unit (QEMU patch
-# 0006, the CPU property spe-inject; Documentation/qemu-spe.rst).  In each
+# 0006, the CPU property spe-inject; Documentation/dev-tools/qemu-spe.rst).  In each
 # guest (one CPU) the project's arm_spe.ko, then Debian's in-tree
 # arm_spe_pmu, record the spe_spin workload five times
 # (guest/qemu-spe-faults.sh); before each recording the guest asks the host

@@ -3,7 +3,7 @@
 # SPE device-tree node whose module tree has Debian's in-tree arm_spe_pmu:
 # the arm_spe.ko that DKMS built and installed (scripts/build-dkms.sh) goes
 # where DKMS puts it (updates/dkms), depmod indexes it, and the steps of
-# Documentation/arm-spe-user-guide.rst follow (guest/dkms-install.sh says
+# Documentation/admin-guide/arm-spe.rst follow (guest/dkms-install.sh says
 # what stands in for dkms and udev in the guest).  Checks:
 #   - before: a boot loads the in-tree arm_spe_pmu for the device;
 #   - after depmod: modinfo finds arm_spe in updates/dkms, version as dkms.conf,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# FEAT_SPE in QEMU (qemu/patches/ on QEMU 10.2; Documentation/qemu-spe.rst):
+# FEAT_SPE in QEMU (qemu/patches/ on QEMU 10.2; Documentation/dev-tools/qemu-spe.rst):
 # the patched QEMU built by scripts/fetch-qemu.sh, the series clean under QEMU's own
 # checkpatch.pl, and guests booted with -cpu max,spe=on on Debian's 6.1 and
 # 6.12 kernels, at EL1 and at EL2 (VHE, SPE_QEMU_EL2=1), where

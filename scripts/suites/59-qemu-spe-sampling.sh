@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sampling on QEMU's emulated Statistical Profiling Unit (qemu/patches/0004,
-# Documentation/qemu-spe.rst): real arm64 perf in guests booted with
+# Documentation/dev-tools/qemu-spe.rst): real arm64 perf in guests booted with
 # -cpu max,spe=on records the spe_spin workload (known code: main's loop;
 # known data: its static array), first through the project's unmodified
 # hardware module arm_spe.ko, then through Debian's in-tree arm_spe_pmu,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # perf's usual SPE checks on QEMU's emulated Statistical Profiling Unit
-# (-cpu max,spe=on, Documentation/qemu-spe.rst) through the project's
+# (-cpu max,spe=on, Documentation/dev-tools/qemu-spe.rst) through the project's
 # hardware module arm_spe.ko, real arm64 perf of the guest kernel's release
 # in the guest (guest/qemu-spe-perf.sh), each recording checked on the host
 # with that release's x86 perf (scripts/lib/perf-dump.sh):

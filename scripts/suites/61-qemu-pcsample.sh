@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# PC sampling in QEMU guests (Documentation/arm-pcsample.rst,
-# Documentation/qemu-spe.rst "PC sampling"): the patched QEMU with
+# PC sampling in QEMU guests (Documentation/admin-guide/arm-pcsample.rst,
+# Documentation/dev-tools/qemu-spe.rst "PC sampling"): the patched QEMU with
 # -M virt,pcsample=on (qemu/patches/0007) gives each vCPU an external PMU
 # frame with PMPCSR; the unmodified arm_pcsample.ko probes from the board's
 # device tree, and pcsample-record, pinned to CPU 0 (the housekeeping CPU),

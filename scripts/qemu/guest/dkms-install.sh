@@ -1,6 +1,6 @@
 # shellcheck shell=dash
 # Guest script of suite 57-guest-dkms-install: the install of
-# Documentation/arm-spe-user-guide.rst ("Installing with DKMS"), step by
+# Documentation/admin-guide/arm-spe.rst ("Installing with DKMS"), step by
 # step, on a Debian kernel whose module tree has the in-tree arm_spe_pmu.
 #
 # $FILES/debian-modules.tar is that tree (the kernel's arm_spe_pmu.ko.xz at

@@ -31,7 +31,7 @@
  *
  * Specification: DDI 0586A (SPE supplement 2017) §5, DDI 0487 (Arm ARM
  * D18.1, record format version 0, and the D18 packets for the SPEv1p1..v1p5
- * fields); Documentation/references.rst lists them.
+ * fields); Documentation/dev-tools/references.rst lists them.
  * Packet encodings live in include/spe/packet.h.
  */
 #ifndef SPE_DECODE_H

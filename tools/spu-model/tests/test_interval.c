@@ -291,7 +291,7 @@ static void test_collisions_and_pmu(void)
 
 /*
  * Two sampled operations in flight at once, the older with latency lat_a,
- * the younger with lat_b.  The model's §2.2.4 rule (spe-spu-model.md):
+ * the younger with lat_b.  The model's §2.2.4 rule (spe-spu-model.rst):
  * samples complete in order, each after its total latency, so the younger
  * one's record comes at max(its own completion, the older one's).
  * Returns 1 when the record times match that rule.
