@@ -109,7 +109,8 @@ static void spe_aux_zero(struct spe_aux_buf *buf, u64 off, u64 len)
  * stays stopped here until perf core starts it again.  The driver never
  * writes perf core's own state to make up for that: doing so (queueing
  * its disable work by hand) is what brought perf core's task-context
- * warnings out under CPU hotplug (Documentation/dev-tools/arm-spe-driver.rst).
+ * warnings out under CPU hotplug
+ * (Documentation/dev-tools/arm-spe-driver.rst).
  */
 int spe_aux_begin(struct perf_output_handle *handle, struct perf_event *event)
 {

@@ -9,9 +9,10 @@
  * the new code and the other the old, so perf core schedules a task's
  * events out but not in again (or the reverse) and warns in
  * event_function() or ctx_sched_in(), whoever's events they are
- * (Documentation/dev-tools/arm-spe-sim.rst, "Known issues").  perf core switches the
- * key on while any per-task event exists and off about a second after the
- * last one is freed; one per-task software event held here keeps it on.
+ * (Documentation/dev-tools/arm-spe-sim.rst, "Known issues").  perf core
+ * switches the key on while any per-task event exists and off about a
+ * second after the last one is freed; one per-task software event held
+ * here keeps it on.
  *
  * Started by the guest's /init before anything else, with the other CPUs
  * offline (init.sh says why); it creates the file named by its argument

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Every management event the simulated unit can be made to raise (its
- * debugfs "inject" file, Documentation/dev-tools/arm-spe-sim.rst), seen from user
- * space through a per-CPU event on CPU 0, where this process spins:
+ * debugfs "inject" file, Documentation/dev-tools/arm-spe-sim.rst), seen
+ * from user space through a per-CPU event on CPU 0, where this process
+ * spins:
  *   - stage 1 and stage 2 translation faults, synchronous and asynchronous
  *     external aborts (DDI 0586A §3.5.3, §3.5.4): the AUX record is
  *     TRUNCATED, the driver logs "profiling stopped" with the cause and
