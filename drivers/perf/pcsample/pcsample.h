@@ -79,10 +79,15 @@ void pcs_pmu_init(struct pcs_dev *pd);
 /* pcsample_round.c: one pass over the targets; returns when one is due. */
 u64 pcs_round(struct pcs_dev *pd);
 
-/* pcsample_sampler.c: the housekeeping thread, power tracking, the MMIO. */
+/*
+ * pcsample_mmio.c: the register accesses of pcsample_round.c; the host
+ * tests (drivers/perf/tests/test_pcsample_glue.c) put a model behind them.
+ */
 u32 pcs_reg_read32(struct pcs_target *t, u32 off);
 u64 pcs_reg_read64(struct pcs_target *t, u32 off);
 void pcs_reg_write32(struct pcs_target *t, u32 off, u32 val);
+
+/* pcsample_sampler.c: the housekeeping thread, power tracking. */
 int pcs_sampler_start(struct pcs_dev *pd);
 
 /* pcsample_debugfs.c: the per-CPU counts, for troubleshooting. */

@@ -39,7 +39,6 @@
 #include <linux/cpuhotplug.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
-#include <linux/io.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
@@ -104,22 +103,6 @@ static int pcs_cpu_offline(unsigned int cpu)
 	if (t)
 		pcs_set_power(t, &t->online, false);
 	return 0;
-}
-
-/* The register accesses of pcsample_round.c: the frames are MMIO. */
-u32 pcs_reg_read32(struct pcs_target *t, u32 off)
-{
-	return readl_relaxed(t->base + off);
-}
-
-u64 pcs_reg_read64(struct pcs_target *t, u32 off)
-{
-	return readq_relaxed(t->base + off);
-}
-
-void pcs_reg_write32(struct pcs_target *t, u32 off, u32 val)
-{
-	writel_relaxed(val, t->base + off);
 }
 
 static int pcs_sampler_fn(void *data)
