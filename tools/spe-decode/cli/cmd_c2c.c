@@ -37,7 +37,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: spe-decode c2c [--order cost|peer|samples|stores] [--top N] [--virtual]\n"
 "                      [--unresolved page|address] [--kallsyms FILE] [--symfs DIR] [--buildid-dir DIR]\n"
-"                      [--no-demangle] perf.data\n"
+"                      [--no-demangle] [filters] perf.data\n"
 "Cache-line contention: the 64-byte lines that more than one CPU touched with\n"
 "at least one store, by physical address where recorded (else virtual per\n"
 "process), with each offset's code, CPUs, latency and data sources.\n"

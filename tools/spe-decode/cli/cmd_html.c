@@ -40,7 +40,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: spe-decode html -o FILE [--top N] [--virtual] [--unresolved page|address]\n"
 "                       [--kallsyms FILE] [--symfs DIR]\n"
-"                       [--buildid-dir DIR] [--no-demangle] perf.data\n"
+"                       [--buildid-dir DIR] [--no-demangle] [filters] perf.data\n"
 "Write one self-contained HTML page (no network, no external files): the\n"
 "recording's metadata, latency histograms per operation type, data sources per\n"
 "symbol, the cost table by symbol (sortable), the shared cache lines and a\n"

@@ -24,7 +24,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: spe-decode pprof -o FILE [--unresolved page|address] [--kallsyms FILE] [--symfs DIR] [--buildid-dir DIR]\n"
-"                        [--no-demangle] perf.data|-\n"
+"                        [--no-demangle] [filters] perf.data|-\n"
 "Write the SPE records as a gzip-compressed pprof profile (profile.proto) for\n"
 "go tool pprof, Parca or Pyroscope.  Sample types: samples, latency (cycles),\n"
 "l1d-miss, llc-miss, tlb-walk, mispredict; labels op and data_src.\n"

@@ -158,8 +158,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: spe-decode report [--top N] [--kallsyms FILE] [--symfs DIR] [--buildid-dir DIR]\n"
-"                         [--no-demangle] [-i] [perf.data|-]\n"
-"       spe-decode report --sort KEYS [--order COL] [--percent-limit P] [--top N] ...\n"
+"                         [--no-demangle] [filters] [-i] [perf.data|-]\n"
+"       spe-decode report --sort KEYS [--order COL] [--percent-limit P] [--top N] [filters] ...\n"
 "Summarise the SPE records of a perf.data: top symbols, latency percentiles\n"
 "per operation type, where loads and stores were served from, cache/TLB miss\n"
 "rates, branch mispredict rate, lost and truncated data.\n"
