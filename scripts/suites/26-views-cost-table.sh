@@ -183,9 +183,21 @@ PY
 		tap_fail "--sort sym $f equals script's samples per symbol" "$(diff "$tmp/want" "$tmp/got" | head -4)"
 	fi
 done
+# perf's percentages of the recording's time: 0%-100% is the whole
+# table; 10%/2 counts what script selects with it (its own first pass).
+table --sort sym >"$tmp/all.rows"
+table --sort sym --time 0%-100% >"$tmp/pct.rows"
+n=$(table --sort sym --time 10%/2 | awk -F'\t' '{ s += $1 } END { print s + 0 }')
+want=$("$spe" script --itrace=i1i -F ip --time 10%/2 "$tmp/f.data" | wc -l)
+if [ -s "$tmp/all.rows" ] && cmp -s "$tmp/all.rows" "$tmp/pct.rows" && [ "$n" -gt 0 ] &&
+   [ "$n" = "$want" ] && [ "$n" -lt 6000 ]; then
+	tap_ok "--time 0%-100% is the whole table; --time 10%/2 counts script's $want samples"
+else
+	tap_fail "--time percentages" "10%/2: $n rows' samples, script $want"
+fi
 if command -v perf >/dev/null; then
 	for f in "--cpu 1" "--cpu 0-1" "--pid 100" "--tid 101,102" "--comm prog" "--comms :101" \
-		 "--dsos prog" "--dsos $elf" "--time 0.00102,0.001025" "--time 0.001025," \
+		 "--dsos prog" "--dsos $elf" "--time 0.00102,0.001025" "--time 0.001025," "--time 10%/2" \
 		 "--cpu 0 --comm prog"; do
 		# shellcheck disable=SC2086
 		perf report -i "$tmp/f.data" --itrace=i1i --stdio -F sample,sym $f 2>/dev/null |

@@ -32,7 +32,7 @@ struct spe_view_run {
 	bool again;
 	/* Filled in: */
 	struct spe_samples_run r;
-	uint64_t nr_kept;		/* samples that passed the filters */
+	uint64_t nr_kept;		/* samples that passed the filters (and wants) */
 	struct spe_symbols *syms;
 	struct spe_srcline *sl;
 };
