@@ -38,6 +38,7 @@ struct inject {
 	struct spe_perf_writer *w;
 	struct spe_itrace it;
 	struct spe_filter filter;
+	bool filtering;			/* any filter given */
 	/* Only for --comm and --dso: the threads' names and the code's dso. */
 	struct spe_symbols *syms;
 	uint64_t since_round, written;
@@ -70,8 +71,8 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 		.phys_addr = s->phys_addr,
 	};
 
-	if (!spe_filter_sample(&in->filter, s) ||
-	    !spe_filter_names_of(&in->filter, in->syms, s, NULL))
+	if (in->filtering && (!spe_filter_sample(&in->filter, s) ||
+			      !spe_filter_names_of(&in->filter, in->syms, s, NULL)))
 		return 0;
 	if (in->it.last_branch) {
 		for (uint32_t i = 0; i < s->nr_branches; i++) {
@@ -294,6 +295,7 @@ static int run(int argc, char **argv)
 	 * nothing behind. */
 	if (spe_filter_prepare(&in.filter, "inject", path, &in.it))
 		return 1;
+	in.filtering = spe_filter_active(&in.filter);
 	/* Names need no symbol tables: the recording's maps and comms. */
 	if (spe_filter_needs_names(&in.filter) &&
 	    spe_cli_symbols_new(&in.syms, &symcfg, "inject", path, why, sizeof(why))) {

@@ -22,11 +22,13 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 	struct spe_sym sym, dsym;
 	struct spe_view_sample vs = { .s = s, .sym = &sym };
 
-	/* The cheap filters first: a sample they drop costs no lookup. */
-	if (!spe_filter_sample(&vr->filter, s) || (vr->wants && !vr->wants(vr->ctx, s)))
+	/* The cheap filters first: a sample they drop costs no lookup.
+	 * Without filters, one test of a flag per sample. */
+	if ((vr->filtering && !spe_filter_sample(&vr->filter, s)) ||
+	    (vr->wants && !vr->wants(vr->ctx, s)))
 		return 0;
 	spe_symbols_lookup(vr->syms, s->pid, s->ip, s->cpumode, &sym);
-	if (!spe_filter_names_of(&vr->filter, vr->syms, s, &sym))
+	if (vr->filtering && !spe_filter_names_of(&vr->filter, vr->syms, s, &sym))
 		return 0;
 	vr->nr_kept++;
 	if (vr->want_srcline)
@@ -84,6 +86,7 @@ int spe_view_run_execute(struct spe_view_run *vr)
 	/* --time percentages: a pass of its own for the recording's span
 	 * (once: the ranges stay resolved for a second pass). */
 	vr->nr_kept = 0;
+	vr->filtering = spe_filter_active(&vr->filter);
 	status = spe_filter_prepare(&vr->filter, vr->cmd, vr->path, &vr->r.itrace);
 	if (!status)
 		status = spe_samples_execute(&vr->r);

@@ -33,6 +33,7 @@ struct spe_view_run {
 	/* Filled in: */
 	struct spe_samples_run r;
 	uint64_t nr_kept;		/* samples that passed the filters (and wants) */
+	bool filtering;			/* any filter given */
 	struct spe_symbols *syms;
 	struct spe_srcline *sl;
 };
