@@ -77,6 +77,20 @@ comp=$(PATH=$root/bin:$PATH bash -c '
 ' _ "$root/share/bash-completion/completions/spe-decode")
 [ "$comp" = $'script\n--itrace' ] && tap_ok "bash completion of commands and options" ||
 	tap_fail "bash completion" "$comp"
+# The filters, on every command that reads samples (from each --help).
+comp=$(PATH=$root/bin:$PATH bash -c '
+	. "$1"
+	for c in script report c2c html pprof inject; do
+		COMP_WORDS=(spe-decode $c --ds); COMP_CWORD=2; _spe_decode; echo "$c ${COMPREPLY[*]}"
+		COMP_WORDS=(spe-decode $c --c); COMP_CWORD=2; _spe_decode; echo "$c ${COMPREPLY[*]}"
+	done
+' _ "$root/share/bash-completion/completions/spe-decode")
+if [ "$(grep -c ' --dso --dsos$' <<<"$comp")" = 6 ] &&
+   [ "$(grep -c -- ' --comm --comms' <<<"$comp")" = 6 ] && [ "$(grep -c -- ' --cpu' <<<"$comp")" = 6 ]; then
+	tap_ok "bash completion of the filters (--dso(s), --comm(s), --cpu) on script, report, c2c, html, pprof, inject"
+else
+	tap_fail "bash completion of the filters" "$comp"
+fi
 # --perf-version's values, '=' split off as bash does by default, or not.
 comp=$(PATH=$root/bin:$PATH bash -c '
 	. "$1"

@@ -306,6 +306,44 @@ for bad in "--time 1,0.5" "--time 10%/11" "--time x,1" "-C 2-1" "--pid abc"; do
 		tap_ok "script $bad is refused, naming the option" ||
 		tap_fail "script $bad is refused (exit $rc)" "$(head -1 err)"
 done
+# The same filters on every command that reads samples; a bad value is a
+# usage error naming the option.
+for cmd in "report --sort sym" c2c "html -o x.html" "pprof -o x.pb.gz" "inject -o x.data"; do
+	# shellcheck disable=SC2086
+	$spe $cmd --cpu 1-x two.data >out 2>err; rc=$?
+	[ $rc = 2 ] && [ ! -s out ] && [ ! -e x.html ] && [ ! -e x.pb.gz ] && [ ! -e x.data ] &&
+		grep -q "^spe-decode ${cmd%% *}: --cpu=1-x: " err &&
+		tap_ok "${cmd%% *} --cpu 1-x is refused, naming the option" ||
+		tap_fail "${cmd%% *} --cpu 1-x is refused (exit $rc)" "$(head -1 err)"
+done
+# inject writes only the samples the filters keep: perf script of
+# inject --cpu 1 is the CPU 1 lines of perf script of the whole inject.
+"$spe" inject -o all.data two.data 2>/dev/null
+"$spe" inject -C 1 -o c1.data two.data 2>/dev/null
+"$spe" inject --dso prog -o dso.data sy.data 2>/dev/null
+"$spe" inject --comm prog --time 0.00103, -o ct.data two.data 2>/dev/null
+if [ $have_perf = 1 ]; then
+	perf script -i all.data -F event,cpu,time,ip,addr 2>/dev/null | grep '\[001\]' >want
+	perf script -i c1.data -F event,cpu,time,ip,addr 2>/dev/null >got
+	if [ -s want ] && cmp -s want got && ! grep -qv '\[001\]' got; then
+		tap_ok "inject --cpu 1: perf script reads only CPU 1's samples, all of them ($(wc -l <got))"
+	else
+		tap_fail "inject --cpu 1: perf script reads CPU 1's samples" "$(diff want got | head -4)"
+	fi
+	"$spe" inject -o syall.data sy.data 2>/dev/null
+	perf script -i syall.data --dsos prog -F event,time,ip,dso 2>/dev/null >want
+	perf script -i dso.data -F event,time,ip,dso 2>/dev/null >got
+	[ -s want ] && cmp -s want got && [ "$(wc -l <got)" -lt "$(perf script -i syall.data 2>/dev/null | wc -l)" ] &&
+		tap_ok "inject --dso prog: perf script --dsos prog's samples of the whole inject ($(wc -l <got))" ||
+		tap_fail "inject --dso prog" "$(diff want got | head -4)"
+	perf script -i all.data --comm prog --time 0.00103, -F event,cpu,time,ip 2>/dev/null >want
+	perf script -i ct.data -F event,cpu,time,ip 2>/dev/null >got
+	[ -s want ] && cmp -s want got &&
+		tap_ok "inject --comm prog --time 0.00103,: perf script's choice of the whole inject ($(wc -l <got))" ||
+		tap_fail "inject --comm --time" "$(diff want got | head -4)"
+else
+	tap_skip "inject with filters read back by perf script" "perf not installed"
+fi
 "$spe" dump -C 1 two.data >s.out 2>/dev/null
 [ "$(grep -c 'PERF_RECORD_AUXTRACE ' s.out)" = 1 ] && grep -q 'cpu: 1$' s.out &&
 	tap_ok "dump -C 1 dumps only CPU 1's AUX buffer" || tap_fail "dump -C 1 dumps only CPU 1's AUX buffer"

@@ -6,7 +6,8 @@
 # saturated counters are shown as such; rows in perf report's order by
 # default (overhead, perf's ties); --order and --percent-limit;
 # code without symbols makes a row per 4 KiB page, or per address with
-# --unresolved address (as perf); bad keys are errors.
+# --unresolved address (as perf); bad keys are errors; perf's filters
+# keep the samples perf report keeps and a table restricted by hand has.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
@@ -121,6 +122,134 @@ PY
 else
 	tap_skip "--sort sym,srcline equals perf report" "perf not installed"
 fi
+
+# perf's filters (--cpu, --pid, --tid, --comm, --dsos, --time) choose the
+# samples the table counts.  Two CPUs; thread 100 is "prog" (pid 100) with
+# the program mapped, threads 101 and 102 are of no known process.
+python3 "$gen" 3000 --seed 17 --pcs "$pcs" >"$tmp/f0.bin"
+python3 "$gen" 3000 --seed 18 --ts0 1000050 --pcs "$pcs" >"$tmp/f1.bin"
+"$spe" wrap -o "$tmp/f.data" --pid 100 --tid 100 --comm prog \
+	--mmap "0x10000000:0x100000:0:$elf" "$tmp/f0.bin@0" "$tmp/f1.bin@1"
+# table OPTS...: "samples<TAB>keys" of report --sort OPTS, sorted.
+table() { "$spe" report --unresolved address "$@" "$tmp/f.data" | rows 3 | sort; }
+# By hand: the rows of --sort K,sym whose K is V are the rows of --sort sym
+# with the filter that keeps K = V.
+for kv in "cpu 1 --cpu 1" "pid 100:prog --pid 100" "comm prog --comm prog" \
+	  "comm :101 --comms :101" "dso $elf --dsos prog" "dso $elf --dso $elf"; do
+	read -r k v f fv <<<"$kv"
+	table --sort "$k,sym" | awk -F'\t' -v v="$v" '$2 == v { print $1 "\t" $3 }' | sort >"$tmp/want"
+	table --sort sym "$f" "$fv" >"$tmp/got"
+	n=$(awk -F'\t' '{ s += $1 } END { print s + 0 }' "$tmp/got")
+	all=$("$spe" report --sort sym "$tmp/f.data" | awk '/^# SPE records:/ { print $4 }')
+	rec=$("$spe" report --sort sym "$f" "$fv" "$tmp/f.data" | awk '/^# SPE records:/ { print $4 }')
+	if [ -s "$tmp/want" ] && cmp -s "$tmp/want" "$tmp/got" && [ "$rec" = "$n" ] && [ "$n" -lt "$all" ]; then
+		tap_ok "--sort sym $f $fv: the $k=$v rows of --sort $k,sym ($n of $all records)"
+	else
+		tap_fail "--sort sym $f $fv equals the $k=$v rows of --sort $k,sym" \
+			"records $rec, rows add up to $n of $all" "$(diff "$tmp/want" "$tmp/got" | head -4)"
+	fi
+done
+# By hand for --tid and --time: script's samples (every record once) of
+# those threads or that time, counted per symbol (per address without one).
+"$spe" script --itrace=i1i --ns -F tid,time,ip,sym "$tmp/f.data" >"$tmp/f.samples"
+for f in "--tid 101,102" "--tid 100" "--time 0.00102,0.001025" "--time ,0.00102" "--time 0.001025,"; do
+	# shellcheck disable=SC2086
+	table --sort sym $f | awk -F'\t' '{ print $1 "\t" $2 }' >"$tmp/got"
+	# shellcheck disable=SC2086
+	python3 - "$tmp/f.samples" $f >"$tmp/want" <<'PY'
+import collections, sys
+opt, arg = sys.argv[2], sys.argv[3]
+n = collections.Counter()
+for l in open(sys.argv[1]):
+    tid, time, ip, sym = l.split(None, 3)
+    sym, ip = sym.strip(), int(ip, 16)
+    t = int(time.rstrip(':').replace('.', ''))
+    if opt == '--tid':
+        keep = tid in arg.split(',')
+    else:
+        a, b = arg.split(',')
+        keep = (not a or t >= round(float(a) * 1e9)) and (not b or t <= round(float(b) * 1e9))
+    if keep:
+        if sym == '[unknown]':
+            sym = '0x%016x' % ip
+        n[('[k] ' if ip >> 63 else '[.] ') + sym] += 1
+for key, c in n.items():
+    print('%d\t%s' % (c, key))
+PY
+	sort -o "$tmp/want" "$tmp/want"
+	if [ -s "$tmp/want" ] && cmp -s "$tmp/want" "$tmp/got"; then
+		tap_ok "--sort sym $f: script's samples of $([ "${f%% *}" = --tid ] && echo those threads || echo that time), per symbol ($(wc -l <"$tmp/got") rows)"
+	else
+		tap_fail "--sort sym $f equals script's samples per symbol" "$(diff "$tmp/want" "$tmp/got" | head -4)"
+	fi
+done
+# perf's percentages of the recording's time: 0%-100% is the whole
+# table; 10%/2 counts what script selects with it (its own first pass).
+table --sort sym >"$tmp/all.rows"
+table --sort sym --time 0%-100% >"$tmp/pct.rows"
+n=$(table --sort sym --time 10%/2 | awk -F'\t' '{ s += $1 } END { print s + 0 }')
+want=$("$spe" script --itrace=i1i -F ip --time 10%/2 "$tmp/f.data" | wc -l)
+if [ -s "$tmp/all.rows" ] && cmp -s "$tmp/all.rows" "$tmp/pct.rows" && [ "$n" -gt 0 ] &&
+   [ "$n" = "$want" ] && [ "$n" -lt 6000 ]; then
+	tap_ok "--time 0%-100% is the whole table; --time 10%/2 counts script's $want samples"
+else
+	tap_fail "--time percentages" "10%/2: $n rows' samples, script $want"
+fi
+if command -v perf >/dev/null; then
+	for f in "--cpu 1" "--cpu 0-1" "--pid 100" "--tid 101,102" "--comm prog" "--comms :101" \
+		 "--dsos prog" "--dsos $elf" "--time 0.00102,0.001025" "--time 0.001025," "--time 10%/2" \
+		 "--cpu 0 --comm prog"; do
+		# shellcheck disable=SC2086
+		perf report -i "$tmp/f.data" --itrace=i1i --stdio -F sample,sym $f 2>/dev/null |
+			grep -v '^#' | grep . | awk '{ $1 = $1; print }' | sort >"$tmp/p.rows"
+		# shellcheck disable=SC2086
+		"$spe" report --sort sym --unresolved address $f "$tmp/f.data" |
+			awk 'f && /^ *[0-9]/ { line = $0; for (i = 0; i < 16; i++) sub(/^ *[^ ]+/, "", line)
+				print $1, line } /^ *samples/ { f = 1 }' | awk '{ $1 = $1; print }' | sort >"$tmp/s.rows"
+		# perf report filters a row by the thread of the sample that
+		# made it (the first in time, hist_entry's thread): the row is
+		# shown or hidden whole, with the samples of other threads in
+		# it.  The table counts sample by sample (as perf script
+		# selects); where the two differ, perf's rows must be what
+		# that rule makes of the unfiltered samples.
+		differ=
+		if [ "${f%% *}" = --tid ] || [ "${f%% *}" = --comms ]; then
+			python3 - "$tmp/f.samples" "${f#* }" "${f%% *}" >"$tmp/s.perf" <<'PY'
+import collections, sys
+want, opt = sys.argv[2].split(','), sys.argv[3]
+first, n = {}, collections.Counter()
+for l in open(sys.argv[1]):
+    tid, time, ip, sym = l.split(None, 3)
+    sym, ip = sym.strip(), int(ip, 16)
+    key = ('[k] ' if ip >> 63 else '[.] ') + ('0x%016x' % ip if sym == '[unknown]' else sym)
+    who = tid if opt == '--tid' else ('prog' if tid == '100' else ':' + tid)
+    first.setdefault(key, who)
+    n[key] += 1
+for key, c in n.items():
+    if first[key] in want:
+        print(c, key)
+PY
+			sort -o "$tmp/s.perf" "$tmp/s.perf"
+			differ=$(diff "$tmp/s.perf" "$tmp/s.rows" | grep -c '^[<>]')
+			mv "$tmp/s.perf" "$tmp/s.rows"
+		fi
+		if [ -s "$tmp/p.rows" ] && cmp -s "$tmp/p.rows" "$tmp/s.rows"; then
+			tap_ok "--sort sym $f: rows and samples equal perf report's ($(wc -l <"$tmp/p.rows") rows${differ:+; $differ rows differ from the table, as the rule of a first sample makes them})"
+		else
+			tap_fail "--sort sym $f equals perf report $f" "$(diff "$tmp/p.rows" "$tmp/s.rows" | head -6)"
+		fi
+	done
+else
+	tap_skip "filters equal perf report's" "perf not installed"
+fi
+for bad in "--cpu 1-0" "--pid x" "--time 2,1" "--time 5%/30" "--comm ,"; do
+	# shellcheck disable=SC2086
+	"$spe" report --sort sym $bad "$tmp/f.data" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc = 2 ] && [ ! -s "$tmp/out" ] && grep -q "^spe-decode report: ${bad%% *}=" "$tmp/err" &&
+		tap_ok "--sort sym $bad: a usage error naming the option" ||
+		tap_fail "--sort sym $bad is refused (exit $rc)" "$(head -1 "$tmp/err")"
+done
 
 # Every key is accepted, and the rows of each add up to all records.
 total=$(awk '/^# SPE records:/ {print $4}' "$tmp/t.out")

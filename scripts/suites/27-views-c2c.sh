@@ -51,6 +51,35 @@ grep -A2 '^## Line .*0x80002000' "$tmp/c.out" | grep_q '0,1,2,3 *spe_symbols_loo
 	tap_ok "--order peer puts the line with the most peer-cache loads first" ||
 	tap_fail "--order peer"
 
+# perf's filters choose the samples: c2c --cpu 0,1 of the four CPUs is
+# c2c of a recording of CPUs 0 and 1 alone, and --pid/--time the same.
+"$spe" wrap -o "$tmp/c01.data" --pid 77 --tid 77 --comm prog \
+	--mmap "0x10000000:0x100000:0:$elf" "$tmp/cpu0.bin@0" "$tmp/cpu1.bin@1"
+"$spe" c2c "$tmp/c01.data" | tail -n +2 >"$tmp/want"
+for f in "--cpu 0,1" "-C 0-1" "--cpu=1,0"; do
+	# shellcheck disable=SC2086
+	"$spe" c2c $f "$tmp/c2c.data" | tail -n +2 >"$tmp/got"
+	if grep -q '^## Line ' "$tmp/want" && cmp -s "$tmp/want" "$tmp/got" &&
+	   ! cmp -s "$tmp/got" <("$spe" c2c "$tmp/c2c.data" | tail -n +2); then
+		tap_ok "c2c $f equals c2c of a recording of CPUs 0 and 1 alone ($(grep -c '^## Line ' "$tmp/got") shared lines)"
+	else
+		tap_fail "c2c $f equals c2c of CPUs 0 and 1 alone" "$(diff "$tmp/want" "$tmp/got" | head -6)"
+	fi
+done
+"$spe" c2c "$tmp/c2c.data" >"$tmp/all"
+"$spe" c2c --pid 77 --comm prog --time 0, "$tmp/c2c.data" >"$tmp/got"
+"$spe" c2c --pid 78 "$tmp/c2c.data" >"$tmp/none"
+if cmp -s "$tmp/all" "$tmp/got" && grep -q '^# shared lines.*: 0,' "$tmp/none" &&
+   grep -q '^# loads and stores with a data address: 0$' "$tmp/none"; then
+	tap_ok "c2c --pid 77 --comm prog --time 0, keeps every sample; --pid 78 none"
+else
+	tap_fail "c2c --pid/--comm/--time" "$(head -3 "$tmp/none")"
+fi
+"$spe" c2c --cpu 0-x "$tmp/c2c.data" >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && [ ! -s "$tmp/out" ] && grep -q '^spe-decode c2c: --cpu=0-x: ' "$tmp/err" &&
+	tap_ok "c2c --cpu 0-x: a usage error naming the option" ||
+	tap_fail "c2c --cpu 0-x is refused" "$(cat "$tmp/err")"
+
 # Against perf c2c report (which needs a NUMA topology in the header).
 if command -v perf >/dev/null; then
 	python3 "$views/add_numa.py" "$tmp/c2c.data" "$tmp/numa.data"

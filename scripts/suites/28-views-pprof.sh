@@ -31,6 +31,36 @@ if ! command -v go >/dev/null; then
 	exit
 fi
 export GOCACHE="$tmp/gocache" HOME="$tmp"
+# perf's filters choose the samples: pprof --cpu 1 of two CPUs is pprof of
+# a recording of CPU 1 alone, for every sample type (rows and totals).
+python3 "$gen" 2000 --seed 5 --pcs "$pcs" >"$tmp/c0.bin"
+python3 "$gen" 2000 --seed 6 --ts0 1000033 --pcs "$pcs" >"$tmp/c1.bin"
+"$spe" wrap -o "$tmp/c01.data" --pid 100 --tid 100 --comm prog \
+	--mmap "0x10000000:0x100000:0:$elf" "$tmp/c0.bin@0" "$tmp/c1.bin@1"
+"$spe" wrap -o "$tmp/c1.data" --pid 100 --tid 100 --comm prog \
+	--mmap "0x10000000:0x100000:0:$elf" "$tmp/c1.bin@1"
+# prows FILE INDEX: the rows of pprof -top and its total.
+prows() {
+	go tool pprof -top -nodefraction=0 -nodecount=100000 -sample_index="$2" "$1" 2>/dev/null |
+		awk '/Total samples =/ {sub(/.*Total samples =/, ""); print "total", $0} /^ *[0-9]/' | sort
+}
+"$spe" pprof -o "$tmp/c1.pb.gz" "$tmp/c1.data" && "$spe" pprof -C 1 -o "$tmp/f1.pb.gz" "$tmp/c01.data" &&
+	"$spe" pprof -o "$tmp/all.pb.gz" "$tmp/c01.data" || tap_fail "pprof --cpu runs"
+bad=
+for si in samples latency l1d-miss mispredict; do
+	prows "$tmp/c1.pb.gz" "$si" >"$tmp/w.$si"
+	prows "$tmp/f1.pb.gz" "$si" >"$tmp/g.$si"
+	if [ "$(wc -l <"$tmp/w.$si")" -lt 3 ] || ! cmp -s "$tmp/w.$si" "$tmp/g.$si" ||
+	   cmp -s "$tmp/g.$si" <(prows "$tmp/all.pb.gz" "$si"); then
+		bad="$bad $si: $(diff "$tmp/w.$si" "$tmp/g.$si" | head -3)"
+	fi
+done
+[ -z "$bad" ] && tap_ok "pprof -C 1 equals pprof of a recording of CPU 1 alone ($(wc -l <"$tmp/w.samples") rows of samples; latency, l1d-miss, mispredict too)" ||
+	tap_fail "pprof -C 1 equals pprof of CPU 1 alone" "$bad"
+"$spe" pprof --time 1,x -o "$tmp/x.pb.gz" "$tmp/c01.data" 2>"$tmp/err"
+[ $? = 2 ] && [ ! -e "$tmp/x.pb.gz" ] && grep -q '^spe-decode pprof: --time=1,x: ' "$tmp/err" &&
+	tap_ok "pprof --time 1,x: a usage error naming the option, no output" ||
+	tap_fail "pprof --time 1,x is refused" "$(cat "$tmp/err")"
 "$spe" report --sort sym "$tmp/sy.data" >"$tmp/rep.out"
 # pprof -top rows "flat name" and the total, per sample type.
 ptop() {

@@ -33,6 +33,28 @@ else
 	tap_fail "self-contained" "$(grep -m3 -iE '^EXTERNAL|https?://|@import|url\(' "$tmp/raw.rows" "$tmp/r.html")"
 fi
 
+# perf's filters choose the samples: the tables of html --cpu 0,1 are
+# those of a recording of CPUs 0 and 1 alone (the metadata and the AUX
+# timeline are of the whole file, not of samples).
+"$spe" wrap -o "$tmp/h01.data" --pid 77 --tid 77 --comm prog --chunk 4096 --aux-flags 0x9 \
+	--mmap "0x10000000:0x100000:0:$elf" "$tmp/cpu0.bin@0" "$tmp/cpu1.bin@1"
+# tables PAGE: every table row but the metadata's.
+tables() { python3 "$views/html_tables.py" "$1" | awk -F'\t' '$1 ~ /-(table|detail)$/ && $1 != "meta-table"'; }
+"$spe" html -o "$tmp/w01.html" "$tmp/h01.data" && "$spe" html --cpu 0,1 -o "$tmp/g01.html" "$tmp/h.data" ||
+	tap_fail "html --cpu runs"
+tables "$tmp/w01.html" >"$tmp/w01.rows"
+tables "$tmp/g01.html" >"$tmp/g01.rows"
+if grep -q '^c2c-table' "$tmp/w01.rows" && grep -q '^cost-table' "$tmp/w01.rows" &&
+   cmp -s "$tmp/w01.rows" "$tmp/g01.rows" && ! cmp -s "$tmp/g01.rows" <(tables "$tmp/r.html"); then
+	tap_ok "html --cpu 0,1: every table equals that of a recording of CPUs 0 and 1 alone ($(cut -f1 "$tmp/g01.rows" | sort -u | tr '\n' ' '))"
+else
+	tap_fail "html --cpu 0,1 tables equal those of CPUs 0 and 1 alone" "$(diff "$tmp/w01.rows" "$tmp/g01.rows" | head -6)"
+fi
+"$spe" html --tid 1,,2 -o "$tmp/x.html" "$tmp/h.data" 2>"$tmp/err"
+[ $? = 2 ] && [ ! -e "$tmp/x.html" ] && grep -q '^spe-decode html: --tid=1,,2: ' "$tmp/err" &&
+	tap_ok "html --tid 1,,2: a usage error naming the option, no output" ||
+	tap_fail "html --tid 1,,2 is refused" "$(cat "$tmp/err")"
+
 # Saturated counters (4095) are left out of the shared lines' cost and
 # mean latency, as c2c and report --sort leave them out: line E's stores
 # all saturate, its 200 loads take 9 cycles each.

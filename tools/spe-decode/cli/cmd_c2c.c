@@ -37,7 +37,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: spe-decode c2c [--order cost|peer|samples|stores] [--top N] [--virtual]\n"
 "                      [--unresolved page|address] [--kallsyms FILE] [--symfs DIR] [--buildid-dir DIR]\n"
-"                      [--no-demangle] perf.data\n"
+"                      [--no-demangle] [filters] perf.data\n"
 "Cache-line contention: the 64-byte lines that more than one CPU touched with\n"
 "at least one store, by physical address where recorded (else virtual per\n"
 "process), with each offset's code, CPUs, latency and data sources.\n"
@@ -48,7 +48,8 @@ static void usage(FILE *f)
 "  --unresolved page|address\n"
 "                an offset's code without symbols: one entry per 4 KiB page\n"
 "                of each file (default), or one per address\n"
-"  -j, --jobs N  decoding threads (default: one per usable CPU)\n");
+"  -j, --jobs N  decoding threads (default: one per usable CPU)\n"
+SPE_CLI_FILTER_HELP);
 }
 
 static int run(int argc, char **argv)
@@ -60,6 +61,7 @@ static int run(int argc, char **argv)
 		SPE_CLI_UNRESOLVED_OPTION,
 		SPE_CLI_SYMBOL_OPTIONS,
 		SPE_CLI_JOBS_OPTION,
+		SPE_CLI_FILTER_OPTIONS,
 		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -76,8 +78,8 @@ static int run(int argc, char **argv)
 	bool virt = false;
 	int ch, status;
 
-	while ((ch = getopt_long(argc, argv, "i:j:h", opts, NULL)) != -1) {
-		int k = spe_cli_common_option("c2c", ch, &path, &vr.threads, &vr.symcfg);
+	while ((ch = getopt_long(argc, argv, "i:j:h" SPE_CLI_FILTER_SHORT, opts, NULL)) != -1) {
+		int k = spe_view_option(&vr, ch, optarg);
 
 		if (k < 0)
 			return 2;
@@ -112,8 +114,9 @@ static int run(int argc, char **argv)
 			return spe_cli_help_or_bad(ch, usage);
 		}
 	}
-	if (spe_cli_input(argc, argv, &path, usage))
+	if (spe_cli_input(argc, argv, &vr.path, usage))
 		return 2;
+	path = vr.path;
 	if (!spe_view_input_rereadable("c2c", path))
 		return 2;
 	if (spe_c2c_new(&c, virt)) {
@@ -122,7 +125,6 @@ static int run(int argc, char **argv)
 		goto done;
 	}
 	spe_c2c_set_unresolved(c, unresolved);
-	vr.path = path;
 	vr.ctx = c;
 	vr.on_view = on_scan;
 	status = spe_view_run_execute(&vr);

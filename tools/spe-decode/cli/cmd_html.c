@@ -40,7 +40,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: spe-decode html -o FILE [--top N] [--virtual] [--unresolved page|address]\n"
 "                       [--kallsyms FILE] [--symfs DIR]\n"
-"                       [--buildid-dir DIR] [--no-demangle] perf.data\n"
+"                       [--buildid-dir DIR] [--no-demangle] [filters] perf.data\n"
 "Write one self-contained HTML page (no network, no external files): the\n"
 "recording's metadata, latency histograms per operation type, data sources per\n"
 "symbol, the cost table by symbol (sortable), the shared cache lines and a\n"
@@ -51,7 +51,8 @@ static void usage(FILE *f)
 "  --unresolved page|address\n"
 "                      rows of code without symbols: one per 4 KiB page of each\n"
 "                      file (default), or one per address\n"
-"  -j, --jobs N        decoding threads (default: one per usable CPU)\n");
+"  -j, --jobs N        decoding threads (default: one per usable CPU)\n"
+SPE_CLI_FILTER_HELP);
 }
 
 static int run(int argc, char **argv)
@@ -63,6 +64,7 @@ static int run(int argc, char **argv)
 		SPE_CLI_UNRESOLVED_OPTION,
 		SPE_CLI_SYMBOL_OPTIONS,
 		SPE_CLI_JOBS_OPTION,
+		SPE_CLI_FILTER_OPTIONS,
 		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -79,8 +81,8 @@ static int run(int argc, char **argv)
 	bool virt = false, keep = false;
 	int c, status;
 
-	while ((c = getopt_long(argc, argv, "o:i:j:h", opts, NULL)) != -1) {
-		int k = spe_cli_common_option("html", c, &path, &vr.threads, &vr.symcfg);
+	while ((c = getopt_long(argc, argv, "o:i:j:h" SPE_CLI_FILTER_SHORT, opts, NULL)) != -1) {
+		int k = spe_view_option(&vr, c, optarg);
 
 		if (k < 0)
 			return 2;
@@ -105,8 +107,9 @@ static int run(int argc, char **argv)
 			return spe_cli_help_or_bad(c, usage);
 		}
 	}
-	if (spe_cli_input(argc, argv, &path, usage))
+	if (spe_cli_input(argc, argv, &vr.path, usage))
 		return 2;
+	path = vr.path;
 	if (!output) {
 		fprintf(stderr, "spe-decode html: -o FILE is required\n");
 		usage(stderr);
@@ -126,7 +129,6 @@ static int run(int argc, char **argv)
 		goto done;
 	}
 	spe_html_set_unresolved(h, unresolved);
-	vr.path = path;
 	vr.ctx = h;
 	status = spe_view_run_execute(&vr);
 	meta.path = path;

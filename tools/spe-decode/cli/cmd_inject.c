@@ -24,6 +24,8 @@
 
 #include "args.h"
 #include "commands.h"
+#include "filter.h"
+#include "kernel_symbols.h"
 #include "output_file.h"
 #include "perf_dir.h"
 #include "samples.h"
@@ -35,7 +37,11 @@
 struct inject {
 	struct spe_perf_writer *w;
 	struct spe_itrace it;
-	uint64_t since_round;
+	struct spe_filter filter;
+	bool filtering;			/* any filter given */
+	/* Only for --comm and --dso: the threads' names and the code's dso. */
+	struct spe_symbols *syms;
+	uint64_t since_round, written;
 	int err;
 };
 
@@ -43,11 +49,13 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: spe-decode inject -o OUT.data|- [--itrace=OPTS] [--branch-miss]\n"
-"                         [--perf-version=6.1|6.12|7.3] [-i] [IN.data|-]\n"
+"                         [--perf-version=6.1|6.12|7.3] [filters] [-i] [IN.data|-]\n"
 "Write the samples synthesised from the SPE data of IN as ordinary samples\n"
 "(with the tracking records they need) that stock perf report / script /\n"
 "mem report read.  --itrace, --branch-miss and --perf-version as for\n"
-"'script' (default: every group but instructions).\n");
+"'script' (default: every group but instructions).  The filters choose the\n"
+"samples written; the tracking records are all kept.\n"
+SPE_CLI_FILTER_HELP);
 }
 
 static int on_sample(void *ctx, const struct spe_sample *s)
@@ -63,6 +71,9 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 		.phys_addr = s->phys_addr,
 	};
 
+	if (in->filtering && (!spe_filter_sample(&in->filter, s) ||
+			      !spe_filter_names_of(&in->filter, in->syms, s, NULL)))
+		return 0;
 	if (in->it.last_branch) {
 		for (uint32_t i = 0; i < s->nr_branches; i++) {
 			br[i].from = s->branches[i].from;
@@ -74,6 +85,7 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 		ps.branches = br;
 	}
 	in->err = spe_perf_writer_sample(in->w, &ps);
+	in->written++;
 	if (!in->err && ++in->since_round >= INJ_ROUND) {
 		in->since_round = 0;
 		in->err = spe_perf_writer_finished_round(in->w);
@@ -95,6 +107,8 @@ static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 	uint32_t u[4];
 	uint64_t q[3];
 
+	if (in->syms)
+		spe_symbols_event(in->syms, ev);
 	switch (h->type) {
 	case PERF_RECORD_COMM:
 		if (body < 9 || !memchr(p + 8, 0, body - 8))
@@ -217,6 +231,7 @@ static int run(int argc, char **argv)
 		{ "itrace", required_argument, NULL, 'I' },
 		{ "branch-miss", no_argument, NULL, 'B' },
 		{ "perf-version", required_argument, NULL, 'P' },
+		SPE_CLI_FILTER_OPTIONS,
 		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -231,10 +246,17 @@ static int run(int argc, char **argv)
 	bool branch_miss = false;
 	int perf_version = -1;		/* not given */
 	bool itrace_given = false;
-	int c, status, err;
+	struct spe_sym_config symcfg = { 0 };
+	char why[256] = "";
+	int c, k, status, err;
 
 	spe_itrace_default(&in.it);
-	while ((c = getopt_long(argc, argv, "o:i:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:i:h" SPE_CLI_FILTER_SHORT, opts, NULL)) != -1) {
+		k = spe_filter_option(&in.filter, "inject", c, optarg);
+		if (k < 0)
+			return 2;
+		if (k)
+			continue;
 		switch (c) {
 		case 'o':
 			out = optarg;
@@ -269,8 +291,21 @@ static int run(int argc, char **argv)
 	if (perf_version >= 0)
 		spe_itrace_for_perf(&in.it, (enum spe_perf_version)perf_version,
 				    !itrace_given, !branch_miss);
-	if (spe_out_file_open(&of, "inject", out, &path, 1, SPE_OUT_PRIVATE))
+	/* Before the output is created: a filter that cannot apply leaves
+	 * nothing behind. */
+	if (spe_filter_prepare(&in.filter, "inject", path, &in.it))
 		return 1;
+	in.filtering = spe_filter_active(&in.filter);
+	/* Names need no symbol tables: the recording's maps and comms. */
+	if (spe_filter_needs_names(&in.filter) &&
+	    spe_cli_symbols_new(&in.syms, &symcfg, "inject", path, why, sizeof(why))) {
+		fprintf(stderr, "spe-decode inject: %s\n", why[0] ? why : "out of memory");
+		return 1;
+	}
+	if (spe_out_file_open(&of, "inject", out, &path, 1, SPE_OUT_PRIVATE)) {
+		spe_symbols_free(in.syms);
+		return 1;
+	}
 	err = spe_out_file_is_stream(&of) ? spe_perf_writer_create_pipe(&in.w, of.fd, &info) :
 			     spe_perf_writer_create(&in.w, of.fd, &info);
 	if (!err)
@@ -281,6 +316,7 @@ static int run(int argc, char **argv)
 		fprintf(stderr, "spe-decode inject: %s: %s\n", out,
 			spe_perf_writer_errmsg(in.w) ? spe_perf_writer_errmsg(in.w) : spe_strerror(err));
 		spe_perf_writer_free(in.w);
+		spe_symbols_free(in.syms);
 		spe_out_file_abort(&of);
 		return 1;
 	}
@@ -297,6 +333,7 @@ static int run(int argc, char **argv)
 		status = 1;
 	}
 	spe_perf_writer_free(in.w);
+	spe_symbols_free(in.syms);
 	/*
 	 * No SPE data, or nothing written: the output is not created (and an
 	 * existing file of that name is left alone).  After a data error
@@ -310,7 +347,7 @@ static int run(int argc, char **argv)
 		return 1;
 	if (!of.is_stdout)
 		fprintf(stderr, "spe-decode inject: %" PRIu64 " samples written to %s\n",
-			r.nr_samples, out);
+			in.written, out);
 	return status ? 1 : 0;
 }
 const struct spe_cli_command spe_cmd_inject = {

@@ -24,7 +24,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: spe-decode pprof -o FILE [--unresolved page|address] [--kallsyms FILE] [--symfs DIR] [--buildid-dir DIR]\n"
-"                        [--no-demangle] perf.data|-\n"
+"                        [--no-demangle] [filters] perf.data|-\n"
 "Write the SPE records as a gzip-compressed pprof profile (profile.proto) for\n"
 "go tool pprof, Parca or Pyroscope.  Sample types: samples, latency (cycles),\n"
 "l1d-miss, llc-miss, tlb-walk, mispredict; labels op and data_src.\n"
@@ -32,7 +32,8 @@ static void usage(FILE *f)
 "  --unresolved page|address\n"
 "                      locations of code without symbols: one per 4 KiB page of\n"
 "                      each file (default), or one per address\n"
-"  -j, --jobs N        decoding threads (default: one per usable CPU)\n");
+"  -j, --jobs N        decoding threads (default: one per usable CPU)\n"
+SPE_CLI_FILTER_HELP);
 }
 
 static int run(int argc, char **argv)
@@ -42,6 +43,7 @@ static int run(int argc, char **argv)
 		SPE_CLI_UNRESOLVED_OPTION,
 		SPE_CLI_SYMBOL_OPTIONS,
 		SPE_CLI_JOBS_OPTION,
+		SPE_CLI_FILTER_OPTIONS,
 		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -55,8 +57,8 @@ static int run(int argc, char **argv)
 	int err;
 	int c, status;
 
-	while ((c = getopt_long(argc, argv, "o:i:j:h", opts, NULL)) != -1) {
-		int k = spe_cli_common_option("pprof", c, &path, &vr.threads, &vr.symcfg);
+	while ((c = getopt_long(argc, argv, "o:i:j:h" SPE_CLI_FILTER_SHORT, opts, NULL)) != -1) {
+		int k = spe_view_option(&vr, c, optarg);
 
 		if (k < 0)
 			return 2;
@@ -74,8 +76,9 @@ static int run(int argc, char **argv)
 			return spe_cli_help_or_bad(c, usage);
 		}
 	}
-	if (spe_cli_input(argc, argv, &path, usage))
+	if (spe_cli_input(argc, argv, &vr.path, usage))
 		return 2;
+	path = vr.path;
 	if (!output) {
 		fprintf(stderr, "spe-decode pprof: -o FILE is required\n");
 		usage(stderr);
@@ -94,7 +97,6 @@ static int run(int argc, char **argv)
 	}
 	spe_pprof_set_unresolved(p, unresolved);
 	vr.ctx = p;
-	vr.path = path;
 	status = spe_view_run_execute(&vr);
 	/* What decoded before a data error is still written (and the error
 	 * reported); a file that gave nothing leaves the old output alone. */

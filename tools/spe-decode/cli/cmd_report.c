@@ -40,8 +40,7 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 	if (!spe_filter_sample(&rp->filter, s))
 		return 0;
 	spe_symbols_lookup(rp->syms, s->pid, s->ip, s->cpumode, &sym);
-	if (spe_filter_needs_names(&rp->filter) &&
-	    !spe_filter_names(&rp->filter, spe_symbols_comm(rp->syms, s->tid), sym.dso))
+	if (!spe_filter_names_of(&rp->filter, rp->syms, s, &sym))
 		return 0;
 	spe_report_add(rp->r, s, &sym);
 	return 0;
@@ -159,8 +158,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: spe-decode report [--top N] [--kallsyms FILE] [--symfs DIR] [--buildid-dir DIR]\n"
-"                         [--no-demangle] [-i] [perf.data|-]\n"
-"       spe-decode report --sort KEYS [--order COL] [--percent-limit P] [--top N] ...\n"
+"                         [--no-demangle] [filters] [-i] [perf.data|-]\n"
+"       spe-decode report --sort KEYS [--order COL] [--percent-limit P] [--top N] [filters] ...\n"
 "Summarise the SPE records of a perf.data: top symbols, latency percentiles\n"
 "per operation type, where loads and stores were served from, cache/TLB miss\n"
 "rates, branch mispredict rate, lost and truncated data.\n"
@@ -177,7 +176,6 @@ static void usage(FILE *f)
 "                       4 KiB page of each file (default), or one per address\n"
 "  -j, --jobs N         decoding threads (default: one per usable CPU)\n"
 "  -v, --verbose        say how the work was split between threads\n"
-"The filters below apply to the summary; --sort does not take them yet.\n"
 SPE_CLI_FILTER_HELP);
 }
 
@@ -211,7 +209,7 @@ static int run(int argc, char **argv)
 	char err[256] = "", kallsyms[4096], *end;
 	int c, status;
 
-	while ((c = getopt_long(argc, argv, "i:j:C:hv", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:j:hv" SPE_CLI_FILTER_SHORT, opts, NULL)) != -1) {
 		int k = spe_filter_option(&rp.filter, "report", c, optarg);
 
 		if (!k)
@@ -259,14 +257,11 @@ static int run(int argc, char **argv)
 	if (!symcfg.kallsyms)
 		symcfg.kallsyms = spe_default_kallsyms(path, kallsyms, sizeof(kallsyms));
 	if (cost.sort) {
-		if (spe_filter_active(&rp.filter)) {
-			fprintf(stderr, "spe-decode report: --sort does not take --pid, --tid, --cpu, --comm, --dso or --time yet\n");
-			return 2;
-		}
 		cost.path = path;
 		cost.threads = r.threads;
 		cost.symcfg = symcfg;
 		cost.top = top_given ? top : 0;
+		cost.filter = &rp.filter;
 		return spe_cli_cost_report(&cost);
 	}
 	/* Every record once: its instructions sample, period 1. */

@@ -1018,9 +1018,7 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 			sc->last_tid = s->tid;
 		}
 		spe_symbols_lookup(sc->syms, s->pid, s->ip, s->cpumode, &sc->sym);
-		sc->record_out = spe_filter_needs_names(&sc->filter) &&
-			!spe_filter_names(&sc->filter, spe_symbols_comm(sc->syms, s->tid),
-					  sc->sym.dso);
+		sc->record_out = !spe_filter_names_of(&sc->filter, sc->syms, s, &sc->sym);
 		if (sc->record_out)
 			return 0;
 	}

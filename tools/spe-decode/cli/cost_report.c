@@ -42,6 +42,8 @@ int spe_cli_cost_report(const struct spe_cost_report_opts *o)
 		return why[0] ? 2 : 1;
 	}
 	spe_cost_set_unresolved(t, o->unresolved);
+	if (o->filter)
+		vr.filter = *o->filter;
 	vr.ctx = t;
 	vr.want_srcline = spe_cost_uses(t, SPE_KEY_SRCLINE);
 	vr.want_dsym = spe_cost_uses(t, SPE_KEY_SYMBOL_DADDR);
@@ -53,8 +55,8 @@ int spe_cli_cost_report(const struct spe_cost_report_opts *o)
 	}
 	spe_output_init(out, STDOUT_FILENO);
 	spe_output_printf(out, "# spe-decode report of %s\n", o->path);
-	spe_output_printf(out, "# SPE records: %llu\n",
-			  (unsigned long long)vr.r.nr_samples);
+	/* Those the filters kept: the rows add up to it. */
+	spe_output_printf(out, "# SPE records: %llu\n", (unsigned long long)vr.nr_kept);
 	/* A write error is the output's: spe_output_flush() reports it. */
 	if (spe_cost_print(t, (enum spe_cost_col)order, o->percent_limit, o->top,
 			   spe_output_sink, out) == SPE_ERR_NOMEM) {

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "filter.h"
 #include "spe_symbols.h"
 #include "spe_views.h"
 
@@ -17,6 +18,7 @@ struct spe_cost_report_opts {
 	size_t top;			/* 0: every row */
 	unsigned threads;		/* decoding threads, 0: default */
 	enum spe_view_unresolved unresolved;	/* rows of ips without a symbol */
+	const struct spe_filter *filter;	/* the samples counted; NULL: all */
 };
 
 /* Returns the exit status. */

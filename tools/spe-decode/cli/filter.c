@@ -310,3 +310,27 @@ bool spe_filter_names(const struct spe_filter *f, const char *comm, const char *
 	}
 	return ok;
 }
+
+bool spe_filter_names_of(const struct spe_filter *f, struct spe_symbols *syms,
+			 const struct spe_sample *s, const struct spe_sym *sym)
+{
+	struct spe_sym own;
+	const char *comm = NULL;
+	char unnamed[16];
+
+	if (!spe_filter_needs_names(f))
+		return true;
+	if (!sym && f->nr_dsos) {
+		spe_symbols_lookup(syms, s->pid, s->ip, s->cpumode, &own);
+		sym = &own;
+	}
+	if (f->nr_comms) {
+		comm = spe_symbols_comm(syms, s->tid);
+		/* A thread no COMM named is ":TID" to perf, also for --comm. */
+		if (!comm) {
+			snprintf(unnamed, sizeof(unnamed), ":%d", s->tid);
+			comm = unnamed;
+		}
+	}
+	return spe_filter_names(f, comm, sym ? sym->dso : NULL);
+}

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * perf's sample filters for script and report (and dump, per AUX buffer):
- * --pid, --tid, -C/--cpu, --comm, --dso, --time, in perf's syntax.
+ * perf's sample filters, the one set every command that reads samples
+ * takes (script, report and its --sort table, c2c, html, pprof, inject;
+ * dump per AUX buffer): --pid, --tid, -C/--cpu, --comm(s), --dso(s),
+ * --time, in perf's syntax and with perf's meaning.
  *
- *   --pid/--tid/--comm/--dso   comma-separated lists
+ *   --pid/--tid/--comm/--dso   comma-separated lists; a dso matches by
+ *                              its full path or its file name, as perf's
+ *                              --dsos matches a dso's long or short name
  *   -C, --cpu                  CPU list: 0,2-3
  *   --time                     start,stop in seconds (sec.nsec; either may be
  *                              empty), or percentages of the recording:
@@ -18,6 +22,7 @@
 #include <stdint.h>
 
 #include "spe_sample_synth.h"
+#include "spe_symbols.h"
 
 #define SPE_FILTER_MAX		64	/* entries per list */
 #define SPE_FILTER_CPUS		4096
@@ -52,10 +57,15 @@ enum {
 	{ "dsos", required_argument, NULL, FILTER_OPT_DSO },		\
 	{ "time", required_argument, NULL, FILTER_OPT_TIME }
 
+/* The short option of the entries above, for getopt_long()'s optstring. */
+#define SPE_CLI_FILTER_SHORT	"C:"
+
 /* Help text lines of the options above (a printf format: % doubled). */
 #define SPE_CLI_FILTER_HELP						\
+"Filters (as perf's; only the samples that pass every one count):\n"	\
 "  --pid=PID[,..] --tid=TID[,..] -C, --cpu=LIST (0,2-3)\n"		\
-"  --comm=NAME[,..] --dso=DSO[,..]   only these samples, as perf's\n"	\
+"  --comm, --comms=NAME[,..]  threads by command name\n"		\
+"  --dso, --dsos=DSO[,..]     code in these files (full path or file name)\n" \
 "  --time=START,STOP  seconds (either may be empty), or percentages:\n"	\
 "                     10%%/2 (the second tenth), 0%%-10%%[,..]\n"
 
@@ -83,5 +93,13 @@ int spe_filter_prepare(struct spe_filter *f, const char *cmd, const char *path,
 bool spe_filter_sample(const struct spe_filter *f, const struct spe_sample *s);
 /* comm and dso, once the sample's comm (may be NULL) and dso are known. */
 bool spe_filter_names(const struct spe_filter *f, const char *comm, const char *dso);
+/*
+ * comm and dso of SPE sample @s, for the commands that have its code
+ * symbol (@sym, from spe_symbols_lookup()) or can look it up (@sym NULL:
+ * looked up in @syms only for --dso).  True at once without either filter,
+ * so that a run without them pays for no lookup.
+ */
+bool spe_filter_names_of(const struct spe_filter *f, struct spe_symbols *syms,
+			 const struct spe_sample *s, const struct spe_sym *sym);
 
 #endif /* SPE_DECODE_CLI_FILTER_H */

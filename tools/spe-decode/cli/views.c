@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "kernel_symbols.h"
 #include "tracepoint_sample.h"
 #include "views.h"
@@ -21,9 +22,15 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 	struct spe_sym sym, dsym;
 	struct spe_view_sample vs = { .s = s, .sym = &sym };
 
-	if (vr->wants && !vr->wants(vr->ctx, s))
+	/* The cheap filters first: a sample they drop costs no lookup.
+	 * Without filters, one test of a flag per sample. */
+	if ((vr->filtering && !spe_filter_sample(&vr->filter, s)) ||
+	    (vr->wants && !vr->wants(vr->ctx, s)))
 		return 0;
 	spe_symbols_lookup(vr->syms, s->pid, s->ip, s->cpumode, &sym);
+	if (vr->filtering && !spe_filter_names_of(&vr->filter, vr->syms, s, &sym))
+		return 0;
+	vr->nr_kept++;
 	if (vr->want_srcline)
 		vs.srcline = spe_srcline_get(vr->sl, &sym);
 	if (vr->want_dsym && s->addr) {
@@ -44,6 +51,13 @@ static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 		return 0;
 	spe_symbols_event(vr->syms, ev);
 	return vr->on_event ? vr->on_event(vr->ctx, ev) : 0;
+}
+
+int spe_view_option(struct spe_view_run *vr, int c, const char *arg)
+{
+	int k = spe_filter_option(&vr->filter, vr->cmd, c, arg);
+
+	return k ? k : spe_cli_common_option(vr->cmd, c, &vr->path, &vr->threads, &vr->symcfg);
 }
 
 int spe_view_run_execute(struct spe_view_run *vr)
@@ -69,7 +83,13 @@ int spe_view_run_execute(struct spe_view_run *vr)
 		vr->r.errbuf = said;
 		vr->r.errlen = sizeof(said);
 	}
-	status = spe_samples_execute(&vr->r);
+	/* --time percentages: a pass of its own for the recording's span
+	 * (once: the ranges stay resolved for a second pass). */
+	vr->nr_kept = 0;
+	vr->filtering = spe_filter_active(&vr->filter);
+	status = spe_filter_prepare(&vr->filter, vr->cmd, vr->path, &vr->r.itrace);
+	if (!status)
+		status = spe_samples_execute(&vr->r);
 	vr->r.errbuf = NULL;
 	return status;
 }

@@ -7,6 +7,7 @@
 #ifndef SPE_DECODE_CLI_VIEWS_H
 #define SPE_DECODE_CLI_VIEWS_H
 
+#include "filter.h"
 #include "samples.h"
 #include "spe_views.h"
 
@@ -16,6 +17,9 @@ struct spe_view_run {
 	struct spe_sym_config symcfg;
 	bool want_srcline, want_dsym;
 	unsigned threads;		/* decoding threads, 0: default */
+	/* The samples the view sees: perf's filters (filter.h), the same in
+	 * both passes of a view that reads its input twice. */
+	struct spe_filter filter;
 	int (*on_view)(void *ctx, const struct spe_view_sample *vs);
 	/* Whether on_view needs a sample at all (NULL: every one); the
 	 * others are not resolved. */
@@ -28,9 +32,18 @@ struct spe_view_run {
 	bool again;
 	/* Filled in: */
 	struct spe_samples_run r;
+	uint64_t nr_kept;		/* samples that passed the filters (and wants) */
+	bool filtering;			/* any filter given */
 	struct spe_symbols *syms;
 	struct spe_srcline *sl;
 };
+
+/*
+ * The options of the views' command lines that fill in @vr: -i FILE, -j N,
+ * the symbol options and the filters.  As spe_cli_common_option(): 1 when
+ * @c was one, 0 when not, -1 when its argument was bad (said).
+ */
+int spe_view_option(struct spe_view_run *vr, int c, const char *arg);
 
 /* Runs the pipeline; returns the exit status (0, 1 data error, 2 usage).
  * The symboliser stays open (for the caller's printing) until
