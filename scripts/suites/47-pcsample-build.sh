@@ -80,15 +80,16 @@ for k in $(spe_build_kernels); do
 
 done
 
-# Only the sampler reads or writes a register frame (the MMIO accessors
-# are inline, so the sources are searched, not the objects).
+# Only pcsample_mmio.c reads or writes a register frame, the seam the
+# host tests replace (the MMIO accessors are inline, so the sources are
+# searched, not the objects).
 mmio='\<(read|write)[lq](_relaxed)?\(|\<io(read|write)(32|64)\('
 pcs=$top/drivers/perf/pcsample
-others=$(grep -lE "$mmio" "$pcs"/*.[ch] | grep -v '/pcsample_sampler\.c$' || true)
-if [ -z "$others" ] && grep -qE "$mmio" "$pcs/pcsample_sampler.c"; then
-	tap_ok "only pcsample_sampler.c accesses the register frames"
+others=$(grep -lE "$mmio" "$pcs"/*.[ch] | grep -v '/pcsample_mmio\.c$' || true)
+if [ -z "$others" ] && grep -qE "$mmio" "$pcs/pcsample_mmio.c"; then
+	tap_ok "only pcsample_mmio.c accesses the register frames"
 else
-	tap_fail "only pcsample_sampler.c accesses the register frames" "also in: $others"
+	tap_fail "only pcsample_mmio.c accesses the register frames" "also in: $others"
 fi
 
 tap_check "DT binding arm,pcsample.yaml parses: compatibles, reg/cpus required, example" python3 - \
