@@ -3,8 +3,9 @@
  * One sampling round: for each started target that is due, decide whether
  * its frame may be read, read one capture, decode it and append the record
  * to the target event's AUX buffer.  Runs on the housekeeping CPU
- * (pcsample_sampler.c); the register accesses go through pcs_reg_*(), so
- * the host tests run this file against a fake frame.
+ * (pcsample_sampler.c); the register accesses go through pcs_reg_*()
+ * (pcsample_mmio.c), so the host tests run this file against a fake
+ * frame.
  */
 #include <linux/kernel.h>
 #include <linux/ktime.h>
