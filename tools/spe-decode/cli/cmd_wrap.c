@@ -16,9 +16,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,7 +28,7 @@
 #include "input.h"
 #include "output_file.h"
 #include "spe_perf_recording.h"
-#include "wrap_times.h"
+#include "spe_sample_time.h"
 #include "wrap_topology.h"
 
 #define WRAP_MAX_INPUTS		64
@@ -421,17 +423,29 @@ static int wrap_copy_input(struct spe_perf_writer *w, const struct wrap_opts *o,
  */
 static int wrap_sample_time(struct spe_perf_writer *w, const struct wrap_opts *o)
 {
-	struct spe_wrap_times t = { 0 };
+	struct spe_sample_time t = { 0 };
 
 	for (int i = 0; i < o->nr_in; i++) {
-		int err = spe_wrap_scan_times(o->in[i].fd, o->in[i].size, &t);
+		size_t size = (size_t)o->in[i].size;
+		void *map;
 
-		if (err) {
-			fprintf(stderr, "spe-decode wrap: %s: %s\n", o->in[i].path, strerror(-err));
+		if (!size)
+			continue;
+		if (o->in[i].size > SIZE_MAX) {
+			fprintf(stderr, "spe-decode wrap: %s: %s\n", o->in[i].path, strerror(EFBIG));
 			return 1;
 		}
+		/* The input's read position is left alone: its AUX data is
+		 * read again as it is written. */
+		map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, o->in[i].fd, 0);
+		if (map == MAP_FAILED) {
+			fprintf(stderr, "spe-decode wrap: %s: %s\n", o->in[i].path, strerror(errno));
+			return 1;
+		}
+		spe_sample_time_scan(map, size, &t);
+		munmap(map, size);
 	}
-	return spe_wrap_sample_time(w, &o->rec.tc, &t);
+	return spe_sample_time_write(w, &o->rec.tc, &t);
 }
 
 /*

@@ -4,9 +4,9 @@
  *
  * The library's public API is the headers make install puts in
  * include/spe-decode/ (PUBLIC_HEADERS in the Makefile), one per layer;
- * spe_views.h is the CLI's own.  This one is the SPE decoder itself and
- * the errors of every layer.  The
- * decoder is layered, one source file per layer, each with a small
+ * spe_views.h and spe_sample_time.h are the tools' own.  This one is the
+ * SPE decoder itself and the errors of every layer.  The decoder is
+ * layered, one source file per layer, each with a small
  * streaming API:
  *
  *   bytes   --spe_pkt_decode()-->      packets  (lib/packet.c)

@@ -19,6 +19,7 @@ enum spe_rep_op { SPE_REP_LOAD, SPE_REP_STORE, SPE_REP_BRANCH, SPE_REP_OTHER, SP
 struct spe_report;
 
 int spe_report_new(struct spe_report **out);
+/* Frees all the report holds, its memory and mappings; NULL does nothing. */
 void spe_report_free(struct spe_report *r);
 /* One SPE record, given as its instructions sample (every record once),
  * with the symbol its ip resolved to. */

@@ -16,14 +16,16 @@
  * spe_views.h) are counted apart and left out of sums and means; a
  * percentile that falls on one is reported as saturated.
  *
- * Memory grows with the rows, not with the records: rows (152 bytes) live
- * in blocks that never move (no doubling copy), their keys in a string
- * arena (keyed_rows.h), and the printer builds one row's view at a time.
+ * Memory grows with the rows, not with the records: rows (152 bytes, and
+ * with sym, symbol_daddr, cpu or pid keys 8 more and 8 per such key: the
+ * numbers perf's order compares, see struct row) live in blocks that
+ * never move (no doubling copy), their keys in a string arena
+ * (keyed_rows.h), and the printer builds one row's view at a time.
  * The rows are bounded by what has a name: an address without a symbol
  * (sym, symbol_daddr) is counted in its 4 KiB page unless the table is
  * told otherwise (spe_view_unresolved_page()), or code without symbols
- * would make a row per instruction, 220 bytes each with its key and the
- * index.
+ * would make a row per instruction, 236 bytes each (by sym) with its
+ * key and the index.
  *
  * Building a key's text per record was most of the time per record, so a
  * small direct-mapped cache maps what the text is made of (the symbol
@@ -34,6 +36,7 @@
  */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,6 +78,16 @@ struct row {
 	uint64_t samples;
 	struct spe_lat_counts lat;	/* total latencies */
 	uint32_t l1d_miss, llc_miss, tlb_walk, remote, mispred, branches;
+	/*
+	 * The numbers perf's order compares (perf_tie_cmp()), kept as the
+	 * row is made: a key's text cannot tell them apart from a name that
+	 * looks like one ("0x" in a path).  Only in tables with keys that
+	 * can be numbers (t->nnum of them: sym, symbol_daddr, cpu, pid),
+	 * whose rows are that much longer.  Bit i of is_num: key i is the
+	 * number num[t->num_slot[i]], not a name.
+	 */
+	uint64_t is_num;
+	int64_t num[];
 };
 
 struct spe_cost_table {
@@ -82,6 +95,9 @@ struct spe_cost_table {
 	unsigned nkeys;
 	bool uses[SPE_KEY_NR];
 	struct spe_keyed_rows rows;	/* struct row, by key text */
+	/* Key i's slot in a row's num[] (-1: the key is always a name). */
+	int8_t num_slot[SPE_KEY_NR];
+	unsigned nnum;
 	enum spe_view_unresolved unresolved;
 	bool wide;			/* a latency above 4095 was seen: 16-bit counters */
 	/* The data_src key's text of recent values: printing it was a third
@@ -131,6 +147,14 @@ const char *spe_cost_col_name(enum spe_cost_col c)
 	return col_names[c];
 }
 
+/* Keys whose value perf compares as a number: an address without a
+ * symbol (sym, symbol_daddr), a cpu, a pid. */
+static bool key_may_be_number(enum spe_cost_key k)
+{
+	return k == SPE_KEY_SYM || k == SPE_KEY_SYMBOL_DADDR || k == SPE_KEY_CPU ||
+	       k == SPE_KEY_PID;
+}
+
 int spe_cost_new(struct spe_cost_table **out, const char *keys, char *why, size_t whylen)
 {
 	struct spe_cost_table *t = calloc(1, sizeof(*t));
@@ -162,7 +186,10 @@ int spe_cost_new(struct spe_cost_table **out, const char *keys, char *why, size_
 		snprintf(why, whylen, "no sort key");
 		return SPE_ERR_INVAL;
 	}
-	if (spe_keyed_rows_init(&t->rows, sizeof(struct row)))
+	for (unsigned i = 0; i < t->nkeys; i++)
+		t->num_slot[i] = key_may_be_number(t->keys[i]) ? (int8_t)t->nnum++ : -1;
+	if (spe_keyed_rows_init(&t->rows, t->nnum ? offsetof(struct row, num) +
+				t->nnum * sizeof(int64_t) : offsetof(struct row, is_num)))
 		return SPE_ERR_NOMEM;
 	if (!t->uses[SPE_KEY_PID] && !t->uses[SPE_KEY_COMM]) {
 		t->raw_words = 2 * t->nkeys;
@@ -419,6 +446,50 @@ static long row_by_text(struct spe_cost_table *t, const struct spe_view_sample *
 	return spe_keyed_rows_find(&t->rows, key);
 }
 
+/*
+ * A new row's numbers for perf's order, from what its text was made of
+ * (key_text()): the address of an ip or data address without a symbol
+ * (its page's, a file's page as its offset in the file, by page), the
+ * cpu, the pid.  Records that make the same text make the same numbers.
+ */
+static void set_order_numbers(const struct spe_cost_table *t, const struct spe_view_sample *vs,
+			      struct row *r)
+{
+	const struct spe_sample *s = vs->s;
+	bool pages = t->unresolved == SPE_VIEW_UNRESOLVED_PAGE, in_dso;
+
+	for (unsigned i = 0; i < t->nkeys; i++) {
+		uint64_t v;
+
+		switch (t->keys[i]) {
+		case SPE_KEY_SYM:
+			if (vs->sym->has_sym)
+				continue;
+			v = pages ? spe_view_unresolved_page(vs->sym, s->ip, s->cpumode, &in_dso) :
+				    s->ip;
+			break;
+		case SPE_KEY_SYMBOL_DADDR:
+			if ((vs->dsym && vs->dsym->has_sym) || !s->addr)
+				continue;	/* a name, or "[unknown]" */
+			v = pages && vs->dsym ?
+			    spe_view_unresolved_page(vs->dsym, s->addr, s->cpumode, &in_dso) :
+			    s->addr;
+			break;
+		case SPE_KEY_CPU:
+			v = (uint64_t)(int64_t)s->cpu;
+			break;
+		case SPE_KEY_PID:
+			v = (uint64_t)(int64_t)s->pid;
+			break;
+		default:
+			continue;
+		}
+		r->is_num |= 1ull << i;
+		/* perf compares addresses as signed: the kernel's first */
+		r->num[t->num_slot[i]] = (int64_t)v;
+	}
+}
+
 int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
 {
 	const struct spe_record *rec = vs->s->qr->rec;
@@ -437,11 +508,14 @@ int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
 	if (e && e[0] && !memcmp(e + 1, w, t->raw_words * sizeof(*w))) {
 		row = (uint32_t)e[0] - 1;
 	} else {
+		size_t rows_before = t->rows.used;
 		long found = row_by_text(t, vs);
 
 		if (found < 0)
 			return (int)found;
 		row = (uint32_t)found;
+		if (t->rows.used != rows_before && t->nnum)
+			set_order_numbers(t, vs, row_at(t, row));
 		if (e) {
 			if (raw_grow(t))
 				e = raw_slot(t, w);
@@ -605,7 +679,13 @@ static double col_total(const struct spe_cost_totals *tot, enum spe_cost_col c)
  */
 struct sort_item {
 	double value;
-	uint64_t pfx;			/* 8 bytes of the key, see above */
+	union {
+		uint64_t pfx;		/* 8 bytes of the key, see above */
+		/* perf_ties(): the row's table, for perf_tie_cmp() (qsort
+		 * passes the comparison no context; a global would not do
+		 * for tables sorted on two threads) */
+		const struct spe_cost_table *table;
+	};
 	const struct row *r;
 };
 
@@ -777,50 +857,25 @@ static void sort_ties(struct sort_item *a, size_t n, size_t off)
  * name, ascending, and before the addresses without one, which go by
  * address as a signed 64-bit number (a user address is relative to its
  * map, a kernel address is negative: the kernel's come first); numbers
- * (cpu, pid) by value; other text in byte order.  Checked against perf
- * 6.1 by suite 26.
+ * (cpu, pid) by value; other text in byte order.  The numbers are the
+ * row's own (set_order_numbers()), never read back from its text.
+ * Checked against perf 6.1 by suite 26.
  */
 struct key_field {
 	const char *text;		/* past a "[.] " / "[k] " mode */
 	size_t len;
 };
 
-static void key_field_at(const char *key, struct key_field *f)
+/* Key k's field at key (up to the next separator), without the mode of
+ * the keys that print one (key_text()). */
+static void key_field_at(const char *key, enum spe_cost_key k, struct key_field *f)
 {
 	f->len = strcspn(key, "\x1f");
 	f->text = key;
-	if (f->len >= 4 && key[0] == '[' && key[2] == ']' && key[3] == ' ') {
+	if ((k == SPE_KEY_SYM || k == SPE_KEY_SYMBOL_DADDR) && f->len >= 4) {
 		f->text += 4;
 		f->len -= 4;
 	}
-}
-
-/* The address of a field naming no symbol ("0x..." or
- * "unknown-page@FILE+0x..."), or false for a name. */
-static bool key_field_addr(const struct key_field *f, int64_t *addr)
-{
-	const char *x;
-
-	if (f->len > 2 && f->text[0] == '0' && f->text[1] == 'x')
-		x = f->text;
-	else if (f->len > 13 && !strncmp(f->text, "unknown-page@", 13))
-		x = strstr(f->text, "0x");
-	else
-		return false;
-	if (!x || x >= f->text + f->len)
-		return false;
-	*addr = (int64_t)strtoull(x, NULL, 16);
-	return true;
-}
-
-static bool key_field_number(const struct key_field *f, int64_t *v)
-{
-	char *end;
-
-	if (!f->len || !(f->text[0] == '-' || (f->text[0] >= '0' && f->text[0] <= '9')))
-		return false;
-	*v = strtoll(f->text, &end, 10);
-	return end > f->text && end <= f->text + f->len;
 }
 
 static int cmp_i64(int64_t a, int64_t b)
@@ -830,32 +885,31 @@ static int cmp_i64(int64_t a, int64_t b)
 
 static int perf_tie_cmp(const void *pa, const void *pb)
 {
-	const char *a = ((const struct sort_item *)pa)->r->key;
-	const char *b = ((const struct sort_item *)pb)->r->key;
-	const char *ka = a, *kb = b;
+	const struct spe_cost_table *t = ((const struct sort_item *)pa)->table;
+	const struct row *ra = ((const struct sort_item *)pa)->r;
+	const struct row *rb = ((const struct sort_item *)pb)->r;
+	const char *ka = ra->key, *kb = rb->key;
 
-	for (;;) {
+	for (unsigned i = 0; i < t->nkeys; i++) {
+		uint64_t bit = 1ull << i;
+		bool na = t->num_slot[i] >= 0 && (ra->is_num & bit);
+		bool nb = t->num_slot[i] >= 0 && (rb->is_num & bit);
 		struct key_field fa, fb;
-		int64_t va, vb;
-		bool aa, ab;
-		int c;
+		int c = 0;
 
-		key_field_at(ka, &fa);
-		key_field_at(kb, &fb);
-		aa = key_field_addr(&fa, &va);
-		ab = key_field_addr(&fb, &vb);
-		if (aa != ab)
-			return aa ? 1 : -1;
-		if (aa)
-			c = cmp_i64(va, vb);
-		else if (key_field_number(&fa, &va) && key_field_number(&fb, &vb) &&
-			 cmp_i64(va, vb))
-			c = cmp_i64(va, vb);
-		else {
-			c = strncmp(fa.text, fb.text, fa.len < fb.len ? fa.len : fb.len);
-			if (!c)
-				c = cmp_i64((int64_t)fa.len, (int64_t)fb.len);
-		}
+		/* names before numbers (symbols before addresses) */
+		if (na != nb)
+			return na ? 1 : -1;
+		if (na)
+			c = cmp_i64(ra->num[t->num_slot[i]], rb->num[t->num_slot[i]]);
+		if (c)
+			return c;
+		/* equal numbers: the rest of the text (a pid's comm) */
+		key_field_at(ka, t->keys[i], &fa);
+		key_field_at(kb, t->keys[i], &fb);
+		c = memcmp(fa.text, fb.text, fa.len < fb.len ? fa.len : fb.len);
+		if (!c)
+			c = cmp_i64((int64_t)fa.len, (int64_t)fb.len);
 		if (c)
 			return c;
 		ka = fa.text + fa.len;
@@ -866,15 +920,17 @@ static int perf_tie_cmp(const void *pa, const void *pb)
 		kb++;
 	}
 	/* Keys are distinct: what perf would not tell apart goes by text. */
-	return strcmp(a, b);
+	return strcmp(ra->key, rb->key);
 }
 
-/* The runs of equal values of a[0..n), sorted by value, into perf's order. */
-static void perf_ties(struct sort_item *a, size_t n)
+/* The runs of equal values of a[0..n), sorted by value, into perf's
+ * order (their pfx is not needed past sort_ties()). */
+static void perf_ties(const struct spe_cost_table *t, struct sort_item *a, size_t n)
 {
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && a[j].value == a[i].value; j++)
-			;
+			a[j].table = t;
+		a[i].table = t;
 		if (j - i > 1)
 			qsort(a + i, j - i, sizeof(*a), perf_tie_cmp);
 	}
@@ -914,7 +970,7 @@ static int sorted_rows(const struct spe_cost_table *t, enum spe_cost_col order,
 	sort_ties(items, keep, 0);
 	/* By samples is perf report's order by overhead, ties and all. */
 	if (order == SPE_COL_SAMPLES)
-		perf_ties(items, keep);
+		perf_ties(t, items, keep);
 	if (top && keep > top)
 		keep = top;
 	*itemsp = items;

@@ -7,6 +7,7 @@
  * share a row; tables keyed by comm, whose text a COMM record rewrites in
  * place, follow the text.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,6 +256,66 @@ static void row_order(void)
 	spe_cost_free(t);
 }
 
+/*
+ * perf's order of rows with as many samples: addresses (an ip's page
+ * here) by number, names by their bytes, whatever the text around them.
+ * A "0x" inside a file's path or a name is not an address: each record
+ * of keys[] (one sample each, so that all rows tie) is a page of the
+ * file dsos[i] at elf_addr[i], or with dsos[i] NULL a dso key's name.
+ */
+static void tie_case(const char *keys, const char *const *dsos, const uint64_t *elf_addr,
+		     int n, const char *want, const char *what)
+{
+	struct spe_cost_table *t;
+	struct spe_cost_row_view *rows = NULL;
+	char why[128], got[512];
+	size_t pos = 0;
+	long nr = -1;
+	struct rec a;
+
+	got[0] = 0;
+	if (spe_cost_new(&t, keys, why, sizeof(why))) {
+		CHECK(0, what);
+		return;
+	}
+	spe_cost_set_unresolved(t, SPE_VIEW_UNRESOLVED_PAGE);
+	for (int i = 0; i < n; i++) {
+		make(&a);
+		a.sym.dso = dsos[i];
+		a.sym.has_sym = false;
+		a.sym.elf_addr = elf_addr[i];
+		a.s.ip = 0x7f0000000000 + elf_addr[i];
+		if (spe_cost_add(t, &a.vs))
+			break;
+	}
+	nr = spe_cost_rows(t, SPE_COL_SAMPLES, 0, 0, &rows);
+	for (long i = 0; i < nr && pos < sizeof(got); i++)
+		pos += (size_t)snprintf(got + pos, sizeof(got) - pos, "%s;", rows[i].key[0]);
+	if (strcmp(got, want))
+		printf("#   got %s\n", got);
+	CHECK(nr == n && !strcmp(got, want), what);
+	free(rows);
+	spe_cost_free(t);
+}
+
+static void perf_tie_order(void)
+{
+	static const char *const same[] = { "/tmp/x0x1/lib.so", "/tmp/x0x1/lib.so" };
+	static const char *const two[] = { "/opt/b.so", "/opt/0xdead/a.so" };
+	static const char *const names[] = { "a.so", "0xb.so" };
+	static const uint64_t pages[] = { 0x10000, 0x9000 };
+	static const uint64_t pages2[] = { 0x2000, 0x1000 };
+
+	tie_case("sym", same, pages, 2,
+		 "[.] unknown-page@/tmp/x0x1/lib.so+0x9000;[.] unknown-page@/tmp/x0x1/lib.so+0x10000;",
+		 "perf's ties: pages by offset, a \"0x\" in the file's path is not it");
+	tie_case("sym", two, pages2, 2,
+		 "[.] unknown-page@/opt/0xdead/a.so+0x1000;[.] unknown-page@/opt/b.so+0x2000;",
+		 "perf's ties: pages of two files by offset, not by a \"0x\" in a directory");
+	tie_case("dso", names, pages, 2, "0xb.so;a.so;",
+		 "perf's ties: a file named 0x... is a name, in byte order");
+}
+
 int main(void)
 {
 	struct rec a, b;
@@ -389,5 +450,6 @@ int main(void)
 	many_rows();
 	page_rows();
 	row_order();
+	perf_tie_order();
 	return tap_done();
 }

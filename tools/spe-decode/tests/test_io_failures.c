@@ -23,6 +23,7 @@
 
 #include "spe_decode.h"
 #include "spe_data_source.h"
+#include "spe_report.h"
 #include "spe_session.h"
 #include "tap.h"
 
@@ -409,6 +410,48 @@ static void test_pipe_error_sticks(void)
 	close(fd);
 }
 
+/* Arms the Nth call of kind k to fail with err (F_NONE: none). */
+static void arm_fault(enum fault k, long nth, int err)
+{
+	atomic_store(&fault_calls, 0);
+	atomic_store(&fault_at, nth);
+	atomic_store(&fault_errno, err);
+	atomic_store(&fault_fired, 0);
+	atomic_store(&fault_kind, k);
+}
+
+/*
+ * spe_report_new() with each of its allocations failing in turn, then its
+ * mapping: SPE_ERR_NOMEM and no crash, and spe_report_free() of what it
+ * left in *out gives everything back (the unit tests link LeakSanitizer).
+ */
+static void test_report_new_fails(void)
+{
+	struct spe_report *r;
+	int bad = 0, runs = 0, err, fired;
+
+	for (long at = 1; at < 64; at++) {
+		arm_fault(F_ALLOC, at, ENOMEM);
+		err = spe_report_new(&r);
+		fired = atomic_load(&fault_fired);
+		arm_fault(F_NONE, 0, 0);
+		spe_report_free(r);
+		if (!fired) {
+			bad += err != 0;
+			break;
+		}
+		runs++;
+		bad += err != SPE_ERR_NOMEM;
+	}
+	arm_fault(F_MMAP, 1, ENOMEM);
+	err = spe_report_new(&r);
+	arm_fault(F_NONE, 0, 0);
+	spe_report_free(r);
+	bad += err != SPE_ERR_NOMEM;
+	CHECK(runs >= 2 && !bad,
+	      "spe_report_new(): each allocation and the mapping failing in turn is SPE_ERR_NOMEM, freed cleanly");
+}
+
 int main(void)
 {
 	char name[] = "/tmp/spe-iofail-XXXXXX", pname[] = "/tmp/spe-iofail-pipe-XXXXXX";
@@ -436,6 +479,7 @@ int main(void)
 	      "mmap of the file fails: the session says so (mmap and the reason)");
 	test_index_entry_at_the_end(fd);
 	test_pipe_error_sticks();
+	test_report_new_fails();
 	close(fd);
 	close(pfd);
 	return tap_done();

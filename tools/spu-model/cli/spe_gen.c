@@ -22,7 +22,7 @@
 #include "spe/spu_opgen.h"
 #include "spe_perf_recording.h"
 #include "spe_decode_version.h"
-#include "wrap_times.h"
+#include "spe_sample_time.h"
 
 #define BUF_BASE	0xffff800010000000ULL	/* where a driver's AUX buffer would be */
 #define CHUNK		4096
@@ -176,10 +176,10 @@ static int write_perf_data(int fd, bool stream, const void *arg)
 		     (t->pmscr & SPE_PMSCR_PA ? 1ULL << fmt_lo_pa_enable : 0);
 	err = spe_perf_recording_create(&w, fd, stream, &rec);
 	if (!err) {
-		struct spe_wrap_times times = { 0 };
+		struct spe_sample_time times = { 0 };
 
-		spe_wrap_scan_mem(t->data, t->size, &times);
-		err = spe_wrap_sample_time(w, &rec.tc, &times);
+		spe_sample_time_scan(t->data, t->size, &times);
+		err = spe_sample_time_write(w, &rec.tc, &times);
 	}
 	if (!err)
 		err = spe_perf_recording_begin(w, &rec);
