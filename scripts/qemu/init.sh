@@ -22,21 +22,6 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tmpfs tmpfs /tmp
-# The kcsan debug kernel (6.12.117) lacks upstream 922efd298bb2
-# ("timers/migration: Annotate accesses to ignore flag", Linux 6.14): the
-# timer migration code sets an event's ignore flag without a lock or a
-# marked access, and KCSAN reports it as soon as CPUs go idle and wake
-# ("data-race in __tmigr_cpu_activate / tmigr_handle_remote_up").  Until
-# the debug kernel is built with that fix, KCSAN's own report filter drops
-# reports with a frame in the two writers of the flag from here on (one
-# during boot, before this runs, still fails); any other report, ours
-# included, still fails the run (Documentation/dev-tools/arm-spe-selftests.rst).
-if [ -w /sys/kernel/debug/kcsan ]; then
-	for f in __tmigr_cpu_activate tmigr_active_up; do
-		echo "!$f" >/sys/kernel/debug/kcsan ||
-			echo "spe-guest: KCSAN cannot filter $f"
-	done
-fi
 echo "spe-guest: init up at $(cut -d' ' -f1 /proc/uptime) s, kernel $(uname -r), $(nproc) CPUs"
 
 RESULTS=/results MODULES=/modules SELFTESTS=/selftests FILES=/files
@@ -46,8 +31,8 @@ export RESULTS MODULES SELFTESTS FILES PATH=/usr/sbin:/usr/bin:/sbin:/bin
 # call sites while tests run, which QEMU 7.2's multi-threaded TCG can get
 # wrong (hold_perf_sched_key.c).  The guests now run QEMU 10.2, where the
 # same perf core warning was seen once without the holder (7.3 at EL2 with
-# 4 CPUs, Documentation/dev-tools/arm-spe-sim.rst "Known issues"), so it stays until
-# that is explained.  spe_keyhold=0 on the kernel command line leaves the
+# 4 CPUs, Documentation/dev-tools/arm-spe-sim.rst "Known issues"), so it
+# stays until that is explained.  spe_keyhold=0 on the kernel command line leaves the
 # key free (scripts/stress.sh --no-key-hold).
 # The one patch that switches it on is made with the other CPUs offline:
 # that patch too was missed (in 1 of 8 boots of a 6.12 EL2 guest with 4
