@@ -322,7 +322,13 @@ else
 import json, re, sys
 js = [json.loads(l) for l in open(sys.argv[1])]
 line = re.compile(r'^ *(.*?) +(\d+) +\[(\d+)\] +(\d+)\.(\d+): +(?:\d+ +)?(\S+): ?(.*)$')
-perf = [line.match(l.rstrip('\n')).groups() for l in open(sys.argv[2])]
+perf = []
+for l in open(sys.argv[2], errors='surrogateescape'):
+    m = line.match(l.rstrip('\n'))
+    # A live capture's line that fails the pattern is named, not lost
+    # in an AttributeError: this check failed twice in four runs.
+    assert m, "perf script line not understood: %r" % l
+    perf.append(m.groups())
 assert len(js) == len(perf), (len(js), len(perf))
 ntp = 0
 for j, (comm, tid, cpu, sec, usec, ev, rest) in zip(js, perf):
