@@ -49,7 +49,10 @@ kasan | kcsan)
 	. "$top/scripts/lib/kernels.sh"
 	spe_kernel "$ver"
 	src=$(readlink -f "$KDIR/source")
-	dest=$cache/kselftest/${src##*/}
+	# A patched flavour builds from its own copy, FLAVOUR-KEY/src.
+	name=${src##*/}
+	[ "$name" = src ] && { name=${src%/src}; name=${name##*/}-src; }
+	dest=$cache/kselftest/$name
 	[ -e "$dest/.complete" ] && { echo "$dest"; exit 0; }
 	mkdir -p "$cache/kselftest"
 	tmp=$(mktemp -d "$cache/kselftest/.copy.XXXXXX")
