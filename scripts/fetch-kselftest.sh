@@ -67,6 +67,13 @@ kasan | kcsan)
 	spe_kernel "$ver"
 	series=$(printf '%s\n' "$KREL" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
 	[ -n "$series" ] || { echo "fetch-kselftest.sh: no version in $KREL" >&2; exit 1; }
+	# The suite's current version, when apt knows it already: a framework
+	# cached for it is used without unpacking the package again.
+	spe_apt_opts "$KSUITE"
+	pkgver=$(apt-cache "${APT_OPTS[@]}" policy "linux-source-$series" 2>/dev/null |
+		awk '$1 == "Candidate:" && $2 != "(none)" { print $2 }')
+	dest=$cache/kselftest/linux-source-$series-$pkgver
+	[ -n "$pkgver" ] && [ -e "$dest/.complete" ] && { echo "$dest"; exit 0; }
 	mkdir -p "$cache/kselftest"
 	tmp=$(mktemp -d "$cache/kselftest/.fetch.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
