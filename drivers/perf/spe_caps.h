@@ -3,7 +3,7 @@
  * What one SPE implementation can do, derived from its ID registers.
  *
  * Portable: compiled unchanged into the module and into the host unit
- * tests (tests/host-types provides <linux/types.h> and <linux/errno.h> there).
+ * tests (include/host-types provides <linux/types.h> and <linux/errno.h> there).
  * Nothing here touches a register; the driver reads them on each CPU and
  * hands the raw values in.
  */

@@ -12,8 +12,8 @@
  * nothing to give back.  Measured on a 1 GB AUX file: touching every cache
  * line through the mapping 0.46 s, reading it in 256 KiB blocks 0.07 s.
  */
-#ifndef SPE_AUX_WINDOW_H
-#define SPE_AUX_WINDOW_H
+#ifndef SPE_DECODE_AUX_WINDOW_H
+#define SPE_DECODE_AUX_WINDOW_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -69,4 +69,4 @@ int aux_window_advance(struct aux_window *w, struct spe_decoder *dec);
 /* The file offset of the first byte not yet read (where a read failed). */
 uint64_t aux_window_file_offset(const struct aux_window *w);
 
-#endif /* SPE_AUX_WINDOW_H */
+#endif /* SPE_DECODE_AUX_WINDOW_H */

@@ -5,7 +5,8 @@
  * time conversion, threads, context switches), and delivers the records in
  * perf's order: timed records wait for a FINISHED_ROUND as perf's ordered
  * events do, and before each one the decode queues (lib/aux_queue.c) give
- * up the SPE records older than it.
+ * up the SPE records older than it, which the session gives their context
+ * (CPU, thread, data-source table) as it delivers them.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 
 #include "grow.h"
 #include "packet_internal.h"
+#include "perf_time_inline.h"
 #include "session_internal.h"
 
 /* The MIDR of a CPU: from the v2 AUXTRACE_INFO metadata, else the header's CPUID. */
@@ -24,6 +26,174 @@ uint64_t spe_session_midr(const struct spe_session *s, int cpu)
 	if (cpu >= 0 && cpu < Q_MAX_CPUS && s->cpu_midr && s->cpu_midr[cpu])
 		return s->cpu_midr[cpu];
 	return s->cpuid_midr;
+}
+
+/* ---- The decode queues' records -------------------------------------------- */
+
+/* A read or memory error of the queues stops the session (the first one
+ * says why); what was delivered before stays so. */
+static void queues_take_error(struct spe_session *s)
+{
+	if (!s->aq.err || s->io_err)
+		return;
+	s->io_err = s->stop = s->aq.err;
+	snprintf(s->msg, sizeof(s->msg), "%s", s->aq.msg);
+}
+
+/* The pid of tid, through q's cache of the session's thread map. */
+static int32_t q_pid(const struct spe_session *s, struct aux_queue_context *c, int32_t tid)
+{
+	unsigned int i = (uint32_t)tid & (Q_PID_CACHE - 1);
+
+	if (c->pid_gen != s->threads.gen + 1) {
+		/* INT32_MIN: no tid (they are -1 or more). */
+		for (unsigned int k = 0; k < Q_PID_CACHE; k++)
+			c->pid_cache[k].tid = INT32_MIN;
+		c->pid_gen = s->threads.gen + 1;	/* never 0: a new queue misses */
+	}
+	if (c->pid_cache[i].tid != tid) {
+		c->pid_cache[i].pid = spe_tid_map_pid(&s->threads, tid);
+		c->pid_cache[i].tid = tid;
+	}
+	return c->pid_cache[i].pid;
+}
+
+/* The context of q's record, delivered before the sideband timed at t. */
+static void q_context(struct spe_session *s, struct aux_queue *q, struct spe_qrecord *qr,
+		      uint64_t t)
+{
+	const struct spe_record *rec = q->recp;
+	struct aux_queue_context *c = &q->ctx;
+
+	qr->rec = rec;
+	qr->seq = ++s->delivered;
+	qr->time = q->time;
+	qr->cpu = q->cpu;
+	if (c->meta_gen != s->meta_gen) {
+		c->midr = spe_session_midr(s, q->cpu);
+		c->ds_table = spe_ds_table_for_midr(c->midr);
+		c->meta_gen = s->meta_gen;
+	}
+	qr->midr = c->midr;
+	qr->ds_table = c->ds_table;
+	qr->file_offset = q->cur_data_off + (rec->offset - q->cur_aux_off);
+	if (!c->cs.records) {
+		c->cs.records = true;
+		c->cs.first_ctx = !!(rec->present & (SPE_REC_CONTEXT_EL1 | SPE_REC_CONTEXT_EL2));
+		c->cs.first_limit = t;
+	}
+	/* pid/tid: CONTEXT packets when present (perf prefers them from the
+	 * first one on), otherwise the context-switch records. */
+	if (rec->present & (SPE_REC_CONTEXT_EL1 | SPE_REC_CONTEXT_EL2)) {
+		c->ctx_tid = (int32_t)((rec->present & SPE_REC_CONTEXT_EL2) ?
+				       rec->context_el2 : rec->context_el1);
+		if (!s->ctx_seen) {
+			/* Its place among the sideband is its queue's newest
+			 * timestamp (aux_queues_process()); 0: unknown. */
+			s->st.ctx_seen = true;
+			s->st.ctx_time = q->last_ts ?
+					 (s->have_tc ? spe_time_to_perf_inline(&s->tc, q->last_ts) :
+						       q->last_ts) : 0;
+		}
+		s->ctx_seen = true;
+	}
+	if (s->ctx_seen && c->ctx_tid != -1) {
+		qr->tid = c->ctx_tid;
+	} else if (q->cpu >= 0 && q->cpu < Q_MAX_CPUS) {
+		qr->tid = s->cpu_tid[q->cpu] != -1 ? s->cpu_tid[q->cpu] : q->tid;
+		/* Named (or left to the queue's) by a switch. */
+		if (s->cpu_tid_time[q->cpu])
+			spe_session_note_switch(s, s->cpu_tid_time[q->cpu]);
+	} else {
+		qr->tid = q->tid;
+	}
+	qr->pid = q_pid(s, c, qr->tid);
+}
+
+static int deliver_record(void *ctx, struct aux_queue *q, uint64_t limit)
+{
+	struct spe_session *s = ctx;
+	struct spe_qrecord qr = { .queue = q->index };
+
+	q_context(s, q, &qr, limit);
+	return s->cfg.on_record ? s->cfg.on_record(s->cfg.ctx, &qr) : 0;
+}
+
+/* Deliver every queued record older than perf time t_perf; s->stop. */
+static int deliver_records(struct spe_session *s, uint64_t t_perf)
+{
+	int stop;
+
+	aux_queues_refill(&s->aq);
+	stop = aux_queues_process(&s->aq, t_perf, deliver_record, s);
+	if (stop)
+		s->stop = stop;
+	queues_take_error(s);
+	return s->stop;
+}
+
+/* Queue an AUXTRACE buffer (mem: a pipe's copy, see aux_queue_add()). */
+static int queue_buffer(struct spe_session *s, const struct spe_perf_reader_event *ev,
+			uint8_t *mem)
+{
+	int err;
+
+	if (!s->aq.err)
+		s->aq.msg[0] = '\0';	/* aux_queue_add() says why it failed */
+	err = aux_queue_add(&s->aq, ev, mem);
+	if (err && s->aq.msg[0])
+		snprintf(s->msg, sizeof(s->msg), "%s", s->aq.msg);
+	return err;
+}
+
+/* Pipe input: read an AUXTRACE record's data from the reader and queue it. */
+static int queue_pipe_buffer(struct spe_session *s, const struct spe_perf_reader_event *ev)
+{
+	/* The reader's window moves while the data is read: copy the record. */
+	struct spe_perf_auxtrace_event a;
+	struct spe_perf_reader_event e = *ev;
+	uint64_t size = ev->aux_data_size;
+	uint8_t *mem;
+	long got;
+	int err;
+
+	memcpy(&a, ev->header, sizeof(a));
+	e.header = &a.header;
+	if (size > Q_PIPE_MAX) {
+		snprintf(s->msg, sizeof(s->msg),
+			 "offset %#llx: AUXTRACE buffer of %llu bytes is too large for pipe input",
+			 (unsigned long long)ev->offset, (unsigned long long)size);
+		return -E2BIG;
+	}
+	mem = malloc(size ? (size_t)size : 1);
+	if (!mem)
+		return SPE_ERR_NOMEM;
+	got = size ? spe_perf_reader_aux_read(s->r, mem, (size_t)size) : 0;
+	if (got < 0) {
+		free(mem);
+		snprintf(s->msg, sizeof(s->msg), "%s", spe_perf_reader_errmsg(s->r));
+		return (int)got;
+	}
+	if (s->cfg.on_auxtrace)
+		s->stop = s->cfg.on_auxtrace(s->cfg.ctx, &e, mem, size);
+	if (s->stop || s->cfg.no_decode ||
+	    (a.idx < AQ_MAX_QUEUES && !aux_queues_selected(&s->aq, a.idx))) {
+		free(mem);
+		return 0;
+	}
+	err = queue_buffer(s, &e, mem);
+	if (err) {
+		free(mem);
+		return err;
+	}
+	/*
+	 * perf keeps a pipe's AUX data until timed records release it; when
+	 * the stream has too few of those, decode what is held now rather
+	 * than let memory grow with the input.
+	 */
+	if (s->aq.pipe_held > Q_PIPE_HOLD)
+		deliver_records(s, UINT64_MAX);
+	return 0;
 }
 
 /* ---- Records of the perf.data --------------------------------------------------- */
@@ -111,14 +281,16 @@ static int s_event(struct spe_session *s, const struct spe_perf_reader_event *ev
 		return 0;
 	}
 	case SPE_PERF_RECORD_TIME_CONV:
-		if (!spe_parse_time_conv(h, &s->tc))
+		if (!spe_parse_time_conv(h, &s->tc)) {
 			s->have_tc = true;
+			s->aq.tc = &s->tc;
+		}
 		return 0;
 	case SPE_PERF_RECORD_AUXTRACE:
 		s->st.auxtrace_records++;
 		s->st.aux_bytes += ev->aux_data_size;
 		if (spe_perf_reader_is_pipe(s->r))
-			return aux_queue_pipe_buffer(s, ev);
+			return queue_pipe_buffer(s, ev);
 		if (s->cfg.on_auxtrace) {
 			uint64_t from = ev->aux_data_offset & ~(uint64_t)(s->page - 1);
 			uint64_t to = (ev->aux_data_offset + ev->aux_data_size) &
@@ -133,7 +305,7 @@ static int s_event(struct spe_session *s, const struct spe_perf_reader_event *ev
 			if (s->stop)
 				return 0;
 		}
-		return s->cfg.no_decode || s->data_queued ? 0 : aux_queue_add(s, ev, NULL);
+		return s->cfg.no_decode || s->data_queued ? 0 : queue_buffer(s, ev, NULL);
 	case PERF_RECORD_AUX:
 		if (h->size >= sizeof(*h) + 24) {
 			uint64_t flags;
@@ -187,7 +359,7 @@ static bool cuts_valid(const struct spe_session_config *cfg)
 	for (unsigned i = 0; i < cfg->nr_cuts; i++) {
 		uint32_t q = cfg->cuts[i].queue;
 
-		if (q >= Q_MAX_QUEUES || cfg->cuts[i].from >= cfg->cuts[i].to ||
+		if (q >= AQ_MAX_QUEUES || cfg->cuts[i].from >= cfg->cuts[i].to ||
 		    (cfg->queue_set && !(cfg->queue_set[q / 64] >> (q % 64) & 1)))
 			return false;
 		for (unsigned k = 0; k < i; k++)
@@ -212,6 +384,9 @@ int spe_session_open(struct spe_session **out, int fd, const struct spe_session_
 		return SPE_ERR_INVAL;
 	}
 	s->fd = fd;
+	s->aq.cfg = &s->cfg;
+	s->aq.st = &s->st;
+	s->aq.fd = fd;
 	s->page = sysconf(_SC_PAGESIZE);
 	s->cpu_midr = calloc(Q_MAX_CPUS, sizeof(*s->cpu_midr));
 	s->cpu_tid = malloc(Q_MAX_CPUS * sizeof(*s->cpu_tid));
@@ -256,11 +431,8 @@ static int deliver(struct spe_session *s, const struct spe_perf_reader_event *ev
 {
 	int err;
 
-	if (ev->sid.has_time && ev->sid.time) {
-		aux_queues_refill(s);
-		if (aux_queues_process(s, ev->sid.time))
-			return 0;
-	}
+	if (ev->sid.has_time && ev->sid.time && deliver_records(s, ev->sid.time))
+		return 0;
 	/* AUXTRACE records go to on_auxtrace; in a pipe their bytes are
 	 * gone from the reader's window once the data was read. */
 	if (ev->header->type == SPE_PERF_RECORD_AUXTRACE)
@@ -363,7 +535,7 @@ static int walk_index(struct spe_session *s,
 static int queue_indexed(struct spe_session *s, const struct spe_perf_reader_event *ev, void *ctx)
 {
 	(void)ctx;
-	return aux_queue_add(s, ev, NULL);
+	return queue_buffer(s, ev, NULL);
 }
 
 /*
@@ -380,7 +552,7 @@ static int queue_from_index(struct spe_session *s)
 	err = walk_index(s, queue_indexed, NULL);
 	if (err == 1) {
 		/* Forget what the index queued; the records will queue it. */
-		aux_queues_forget_pending(s);
+		aux_queues_forget_pending(&s->aq);
 		return 0;
 	}
 	if (!err)
@@ -584,7 +756,7 @@ int spe_session_run(struct spe_session *s)
 	if (err)
 		return err;
 	if (s->data_queued && s->cfg.threads > 1)
-		aux_queues_start_threads(s);
+		aux_queues_start_threads(&s->aq);
 
 	/*
 	 * As perf does with ordered events: records with a time wait for a
@@ -617,11 +789,9 @@ int spe_session_run(struct spe_session *s)
 		if (!err)
 			err = e;
 	}
-	if (!s->stop) {
-		aux_queues_refill(s);
-		aux_queues_process(s, UINT64_MAX);
-	}
-	aux_queues_cut_states(s);
+	if (!s->stop)
+		deliver_records(s, UINT64_MAX);
+	aux_queues_cut_states(&s->aq, s->st.cut);
 	if (!err)
 		err = s->io_err;
 	if (err && !s->msg[0])
@@ -633,7 +803,7 @@ void spe_session_close(struct spe_session *s)
 {
 	if (!s)
 		return;
-	aux_queues_free(s);
+	aux_queues_free(&s->aq);
 	if (s->map)
 		munmap((void *)s->map, s->map_len);
 	spe_perf_reader_close(s->r);

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Decode queues (lib/aux_queue.c): one per AUX buffer index, fed with the
+ * AUXTRACE buffers of a perf.data and merged in SPE timestamp order.  They
+ * know the file and the session's configuration, not the session: the
+ * session (lib/session.c) queues buffers, asks for the records older than
+ * a perf time, and is handed each queue whose record is next, to give the
+ * record its context (CPU, thread, data-source table) and deliver it.
+ * Nothing here is public.
+ */
+#ifndef SPE_AUX_QUEUE_H
+#define SPE_AUX_QUEUE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "aux_window.h"
+#include "decode_workers.h"
+#include "queue_heap.h"
+#include "spe_decode.h"
+#include "spe_data_source.h"
+#include "spe_session.h"
+
+#define AQ_MAX_QUEUES	SPE_SESSION_MAX_QUEUES
+
+struct q_buffer {
+	uint8_t *mem;			/* pipe input: a copy of the data */
+	uint64_t data_off;		/* file offset of the data */
+	uint64_t size;
+	uint64_t aux_off;		/* offset in the AUX area (stream offset) */
+};
+
+#define Q_PID_CACHE	8	/* a power of 2 */
+
+/*
+ * What the session keeps per queue about the records it delivered from it
+ * (lib/session.c): the last CONTEXT, caches of the CPU's MIDR (until the
+ * metadata changes) and of tid -> pid (until the thread map changes, a few
+ * tids, direct-mapped: a CPU can go back and forth between threads every
+ * few records), and the start of a cut's state.
+ */
+struct aux_queue_context {
+	int32_t ctx_tid;		/* last CONTEXT seen, -1 */
+	uint32_t meta_gen, pid_gen;
+	uint64_t midr;
+	enum spe_ds_table ds_table;
+	struct { int32_t tid, pid; } pid_cache[Q_PID_CACHE];
+	struct spe_session_cut_state cs;	/* records, first_ctx, first_limit */
+};
+
+struct aux_queue {
+	struct q_buffer *bufs;		/* FIFO of buffers not yet decoded */
+	uint32_t head, count, cap;
+	bool active;			/* dec holds a buffer */
+	struct spe_decoder dec;
+	uint64_t cur_data_off, cur_aux_off;	/* of the buffer in dec */
+	uint8_t *cur_mem;		/* pipe input: the copy dec reads */
+	uint64_t cur_mem_size;
+	struct aux_window win;		/* file input: what dec reads */
+	struct spe_record rec;		/* next record, when has_rec */
+	const struct spe_record *recp;	/* where it is: &rec, or a decoding
+					 * thread's item */
+	bool has_rec, on_heap;
+	uint64_t time;			/* perf time of rec */
+	uint64_t last_ts;		/* newest SPE timestamp seen: heap key */
+	uint64_t rec_ts;		/* rec's own SPE timestamp, 0 if none */
+	int32_t cpu, tid;		/* from the AUXTRACE records */
+	uint32_t index;			/* in the session's queues */
+	/*
+	 * A part of the queue only (cfg.cuts[cut], -1: all of it): seen
+	 * counts the bytes of its AUXTRACE data met so far, cut_end is the
+	 * AUX offset the part ends at inside a buffer (UINT64_MAX: at a
+	 * buffer's end), last_end where the last complete record ended (a
+	 * partial record after it starts there or later, so it can end at
+	 * cut_end only when nothing follows it).
+	 */
+	int cut;
+	uint64_t seen, cut_end, last_end;
+	struct aux_queue_context ctx;	/* the session's */
+};
+
+struct aux_queues {
+	/* Given by the session before the first buffer is queued. */
+	const struct spe_session_config *cfg;	/* queue_set, cuts, threads */
+	struct spe_session_stats *st;	/* records, errors, queues counted */
+	int fd;				/* the file the windows read */
+	const struct spe_time_conv *tc;	/* SPE -> perf time, NULL: none */
+
+	struct aux_queue *q[AQ_MAX_QUEUES];
+	uint32_t nr_q;
+	struct spe_dw *dw;		/* decoding threads, NULL: decode here */
+	struct spe_qheap_item heap[AQ_MAX_QUEUES];	/* by SPE timestamp */
+	uint32_t heap_n;
+	uint64_t pipe_held;		/* bytes of pipe data waiting in queues */
+	int err;			/* the first read or memory error, which
+					 * stops the queues; msg says it */
+	char msg[256];
+};
+
+/* Is queue idx (< AQ_MAX_QUEUES) one this session decodes (cfg.queue_set)? */
+static inline bool aux_queues_selected(const struct aux_queues *qs, uint32_t idx)
+{
+	return !qs->cfg->queue_set || (qs->cfg->queue_set[idx / 64] >> (idx % 64) & 1);
+}
+
+/*
+ * Queue one AUXTRACE buffer, or the part of it the session decodes: in the
+ * file at ev->aux_data_offset, or the copy mem (pipe input), which is the
+ * queue's to free once this returns 0, the caller's on an error (qs->msg
+ * says which).
+ */
+int aux_queue_add(struct aux_queues *qs, const struct spe_perf_reader_event *ev, uint8_t *mem);
+/* Put queues that got data since they ran dry back in the running. */
+void aux_queues_refill(struct aux_queues *qs);
+
+/*
+ * Hands deliver() each queue whose record (q->recp) is the oldest queued
+ * and older than perf time t_perf, in perf's order, until none is, until
+ * deliver() returns non-zero (returned), or until an error (qs->err).
+ * limit is the SPE time the records are released up to.
+ */
+typedef int (*aux_queue_deliver_fn)(void *ctx, struct aux_queue *q, uint64_t limit);
+int aux_queues_process(struct aux_queues *qs, uint64_t t_perf, aux_queue_deliver_fn deliver,
+		       void *ctx);
+
+/* Decode the queued buffers ahead with cfg.threads threads, if it can. */
+void aux_queues_start_threads(struct aux_queues *qs);
+/* Drop what the queues hold but have not decoded (a bad AUXTRACE index). */
+void aux_queues_forget_pending(struct aux_queues *qs);
+/* Fill cut[] (one per cfg.cuts) once every record was delivered. */
+void aux_queues_cut_states(const struct aux_queues *qs, struct spe_session_cut_state *cut);
+void aux_queues_free(struct aux_queues *qs);
+
+#endif /* SPE_AUX_QUEUE_H */
