@@ -9,6 +9,7 @@
  * that works everywhere and a message naming the CPU that differs.
  */
 #include "spe_caps.h"
+#include "spe/packet.h"
 
 u32 spe_dfr0_pmsver(u64 dfr0)
 {
@@ -19,28 +20,19 @@ u32 spe_dfr0_pmsver(u64 dfr0)
  * The PMSEVFR_EL1 (and PMSNEVFR_EL1) bits a unit of version pmsver may
  * implement.  A RES0 bit may read back as written (DDI 0487, "RES0"), so
  * the all-ones read-back at probe is only believed within this mask.
- * SPEv1 filters on events 1, 3, 5 and 7 and the IMPLEMENTATION DEFINED
- * ranges 15:12, 31:24 and 63:48; bits 47:32, 23:16, 11:8, 6, 4, 2 and 0 are
- * RES0 (DDI 0586A §4.3.8).  Later versions define more events as
- * filterable (DDI 0487, PMSEVFR_EL1): SPEv1p1 alignment (11) and the
- * SVE predicate events (18:17), SPEv1p2 not-taken (6) and, with
- * FEAT_TME, transactional (16), SPEv1p4 the L1D/TLB/LLC accesses, LLC
- * miss and remote access (2, 4, 10:8) and the L2D, HITM, recently-fetched
- * and snoop events (23:19).  Bit 0 stays RES0.
+ * The events each version made filterable are named in spe/packet.h
+ * (SPE_EVFR_*; DDI 0586A §4.3.8, DDI 0487 PMSEVFR_EL1).
  */
 u64 spe_evfr_arch_mask(u32 pmsver)
 {
-	u64 mask = SPE_BIT(1) | SPE_BIT(3) | SPE_BIT(5) | SPE_BIT(7) |
-		   SPE_GENMASK(15, 12) | SPE_GENMASK(31, 24) |
-		   SPE_GENMASK(63, 48);
+	u64 mask = SPE_EVFR_V1_ARCH | SPE_EVFR_V1_IMPDEF;
 
 	if (pmsver >= SPE_PMSVER_V1P1)
-		mask |= SPE_BIT(11) | SPE_GENMASK(18, 17);
+		mask |= SPE_EVFR_V1P1_ADDS;
 	if (pmsver >= SPE_PMSVER_V1P2)
-		mask |= SPE_BIT(6) | SPE_BIT(16);
+		mask |= SPE_EVFR_V1P2_ADDS;
 	if (pmsver >= SPE_PMSVER_V1P4)
-		mask |= SPE_BIT(2) | SPE_BIT(4) | SPE_GENMASK(10, 8) |
-			SPE_GENMASK(23, 19);
+		mask |= SPE_EVFR_V1P4_ADDS;
 	return mask;
 }
 

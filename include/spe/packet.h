@@ -82,6 +82,25 @@
 #define SPE_EV_IMPDEF_26_31		SPE_GENMASK(31, 26)
 #define SPE_EV_IMPDEF_48_63		SPE_GENMASK(63, 48)
 
+/*
+ * The events PMSEVFR_EL1 and PMSNEVFR_EL1 may filter on, by the version
+ * that made each filterable (DDI 0586A §4.3.8; DDI 0487, PMSEVFR_EL1).
+ * SPEv1: the architected events 1, 3, 5 and 7 and the IMPLEMENTATION
+ * DEFINED ranges 15:12, 31:24 and 63:48 (SME later named 24 and 25).
+ * Bit 0 is never filterable.
+ */
+#define SPE_EVFR_V1_ARCH	(SPE_EV_RETIRED | SPE_EV_L1D_REFILL | SPE_EV_TLB_WALK | \
+				 SPE_EV_MISPRED)
+#define SPE_EVFR_V1_IMPDEF	(SPE_EV_IMPDEF_12_15 | SPE_EV_STREAMING_SVE | SPE_EV_SMCU | \
+				 SPE_EV_IMPDEF_26_31 | SPE_EV_IMPDEF_48_63)
+#define SPE_EVFR_V1P1_ADDS	(SPE_EV_ALIGNMENT | SPE_EV_SVE_PARTIAL_PRED | \
+				 SPE_EV_SVE_EMPTY_PRED)
+#define SPE_EVFR_V1P2_ADDS	(SPE_EV_NOT_TAKEN | SPE_EV_TRANSACTIONAL)
+#define SPE_EVFR_V1P4_ADDS	(SPE_EV_L1D_ACCESS | SPE_EV_TLB_ACCESS | SPE_EV_LLC_ACCESS | \
+				 SPE_EV_LLC_MISS | SPE_EV_REMOTE_ACCESS | SPE_EV_L2D_ACCESS | \
+				 SPE_EV_L2D_MISS | SPE_EV_CACHE_DATA_MODIFIED | \
+				 SPE_EV_RECENTLY_FETCHED | SPE_EV_DATA_SNOOPED)
+
 /* ---- Data Source packet (DDI 0586A §5.3.5) ------------------------------ */
 /* 0b01 SZ 0011: payload 1 or 2 bytes (0x43, 0x53); the value is IMPDEF. */
 #define SPE_DATA_SOURCE_HDR_MASK	0xcfu

@@ -25,8 +25,7 @@
 	 SPE_FIELD_PREP(SPE_PMSIDR_COUNTSIZE_MASK, cntsz))
 
 /* The events every SPEv1 unit may filter on (DDI 0586A §4.3.8). */
-#define EVFR_V1	(SPE_EV_RETIRED | SPE_EV_L1D_REFILL | SPE_EV_TLB_WALK | \
-		 SPE_EV_MISPRED)
+#define EVFR_V1	SPE_EVFR_V1_ARCH
 /* Events 0..10 of DDI 0586A §5.3.7. */
 #define EV_V1	SPE_GENMASK(10, 0)
 
