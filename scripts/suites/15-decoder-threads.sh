@@ -22,8 +22,10 @@ for off in range(5000, len(d), 97003):
     d[off:off + 3] = b'\x20\x20\x20'  # extended-header prefixes: undecodable
 open(sys.argv[2], 'wb').write(bytes(d))
 PY
-# 6 queues, several AUXTRACE records each (chunks cut records: partials).
-"$spe" wrap -o "$tmp/m.data" --chunk 65536 "$tmp/a.bin@0" "$tmp/b.bin@1" "$tmp/c.bin@2" \
+# 6 queues, several AUXTRACE records each (chunks cut records: partials);
+# the kernel's map, for the kernel symbols of --kallsyms below.
+kmap=(--kernel-mmap "0xffff800008000000:0x400000:0:[kernel.kallsyms]_text")
+"$spe" wrap -o "$tmp/m.data" --chunk 65536 "${kmap[@]}" "$tmp/a.bin@0" "$tmp/b.bin@1" "$tmp/c.bin@2" \
 	"$tmp/bad.bin@3" "$tmp/b.bin@4" "$tmp/a.bin@5"
 
 run_all() {	# run_all J: every command's output with -j J
@@ -136,7 +138,7 @@ if (cd "$top/tools/spe-decode" && CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS=-fsa
 		>"$tmp/kallsyms"
 	spe_views_elf
 	python3 "$gen" 20000 --seed 44 --tids 77 --pcs "$(spe_views_pcs_all)" >"$tmp/p.bin"
-	"$spe" wrap -o "$tmp/p.data" --pid 77 --tid 77 --comm prog \
+	"$spe" wrap -o "$tmp/p.data" --pid 77 --tid 77 --comm prog "${kmap[@]}" \
 		--mmap "0x10000000:0x100000:0:$elf" "$tmp/p.bin@0" "$tmp/p.bin@1" "$tmp/p.bin@2"
 	for f in m p; do
 		"$spe" report -j 1 --top 1000000 --kallsyms "$tmp/kallsyms" "$tmp/$f.data" \

@@ -245,7 +245,12 @@ if [ $have_perf = 1 ] && perf record -q --buildid-all -o host.data -e cpu-clock 
 	awk '$2 ~ /^[tT]$/ { print $1, $3 }' /proc/kallsyms | awk 'NR % 97 == 0' | head -40 >kfuncs
 	kpcs=$(python3 -c 'import sys; print(",".join("%x" % (int(l.split()[0], 16) + 4) for l in open("kfuncs")))')
 	python3 "$gen" 400 --seed 9 --no-context --kpcs "$kpcs" >k.bin
-	"$spe" wrap -o k.data --features-from host.data --per-thread --pid 7 --tid 7 --comm p k.bin 2>/dev/null
+	# The kernel's map, as perf record writes it (without one perf, and
+	# spe-decode, name no kernel ip): from _stext past the last function.
+	kmap=$(awk '$3 == "_stext" { s = $1 } END { print s }' /proc/kallsyms)
+	kmap=(--kernel-mmap "0x$kmap:$(printf '%#x' $((0x$(tail -1 kfuncs | cut -d' ' -f1) + 0x1000 - 0x$kmap))):0:[kernel.kallsyms]_text")
+	"$spe" wrap -o k.data --features-from host.data --per-thread --pid 7 --tid 7 --comm p \
+		"${kmap[@]}" k.bin 2>/dev/null
 	# A cache of our own, with other names at the same addresses.
 	id=$(perf buildid-list -i host.data 2>/dev/null | awk '$2 == "[kernel.kallsyms]" { print $1 }')
 	mkdir -p "home/.debug/[kernel.kallsyms]/$id"
@@ -261,7 +266,7 @@ if [ $have_perf = 1 ] && perf record -q --buildid-all -o host.data -e cpu-clock 
 	[ "$n" -gt 20 ] && [ "$n" = "$(wc -l <s.out)" ] && ! grep -q 'cached_' s.out &&
 		tap_ok "a recording of this machine: kernel ips resolve from /proc/kallsyms ($n samples)" ||
 		tap_fail "kernel ips resolve from /proc/kallsyms" "$(head -2 s.out)"
-	"$spe" wrap -o k2.data --per-thread --pid 7 --tid 7 --comm p k.bin 2>/dev/null
+	"$spe" wrap -o k2.data --per-thread --pid 7 --tid 7 --comm p "${kmap[@]}" k.bin 2>/dev/null
 	HOME=$tmp/nohome "$spe" script -F ip,sym,dso k2.data >s.out
 	grep -q '\[kernel' s.out && tap_fail "another machine's recording does not use /proc/kallsyms" ||
 		tap_ok "another machine's recording does not use /proc/kallsyms"

@@ -168,4 +168,72 @@ cmpperf "kernel and module maps with --kallsyms, as perf" "$tmp/k.data" \
 	--kallsyms "$tmp/kallsyms" -- --kallsyms "$tmp/kallsyms"
 grep -q ' modfn_[0-9]*+0x[0-9a-f]* (\[my_mod\])$' "$tmp/s.out" && tap_ok "module ips: [my_mod] symbols" ||
 	tap_fail "module ips: [my_mod] symbols"
+
+# 6. A recording with no kernel map: perf maps no kernel ip, whatever the
+# kallsyms (every kernel ip is "[unknown] ([unknown])").
+wrap -o "$tmp/nok.data" "$tmp/k.bin"
+cmpperf "no kernel map, --kallsyms given: kernel ips as perf's" "$tmp/nok.data" \
+	--kallsyms "$tmp/kallsyms" -- --kallsyms "$tmp/kallsyms"
+check "no kernel map: [unknown] ([unknown]) for the kernel ips" \
+	'grep -q "^ *ffff80000[89][0-9a-f]* \[unknown\] (\[unknown\])$" "$tmp/s.out" && ! grep -q kernel.kallsyms "$tmp/s.out"'
+
+# 7. PLT entries: perf names them NAME@plt from .rela.plt, each after the
+# .dynsym symbol of its relocation, the table's header left to the symbol
+# before it (_init).  PCs every 4 bytes from .init to past the table, on
+# an AArch64 build (the recordings' machine: 32-byte header, 16-byte
+# entries) and a build of this host (.plt's sh_entsize).
+cat >"$tmp/plt.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+int main(int argc, char **argv)
+{
+	char buf[64];
+	char *p = malloc(16);
+	size_t n = strlen(argv[0]);
+
+	if (fgets(buf, sizeof(buf), stdin))
+		puts(buf);
+	free(p);
+	return (int)n + argc;
+}
+C
+# plt_pcs ELF BASE: every 4 bytes from .init's start to 64 bytes into .text
+plt_pcs() {
+	readelf -SW "$1" | awk -v b=$(($2)) '
+		{ sub(/^ *\[ *[0-9]+\] */, "") }
+		$1 == ".init" { lo = strtonum("0x" $3) } $1 == ".text" { hi = strtonum("0x" $3) + 64 }
+		END { for (a = lo; a < hi; a += 4) printf "%s%x", (a > lo ? "," : ""), a + b }'
+}
+# C++: the entries' names demangled as the other symbols are.
+cat >"$tmp/plt.cpp" <<'CPP'
+#include <iostream>
+#include <string>
+int main(int argc, char **argv)
+{
+	std::string s(argv[0]);
+
+	s += "x";
+	std::cout << s << std::endl;
+	return (int)s.size() + argc;
+}
+CPP
+for build in aarch64-linux-gnu-gcc:c gcc:c g++:cpp; do
+	cc=${build%:*}
+	if ! command -v "$cc" >/dev/null || ! "$cc" -O1 -o "$tmp/plt-$cc" "$tmp/plt.${build#*:}" 2>/dev/null; then
+		tap_skip "PLT symbols of a $cc build" "$cc cannot build a program here"
+		continue
+	fi
+	base=0x5555555a0000
+	python3 "$gen" 800 --seed 12 --no-context --pcs "$(plt_pcs "$tmp/plt-$cc" $base)" >"$tmp/plt.bin"
+	wrap -o "$tmp/plt.data" --mmap "$base:0x20000:0:$tmp/plt-$cc" "$tmp/plt.bin"
+	cmpperf "a $cc build's PLT entries, .init and .text: perf script's symbols" "$tmp/plt.data" --
+	if [ "$cc" = g++ ]; then
+		check "g++ build: demangled entries (std::endl<char, std::char_traits<char> >@plt+0x4)" \
+			'grep -q " std::endl<char, std::char_traits<char> >@plt+0x4 " "$tmp/s.out"'
+	else
+		check "$cc build: fgets@plt and its offsets named" \
+			'(for f in fgets; do grep -q " $f@plt+0xc " "$tmp/s.out" || exit 1; done)'
+	fi
+done
 tap_done

@@ -24,7 +24,7 @@ tap_ok "spe-decode and its unit tests build (SAN=$san)"
 # suite's.
 for t in perf_data_write perf_recording perf_data_read perf_time data_source aux_queue decode_workers \
 	 sample_synth symbols report view_sample latency_counts str_arena keyed_rows cost_table c2c tid_map queue_heap \
-	 io_failures tracepoints sample_time; do
+	 io_failures tracepoints sample_time symtab; do
 	tap_sub "$t" "$bld/tests/test_$t"
 done
 

@@ -22,8 +22,10 @@ import sys
 print(",".join("%x" % (int(l.split()[0], 16) + 0x10000000 + 4)
                for l in sys.stdin if len(l.split()) == 3 and l.split()[1] in "tT"))')
 python3 "$gen" 600 --seed 5 --no-context --pcs "$pcs" >"$tmp/sy.bin"
+# The kernel's map (perf names no kernel ip of a recording without one).
+kmap=(--kernel-mmap "0xffff800008000000:0x400000:0:[kernel.kallsyms]_text")
 "$spe" wrap -o "$tmp/sy.data" --per-thread --pid 77 --tid 77 --comm prog \
-	--mmap "0x10000000:0x100000:0:$elf" "$tmp/sy.bin"
+	--mmap "0x10000000:0x100000:0:$elf" "${kmap[@]}" "$tmp/sy.bin"
 "$spe" script --branch-miss -F ip,sym,dso "$tmp/sy.data" >"$tmp/s.out"
 if grep -q ' spe_symbols_lookup (' "$tmp/s.out" && grep -q ' main (' "$tmp/s.out"; then
 	tap_ok "user ips resolve to the ELF's functions through MMAP2"
@@ -115,7 +117,7 @@ python3 "$gen" 3000 --seed 51 --tids 77 --pcs "$pcs" >"$tmp/q0.bin"
 python3 "$gen" 2800 --seed 52 --tids 77,78 --pcs "$pcs" --ts0 1000050 >"$tmp/q2.bin"
 python3 "$gen" 2600 --seed 53 --no-context --pcs "$pcs" --ts0 999990 >"$tmp/q1.bin"
 python3 "$gen" 2500 --seed 54 --no-context --pcs "$pcs" --ts0 1000007 >"$tmp/q3.bin"
-"$spe" wrap -o "$tmp/mq.data" --pid 77 --tid 77 --comm prog --mmap "0x10000000:0x100000:0:$elf" \
+"$spe" wrap -o "$tmp/mq.data" --pid 77 --tid 77 --comm prog --mmap "0x10000000:0x100000:0:$elf" "${kmap[@]}" \
 	--switch 1:999000:77:77 --switch 3:999000:77:77 --switch 3:1000500:90:90 \
 	"$tmp/q0.bin@0" "$tmp/q1.bin@1" "$tmp/q2.bin@2" "$tmp/q3.bin@3"
 # report_j NAME FILE J: report -v -j J of FILE into $tmp/NAME.out and .err.

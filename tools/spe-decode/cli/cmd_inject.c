@@ -9,6 +9,15 @@
  * Weights are PERF_SAMPLE_WEIGHT_STRUCT: total latency in var1 (perf's
  * "weight"), issue latency in var2 (perf's "ins_lat") and translation
  * latency in var3 (perf's "p_stage_cyc").
+ *
+ * Without --itrace only the "memory" group is written, one sample per load
+ * or store.  perf c2c report counts every sample of the file, whatever its
+ * event (builtin-c2c.c process_sample_event has no event filter), while on
+ * the SPE recording it synthesises the memory group alone (its
+ * itrace_synth_opts: mem only).  A file of several groups, as
+ * perf inject --itrace writes, has it count each load once per group that
+ * holds it, and branch samples (data source 0) as "Unable to parse data
+ * source".  --itrace chooses perf's groups for perf report and perf script.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -53,8 +62,9 @@ static void usage(FILE *f)
 "Write the samples synthesised from the SPE data of IN as ordinary samples\n"
 "(with the tracking records they need) that stock perf report / script /\n"
 "mem report read.  --itrace, --branch-miss and --perf-version as for\n"
-"'script' (default: every group but instructions).  The filters choose the\n"
-"samples written; the tracking records are all kept.\n"
+"'script'; without --itrace only the memory group (M) is written, the\n"
+"samples perf c2c report counts on the recording itself.  The filters choose\n"
+"the samples written; the tracking records are all kept.\n"
 SPE_CLI_FILTER_HELP);
 }
 
@@ -245,12 +255,14 @@ static int run(int argc, char **argv)
 	struct spe_out_file of;
 	bool branch_miss = false;
 	int perf_version = -1;		/* not given */
-	bool itrace_given = false;
 	struct spe_sym_config symcfg = { 0 };
 	char why[256] = "";
 	int c, k, status, err;
 
-	spe_itrace_default(&in.it);
+	/* perf c2c report's and perf mem report -D's choice: memory only. */
+	memset(&in.it, 0, sizeof(in.it));
+	in.it.period = 1;
+	in.it.want[SPE_S_MEMORY] = true;
 	while ((c = getopt_long(argc, argv, "o:i:h" SPE_CLI_FILTER_SHORT, opts, NULL)) != -1) {
 		k = spe_filter_option(&in.filter, "inject", c, optarg);
 		if (k < 0)
@@ -264,7 +276,6 @@ static int run(int argc, char **argv)
 		case 'I':
 			if (spe_samples_parse_itrace("inject", optarg, &in.it))
 				return 2;
-			itrace_given = true;
 			break;
 		case 'B':
 			branch_miss = true;
@@ -290,7 +301,7 @@ static int run(int argc, char **argv)
 	in.it.branch_miss = branch_miss;
 	if (perf_version >= 0)
 		spe_itrace_for_perf(&in.it, (enum spe_perf_version)perf_version,
-				    !itrace_given, !branch_miss);
+				    false, !branch_miss);
 	/* Before the output is created: a filter that cannot apply leaves
 	 * nothing behind. */
 	if (spe_filter_prepare(&in.filter, "inject", path, &in.it))
@@ -348,6 +359,11 @@ static int run(int argc, char **argv)
 	if (!of.is_stdout)
 		fprintf(stderr, "spe-decode inject: %" PRIu64 " samples written to %s\n",
 			in.written, out);
+	for (k = 0, c = 0; k < SPE_S_NR; k++)
+		c += in.it.want[k];
+	if (c > 1)
+		fprintf(stderr, "spe-decode inject: %d sample groups: perf c2c report counts a "
+			"record once per group that holds it (--itrace=M for perf c2c)\n", c);
 	return status ? 1 : 0;
 }
 const struct spe_cli_command spe_cmd_inject = {

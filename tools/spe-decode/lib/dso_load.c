@@ -260,7 +260,9 @@ static int read_symbols(struct spe_symtab *t, Dwfl_Module *m, bool demangle)
 		if (err)
 			return err;
 	}
-	return 0;
+	/* perf names the PLT entries of a file whose symbols it read, from
+	 * the file itself (a debug file's .plt has no contents). */
+	return t->nr ? spe_plt_symbols(t, main_elf, demangle) : 0;
 }
 
 enum spe_dso_status spe_dso_load(struct spe_symtab *t, const char *path,

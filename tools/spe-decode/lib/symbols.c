@@ -468,15 +468,17 @@ static void load_dso(struct spe_symbols *s, struct dso *d)
 	s->warn(s->warn_ctx, msg);
 }
 
-/* A kernel ip.  Without kernel maps in the recording, every kernel ip is
- * the kernel's.  With them, as perf: an ip in a module's map is that
- * module's; the kernel's map, once kallsyms is loaded, spans its symbols;
- * an ip in no map is [unknown]. */
+/* A kernel ip, as perf: an ip in a module's map is that module's; the
+ * kernel's map, once kallsyms is loaded, spans its symbols; an ip in no
+ * map is [unknown], and so is every kernel ip of a recording without
+ * kernel maps (perf record could not read the kernel's addresses): perf
+ * makes the kernel's map from its MMAP record only, whatever kallsyms it
+ * is given. */
 static void lookup_kernel(struct spe_symbols *s, uint64_t ip, struct spe_sym *out)
 {
 	const struct spe_symtab_ent *sym;
 	const char *mod_map = NULL, *mod;
-	bool in_kernel = !s->nr_kmaps;
+	bool in_kernel = false;
 
 	/* perf: without kernel symbols, no kernel map (nor module) loads. */
 	if (!s->have_kernel)
@@ -502,7 +504,7 @@ static void lookup_kernel(struct spe_symbols *s, uint64_t ip, struct spe_sym *ou
 	if (!sym)
 		return;
 	mod = kallsyms_module(sym);
-	if (mod_map ? !mod || strcmp(mod, mod_map) : mod && s->nr_kmaps)
+	if (mod_map ? !mod || strcmp(mod, mod_map) : mod != NULL)
 		return;		/* a symbol of no map, or of another one */
 	if (mod)
 		out->dso = mod;

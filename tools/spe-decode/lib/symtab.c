@@ -40,6 +40,18 @@ int spe_symtab_add(struct spe_symtab *t, uint64_t start, uint64_t size, const ch
 	return 0;
 }
 
+int spe_symtab_add_plt(struct spe_symtab *t, uint64_t start, uint64_t size, const char *name,
+		       bool first)
+{
+	int err = spe_symtab_add(t, start, size, name, STB_GLOBAL);
+
+	if (!err) {
+		t->syms[t->nr - 1].plt = true;
+		t->syms[t->nr - 1].plt_first = first;
+	}
+	return err;
+}
+
 static int by_start(const void *a, const void *b)
 {
 	const struct spe_symtab_ent *x = a, *y = b;
@@ -98,7 +110,12 @@ void spe_symtab_finish(struct spe_symtab *t, bool kallsyms)
 		qsort(t->syms, t->nr, sizeof(*t->syms), by_start);
 	for (size_t i = 0; i < t->nr; i++) {
 		if (out && t->syms[out - 1].start == t->syms[i].start) {
-			if (better(&t->syms[out - 1], &t->syms[i]))
+			/* A PLT entry never displaces a symbol of the file:
+			 * perf inserts it after them, and its lookup meets
+			 * the older one first. */
+			if (t->syms[i].plt)
+				continue;
+			if (t->syms[out - 1].plt || better(&t->syms[out - 1], &t->syms[i]))
 				t->syms[out - 1] = t->syms[i];
 			continue;
 		}
@@ -110,15 +127,19 @@ void spe_symtab_finish(struct spe_symtab *t, bool kallsyms)
 	 * its page plus one page. */
 	for (size_t i = 0; i < t->nr; i++) {
 		struct spe_symtab_ent *e = &t->syms[i];
+		size_t next = i + 1;
 
 		if (e->end > e->start)
 			continue;
-		if (i + 1 == t->nr)
+		/* PLT entries come after perf's fixing of the ends. */
+		while (next < t->nr && t->syms[next].plt)
+			next++;
+		if (next == t->nr)
 			e->end = ((e->start + 4095) & ~4095ull) + 4096;
-		else if (kallsyms && is_module_sym(e) != is_module_sym(e + 1))
+		else if (kallsyms && is_module_sym(e) != is_module_sym(&t->syms[next]))
 			e->end = (e->start + 4096 + 4095) & ~4095ull;
 		else
-			e->end = e[1].start;
+			e->end = t->syms[next].start;
 	}
 }
 
@@ -138,7 +159,22 @@ static const struct spe_symtab_ent *search(const struct spe_symtab *t, uint64_t 
 		else
 			hi = mid;
 	}
-	if (!lo || addr >= t->syms[lo - 1].end)
+	if (!lo)
+		return NULL;
+	/*
+	 * Where an unsized symbol before a PLT (_init, run on to the next
+	 * function) spans the table, perf's answer is that of its lookup in
+	 * a red-black tree: the first symbol containing the address on the
+	 * search path.  The entries, inserted last and in increasing order,
+	 * are rebalanced above _init but for the first, its successor, which
+	 * stays below it: the table's header and first entry are _init's,
+	 * the other entries their own, and the addresses past the table
+	 * (padding up to .text) nobody's, as perf 6.1 prints them.
+	 */
+	if (t->syms[lo - 1].plt_first && lo >= 2 && !t->syms[lo - 2].plt &&
+	    addr < t->syms[lo - 2].end)
+		return &t->syms[lo - 2];
+	if (addr >= t->syms[lo - 1].end)
 		return NULL;
 	return &t->syms[lo - 1];
 }

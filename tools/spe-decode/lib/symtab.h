@@ -16,6 +16,8 @@ struct spe_symtab_ent {
 	const char *name;		/* into the table's pool once finished */
 	uint8_t binding;		/* STB_*, to choose among aliases */
 	bool module;			/* kallsyms: "[module]" follows the name */
+	bool plt;			/* a synthesised NAME@plt entry */
+	bool plt_first;			/* ... the first of its table */
 };
 
 /* A file offset range of a PT_LOAD segment and its ELF address. */
@@ -45,6 +47,18 @@ struct spe_symtab_hit {
  * copied.  -ENOMEM on failure. */
 int spe_symtab_add(struct spe_symtab *t, uint64_t start, uint64_t size, const char *name,
 		   uint8_t binding);
+/* Appends the PLT entry symbol name (its size known; first: the table's
+ * first entry).  perf adds these after it has settled the other symbols'
+ * ends: an unsized symbol before the table (_init) still runs to the next
+ * symbol that is not a PLT entry.  See search() in symtab.c for which of
+ * the two perf finds where they overlap. */
+int spe_symtab_add_plt(struct spe_symtab *t, uint64_t start, uint64_t size, const char *name,
+		       bool first);
+/* The NAME@plt symbols of an ELF file's PLT entries (plt_symbols.c), as
+ * perf synthesises them; none when it has no .plt, .rela.plt/.rel.plt and
+ * .dynsym.  0 or SPE_ERR_NOMEM. */
+typedef struct Elf Elf;
+int spe_plt_symbols(struct spe_symtab *t, Elf *e, bool demangle);
 /* Sorts, keeps one symbol per address (perf's choice among aliases) and
  * gives unsized symbols an end as perf does; kallsyms tables keep the gap
  * between kernel and module symbols unfilled. */

@@ -307,6 +307,13 @@ int main(void)
 	CHECK(!sym.has_sym && !strcmp(sym.dso, "/nonexistent/libgone.so") &&
 	      !strcmp(sym.name, "[unknown]"), "an absent file: its name as dso, [unknown] symbol");
 
+	/* perf makes the kernel's map from its MMAP record only: until then
+	 * no kernel ip has a symbol, whatever kallsyms says. */
+	spe_symbols_lookup(s, 42, 0xffff800008010040ULL, PERF_RECORD_MISC_KERNEL, &sym);
+	CHECK(!sym.has_sym && !strcmp(sym.name, "[unknown]") && !strcmp(sym.dso, "[unknown]"),
+	      "no kernel map: a kernel ip is [unknown] ([unknown]), as perf");
+	mmap2_id(s, (uint32_t)-1, 0xffff800008000000ULL, 0x100000, "[kernel.kallsyms]_text",
+		 NULL, 0);
 	spe_symbols_lookup(s, 42, 0xffff800008010040ULL, PERF_RECORD_MISC_KERNEL, &sym);
 	CHECK(sym.has_sym && !strcmp(sym.name, "do_page_fault") && sym.offset == 0x40 &&
 	      !strcmp(sym.dso, "[kernel.kallsyms]"), "kernel ip resolved from kallsyms");
