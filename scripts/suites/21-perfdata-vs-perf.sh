@@ -441,4 +441,82 @@ PY
 		tap_fail "spe-decode builds with WITHOUT_LIBTRACEEVENT=1" "$(tail -5 "$tmp/nolib.log")"
 	fi
 fi
+
+# 14. perf's own options on report, c2c and script (perf_options.c): what
+#     a perf user's script passes runs unchanged.  Each compared with what
+#     perf 6.1 prints for the same recording.
+# --header-only: perf's lines, but for the "# event :" lines of the
+# attributes, which spe-decode does not print (spe-decode.txt).
+perf report -i "$tmp/m.data" --header-only 2>/dev/null | grep -v '^# event : ' >"$tmp/p.h"
+"$spe" report --header-only "$tmp/m.data" >"$tmp/s.h" 2>"$tmp/s.err"
+same "report --header-only: perf's header lines (but its event attributes)" "$tmp/p.h" "$tmp/s.h"
+# --header: the header, then the report.
+"$spe" report --header "$tmp/m.data" >"$tmp/s.hr" 2>"$tmp/s.err"
+"$spe" report "$tmp/m.data" >"$tmp/s.r"
+cat "$tmp/s.h" "$tmp/s.r" >"$tmp/s.hr.want"
+same "report --header: the header lines, then the report" "$tmp/s.hr.want" "$tmp/s.hr"
+# -D: perf report's raw trace dump is spe-decode dump's.
+"$spe" dump "$tmp/m.data" >"$tmp/s.dump"
+"$spe" report -D "$tmp/m.data" >"$tmp/s.D"
+same "report -D prints what spe-decode dump prints" "$tmp/s.dump" "$tmp/s.D"
+# -s KEYS is --sort; the key 'symbol' is 'sym', as for perf, whose rows
+# for -s symbol are those of -s sym (plus an IPC column of "-": SPE
+# records carry no IPC, and spe-decode prints no such column).
+"$spe" report --sort sym,dso "$tmp/m.data" >"$tmp/s.sort"
+"$spe" report -s symbol,dso "$tmp/m.data" >"$tmp/s.s"
+perf report -i "$tmp/m.data" --itrace=i1i --stdio -s sym,dso 2>/dev/null | grep -v '^#' |
+	sed 's/ *$//' >"$tmp/p.sym"
+perf report -i "$tmp/m.data" --itrace=i1i --stdio -s symbol,dso 2>/dev/null | grep -v '^#' |
+	sed 's/ *- *- *$//; s/ *$//' >"$tmp/p.symbol"
+check "report -s symbol,dso is --sort sym,dso, as perf's -s symbol has the rows of its -s sym" \
+	'[ -s "$tmp/s.s" ] && cmp -s "$tmp/s.sort" "$tmp/s.s" && [ -s "$tmp/p.sym" ] && cmp -s "$tmp/p.sym" "$tmp/p.symbol"'
+# Options that change nothing for SPE data: accepted (perf takes them),
+# the output unchanged, one note each on stderr; -q silences the notes;
+# --stdio is spe-decode's only layout and needs none.  -k wants a file
+# that exists (as perf's): any will do.
+ko=$spe
+"$spe" report --stdio -f -n -k "$ko" "$tmp/m.data" >"$tmp/s.o" 2>"$tmp/s.err"
+rc=$?
+check "report --stdio -f -n -k FILE: exit 0, the report unchanged, one note each for -f, -n, -k" \
+	'[ $rc = 0 ] && cmp -s "$tmp/s.r" "$tmp/s.o" && [ "$(wc -l <"$tmp/s.err")" = 3 ] &&
+	 grep -q -- "-f/--force" "$tmp/s.err" && grep -q -- "-n/--show-nr-samples" "$tmp/s.err" &&
+	 grep -q -- "-k/--vmlinux" "$tmp/s.err"'
+"$spe" report -f -n -k "$ko" -q "$tmp/m.data" >"$tmp/s.o" 2>"$tmp/s.err"
+rc=$?
+check "report -q: no notes, the same report" '[ $rc = 0 ] && cmp -s "$tmp/s.r" "$tmp/s.o" && [ ! -s "$tmp/s.err" ]'
+"$spe" report -k "$tmp/no-such-vmlinux" "$tmp/m.data" >/dev/null 2>"$tmp/s.err"
+rc=$?
+perf report -i "$tmp/m.data" -k "$tmp/no-such-vmlinux" --stdio >/dev/null 2>&1
+prc=$?
+check "report -k with a missing file is an error naming it, as perf's (exit $rc, perf $prc)" \
+	'[ $rc = 2 ] && [ $prc != 0 ] && grep -q "no-such-vmlinux" "$tmp/s.err"'
+"$spe" c2c "$tmp/m.data" >"$tmp/s.c2c"
+"$spe" c2c --stdio -f -q -k "$ko" "$tmp/m.data" >"$tmp/s.c2c.o" 2>"$tmp/s.err"
+rc=$?
+check "c2c --stdio -f -q -k FILE: exit 0, the same lines, nothing said" \
+	'[ $rc = 0 ] && [ -s "$tmp/s.c2c" ] && cmp -s "$tmp/s.c2c" "$tmp/s.c2c.o" && [ ! -s "$tmp/s.err" ]'
+# script --reltime / --deltatime: perf's times, byte for byte, in µs and ns.
+for t in --reltime --deltatime; do
+	for ns in "" --ns; do
+		perf script -i "$tmp/m.data" $t $ns >"$tmp/p.out" 2>/dev/null
+		"$spe" script --branch-miss $t $ns "$tmp/m.data" >"$tmp/s.out"
+		same "script $t $ns: perf's lines" "$tmp/p.out" "$tmp/s.out"
+	done
+done
+# Tracepoint lines are times like the SPE samples' (perf counts both).
+if [ -s "$tmp/tp-mix.data" ] && [ -n "${ks+set}" ]; then
+	perf script -i "$tmp/tp-mix.data" --deltatime >"$tmp/p.out" 2>/dev/null
+	"$spe" script --branch-miss --deltatime "${ks[@]}" "$tmp/tp-mix.data" >"$tmp/s.out" 2>/dev/null
+	same "script --deltatime with tracepoint samples: perf's lines" "$tmp/p.out" "$tmp/s.out"
+fi
+"$spe" script --reltime --deltatime "$tmp/m.data" >/dev/null 2>"$tmp/s.err"
+rc=$?
+check "script --reltime --deltatime: a usage error, as perf refuses the pair" \
+	'[ $rc = 2 ] && grep -q "exclude each other" "$tmp/s.err"'
+# -G (no call graph in SPE samples), -f, -k: accepted, the lines unchanged.
+"$spe" script --branch-miss "$tmp/m.data" >"$tmp/s.out"
+"$spe" script --branch-miss -G -f -k "$ko" "$tmp/m.data" >"$tmp/s.o" 2>"$tmp/s.err"
+rc=$?
+check "script -G -f -k FILE: exit 0, the lines unchanged, a note each" \
+	'[ $rc = 0 ] && cmp -s "$tmp/s.out" "$tmp/s.o" && [ "$(wc -l <"$tmp/s.err")" = 3 ]'
 tap_done

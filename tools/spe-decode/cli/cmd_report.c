@@ -17,6 +17,8 @@
 #include "filter.h"
 #include "input.h"
 #include "kernel_symbols.h"
+#include "perf_header.h"
+#include "perf_options.h"
 #include "samples.h"
 #include "split_sessions.h"
 #include "spe_report.h"
@@ -181,7 +183,7 @@ SPE_CLI_FILTER_HELP);
 
 static int run(int argc, char **argv)
 {
-	static const struct option opts[] = {
+	static const struct option own[] = {
 		{ "top", required_argument, NULL, 't' },
 		{ "sort", required_argument, NULL, 'S' },
 		{ "order", required_argument, NULL, 'O' },
@@ -195,6 +197,9 @@ static int run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct option opts[SPE_PERF_GETOPT_MAX];
+	char shorts[64];
+	struct spe_perf_opts po = { 0 };
 	struct rep rp = { 0 }, *parts = NULL;
 	struct spe_sym_config symcfg = { 0 };
 	struct spe_split split;
@@ -209,11 +214,14 @@ static int run(int argc, char **argv)
 	char err[256] = "", kallsyms[4096], *end;
 	int c, status;
 
-	while ((c = getopt_long(argc, argv, "i:j:hv" SPE_CLI_FILTER_SHORT, opts, NULL)) != -1) {
+	spe_perf_getopt(SPE_PERF_CMD_REPORT, own, "i:j:hv" SPE_CLI_FILTER_SHORT, opts, shorts);
+	while ((c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
 		int k = spe_filter_option(&rp.filter, "report", c, optarg);
 
 		if (!k)
 			k = spe_cli_common_option("report", c, &path, &r.threads, &symcfg);
+		if (!k)
+			k = spe_perf_option(&po, SPE_PERF_CMD_REPORT, "report", c, optarg);
 		if (k < 0)
 			return 2;
 		if (k)
@@ -253,6 +261,20 @@ static int run(int argc, char **argv)
 	}
 	if (spe_cli_input(argc, argv, &path, usage))
 		return 2;
+	spe_perf_notes(&po, "report");
+	if (po.sort && !cost.sort)	/* perf's -s is --sort */
+		cost.sort = po.sort;
+	/* perf report -D: the raw trace, which for SPE is spe-decode dump's. */
+	if (po.dump) {
+		optind = 0;	/* dump parses its own command line */
+		return spe_cmd_dump.run(2, (char *[]){ "spe-decode report", (char *)path, NULL });
+	}
+	if (po.header || po.header_only) {
+		status = spe_perf_header_print(stdout, "report", path);
+		if (status || po.header_only)
+			return status;
+		fflush(stdout);
+	}
 	/* Without --kallsyms: perf's build-id cache, or this machine's. */
 	if (!symcfg.kallsyms)
 		symcfg.kallsyms = spe_default_kallsyms(path, kallsyms, sizeof(kallsyms));

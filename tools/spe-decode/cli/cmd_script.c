@@ -21,6 +21,7 @@
 #include "kernel_symbols.h"
 #include "line_format.h"
 #include "output_thread.h"
+#include "perf_options.h"
 #include "samples.h"
 #include "tp_buffer.h"
 #include "tracepoints.h"
@@ -106,6 +107,14 @@ struct script {
 	bool fields_given;		/* -F: CSV and JSON print only those */
 	size_t ds_width;		/* widest data_src column so far */
 	bool ns;
+	/* perf's --reltime / --deltatime: times since the first line's or
+	 * the line before's (shown_time()). */
+	bool reltime, deltatime, time_seen;
+	uint64_t time_base;
+	/* perf's -S LIST: only the samples in these symbols (NULL: all). */
+	char *symbols_buf;
+	const char **symbols;
+	size_t nr_symbols;
 	int name_width;
 	struct spe_itrace it;
 	struct spe_symbols *syms;
@@ -289,6 +298,57 @@ static inline __attribute__((always_inline)) void copy_fixed(char *d, const char
 		memcpy(d + n - 16, s + n - 16, 16);
 }
 
+/*
+ * The time a line shows: the sample's, or with --reltime the time since
+ * the first line's, with --deltatime since the line before's (perf
+ * script's perf_sample__fprintf_start()).
+ */
+static uint64_t shown_time(struct script *sc, uint64_t t)
+{
+	uint64_t base;
+
+	if (!sc->reltime && !sc->deltatime)
+		return t;
+	if (!sc->time_seen) {
+		sc->time_seen = true;
+		sc->time_base = t;
+	}
+	base = sc->time_base;
+	if (sc->deltatime)
+		sc->time_base = t;
+	return t >= base ? t - base : 0;
+}
+
+/* perf's -S LIST: comma-separated symbol names into sc->symbols. */
+static int parse_symbols(struct script *sc, const char *list)
+{
+	char *save = NULL, *tok;
+	size_t n = 1;
+
+	for (const char *p = list; *p; p++)
+		n += *p == ',';
+	sc->symbols_buf = strdup(list);
+	sc->symbols = calloc(n, sizeof(*sc->symbols));
+	if (!sc->symbols_buf || !sc->symbols) {
+		fprintf(stderr, "spe-decode script: out of memory\n");
+		return -1;
+	}
+	for (tok = strtok_r(sc->symbols_buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		sc->symbols[sc->nr_symbols++] = tok;
+	return 0;
+}
+
+/* Whether -S keeps a sample of symbol @sym (a sample without one: no). */
+static bool symbol_listed(const struct script *sc, const struct spe_sym *sym)
+{
+	if (!sc->symbols)
+		return true;
+	for (size_t i = 0; sym->has_sym && i < sc->nr_symbols; i++)
+		if (!strcmp(sym->name, sc->symbols[i]))
+			return true;
+	return false;
+}
+
 /* comm, pid/tid, cpu, time and period: the same for all of a record's samples. */
 static inline __attribute__((always_inline)) void
 perf_prefix(struct script *sc, const bool *f, const struct spe_sample *s, const char *comm,
@@ -334,7 +394,7 @@ perf_prefix(struct script *sc, const bool *f, const struct spe_sample *s, const 
 		memcpy(w->text, l.b, l.n);
 time:
 	if (f[F_TIME]) {
-		l_time(&l, sc->ns, s->time);
+		l_time(&l, sc->ns, shown_time(sc, s->time));
 		memcpy(l.b + l.n, ": ", 2);
 		l.n += 2;
 	}
@@ -351,7 +411,8 @@ print_perf_fields(struct script *sc, const bool *f, const struct spe_sample *s,
 	if (OBUF_SIZE - sc->olen < LINE_MAX_BYTES + LINE_SLACK)
 		obuf_flush(sc);
 	l.b = sc->obuf + sc->olen;
-	if (!same_record) {
+	/* --deltatime: a record's second sample is 0 after its first. */
+	if (!same_record || sc->deltatime) {
 		struct line p = { .b = sc->prefix };
 
 		perf_prefix(sc, f, s, comm, &p);
@@ -1018,7 +1079,8 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 			sc->last_tid = s->tid;
 		}
 		spe_symbols_lookup(sc->syms, s->pid, s->ip, s->cpumode, &sc->sym);
-		sc->record_out = !spe_filter_names_of(&sc->filter, sc->syms, s, &sc->sym);
+		sc->record_out = !spe_filter_names_of(&sc->filter, sc->syms, s, &sc->sym) ||
+				 !symbol_listed(sc, &sc->sym);
 		if (sc->record_out)
 			return 0;
 	}
@@ -1046,7 +1108,8 @@ static void tp_line_perf(struct script *sc, const struct spe_sample *who, const 
 			 const char *name)
 {
 	char start[400], cpu[16] = "";
-	uint64_t sec = who->time / 1000000000, frac = who->time % 1000000000;
+	uint64_t t = shown_time(sc, who->time);
+	uint64_t sec = t / 1000000000, frac = t % 1000000000;
 	int n;
 
 	/* By snprintf: tracepoint lines are few, and line_format.h's helpers
@@ -1210,7 +1273,7 @@ static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 
 static int run(int argc, char **argv)
 {
-	static const struct option opts[] = {
+	static const struct option own[] = {
 		{ "itrace", required_argument, NULL, 'I' },
 		{ "fields", required_argument, NULL, 'F' },
 		{ "json", no_argument, NULL, 'J' },
@@ -1227,6 +1290,9 @@ static int run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct script sc = { .fmt = FMT_PERF, .event_filter = -1 };
+	struct option opts[SPE_PERF_GETOPT_MAX];
+	char shorts[64];
+	struct spe_perf_opts po = { 0 };
 	struct spe_sym_config symcfg = { 0 };
 	struct spe_samples_run r = { .cmd = "script", .on_sample = on_sample,
 				     .on_event = on_event, .ctx = &sc };
@@ -1240,11 +1306,14 @@ static int run(int argc, char **argv)
 
 	spe_itrace_default(&sc.it);
 	memcpy(sc.f, default_fields, sizeof(sc.f));
-	while ((c = getopt_long(argc, argv, "F:e:i:j:C:h", opts, NULL)) != -1) {
+	spe_perf_getopt(SPE_PERF_CMD_SCRIPT, own, "F:e:i:j:C:h", opts, shorts);
+	while ((c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
 		int k = spe_filter_option(&sc.filter, "script", c, optarg);
 
 		if (!k)
 			k = spe_cli_common_option("script", c, &path, &r.threads, &symcfg);
+		if (!k)
+			k = spe_perf_option(&po, SPE_PERF_CMD_SCRIPT, "script", c, optarg);
 		if (k < 0)
 			return 2;
 		if (k)
@@ -1292,6 +1361,15 @@ static int run(int argc, char **argv)
 	}
 	if (spe_cli_input(argc, argv, &path, usage))
 		return 2;
+	spe_perf_notes(&po, "script");
+	if (po.symbols && parse_symbols(&sc, po.symbols))
+		return 2;
+	if (po.reltime && po.deltatime) {
+		fprintf(stderr, "spe-decode script: --reltime and --deltatime exclude each other\n");
+		return 2;
+	}
+	sc.reltime = po.reltime;
+	sc.deltatime = po.deltatime;
 	sc.it.branch_miss = branch_miss;
 	if (perf_version >= 0)
 		spe_itrace_for_perf(&sc.it, (enum spe_perf_version)perf_version,
@@ -1421,6 +1499,8 @@ static int run(int argc, char **argv)
 	free(sc.rec.b);
 	free(sc.line.b);
 	free(sc.tpbuf);
+	free(sc.symbols);
+	free(sc.symbols_buf);
 	spe_tracepoints_free(sc.tp);
 	spe_symbols_free(sc.syms);
 	return status;

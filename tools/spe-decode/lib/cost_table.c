@@ -170,6 +170,9 @@ int spe_cost_new(struct spe_cost_table **out, const char *keys, char *why, size_
 		for (k = 0; k < SPE_KEY_NR; k++)
 			if (strlen(key_names[k]) == len && !strncmp(p, key_names[k], len))
 				break;
+		/* perf's long name of sym (perf-report.txt, --sort) */
+		if (len == 6 && !strncmp(p, "symbol", 6))
+			k = SPE_KEY_SYM;
 		if (k == SPE_KEY_NR || t->uses[k]) {
 			snprintf(why, whylen, "%s sort key '%.*s' (keys: sym, dso, srcline, "
 				 "symbol_daddr, data_src, op, cpu, pid, comm)",
