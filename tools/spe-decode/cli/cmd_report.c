@@ -264,6 +264,10 @@ static int run(int argc, char **argv)
 	spe_perf_notes(&po, "report");
 	if (po.sort && !cost.sort)	/* perf's -s is --sort */
 		cost.sort = po.sort;
+	cost.separator = po.separator;
+	if (po.separator && !cost.sort && !spe_perf_quiet())
+		fprintf(stderr, "spe-decode report: -t/--field-separator changes nothing: it "
+			"splits the columns of --sort tables, and this is the summary\n");
 	/* perf report -D: the raw trace, which for SPE is spe-decode dump's. */
 	if (po.dump) {
 		optind = 0;	/* dump parses its own command line */

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,8 @@
 #include "output_thread.h"
 #include "perf_options.h"
 #include "samples.h"
+#include "side_events.h"
+#include "spe_views.h"
 #include "tp_buffer.h"
 #include "tracepoints.h"
 #include "tracing_data.h"
@@ -30,7 +33,7 @@
 enum field {
 	F_COMM, F_PID, F_TID, F_CPU, F_TIME, F_PERIOD, F_EVENT, F_ADDR, F_DATA_SRC,
 	F_WEIGHT, F_INS_LAT, F_XLAT_LAT, F_IP, F_SYM, F_SYMOFF, F_DSO, F_PHYS_ADDR,
-	F_CPUMODE, F_FLAGS, F_BRSTACK, F_NR
+	F_CPUMODE, F_FLAGS, F_BRSTACK, F_SRCLINE, F_NR
 };
 
 /* In perf script's print order. */
@@ -41,7 +44,7 @@ static const char *const field_names[F_NR] = {
 	[F_INS_LAT] = "ins_lat", [F_XLAT_LAT] = "xlat_lat", [F_IP] = "ip",
 	[F_SYM] = "sym", [F_SYMOFF] = "symoff", [F_DSO] = "dso",
 	[F_PHYS_ADDR] = "phys_addr", [F_CPUMODE] = "cpumode", [F_FLAGS] = "flags",
-	[F_BRSTACK] = "brstack",
+	[F_BRSTACK] = "brstack", [F_SRCLINE] = "srcline",
 };
 
 /* perf script's fields for an SPE recording when -F is not given. */
@@ -109,7 +112,8 @@ struct script {
 	bool ns;
 	/* perf's --reltime / --deltatime: times since the first line's or
 	 * the line before's (shown_time()). */
-	bool reltime, deltatime, time_seen;
+	bool reltime, deltatime;
+	unsigned side_events;		/* --show-task/mmap-events: SPE_SIDE_* */
 	uint64_t time_base;
 	/* perf's -S LIST: only the samples in these symbols (NULL: all). */
 	char *symbols_buf;
@@ -118,6 +122,7 @@ struct script {
 	int name_width;
 	struct spe_itrace it;
 	struct spe_symbols *syms;
+	struct spe_srcline *sl;		/* -F srcline only */
 	struct spe_output *out;
 	int event_filter;		/* a kind, or -1 */
 	struct spe_filter filter;	/* --pid, --tid, -C, --comm, --dso, --time */
@@ -309,10 +314,10 @@ static uint64_t shown_time(struct script *sc, uint64_t t)
 
 	if (!sc->reltime && !sc->deltatime)
 		return t;
-	if (!sc->time_seen) {
-		sc->time_seen = true;
+	/* As perf's, a base of 0 is none yet: a record at time 0 (a
+	 * synthesised COMM) leaves the first sample's time the base. */
+	if (!sc->time_base)
 		sc->time_base = t;
-	}
 	base = sc->time_base;
 	if (sc->deltatime)
 		sc->time_base = t;
@@ -347,6 +352,24 @@ static bool symbol_listed(const struct script *sc, const struct spe_sym *sym)
 		if (!strcmp(sym->name, sc->symbols[i]))
 			return true;
 	return false;
+}
+
+/*
+ * -F srcline, as perf script prints it: the sample's source line on a line
+ * of its own, "  file.c:123", when it is known (perf leaves out an
+ * unknown one, and prints nothing for code in no file).
+ */
+static void obuf_put(struct script *sc, const char *p, size_t n);
+
+static void put_srcline(struct script *sc, const struct spe_sym *sym)
+{
+	const char *line = spe_srcline_get(sc->sl, sym);
+
+	if (!line)
+		return;
+	obuf_put(sc, "  ", 2);
+	obuf_put(sc, line, strlen(line));
+	obuf_put(sc, "\n", 1);
 }
 
 /* comm, pid/tid, cpu, time and period: the same for all of a record's samples. */
@@ -534,6 +557,8 @@ have_ipsym:
 		}
 	l.b[l.n++] = '\n';
 	sc->olen += l.n;
+	if (f[F_SRCLINE])
+		put_srcline(sc, sym);
 }
 
 /*
@@ -898,6 +923,7 @@ static inline void put_field(struct script *sc, struct line *l, enum field f,
 		if (json)
 			l->b[l->n++] = ']';
 		break;
+	case F_SRCLINE:		/* the perf layout's only */
 	case F_NR:
 		break;
 	}
@@ -1246,6 +1272,42 @@ static bool tp_summary(const struct script *sc, const char *path)
 	return fault;
 }
 
+/*
+ * --show-task-events / --show-mmap-events: the record's line, in perf's
+ * default line start (as a tracepoint sample's, tp_line_perf()) with the
+ * thread's name as the record leaves it.  The perf layout only: JSON and
+ * CSV lines are samples.
+ */
+static void side_event_line(struct script *sc, const struct spe_perf_reader_event *ev)
+{
+	char text[PATH_MAX + 200], start[200];
+	size_t n = spe_side_event_text(ev->header, sc->side_events, text, sizeof(text));
+	uint64_t t;
+	int k;
+
+	if (!n)
+		return;
+	t = shown_time(sc, ev->sid.has_time ? ev->sid.time : 0);
+	/* perf prints the CPU of these records even where their event
+	 * records none (a per-thread recording's): -1, "[-01]". */
+	k = snprintf(start, sizeof(start), "%16s %5d [%03d] %5" PRIu64 ".%0*" PRIu64 ": ",
+		     comm_of(sc, (int32_t)ev->sid.tid), (int32_t)ev->sid.tid,
+		     ev->sid.has_cpu ? (int32_t)ev->sid.cpu : -1,
+		     t / 1000000000, sc->ns ? 9 : 6,
+		     sc->ns ? t % 1000000000 : t % 1000000000 / 1000);
+	obuf_put(sc, start, k < (int)sizeof(start) ? (size_t)k : sizeof(start) - 1);
+	obuf_put(sc, text, n);
+	obuf_put(sc, "\n", 1);
+}
+
+/* What -S and -F srcline took. */
+static void free_lists(struct script *sc)
+{
+	free(sc->symbols);
+	free(sc->symbols_buf);
+	spe_srcline_free(sc->sl);
+}
+
 static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 {
 	struct script *sc = ctx;
@@ -1268,7 +1330,11 @@ static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 	if (ev->header->type == PERF_RECORD_MMAP || ev->header->type == PERF_RECORD_MMAP2 ||
 	    ev->header->type == PERF_RECORD_FORK)
 		memset(sc->ips, 0, NR_IP_SLOTS * sizeof(*sc->ips));
-	return spe_symbols_event(sc->syms, ev) == SPE_ERR_NOMEM;
+	if (spe_symbols_event(sc->syms, ev) == SPE_ERR_NOMEM)
+		return 1;
+	if (sc->side_events && sc->fmt == FMT_PERF)
+		side_event_line(sc, ev);
+	return output_failed(sc) ? 1 : 0;
 }
 
 static int run(int argc, char **argv)
@@ -1362,14 +1428,22 @@ static int run(int argc, char **argv)
 	if (spe_cli_input(argc, argv, &path, usage))
 		return 2;
 	spe_perf_notes(&po, "script");
-	if (po.symbols && parse_symbols(&sc, po.symbols))
-		return 2;
 	if (po.reltime && po.deltatime) {
 		fprintf(stderr, "spe-decode script: --reltime and --deltatime exclude each other\n");
 		return 2;
 	}
+	if (sc.f[F_SRCLINE] && sc.fmt != FMT_PERF) {
+		fprintf(stderr, "spe-decode script: -F srcline is a field of perf's layout, not "
+			"of --json or --csv\n");
+		return 2;
+	}
+	if (po.symbols && parse_symbols(&sc, po.symbols)) {
+		free_lists(&sc);
+		return 1;
+	}
 	sc.reltime = po.reltime;
 	sc.deltatime = po.deltatime;
+	sc.side_events = po.side_events;
 	sc.it.branch_miss = branch_miss;
 	if (perf_version >= 0)
 		spe_itrace_for_perf(&sc.it, (enum spe_perf_version)perf_version,
@@ -1388,6 +1462,7 @@ static int run(int argc, char **argv)
 	if (spe_tracepoints_open(&sc.tp, path, err, sizeof(err))) {
 		if (!sc.tp) {
 			fprintf(stderr, "spe-decode script: out of memory\n");
+			free_lists(&sc);
 			return 1;
 		}
 		fprintf(stderr, "spe-decode script: %s: %s; its tracepoint samples are not "
@@ -1408,9 +1483,17 @@ static int run(int argc, char **argv)
 		fprintf(stderr, "spe-decode script: %s\n", err[0] ? err : "out of memory");
 		spe_symbols_free(sc.syms);
 		spe_tracepoints_free(sc.tp);
+		free_lists(&sc);
 		return 1;
 	}
 	spe_tracepoints_set_symbols(sc.tp, sc.syms);
+	if (sc.f[F_SRCLINE] && spe_srcline_new(&sc.sl, symcfg.symfs)) {
+		fprintf(stderr, "spe-decode script: out of memory\n");
+		spe_symbols_free(sc.syms);
+		spe_tracepoints_free(sc.tp);
+		free_lists(&sc);
+		return 1;
+	}
 	sc.out = malloc(sizeof(*sc.out));
 	sc.ips = calloc(NR_IP_SLOTS, sizeof(*sc.ips));
 	/*
@@ -1441,6 +1524,7 @@ static int run(int argc, char **argv)
 			free(sc.obuf);
 		spe_symbols_free(sc.syms);
 		spe_tracepoints_free(sc.tp);
+		free_lists(&sc);
 		return 1;
 	}
 	spe_output_init(sc.out, STDOUT_FILENO);
@@ -1499,8 +1583,7 @@ static int run(int argc, char **argv)
 	free(sc.rec.b);
 	free(sc.line.b);
 	free(sc.tpbuf);
-	free(sc.symbols);
-	free(sc.symbols_buf);
+	free_lists(&sc);
 	spe_tracepoints_free(sc.tp);
 	spe_symbols_free(sc.syms);
 	return status;

@@ -6,14 +6,15 @@
 #include <unistd.h>
 
 #include "perf_options.h"
+#include "side_events.h"
 
 /* What spe-decode does with an option of the table. */
 enum action {
 	ACT_NONE,		/* what spe-decode does anyway: nothing to say */
 	ACT_NOTE,		/* no meaning for SPE data here: said once */
 	ACT_VMLINUX,		/* a note, once the file is there (as perf checks) */
-	ACT_HEADER, ACT_HEADER_ONLY, ACT_DUMP, ACT_SORT, ACT_QUIET, ACT_SYMBOLS,
-	ACT_RELTIME, ACT_DELTATIME,
+	ACT_HEADER, ACT_HEADER_ONLY, ACT_DUMP, ACT_SORT, ACT_SEPARATOR, ACT_QUIET, ACT_SYMBOLS,
+	ACT_RELTIME, ACT_DELTATIME, ACT_TASK_EVENTS, ACT_MMAP_EVENTS,
 };
 
 struct perf_option {
@@ -41,6 +42,7 @@ static const struct perf_option table[] = {
 	{ "header-only", 0, SPE_POPT_HEADER_ONLY, no_argument, REPORT, ACT_HEADER_ONLY, NULL },
 	{ "dump-raw-trace", 'D', 'D', no_argument, REPORT, ACT_DUMP, NULL },
 	{ "sort", 's', 's', required_argument, REPORT, ACT_SORT, NULL },
+	{ "field-separator", 't', 't', required_argument, REPORT, ACT_SEPARATOR, NULL },
 	{ "vmlinux", 'k', 'k', required_argument, REPORT | C2C | SCRIPT, ACT_VMLINUX,
 	  "-k/--vmlinux is accepted, but kernel symbols come from kallsyms "
 	  "(--kallsyms FILE); the vmlinux file is not read" },
@@ -52,6 +54,8 @@ static const struct perf_option table[] = {
 	{ "symbols", 'S', 'S', required_argument, SCRIPT, ACT_SYMBOLS, NULL },
 	{ "reltime", 0, SPE_POPT_RELTIME, no_argument, SCRIPT, ACT_RELTIME, NULL },
 	{ "deltatime", 0, SPE_POPT_DELTATIME, no_argument, SCRIPT, ACT_DELTATIME, NULL },
+	{ "show-task-events", 0, SPE_POPT_TASK_EVENTS, no_argument, SCRIPT, ACT_TASK_EVENTS, NULL },
+	{ "show-mmap-events", 0, SPE_POPT_MMAP_EVENTS, no_argument, SCRIPT, ACT_MMAP_EVENTS, NULL },
 	{ "hide-call-graph", 'G', 'G', no_argument, SCRIPT, ACT_NOTE,
 	  "-G/--hide-call-graph changes nothing: SPE samples have no call graph" },
 };
@@ -121,6 +125,9 @@ int spe_perf_option(struct spe_perf_opts *po, enum spe_perf_cmd cmd, const char 
 		case ACT_SORT:
 			po->sort = arg;
 			break;
+		case ACT_SEPARATOR:
+			po->separator = arg;
+			break;
 		case ACT_QUIET:
 			quiet = true;
 			break;
@@ -132,6 +139,12 @@ int spe_perf_option(struct spe_perf_opts *po, enum spe_perf_cmd cmd, const char 
 			break;
 		case ACT_DELTATIME:
 			po->deltatime = true;
+			break;
+		case ACT_TASK_EVENTS:
+			po->side_events |= SPE_SIDE_TASK;
+			break;
+		case ACT_MMAP_EVENTS:
+			po->side_events |= SPE_SIDE_MMAP;
 			break;
 		}
 		return 1;

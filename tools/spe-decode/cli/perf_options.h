@@ -31,16 +31,18 @@ struct spe_perf_opts {
 	bool header_only;	/* --header-only: the header alone */
 	bool dump;		/* report -D: spe-decode dump of the input */
 	const char *sort;	/* report -s KEYS (perf's spelling of --sort) */
+	const char *separator;	/* report -t SEP: the --sort table's columns */
 	const char *symbols;	/* script -S LIST: only samples in these symbols */
 	bool reltime;		/* script --reltime: time since the first sample */
 	bool deltatime;		/* script --deltatime: time since the previous one */
+	unsigned side_events;	/* script --show-task/mmap-events: SPE_SIDE_* */
 	unsigned notes;		/* the accepted options to say a word about */
 };
 
 /* Long-option codes of the table (above every command's own codes). */
 enum {
 	SPE_POPT_STDIO = 0x5400, SPE_POPT_HEADER, SPE_POPT_HEADER_ONLY,
-	SPE_POPT_RELTIME, SPE_POPT_DELTATIME,
+	SPE_POPT_RELTIME, SPE_POPT_DELTATIME, SPE_POPT_TASK_EVENTS, SPE_POPT_MMAP_EVENTS,
 };
 
 /* Room for a command's merged getopt table: its own entries, the
