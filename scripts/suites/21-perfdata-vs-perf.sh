@@ -513,6 +513,61 @@ fi
 rc=$?
 check "script --reltime --deltatime: a usage error, as perf refuses the pair" \
 	'[ $rc = 2 ] && grep -q "exclude each other" "$tmp/s.err"'
+# perf's memory-mode sort keys: rows and sample counts equal perf report
+# --mem-mode -n's (perf weighs its overhead there by the samples' weights;
+# the Samples column counts them).  local_weight also without --mem-mode.
+# The table's rows as "samples<TAB>keys" (the 16 numeric columns first).
+table_rows() { awk 'f && NF { t = $0; for (i = 0; i < 16; i++) sub(/^ *[^ ]+/, "", t);
+		sub(/^  /, "", t); sub(/ +$/, "", t); print $1 "\t" t } /^ *samples/ { f = 1 }'; }
+perf_rows() { grep -v '^#' | grep . | awk '{ c = $2; $1 = ""; $2 = ""; sub(/^ +/, "");
+		sub(/ +$/, ""); print c "\t" $0 }'; }
+for k in mem snoop tlb local_weight; do
+	perf report -i "$tmp/m.data" --itrace=i1i --mem-mode --stdio -n -s "$k" 2>/dev/null |
+		perf_rows | sort >"$tmp/p.rows"
+	"$spe" report -s "$k" "$tmp/m.data" | table_rows | sort >"$tmp/s.rows"
+	same "report -s $k: perf report --mem-mode -s $k's rows and sample counts" \
+		"$tmp/p.rows" "$tmp/s.rows"
+done
+perf report -i "$tmp/m.data" --itrace=i1i --stdio -n -s local_weight 2>/dev/null |
+	perf_rows | sort >"$tmp/p.rows"
+same "report -s local_weight: perf report -s local_weight's rows and counts" "$tmp/p.rows" "$tmp/s.rows"
+# overhead is a column to perf, no grouping: alone one row of all samples,
+# with other keys their rows.
+perf report -i "$tmp/m.data" --itrace=i1i --stdio -n -s overhead 2>/dev/null | grep -v '^#' |
+	grep . | awk '{ print $2 }' >"$tmp/p.rows"
+"$spe" report -s overhead "$tmp/m.data" | table_rows | cut -f1 >"$tmp/s.rows"
+"$spe" report -s overhead,sym,dso "$tmp/m.data" >"$tmp/s.o"
+check "report -s overhead: one row of every sample ($(cat "$tmp/p.rows") as perf's); -s overhead,sym,dso is -s sym,dso" \
+	'[ -s "$tmp/p.rows" ] && cmp -s "$tmp/p.rows" "$tmp/s.rows" && cmp -s "$tmp/s.o" "$tmp/s.sort"'
+# -t SEP: the table's columns split by SEP; its samples and keys are perf
+# report -n -t SEP's (perf pads its fields: blanks trimmed).
+"$spe" report -s sym,dso --unresolved address -t '|' "$tmp/m.data" >"$tmp/s.t"
+"$spe" report -s sym,dso --unresolved address "$tmp/m.data" | table_rows >"$tmp/s.rows"
+perf report -i "$tmp/m.data" --itrace=i1i --stdio -n -s sym,dso -t '|' 2>/dev/null | grep -v '^#' |
+	grep . | awk -F'|' '{ for (i = 1; i <= NF; i++) gsub(/^ +| +$/, "", $i); print $2 "\t" $3 "\t" $4 }' |
+	sort >"$tmp/p.rows"
+grep -v '^#' "$tmp/s.t" | awk -F'|' '{ print $1 "\t" $17 "\t" $18 }' | sort >"$tmp/s.trows"
+check "report -t '|': the table's columns split by '|' (header named), samples and keys as perf report -n -t '|'" \
+	'[ "$(sed -n 3p "$tmp/s.t")" = "# samples|samp%|latency|lat%|mean|p50|p90|p99|issue|xlat|sat|l1d%|llc%|walk%|rem%|misp%|sym|dso" ] &&
+	 [ "$(grep -vc "^#" "$tmp/s.t")" = "$(wc -l <"$tmp/s.rows")" ] &&
+	 [ "$(grep -v "^#" "$tmp/s.t" | awk -F"|" "{ print NF }" | sort -u)" = 18 ] &&
+	 [ -s "$tmp/p.rows" ] && cmp -s "$tmp/p.rows" "$tmp/s.trows"'
+"$spe" report -t , "$tmp/m.data" >"$tmp/s.o" 2>"$tmp/s.err"
+check "report -t without --sort: the summary unchanged, said once" \
+	'cmp -s "$tmp/s.r" "$tmp/s.o" && [ "$(wc -l <"$tmp/s.err")" = 1 ]'
+# --show-task-events / --show-mmap-events: perf's COMM (and FORK, EXIT,
+# MMAP, MMAP2) lines in their place, byte for byte; per-thread too.
+for f in m pt sw; do
+	for o in --show-task-events --show-mmap-events; do
+		perf script -i "$tmp/$f.data" $o --ns 2>/dev/null >"$tmp/p.out"
+		"$spe" script --branch-miss $o --ns "$tmp/$f.data" >"$tmp/s.out"
+		same "script $o on $f.data: perf's lines" "$tmp/p.out" "$tmp/s.out"
+	done
+done
+perf script -i "$tmp/m.data" --show-task-events --reltime 2>/dev/null >"$tmp/p.out"
+"$spe" script --branch-miss --show-task-events --reltime "$tmp/m.data" >"$tmp/s.out"
+same "script --show-task-events --reltime: a record at time 0 is no base, as perf's" \
+	"$tmp/p.out" "$tmp/s.out"
 # -G (no call graph in SPE samples), -f, -k: accepted, the lines unchanged.
 "$spe" script --branch-miss "$tmp/m.data" >"$tmp/s.out"
 "$spe" script --branch-miss -G -f -k "$ko" "$tmp/m.data" >"$tmp/s.o" 2>"$tmp/s.err"

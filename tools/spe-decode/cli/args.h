@@ -22,7 +22,7 @@ typedef void (*spe_usage_fn)(FILE *f);
  * --sort). */
 enum {
 	SPE_OPT_BUILDID_DIR = 0x5300, SPE_OPT_NO_DEMANGLE, SPE_OPT_UNRESOLVED,
-	SPE_OPT_KALLSYMS, SPE_OPT_SYMFS,
+	SPE_OPT_KALLSYMS, SPE_OPT_SYMFS, SPE_OPT_TOP,
 };
 
 /* getopt_long() entries of --kallsyms FILE, --symfs DIR, --buildid-dir DIR

@@ -50,6 +50,8 @@ static void usage(FILE *f)
 "                an offset's code without symbols: one entry per 4 KiB page\n"
 "                of each file (default), or one per address\n"
 "  -j, --jobs N  decoding threads (default: one per usable CPU)\n"
+"  -q, --quiet   no warnings or notes\n"
+"  --stdio, -f, --force, -k, --vmlinux FILE: perf c2c report's, accepted\n"
 SPE_CLI_FILTER_HELP);
 }
 

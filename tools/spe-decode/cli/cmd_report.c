@@ -178,13 +178,21 @@ static void usage(FILE *f)
 "                       4 KiB page of each file (default), or one per address\n"
 "  -j, --jobs N         decoding threads (default: one per usable CPU)\n"
 "  -v, --verbose        say how the work was split between threads\n"
+"perf report's options (spe-decode-perf-data(1), PERF'S OPTIONS):\n"
+"  -s, --sort KEYS      as --sort; perf's keys symbol, overhead, mem, snoop, tlb,\n"
+"                       local_weight too\n"
+"  -t, --field-separator SEP  the --sort table's columns split by SEP\n"
+"  --header, --header-only    the perf.data header, then the report / alone\n"
+"  -D, --dump-raw-trace what spe-decode dump prints\n"
+"  -q, --quiet          no warnings or notes\n"
+"  --stdio, -f, --force, -n, --show-nr-samples, -k, --vmlinux FILE: accepted\n"
 SPE_CLI_FILTER_HELP);
 }
 
 static int run(int argc, char **argv)
 {
 	static const struct option own[] = {
-		{ "top", required_argument, NULL, 't' },
+		{ "top", required_argument, NULL, SPE_OPT_TOP },
 		{ "sort", required_argument, NULL, 'S' },
 		{ "order", required_argument, NULL, 'O' },
 		{ "percent-limit", required_argument, NULL, 'P' },
@@ -227,7 +235,7 @@ static int run(int argc, char **argv)
 		if (k)
 			continue;
 		switch (c) {
-		case 't':
+		case SPE_OPT_TOP:
 			if (spe_cli_number("report", "--top", optarg, 1, 1000000, &n))
 				return 2;
 			top = (unsigned)n;

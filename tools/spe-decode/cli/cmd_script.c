@@ -206,7 +206,7 @@ static void usage(FILE *f)
 "                     groups but instructions; 'i' alone is every record)\n"
 "  -F, --fields=LIST  comm,pid,tid,cpu,time,period,event,addr,data_src,weight,\n"
 "                     ins_lat,xlat_lat,ip,sym,symoff,dso,phys_addr,cpumode,\n"
-"                     flags,brstack (default: perf's comm,tid,cpu,time,period,\n"
+"                     flags,brstack,srcline (default: perf's comm,tid,cpu,time,period,\n"
 "                     event,ip,sym,symoff,dso); +LIST adds to them, -LIST\n"
 "                     removes\n"
 "  --json | --csv     one JSON object per line / CSV (RFC 4180) with a header:\n"
@@ -226,6 +226,14 @@ static void usage(FILE *f)
 "  --buildid-dir=DIR  perf's build-id cache (default ~/.debug)\n"
 "  --no-demangle      C++ and Rust symbol names as in the ELF file\n"
 "  -j, --jobs=N       decoding threads (default: one per usable CPU)\n"
+"perf script's options (spe-decode-perf-data(1), PERF'S OPTIONS):\n"
+"  -S, --symbols=LIST only the samples in these functions\n"
+"  --reltime          times since the first line; --deltatime since the last\n"
+"  --show-task-events, --show-mmap-events\n"
+"                     the COMM/FORK/EXIT and MMAP/MMAP2 records' lines\n"
+"  -F ...,srcline     each sample's source line under it (perf layout)\n"
+"  -q, --quiet        no warnings or notes\n"
+"  -G, --hide-call-graph, -f, --force, -k, --vmlinux FILE: accepted\n"
 SPE_CLI_FILTER_HELP);
 }
 

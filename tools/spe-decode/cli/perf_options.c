@@ -2,6 +2,7 @@
 /* perf's options on spe-decode's command lines: the table (perf_options.h). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -70,8 +71,18 @@ void spe_perf_getopt(enum spe_perf_cmd cmd, const struct option *own, const char
 	size_t n = 0, ns = strlen(own_short);
 
 	memcpy(shorts, own_short, ns);
-	for (; own[n].name && n < SPE_PERF_GETOPT_MAX - 1; n++)
+	for (; own[n].name && n < SPE_PERF_GETOPT_MAX - 1; n++) {
 		out[n] = own[n];
+		/* A command's long option whose code is one of the table's
+		 * letters would be taken for perf's option: a bug here. */
+		for (size_t i = 0; i < N_TABLE; i++)
+			if ((table[i].cmds & cmd) && own[n].val == table[i].code && table[i].short_name &&
+			    strcmp(own[n].name, table[i].name)) {
+				fprintf(stderr, "spe-decode: internal error: --%s has the code of "
+					"perf's -%c\n", own[n].name, table[i].short_name);
+				abort();
+			}
+	}
 	for (size_t i = 0; i < N_TABLE && n < SPE_PERF_GETOPT_MAX - 1; i++) {
 		const struct perf_option *p = &table[i];
 		bool mine = false;
