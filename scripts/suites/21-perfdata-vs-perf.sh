@@ -568,6 +568,10 @@ perf script -i "$tmp/m.data" --show-task-events --reltime 2>/dev/null >"$tmp/p.o
 "$spe" script --branch-miss --show-task-events --reltime "$tmp/m.data" >"$tmp/s.out"
 same "script --show-task-events --reltime: a record at time 0 is no base, as perf's" \
 	"$tmp/p.out" "$tmp/s.out"
+"$spe" script --json --show-task-events "$tmp/m.data" >/dev/null 2>"$tmp/s.err"
+rc=$?
+check "script --json --show-task-events: a usage error (lines of perf's layout)" \
+	'[ $rc = 2 ] && grep -q -- "--show-mmap-events print lines of perf.s layout" "$tmp/s.err"'
 # -G (no call graph in SPE samples), -f, -k: accepted, the lines unchanged.
 "$spe" script --branch-miss "$tmp/m.data" >"$tmp/s.out"
 "$spe" script --branch-miss -G -f -k "$ko" "$tmp/m.data" >"$tmp/s.o" 2>"$tmp/s.err"

@@ -57,7 +57,7 @@ if command -v perf >/dev/null; then
 	"$spe" script --json -F ip,srcline "$tmp/sy.data" >/dev/null 2>"$tmp/s.err"
 	rc=$?
 	check "script --json -F srcline: a usage error (a field of perf's layout)" \
-		'[ $rc = 2 ] && grep -q "srcline" "$tmp/s.err"'
+		'[ $rc = 2 ] && grep -q "srcline is a field of perf.s layout" "$tmp/s.err"'
 	# --show-mmap-events: perf's MMAP2 line of the program's mapping.
 	perf script -i "$tmp/sy.data" --show-mmap-events --show-task-events 2>/dev/null >"$tmp/p.out"
 	"$spe" script --branch-miss --show-mmap-events --show-task-events "$tmp/sy.data" >"$tmp/s.out"

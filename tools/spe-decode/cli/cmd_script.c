@@ -1440,9 +1440,10 @@ static int run(int argc, char **argv)
 		fprintf(stderr, "spe-decode script: --reltime and --deltatime exclude each other\n");
 		return 2;
 	}
-	if (sc.f[F_SRCLINE] && sc.fmt != FMT_PERF) {
-		fprintf(stderr, "spe-decode script: -F srcline is a field of perf's layout, not "
-			"of --json or --csv\n");
+	if ((sc.f[F_SRCLINE] || po.side_events) && sc.fmt != FMT_PERF) {
+		fprintf(stderr, "spe-decode script: %s perf's layout, not of --json or --csv\n",
+			sc.f[F_SRCLINE] ? "-F srcline is a field of" :
+			"--show-task-events and --show-mmap-events print lines of");
 		return 2;
 	}
 	if (po.symbols && parse_symbols(&sc, po.symbols)) {
