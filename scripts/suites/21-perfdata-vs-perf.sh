@@ -455,6 +455,18 @@ same "report --header-only: perf's header lines (but its event attributes)" "$tm
 "$spe" report "$tmp/m.data" >"$tmp/s.r"
 cat "$tmp/s.h" "$tmp/s.r" >"$tmp/s.hr.want"
 same "report --header: the header lines, then the report" "$tmp/s.hr.want" "$tmp/s.hr"
+# A header that cannot be read is said (file and reason), exit 1: the
+# last feature sections cut off (the lines of the others still printed),
+# or a pipe, which has none.
+head -c "$(($(stat -c %s "$tmp/m.data") - 100))" "$tmp/m.data" >"$tmp/cut.data"
+"$spe" report --header-only "$tmp/cut.data" >"$tmp/s.o" 2>"$tmp/s.err"
+rc=$?
+"$spe" report --header-only - <"$tmp/m.data" >/dev/null 2>"$tmp/s.err2"
+rc2=$?
+check "report --header-only: cut feature sections and a pipe are said, exit 1; the other lines printed" \
+	'[ $rc = 1 ] && grep -q "^# hostname : " "$tmp/s.o" && ! grep -q "^# pmu mappings" "$tmp/s.o" &&
+	 grep -q "cut.data: feature section PMU_MAPPINGS lies past the end of the file" "$tmp/s.err" &&
+	 [ $rc2 = 1 ] && grep -q "a pipe has no perf.data header" "$tmp/s.err2"'
 # -D: perf report's raw trace dump is spe-decode dump's.
 "$spe" dump "$tmp/m.data" >"$tmp/s.dump"
 "$spe" report -D "$tmp/m.data" >"$tmp/s.D"

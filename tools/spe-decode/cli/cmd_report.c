@@ -220,7 +220,7 @@ static int run(int argc, char **argv)
 	struct spe_cost_report_opts cost = { 0 };
 	uint64_t n;
 	char err[256] = "", kallsyms[4096], *end;
-	int c, status;
+	int c, status, header_status = 0;
 
 	spe_perf_getopt(SPE_PERF_CMD_REPORT, own, "i:j:hv" SPE_CLI_FILTER_SHORT, opts, shorts);
 	while ((c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
@@ -281,10 +281,12 @@ static int run(int argc, char **argv)
 		optind = 0;	/* dump parses its own command line */
 		return spe_cmd_dump.run(2, (char *[]){ "spe-decode report", (char *)path, NULL });
 	}
+	/* A header that cannot be read still leaves the report to print
+	 * (exit 1 then, as for any input fault). */
 	if (po.header || po.header_only) {
-		status = spe_perf_header_print(stdout, "report", path);
-		if (status || po.header_only)
-			return status;
+		header_status = spe_perf_header_print(stdout, "report", path);
+		if (po.header_only)
+			return header_status;
 		fflush(stdout);
 	}
 	/* Without --kallsyms: perf's build-id cache, or this machine's. */
@@ -296,7 +298,8 @@ static int run(int argc, char **argv)
 		cost.symcfg = symcfg;
 		cost.top = top_given ? top : 0;
 		cost.filter = &rp.filter;
-		return spe_cli_cost_report(&cost);
+		status = spe_cli_cost_report(&cost);
+		return status ? status : header_status;
 	}
 	/* Every record once: its instructions sample, period 1. */
 	spe_itrace_parse("i1i", &r.itrace, &(const char *){ NULL });
@@ -358,7 +361,7 @@ out:
 	spe_symbols_free(rp.syms);
 	spe_report_free(rp.r);
 	free(out);
-	return status;
+	return status ? status : header_status;
 }
 
 const struct spe_cli_command spe_cmd_report = {

@@ -184,7 +184,7 @@ int spe_perf_header_print(FILE *f, const char *cmd, const char *path)
 	char file[4096], when[64];
 	struct stat st;
 	unsigned nsec = 0;
-	int fd;
+	int fd, status = 0;
 
 	if (!strcmp(path, "-"))
 		return fail(cmd, "-", "a pipe has no perf.data header");
@@ -233,9 +233,12 @@ int spe_perf_header_print(FILE *f, const char *cmd, const char *path)
 		if (!has_feat(&h, bit))
 			continue;
 		s.len = sec[i].size;
+		/* What the other sections say is printed; each fault is said
+		 * on stderr and makes the exit status 1. */
 		if (sec[i].offset > (uint64_t)st.st_size || s.len > (uint64_t)st.st_size - sec[i].offset) {
-			fprintf(f, "# (feature %s: its section lies past the end of the file)\n",
-				feat_names[bit]);
+			fprintf(stderr, "spe-decode %s: --header: %s: feature section %s lies "
+				"past the end of the file\n", cmd, file, feat_names[bit]);
+			status = 1;
 			i++;
 			continue;
 		}
@@ -243,9 +246,14 @@ int spe_perf_header_print(FILE *f, const char *cmd, const char *path)
 		if (buf && pread(fd, buf, s.len, (off_t)sec[i].offset) == (ssize_t)s.len) {
 			s.b = buf;
 			print_feature(f, bit, &s);
-			if (s.bad)
-				fprintf(f, "# (feature %s: its section is malformed)\n",
-					feat_names[bit]);
+		} else {
+			s.bad = true;
+		}
+		if (s.bad) {
+			fprintf(stderr, "spe-decode %s: --header: %s: feature section %s %s\n", cmd,
+				file, feat_names[bit], !buf ? "could not be read: out of memory" :
+				s.b ? "is malformed" : "could not be read");
+			status = 1;
 		}
 		free(buf);
 		i++;
@@ -256,5 +264,5 @@ int spe_perf_header_print(FILE *f, const char *cmd, const char *path)
 			fprintf(f, "%s ", feat_names[bit]);
 	fputs("\n# ========\n#\n", f);
 	close(fd);
-	return 0;
+	return status;
 }

@@ -11,7 +11,7 @@
 
 /* Prints the header of perf.data @path on @f.  Returns the exit status:
  * 0, or 1 after "spe-decode CMD: ..." when the file has no header
- * (a pipe) or a broken one. */
+ * (a pipe) or a broken one (what it could read printed). */
 int spe_perf_header_print(FILE *f, const char *cmd, const char *path);
 
 #endif /* SPE_DECODE_CLI_PERF_HEADER_H */
