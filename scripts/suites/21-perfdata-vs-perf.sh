@@ -471,4 +471,153 @@ PY
 		tap_fail "spe-decode builds with WITHOUT_LIBTRACEEVENT=1" "$(tail -5 "$tmp/nolib.log")"
 	fi
 fi
+
+# 14. perf's own options on report, c2c and script (perf_options.c): what
+#     a perf user's script passes runs unchanged.  Each compared with what
+#     perf 6.1 prints for the same recording.
+# --header-only: perf's lines, but for the "# event :" lines of the
+# attributes, which spe-decode does not print (spe-decode.txt).
+perf report -i "$tmp/m.data" --header-only 2>/dev/null | grep -v '^# event : ' >"$tmp/p.h"
+"$spe" report --header-only "$tmp/m.data" >"$tmp/s.h" 2>"$tmp/s.err"
+same "report --header-only: perf's header lines (but its event attributes)" "$tmp/p.h" "$tmp/s.h"
+# --header: the header, then the report.
+"$spe" report --header "$tmp/m.data" >"$tmp/s.hr" 2>"$tmp/s.err"
+"$spe" report "$tmp/m.data" >"$tmp/s.r"
+cat "$tmp/s.h" "$tmp/s.r" >"$tmp/s.hr.want"
+same "report --header: the header lines, then the report" "$tmp/s.hr.want" "$tmp/s.hr"
+# A header that cannot be read is said (file and reason), exit 1: the
+# last feature sections cut off (the lines of the others still printed),
+# or a pipe, which has none.
+head -c "$(($(stat -c %s "$tmp/m.data") - 100))" "$tmp/m.data" >"$tmp/cut.data"
+"$spe" report --header-only "$tmp/cut.data" >"$tmp/s.o" 2>"$tmp/s.err"
+rc=$?
+"$spe" report --header-only - <"$tmp/m.data" >/dev/null 2>"$tmp/s.err2"
+rc2=$?
+check "report --header-only: cut feature sections and a pipe are said, exit 1; the other lines printed" \
+	'[ $rc = 1 ] && grep -q "^# hostname : " "$tmp/s.o" && ! grep -q "^# pmu mappings" "$tmp/s.o" &&
+	 grep -q "cut.data: feature section PMU_MAPPINGS lies past the end of the file" "$tmp/s.err" &&
+	 [ $rc2 = 1 ] && grep -q "a pipe has no perf.data header" "$tmp/s.err2"'
+# -D: perf report's raw trace dump is spe-decode dump's.
+"$spe" dump "$tmp/m.data" >"$tmp/s.dump"
+"$spe" report -D "$tmp/m.data" >"$tmp/s.D"
+same "report -D prints what spe-decode dump prints" "$tmp/s.dump" "$tmp/s.D"
+# -s KEYS is --sort; the key 'symbol' is 'sym', as for perf, whose rows
+# for -s symbol are those of -s sym (plus an IPC column of "-": SPE
+# records carry no IPC, and spe-decode prints no such column).
+"$spe" report --sort sym,dso "$tmp/m.data" >"$tmp/s.sort"
+"$spe" report -s symbol,dso "$tmp/m.data" >"$tmp/s.s"
+perf report -i "$tmp/m.data" --itrace=i1i --stdio -s sym,dso 2>/dev/null | grep -v '^#' |
+	sed 's/ *$//' >"$tmp/p.sym"
+perf report -i "$tmp/m.data" --itrace=i1i --stdio -s symbol,dso 2>/dev/null | grep -v '^#' |
+	sed 's/ *- *- *$//; s/ *$//' >"$tmp/p.symbol"
+check "report -s symbol,dso is --sort sym,dso, as perf's -s symbol has the rows of its -s sym" \
+	'[ -s "$tmp/s.s" ] && cmp -s "$tmp/s.sort" "$tmp/s.s" && [ -s "$tmp/p.sym" ] && cmp -s "$tmp/p.sym" "$tmp/p.symbol"'
+# Options that change nothing for SPE data: accepted (perf takes them),
+# the output unchanged, one note each on stderr; -q silences the notes;
+# --stdio is spe-decode's only layout and needs none.  -k wants a file
+# that exists (as perf's): any will do.
+ko=$spe
+"$spe" report --stdio -f -n -k "$ko" "$tmp/m.data" >"$tmp/s.o" 2>"$tmp/s.err"
+rc=$?
+check "report --stdio -f -n -k FILE: exit 0, the report unchanged, one note each for -f, -n, -k" \
+	'[ $rc = 0 ] && cmp -s "$tmp/s.r" "$tmp/s.o" && [ "$(wc -l <"$tmp/s.err")" = 3 ] &&
+	 grep -q -- "-f/--force" "$tmp/s.err" && grep -q -- "-n/--show-nr-samples" "$tmp/s.err" &&
+	 grep -q -- "-k/--vmlinux" "$tmp/s.err"'
+"$spe" report -f -n -k "$ko" -q "$tmp/m.data" >"$tmp/s.o" 2>"$tmp/s.err"
+rc=$?
+check "report -q: no notes, the same report" '[ $rc = 0 ] && cmp -s "$tmp/s.r" "$tmp/s.o" && [ ! -s "$tmp/s.err" ]'
+"$spe" report -k "$tmp/no-such-vmlinux" "$tmp/m.data" >/dev/null 2>"$tmp/s.err"
+rc=$?
+perf report -i "$tmp/m.data" -k "$tmp/no-such-vmlinux" --stdio >/dev/null 2>&1
+prc=$?
+check "report -k with a missing file is an error naming it, as perf's (exit $rc, perf $prc)" \
+	'[ $rc = 2 ] && [ $prc != 0 ] && grep -q "no-such-vmlinux" "$tmp/s.err"'
+"$spe" c2c "$tmp/m.data" >"$tmp/s.c2c"
+"$spe" c2c --stdio -f -q -k "$ko" "$tmp/m.data" >"$tmp/s.c2c.o" 2>"$tmp/s.err"
+rc=$?
+check "c2c --stdio -f -q -k FILE: exit 0, the same lines, nothing said" \
+	'[ $rc = 0 ] && [ -s "$tmp/s.c2c" ] && cmp -s "$tmp/s.c2c" "$tmp/s.c2c.o" && [ ! -s "$tmp/s.err" ]'
+# script --reltime / --deltatime: perf's times, byte for byte, in µs and ns.
+for t in --reltime --deltatime; do
+	for ns in "" --ns; do
+		perf script -i "$tmp/m.data" $t $ns >"$tmp/p.out" 2>/dev/null
+		"$spe" script --branch-miss $t $ns "$tmp/m.data" >"$tmp/s.out"
+		same "script $t $ns: perf's lines" "$tmp/p.out" "$tmp/s.out"
+	done
+done
+# Tracepoint lines are times like the SPE samples' (perf counts both).
+if [ -s "$tmp/tp-mix.data" ] && [ -n "${ks+set}" ]; then
+	perf script -i "$tmp/tp-mix.data" --deltatime >"$tmp/p.out" 2>/dev/null
+	"$spe" script --branch-miss --deltatime "${ks[@]}" "$tmp/tp-mix.data" >"$tmp/s.out" 2>/dev/null
+	same "script --deltatime with tracepoint samples: perf's lines" "$tmp/p.out" "$tmp/s.out"
+fi
+"$spe" script --reltime --deltatime "$tmp/m.data" >/dev/null 2>"$tmp/s.err"
+rc=$?
+check "script --reltime --deltatime: a usage error, as perf refuses the pair" \
+	'[ $rc = 2 ] && grep -q "exclude each other" "$tmp/s.err"'
+# perf's memory-mode sort keys: rows and sample counts equal perf report
+# --mem-mode -n's (perf weighs its overhead there by the samples' weights;
+# the Samples column counts them).  local_weight also without --mem-mode.
+# The table's rows as "samples<TAB>keys" (the 16 numeric columns first).
+table_rows() { awk 'f && NF { t = $0; for (i = 0; i < 16; i++) sub(/^ *[^ ]+/, "", t);
+		sub(/^  /, "", t); sub(/ +$/, "", t); print $1 "\t" t } /^ *samples/ { f = 1 }'; }
+perf_rows() { grep -v '^#' | grep . | awk '{ c = $2; $1 = ""; $2 = ""; sub(/^ +/, "");
+		sub(/ +$/, ""); print c "\t" $0 }'; }
+for k in mem snoop tlb local_weight; do
+	perf report -i "$tmp/m.data" --itrace=i1i --mem-mode --stdio -n -s "$k" 2>/dev/null |
+		perf_rows | sort >"$tmp/p.rows"
+	"$spe" report -s "$k" "$tmp/m.data" | table_rows | sort >"$tmp/s.rows"
+	same "report -s $k: perf report --mem-mode -s $k's rows and sample counts" \
+		"$tmp/p.rows" "$tmp/s.rows"
+done
+perf report -i "$tmp/m.data" --itrace=i1i --stdio -n -s local_weight 2>/dev/null |
+	perf_rows | sort >"$tmp/p.rows"
+same "report -s local_weight: perf report -s local_weight's rows and counts" "$tmp/p.rows" "$tmp/s.rows"
+# overhead is a column to perf, no grouping: alone one row of all samples,
+# with other keys their rows.
+perf report -i "$tmp/m.data" --itrace=i1i --stdio -n -s overhead 2>/dev/null | grep -v '^#' |
+	grep . | awk '{ print $2 }' >"$tmp/p.rows"
+"$spe" report -s overhead "$tmp/m.data" | table_rows | cut -f1 >"$tmp/s.rows"
+"$spe" report -s overhead,sym,dso "$tmp/m.data" >"$tmp/s.o"
+check "report -s overhead: one row of every sample ($(cat "$tmp/p.rows") as perf's); -s overhead,sym,dso is -s sym,dso" \
+	'[ -s "$tmp/p.rows" ] && cmp -s "$tmp/p.rows" "$tmp/s.rows" && cmp -s "$tmp/s.o" "$tmp/s.sort"'
+# -t SEP: the table's columns split by SEP; its samples and keys are perf
+# report -n -t SEP's (perf pads its fields: blanks trimmed).
+"$spe" report -s sym,dso --unresolved address -t '|' "$tmp/m.data" >"$tmp/s.t"
+"$spe" report -s sym,dso --unresolved address "$tmp/m.data" | table_rows >"$tmp/s.rows"
+perf report -i "$tmp/m.data" --itrace=i1i --stdio -n -s sym,dso -t '|' 2>/dev/null | grep -v '^#' |
+	grep . | awk -F'|' '{ for (i = 1; i <= NF; i++) gsub(/^ +| +$/, "", $i); print $2 "\t" $3 "\t" $4 }' |
+	sort >"$tmp/p.rows"
+grep -v '^#' "$tmp/s.t" | awk -F'|' '{ print $1 "\t" $17 "\t" $18 }' | sort >"$tmp/s.trows"
+check "report -t '|': the table's columns split by '|' (header named), samples and keys as perf report -n -t '|'" \
+	'[ "$(sed -n 3p "$tmp/s.t")" = "# samples|samp%|latency|lat%|mean|p50|p90|p99|issue|xlat|sat|l1d%|llc%|walk%|rem%|misp%|sym|dso" ] &&
+	 [ "$(grep -vc "^#" "$tmp/s.t")" = "$(wc -l <"$tmp/s.rows")" ] &&
+	 [ "$(grep -v "^#" "$tmp/s.t" | awk -F"|" "{ print NF }" | sort -u)" = 18 ] &&
+	 [ -s "$tmp/p.rows" ] && cmp -s "$tmp/p.rows" "$tmp/s.trows"'
+"$spe" report -t , "$tmp/m.data" >"$tmp/s.o" 2>"$tmp/s.err"
+check "report -t without --sort: the summary unchanged, said once" \
+	'cmp -s "$tmp/s.r" "$tmp/s.o" && [ "$(wc -l <"$tmp/s.err")" = 1 ]'
+# --show-task-events / --show-mmap-events: perf's COMM (and FORK, EXIT,
+# MMAP, MMAP2) lines in their place, byte for byte; per-thread too.
+for f in m pt sw; do
+	for o in --show-task-events --show-mmap-events; do
+		perf script -i "$tmp/$f.data" $o --ns 2>/dev/null >"$tmp/p.out"
+		"$spe" script --branch-miss $o --ns "$tmp/$f.data" >"$tmp/s.out"
+		same "script $o on $f.data: perf's lines" "$tmp/p.out" "$tmp/s.out"
+	done
+done
+perf script -i "$tmp/m.data" --show-task-events --reltime 2>/dev/null >"$tmp/p.out"
+"$spe" script --branch-miss --show-task-events --reltime "$tmp/m.data" >"$tmp/s.out"
+same "script --show-task-events --reltime: a record at time 0 is no base, as perf's" \
+	"$tmp/p.out" "$tmp/s.out"
+"$spe" script --json --show-task-events "$tmp/m.data" >/dev/null 2>"$tmp/s.err"
+rc=$?
+check "script --json --show-task-events: a usage error (lines of perf's layout)" \
+	'[ $rc = 2 ] && grep -q -- "--show-mmap-events print lines of perf.s layout" "$tmp/s.err"'
+# -G (no call graph in SPE samples), -f, -k: accepted, the lines unchanged.
+"$spe" script --branch-miss "$tmp/m.data" >"$tmp/s.out"
+"$spe" script --branch-miss -G -f -k "$ko" "$tmp/m.data" >"$tmp/s.o" 2>"$tmp/s.err"
+rc=$?
+check "script -G -f -k FILE: exit 0, the lines unchanged, a note each" \
+	'[ $rc = 0 ] && cmp -s "$tmp/s.out" "$tmp/s.o" && [ "$(wc -l <"$tmp/s.err")" = 3 ]'
 tap_done

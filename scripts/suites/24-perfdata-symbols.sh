@@ -37,6 +37,34 @@ if command -v perf >/dev/null; then
 	perf script -i "$tmp/sy.data" -F ip,sym,dso >"$tmp/p.out" 2>/dev/null
 	same "ip, sym and dso equal perf script's" "$tmp/p.out" "$tmp/s.out"
 
+	# perf's -S LIST (--symbols): only the samples in those functions.
+	for S in "-S spe_symbols_lookup,main" --symbols=main; do
+		# shellcheck disable=SC2086 # "-S LIST" is two words
+		perf script -i "$tmp/sy.data" $S 2>/dev/null >"$tmp/p.out"
+		# shellcheck disable=SC2086
+		"$spe" script --branch-miss $S "$tmp/sy.data" >"$tmp/s.out"
+		same "script $S: perf's samples of those functions" "$tmp/p.out" "$tmp/s.out"
+	done
+	# -F srcline: perf's line "  file.c:N" under each sample from DWARF.
+	# Code in units without line ranges: perf's addr2line answers
+	# "FILE:0" (crtstuff.c:0), libdw nothing, and spe-decode prints no
+	# line, as for any unknown line; those lines of perf's are left out.
+	for F in ip,sym,srcline +srcline; do
+		perf script -i "$tmp/sy.data" -F "$F" 2>/dev/null >"$tmp/p.all"
+		grep -v '^  .*:0$' "$tmp/p.all" >"$tmp/p.out"
+		"$spe" script --branch-miss -F "$F" "$tmp/sy.data" >"$tmp/s.out"
+		check "script -F $F: perf's lines, source lines from DWARF (but $(($(wc -l <"$tmp/p.all") - $(wc -l <"$tmp/p.out"))) of perf's FILE:0)" \
+			'[ -s "$tmp/p.out" ] && cmp -s "$tmp/p.out" "$tmp/s.out" && grep -q "^  .*\.c:[1-9]" "$tmp/s.out"'
+	done
+	"$spe" script --json -F ip,srcline "$tmp/sy.data" >/dev/null 2>"$tmp/s.err"
+	rc=$?
+	check "script --json -F srcline: a usage error (a field of perf's layout)" \
+		'[ $rc = 2 ] && grep -q "srcline is a field of perf.s layout" "$tmp/s.err"'
+	# --show-mmap-events: perf's MMAP2 line of the program's mapping.
+	perf script -i "$tmp/sy.data" --show-mmap-events --show-task-events 2>/dev/null >"$tmp/p.out"
+	"$spe" script --branch-miss --show-mmap-events --show-task-events "$tmp/sy.data" >"$tmp/s.out"
+	same "script --show-mmap-events --show-task-events: perf's lines" "$tmp/p.out" "$tmp/s.out"
+
 	mkdir -p "$tmp/symfs/opt/app"
 	cp "$elf" "$tmp/symfs/opt/app/prog"
 	"$spe" wrap -o "$tmp/fs.data" --per-thread --pid 77 --tid 77 --comm prog \

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "perf_options.h"
 #include "spe_sample_synth.h"
 
 int spe_cli_help_or_bad(int c, spe_usage_fn usage)
@@ -27,10 +28,10 @@ int spe_cli_help_or_bad(int c, spe_usage_fn usage)
 bool spe_cli_symbol_option(int c, struct spe_sym_config *cfg)
 {
 	switch (c) {
-	case 'k':
+	case SPE_OPT_KALLSYMS:
 		cfg->kallsyms = optarg;
 		return true;
-	case 's':
+	case SPE_OPT_SYMFS:
 		cfg->symfs = optarg;
 		return true;
 	case SPE_OPT_BUILDID_DIR:
@@ -60,6 +61,8 @@ void spe_cli_warn(void *ctx, const char *msg)
 {
 	struct said *w;
 
+	if (spe_perf_quiet())		/* perf's -q: no warnings */
+		return;
 	pthread_mutex_lock(&warn_lock);
 	for (w = said; w && strcmp(w->msg, msg); w = w->next)
 		;

@@ -17,14 +17,19 @@
 
 typedef void (*spe_usage_fn)(FILE *f);
 
-/* Values of the long-only symbol options. */
-enum { SPE_OPT_BUILDID_DIR = 0x5300, SPE_OPT_NO_DEMANGLE, SPE_OPT_UNRESOLVED };
+/* Values of the long-only symbol options: not letters, which perf's
+ * options (perf_options.h) use as codes (-k is perf's --vmlinux, -s its
+ * --sort). */
+enum {
+	SPE_OPT_BUILDID_DIR = 0x5300, SPE_OPT_NO_DEMANGLE, SPE_OPT_UNRESOLVED,
+	SPE_OPT_KALLSYMS, SPE_OPT_SYMFS, SPE_OPT_TOP,
+};
 
 /* getopt_long() entries of --kallsyms FILE, --symfs DIR, --buildid-dir DIR
  * and --no-demangle. */
 #define SPE_CLI_SYMBOL_OPTIONS						\
-	{ "kallsyms", required_argument, NULL, 'k' },			\
-	{ "symfs", required_argument, NULL, 's' },			\
+	{ "kallsyms", required_argument, NULL, SPE_OPT_KALLSYMS },			\
+	{ "symfs", required_argument, NULL, SPE_OPT_SYMFS },			\
 	{ "buildid-dir", required_argument, NULL, SPE_OPT_BUILDID_DIR },	\
 	{ "no-demangle", no_argument, NULL, SPE_OPT_NO_DEMANGLE }
 

@@ -15,6 +15,7 @@
 #include "args.h"
 #include "commands.h"
 #include "input.h"
+#include "perf_options.h"
 #include "views.h"
 
 static int on_scan(void *ctx, const struct spe_view_sample *vs)
@@ -49,12 +50,14 @@ static void usage(FILE *f)
 "                an offset's code without symbols: one entry per 4 KiB page\n"
 "                of each file (default), or one per address\n"
 "  -j, --jobs N  decoding threads (default: one per usable CPU)\n"
+"  -q, --quiet   no warnings or notes\n"
+"  --stdio, -f, --force, -k, --vmlinux FILE: perf c2c report's, accepted\n"
 SPE_CLI_FILTER_HELP);
 }
 
 static int run(int argc, char **argv)
 {
-	static const struct option opts[] = {
+	static const struct option own[] = {
 		{ "order", required_argument, NULL, 'O' },
 		{ "top", required_argument, NULL, 't' },
 		{ "virtual", no_argument, NULL, 'V' },
@@ -69,6 +72,9 @@ static int run(int argc, char **argv)
 	static const char *const orders[] = { "cost", "peer", "samples", "stores" };
 	/* Source lines are for the shared lines' code: the second pass. */
 	struct spe_view_run vr = { .cmd = "c2c" };
+	struct option opts[SPE_PERF_GETOPT_MAX];
+	char shorts[64];
+	struct spe_perf_opts po = { 0 };
 	enum spe_c2c_order order = SPE_C2C_COST;
 	struct spe_c2c *c = NULL;
 	struct spe_output *out = NULL;
@@ -78,8 +84,12 @@ static int run(int argc, char **argv)
 	bool virt = false;
 	int ch, status;
 
-	while ((ch = getopt_long(argc, argv, "i:j:h" SPE_CLI_FILTER_SHORT, opts, NULL)) != -1) {
+	spe_perf_getopt(SPE_PERF_CMD_C2C, own, "i:j:h" SPE_CLI_FILTER_SHORT, opts, shorts);
+	while ((ch = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
 		int k = spe_view_option(&vr, ch, optarg);
+
+		if (!k)
+			k = spe_perf_option(&po, SPE_PERF_CMD_C2C, "c2c", ch, optarg);
 
 		if (k < 0)
 			return 2;
@@ -116,6 +126,7 @@ static int run(int argc, char **argv)
 	}
 	if (spe_cli_input(argc, argv, &vr.path, usage))
 		return 2;
+	spe_perf_notes(&po, "c2c");
 	path = vr.path;
 	if (!spe_view_input_rereadable("c2c", path))
 		return 2;

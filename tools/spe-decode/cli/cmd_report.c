@@ -17,6 +17,8 @@
 #include "filter.h"
 #include "input.h"
 #include "kernel_symbols.h"
+#include "perf_header.h"
+#include "perf_options.h"
 #include "samples.h"
 #include "split_sessions.h"
 #include "spe_report.h"
@@ -176,13 +178,21 @@ static void usage(FILE *f)
 "                       4 KiB page of each file (default), or one per address\n"
 "  -j, --jobs N         decoding threads (default: one per usable CPU)\n"
 "  -v, --verbose        say how the work was split between threads\n"
+"perf report's options (spe-decode-perf-data(1), PERF'S OPTIONS):\n"
+"  -s, --sort KEYS      as --sort; perf's keys symbol, overhead, mem, snoop, tlb,\n"
+"                       local_weight too\n"
+"  -t, --field-separator SEP  the --sort table's columns split by SEP\n"
+"  --header, --header-only    the perf.data header, then the report / alone\n"
+"  -D, --dump-raw-trace what spe-decode dump prints\n"
+"  -q, --quiet          no warnings or notes\n"
+"  --stdio, -f, --force, -n, --show-nr-samples, -k, --vmlinux FILE: accepted\n"
 SPE_CLI_FILTER_HELP);
 }
 
 static int run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "top", required_argument, NULL, 't' },
+	static const struct option own[] = {
+		{ "top", required_argument, NULL, SPE_OPT_TOP },
 		{ "sort", required_argument, NULL, 'S' },
 		{ "order", required_argument, NULL, 'O' },
 		{ "percent-limit", required_argument, NULL, 'P' },
@@ -195,6 +205,9 @@ static int run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct option opts[SPE_PERF_GETOPT_MAX];
+	char shorts[64];
+	struct spe_perf_opts po = { 0 };
 	struct rep rp = { 0 }, *parts = NULL;
 	struct spe_sym_config symcfg = { 0 };
 	struct spe_split split;
@@ -207,19 +220,22 @@ static int run(int argc, char **argv)
 	struct spe_cost_report_opts cost = { 0 };
 	uint64_t n;
 	char err[256] = "", kallsyms[4096], *end;
-	int c, status;
+	int c, status, header_status = 0;
 
-	while ((c = getopt_long(argc, argv, "i:j:hv" SPE_CLI_FILTER_SHORT, opts, NULL)) != -1) {
+	spe_perf_getopt(SPE_PERF_CMD_REPORT, own, "i:j:hv" SPE_CLI_FILTER_SHORT, opts, shorts);
+	while ((c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
 		int k = spe_filter_option(&rp.filter, "report", c, optarg);
 
 		if (!k)
 			k = spe_cli_common_option("report", c, &path, &r.threads, &symcfg);
+		if (!k)
+			k = spe_perf_option(&po, SPE_PERF_CMD_REPORT, "report", c, optarg);
 		if (k < 0)
 			return 2;
 		if (k)
 			continue;
 		switch (c) {
-		case 't':
+		case SPE_OPT_TOP:
 			if (spe_cli_number("report", "--top", optarg, 1, 1000000, &n))
 				return 2;
 			top = (unsigned)n;
@@ -253,6 +269,26 @@ static int run(int argc, char **argv)
 	}
 	if (spe_cli_input(argc, argv, &path, usage))
 		return 2;
+	spe_perf_notes(&po, "report");
+	if (po.sort && !cost.sort)	/* perf's -s is --sort */
+		cost.sort = po.sort;
+	cost.separator = po.separator;
+	if (po.separator && !cost.sort && !spe_perf_quiet())
+		fprintf(stderr, "spe-decode report: -t/--field-separator changes nothing: it "
+			"splits the columns of --sort tables, and this is the summary\n");
+	/* perf report -D: the raw trace, which for SPE is spe-decode dump's. */
+	if (po.dump) {
+		optind = 0;	/* dump parses its own command line */
+		return spe_cmd_dump.run(2, (char *[]){ "spe-decode report", (char *)path, NULL });
+	}
+	/* A header that cannot be read still leaves the report to print
+	 * (exit 1 then, as for any input fault). */
+	if (po.header || po.header_only) {
+		header_status = spe_perf_header_print(stdout, "report", path);
+		if (po.header_only)
+			return header_status;
+		fflush(stdout);
+	}
 	/* Without --kallsyms: perf's build-id cache, or this machine's. */
 	if (!symcfg.kallsyms)
 		symcfg.kallsyms = spe_default_kallsyms(path, kallsyms, sizeof(kallsyms));
@@ -262,7 +298,8 @@ static int run(int argc, char **argv)
 		cost.symcfg = symcfg;
 		cost.top = top_given ? top : 0;
 		cost.filter = &rp.filter;
-		return spe_cli_cost_report(&cost);
+		status = spe_cli_cost_report(&cost);
+		return status ? status : header_status;
 	}
 	/* Every record once: its instructions sample, period 1. */
 	spe_itrace_parse("i1i", &r.itrace, &(const char *){ NULL });
@@ -324,7 +361,7 @@ out:
 	spe_symbols_free(rp.syms);
 	spe_report_free(rp.r);
 	free(out);
-	return status;
+	return status ? status : header_status;
 }
 
 const struct spe_cli_command spe_cmd_report = {

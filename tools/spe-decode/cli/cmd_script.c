@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,10 @@
 #include "kernel_symbols.h"
 #include "line_format.h"
 #include "output_thread.h"
+#include "perf_options.h"
 #include "samples.h"
+#include "side_events.h"
+#include "spe_views.h"
 #include "tp_buffer.h"
 #include "tracepoints.h"
 #include "tracing_data.h"
@@ -29,7 +33,7 @@
 enum field {
 	F_COMM, F_PID, F_TID, F_CPU, F_TIME, F_PERIOD, F_EVENT, F_ADDR, F_DATA_SRC,
 	F_WEIGHT, F_INS_LAT, F_XLAT_LAT, F_IP, F_SYM, F_SYMOFF, F_DSO, F_PHYS_ADDR,
-	F_CPUMODE, F_FLAGS, F_BRSTACK, F_NR
+	F_CPUMODE, F_FLAGS, F_BRSTACK, F_SRCLINE, F_NR
 };
 
 /* In perf script's print order. */
@@ -40,7 +44,7 @@ static const char *const field_names[F_NR] = {
 	[F_INS_LAT] = "ins_lat", [F_XLAT_LAT] = "xlat_lat", [F_IP] = "ip",
 	[F_SYM] = "sym", [F_SYMOFF] = "symoff", [F_DSO] = "dso",
 	[F_PHYS_ADDR] = "phys_addr", [F_CPUMODE] = "cpumode", [F_FLAGS] = "flags",
-	[F_BRSTACK] = "brstack",
+	[F_BRSTACK] = "brstack", [F_SRCLINE] = "srcline",
 };
 
 /* perf script's fields for an SPE recording when -F is not given. */
@@ -106,9 +110,19 @@ struct script {
 	bool fields_given;		/* -F: CSV and JSON print only those */
 	size_t ds_width;		/* widest data_src column so far */
 	bool ns;
+	/* perf's --reltime / --deltatime: times since the first line's or
+	 * the line before's (shown_time()). */
+	bool reltime, deltatime;
+	unsigned side_events;		/* --show-task/mmap-events: SPE_SIDE_* */
+	uint64_t time_base;
+	/* perf's -S LIST: only the samples in these symbols (NULL: all). */
+	char *symbols_buf;
+	const char **symbols;
+	size_t nr_symbols;
 	int name_width;
 	struct spe_itrace it;
 	struct spe_symbols *syms;
+	struct spe_srcline *sl;		/* -F srcline only */
 	struct spe_output *out;
 	int event_filter;		/* a kind, or -1 */
 	struct spe_filter filter;	/* --pid, --tid, -C, --comm, --dso, --time */
@@ -192,7 +206,7 @@ static void usage(FILE *f)
 "                     groups but instructions; 'i' alone is every record)\n"
 "  -F, --fields=LIST  comm,pid,tid,cpu,time,period,event,addr,data_src,weight,\n"
 "                     ins_lat,xlat_lat,ip,sym,symoff,dso,phys_addr,cpumode,\n"
-"                     flags,brstack (default: perf's comm,tid,cpu,time,period,\n"
+"                     flags,brstack,srcline (default: perf's comm,tid,cpu,time,period,\n"
 "                     event,ip,sym,symoff,dso); +LIST adds to them, -LIST\n"
 "                     removes\n"
 "  --json | --csv     one JSON object per line / CSV (RFC 4180) with a header:\n"
@@ -212,6 +226,14 @@ static void usage(FILE *f)
 "  --buildid-dir=DIR  perf's build-id cache (default ~/.debug)\n"
 "  --no-demangle      C++ and Rust symbol names as in the ELF file\n"
 "  -j, --jobs=N       decoding threads (default: one per usable CPU)\n"
+"perf script's options (spe-decode-perf-data(1), PERF'S OPTIONS):\n"
+"  -S, --symbols=LIST only the samples in these functions\n"
+"  --reltime          times since the first line; --deltatime since the last\n"
+"  --show-task-events, --show-mmap-events\n"
+"                     the COMM/FORK/EXIT and MMAP/MMAP2 records' lines\n"
+"  -F ...,srcline     each sample's source line under it (perf layout)\n"
+"  -q, --quiet        no warnings or notes\n"
+"  -G, --hide-call-graph, -f, --force, -k, --vmlinux FILE: accepted\n"
 SPE_CLI_FILTER_HELP);
 }
 
@@ -289,6 +311,75 @@ static inline __attribute__((always_inline)) void copy_fixed(char *d, const char
 		memcpy(d + n - 16, s + n - 16, 16);
 }
 
+/*
+ * The time a line shows: the sample's, or with --reltime the time since
+ * the first line's, with --deltatime since the line before's (perf
+ * script's perf_sample__fprintf_start()).
+ */
+static uint64_t shown_time(struct script *sc, uint64_t t)
+{
+	uint64_t base;
+
+	if (!sc->reltime && !sc->deltatime)
+		return t;
+	/* As perf's, a base of 0 is none yet: a record at time 0 (a
+	 * synthesised COMM) leaves the first sample's time the base. */
+	if (!sc->time_base)
+		sc->time_base = t;
+	base = sc->time_base;
+	if (sc->deltatime)
+		sc->time_base = t;
+	return t >= base ? t - base : 0;
+}
+
+/* perf's -S LIST: comma-separated symbol names into sc->symbols. */
+static int parse_symbols(struct script *sc, const char *list)
+{
+	char *save = NULL, *tok;
+	size_t n = 1;
+
+	for (const char *p = list; *p; p++)
+		n += *p == ',';
+	sc->symbols_buf = strdup(list);
+	sc->symbols = calloc(n, sizeof(*sc->symbols));
+	if (!sc->symbols_buf || !sc->symbols) {
+		fprintf(stderr, "spe-decode script: out of memory\n");
+		return -1;
+	}
+	for (tok = strtok_r(sc->symbols_buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		sc->symbols[sc->nr_symbols++] = tok;
+	return 0;
+}
+
+/* Whether -S keeps a sample of symbol @sym (a sample without one: no). */
+static bool symbol_listed(const struct script *sc, const struct spe_sym *sym)
+{
+	if (!sc->symbols)
+		return true;
+	for (size_t i = 0; sym->has_sym && i < sc->nr_symbols; i++)
+		if (!strcmp(sym->name, sc->symbols[i]))
+			return true;
+	return false;
+}
+
+/*
+ * -F srcline, as perf script prints it: the sample's source line on a line
+ * of its own, "  file.c:123", when it is known (perf leaves out an
+ * unknown one, and prints nothing for code in no file).
+ */
+static void obuf_put(struct script *sc, const char *p, size_t n);
+
+static void put_srcline(struct script *sc, const struct spe_sym *sym)
+{
+	const char *line = spe_srcline_get(sc->sl, sym);
+
+	if (!line)
+		return;
+	obuf_put(sc, "  ", 2);
+	obuf_put(sc, line, strlen(line));
+	obuf_put(sc, "\n", 1);
+}
+
 /* comm, pid/tid, cpu, time and period: the same for all of a record's samples. */
 static inline __attribute__((always_inline)) void
 perf_prefix(struct script *sc, const bool *f, const struct spe_sample *s, const char *comm,
@@ -334,7 +425,7 @@ perf_prefix(struct script *sc, const bool *f, const struct spe_sample *s, const 
 		memcpy(w->text, l.b, l.n);
 time:
 	if (f[F_TIME]) {
-		l_time(&l, sc->ns, s->time);
+		l_time(&l, sc->ns, shown_time(sc, s->time));
 		memcpy(l.b + l.n, ": ", 2);
 		l.n += 2;
 	}
@@ -351,7 +442,8 @@ print_perf_fields(struct script *sc, const bool *f, const struct spe_sample *s,
 	if (OBUF_SIZE - sc->olen < LINE_MAX_BYTES + LINE_SLACK)
 		obuf_flush(sc);
 	l.b = sc->obuf + sc->olen;
-	if (!same_record) {
+	/* --deltatime: a record's second sample is 0 after its first. */
+	if (!same_record || sc->deltatime) {
 		struct line p = { .b = sc->prefix };
 
 		perf_prefix(sc, f, s, comm, &p);
@@ -473,6 +565,8 @@ have_ipsym:
 		}
 	l.b[l.n++] = '\n';
 	sc->olen += l.n;
+	if (f[F_SRCLINE])
+		put_srcline(sc, sym);
 }
 
 /*
@@ -837,6 +931,7 @@ static inline void put_field(struct script *sc, struct line *l, enum field f,
 		if (json)
 			l->b[l->n++] = ']';
 		break;
+	case F_SRCLINE:		/* the perf layout's only */
 	case F_NR:
 		break;
 	}
@@ -1018,7 +1113,8 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 			sc->last_tid = s->tid;
 		}
 		spe_symbols_lookup(sc->syms, s->pid, s->ip, s->cpumode, &sc->sym);
-		sc->record_out = !spe_filter_names_of(&sc->filter, sc->syms, s, &sc->sym);
+		sc->record_out = !spe_filter_names_of(&sc->filter, sc->syms, s, &sc->sym) ||
+				 !symbol_listed(sc, &sc->sym);
 		if (sc->record_out)
 			return 0;
 	}
@@ -1046,7 +1142,8 @@ static void tp_line_perf(struct script *sc, const struct spe_sample *who, const 
 			 const char *name)
 {
 	char start[400], cpu[16] = "";
-	uint64_t sec = who->time / 1000000000, frac = who->time % 1000000000;
+	uint64_t t = shown_time(sc, who->time);
+	uint64_t sec = t / 1000000000, frac = t % 1000000000;
 	int n;
 
 	/* By snprintf: tracepoint lines are few, and line_format.h's helpers
@@ -1183,6 +1280,42 @@ static bool tp_summary(const struct script *sc, const char *path)
 	return fault;
 }
 
+/*
+ * --show-task-events / --show-mmap-events: the record's line, in perf's
+ * default line start (as a tracepoint sample's, tp_line_perf()) with the
+ * thread's name as the record leaves it.  The perf layout only: JSON and
+ * CSV lines are samples.
+ */
+static void side_event_line(struct script *sc, const struct spe_perf_reader_event *ev)
+{
+	char text[PATH_MAX + 200], start[200];
+	size_t n = spe_side_event_text(ev->header, sc->side_events, text, sizeof(text));
+	uint64_t t;
+	int k;
+
+	if (!n)
+		return;
+	t = shown_time(sc, ev->sid.has_time ? ev->sid.time : 0);
+	/* perf prints the CPU of these records even where their event
+	 * records none (a per-thread recording's): -1, "[-01]". */
+	k = snprintf(start, sizeof(start), "%16s %5d [%03d] %5" PRIu64 ".%0*" PRIu64 ": ",
+		     comm_of(sc, (int32_t)ev->sid.tid), (int32_t)ev->sid.tid,
+		     ev->sid.has_cpu ? (int32_t)ev->sid.cpu : -1,
+		     t / 1000000000, sc->ns ? 9 : 6,
+		     sc->ns ? t % 1000000000 : t % 1000000000 / 1000);
+	obuf_put(sc, start, k < (int)sizeof(start) ? (size_t)k : sizeof(start) - 1);
+	obuf_put(sc, text, n);
+	obuf_put(sc, "\n", 1);
+}
+
+/* What -S and -F srcline took. */
+static void free_lists(struct script *sc)
+{
+	free(sc->symbols);
+	free(sc->symbols_buf);
+	spe_srcline_free(sc->sl);
+}
+
 static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 {
 	struct script *sc = ctx;
@@ -1205,12 +1338,16 @@ static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 	if (ev->header->type == PERF_RECORD_MMAP || ev->header->type == PERF_RECORD_MMAP2 ||
 	    ev->header->type == PERF_RECORD_FORK)
 		memset(sc->ips, 0, NR_IP_SLOTS * sizeof(*sc->ips));
-	return spe_symbols_event(sc->syms, ev) == SPE_ERR_NOMEM;
+	if (spe_symbols_event(sc->syms, ev) == SPE_ERR_NOMEM)
+		return 1;
+	if (sc->side_events && sc->fmt == FMT_PERF)
+		side_event_line(sc, ev);
+	return output_failed(sc) ? 1 : 0;
 }
 
 static int run(int argc, char **argv)
 {
-	static const struct option opts[] = {
+	static const struct option own[] = {
 		{ "itrace", required_argument, NULL, 'I' },
 		{ "fields", required_argument, NULL, 'F' },
 		{ "json", no_argument, NULL, 'J' },
@@ -1227,6 +1364,9 @@ static int run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct script sc = { .fmt = FMT_PERF, .event_filter = -1 };
+	struct option opts[SPE_PERF_GETOPT_MAX];
+	char shorts[64];
+	struct spe_perf_opts po = { 0 };
 	struct spe_sym_config symcfg = { 0 };
 	struct spe_samples_run r = { .cmd = "script", .on_sample = on_sample,
 				     .on_event = on_event, .ctx = &sc };
@@ -1240,11 +1380,14 @@ static int run(int argc, char **argv)
 
 	spe_itrace_default(&sc.it);
 	memcpy(sc.f, default_fields, sizeof(sc.f));
-	while ((c = getopt_long(argc, argv, "F:e:i:j:C:h", opts, NULL)) != -1) {
+	spe_perf_getopt(SPE_PERF_CMD_SCRIPT, own, "F:e:i:j:C:h", opts, shorts);
+	while ((c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
 		int k = spe_filter_option(&sc.filter, "script", c, optarg);
 
 		if (!k)
 			k = spe_cli_common_option("script", c, &path, &r.threads, &symcfg);
+		if (!k)
+			k = spe_perf_option(&po, SPE_PERF_CMD_SCRIPT, "script", c, optarg);
 		if (k < 0)
 			return 2;
 		if (k)
@@ -1292,6 +1435,24 @@ static int run(int argc, char **argv)
 	}
 	if (spe_cli_input(argc, argv, &path, usage))
 		return 2;
+	spe_perf_notes(&po, "script");
+	if (po.reltime && po.deltatime) {
+		fprintf(stderr, "spe-decode script: --reltime and --deltatime exclude each other\n");
+		return 2;
+	}
+	if ((sc.f[F_SRCLINE] || po.side_events) && sc.fmt != FMT_PERF) {
+		fprintf(stderr, "spe-decode script: %s perf's layout, not of --json or --csv\n",
+			sc.f[F_SRCLINE] ? "-F srcline is a field of" :
+			"--show-task-events and --show-mmap-events print lines of");
+		return 2;
+	}
+	if (po.symbols && parse_symbols(&sc, po.symbols)) {
+		free_lists(&sc);
+		return 1;
+	}
+	sc.reltime = po.reltime;
+	sc.deltatime = po.deltatime;
+	sc.side_events = po.side_events;
 	sc.it.branch_miss = branch_miss;
 	if (perf_version >= 0)
 		spe_itrace_for_perf(&sc.it, (enum spe_perf_version)perf_version,
@@ -1310,6 +1471,7 @@ static int run(int argc, char **argv)
 	if (spe_tracepoints_open(&sc.tp, path, err, sizeof(err))) {
 		if (!sc.tp) {
 			fprintf(stderr, "spe-decode script: out of memory\n");
+			free_lists(&sc);
 			return 1;
 		}
 		fprintf(stderr, "spe-decode script: %s: %s; its tracepoint samples are not "
@@ -1330,9 +1492,17 @@ static int run(int argc, char **argv)
 		fprintf(stderr, "spe-decode script: %s\n", err[0] ? err : "out of memory");
 		spe_symbols_free(sc.syms);
 		spe_tracepoints_free(sc.tp);
+		free_lists(&sc);
 		return 1;
 	}
 	spe_tracepoints_set_symbols(sc.tp, sc.syms);
+	if (sc.f[F_SRCLINE] && spe_srcline_new(&sc.sl, symcfg.symfs)) {
+		fprintf(stderr, "spe-decode script: out of memory\n");
+		spe_symbols_free(sc.syms);
+		spe_tracepoints_free(sc.tp);
+		free_lists(&sc);
+		return 1;
+	}
 	sc.out = malloc(sizeof(*sc.out));
 	sc.ips = calloc(NR_IP_SLOTS, sizeof(*sc.ips));
 	/*
@@ -1363,6 +1533,7 @@ static int run(int argc, char **argv)
 			free(sc.obuf);
 		spe_symbols_free(sc.syms);
 		spe_tracepoints_free(sc.tp);
+		free_lists(&sc);
 		return 1;
 	}
 	spe_output_init(sc.out, STDOUT_FILENO);
@@ -1421,6 +1592,7 @@ static int run(int argc, char **argv)
 	free(sc.rec.b);
 	free(sc.line.b);
 	free(sc.tpbuf);
+	free_lists(&sc);
 	spe_tracepoints_free(sc.tp);
 	spe_symbols_free(sc.syms);
 	return status;

@@ -19,6 +19,7 @@ struct spe_cost_report_opts {
 	unsigned threads;		/* decoding threads, 0: default */
 	enum spe_view_unresolved unresolved;	/* rows of ips without a symbol */
 	const struct spe_filter *filter;	/* the samples counted; NULL: all */
+	const char *separator;		/* perf's -t: columns split by it, unpadded */
 };
 
 /* Returns the exit status. */

@@ -29,14 +29,15 @@ _spe_decode()
 		return
 	fi
 	case $prev in
-	-i|--input|-o|--output|--kallsyms|--features-from)
+	-i|--input|-o|--output|--kallsyms|--features-from|-k|--vmlinux)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return ;;
 	--symfs|--buildid-dir)
 		mapfile -t COMPREPLY < <(compgen -d -- "$cur")
 		return ;;
-	--sort)
-		# Comma-separated keys: the one being typed, after the others.
+	--sort|-s)
+		# Comma-separated keys: the one being typed, after the others
+		# (-s is perf's spelling, report's).
 		local done=
 		[[ $cur == *,* ]] && done=${cur%,*},
 		words=$(_spe_decode_values "$cmd" --sort '?')

@@ -47,15 +47,35 @@
 #include "key_text.h"
 #include "keyed_rows.h"
 #include "spe/packet.h"
+#include "spe_data_source.h"
 #include "spe_decode.h"
 #include "spe_views.h"
 #include "sink_printf.h"
 
-static const char *const key_names[SPE_KEY_NR] = {
+/*
+ * perf's memory-mode sort keys (perf-report.txt: mem, snoop, tlb,
+ * local_weight), past the public keys: the text of the data_src field
+ * perf script prints for each (spe_data_src_describe()'s LVL, SNP and
+ * TLB parts), and the sample's weight (its total latency).  As perf's,
+ * mem, snoop and tlb rows are one per value of a part of data_src only
+ * (mem_lvl, mem_snoop, mem_dtlb: perf 6.1's sort__lvl_cmp() and the
+ * others), each named by the first sample of the row: a remote load
+ * whose mem_lvl is a local one's is in its row and name (see
+ * mem_part()).  Not in enum
+ * spe_cost_key, whose SPE_KEY_NR sizes struct spe_cost_row_view's key[]
+ * in the ABI: a table still uses at most SPE_KEY_NR keys at once.
+ */
+enum {
+	KEY_MEM = SPE_KEY_NR, KEY_SNOOP, KEY_TLB, KEY_LOCAL_WEIGHT,
+	NR_KEYS
+};
+
+static const char *const key_names[NR_KEYS] = {
 	[SPE_KEY_SYM] = "sym", [SPE_KEY_DSO] = "dso", [SPE_KEY_SRCLINE] = "srcline",
 	[SPE_KEY_SYMBOL_DADDR] = "symbol_daddr", [SPE_KEY_DATA_SRC] = "data_src",
 	[SPE_KEY_OP] = "op", [SPE_KEY_CPU] = "cpu", [SPE_KEY_PID] = "pid",
-	[SPE_KEY_COMM] = "comm",
+	[SPE_KEY_COMM] = "comm", [KEY_MEM] = "mem", [KEY_SNOOP] = "snoop", [KEY_TLB] = "tlb",
+	[KEY_LOCAL_WEIGHT] = "local_weight",
 };
 
 static const char *const col_names[SPE_COL_NR] = {
@@ -91,15 +111,22 @@ struct row {
 };
 
 struct spe_cost_table {
-	enum spe_cost_key keys[SPE_KEY_NR];
+	int keys[SPE_KEY_NR];		/* enum spe_cost_key, or KEY_* above */
 	unsigned nkeys;
-	bool uses[SPE_KEY_NR];
+	bool uses[NR_KEYS];
 	struct spe_keyed_rows rows;	/* struct row, by key text */
 	/* Key i's slot in a row's num[] (-1: the key is always a name). */
 	int8_t num_slot[SPE_KEY_NR];
 	unsigned nnum;
 	enum spe_view_unresolved unresolved;
 	bool wide;			/* a latency above 4095 was seen: 16-bit counters */
+	/* The name of each mem/snoop/tlb row so far: its first sample's. */
+	struct {
+		int key;
+		uint64_t bits;
+		char text[64];
+	} mem_names[64];
+	unsigned nr_mem_names;
 	/* The data_src key's text of recent values: printing it was a third
 	 * of the time per record, and a recording has few distinct ones. */
 	struct {
@@ -149,16 +176,17 @@ const char *spe_cost_col_name(enum spe_cost_col c)
 
 /* Keys whose value perf compares as a number: an address without a
  * symbol (sym, symbol_daddr), a cpu, a pid. */
-static bool key_may_be_number(enum spe_cost_key k)
+static bool key_may_be_number(int k)
 {
 	return k == SPE_KEY_SYM || k == SPE_KEY_SYMBOL_DADDR || k == SPE_KEY_CPU ||
-	       k == SPE_KEY_PID;
+	       k == SPE_KEY_PID || k == KEY_LOCAL_WEIGHT;
 }
 
 int spe_cost_new(struct spe_cost_table **out, const char *keys, char *why, size_t whylen)
 {
 	struct spe_cost_table *t = calloc(1, sizeof(*t));
 	const char *p = keys;
+	bool overhead = false;
 
 	*out = t;
 	if (!t)
@@ -167,13 +195,28 @@ int spe_cost_new(struct spe_cost_table **out, const char *keys, char *why, size_
 		size_t len = strcspn(p, ",");
 		int k;
 
-		for (k = 0; k < SPE_KEY_NR; k++)
+		for (k = 0; k < NR_KEYS; k++)
 			if (strlen(key_names[k]) == len && !strncmp(p, key_names[k], len))
 				break;
-		if (k == SPE_KEY_NR || t->uses[k]) {
+		/* perf's long name of sym (perf-report.txt, --sort) */
+		if (len == 6 && !strncmp(p, "symbol", 6))
+			k = SPE_KEY_SYM;
+		/* perf's overhead "key" is its column, which every table has:
+		 * it groups nothing (alone: one row of every sample). */
+		if (len == 8 && !strncmp(p, "overhead", 8)) {
+			overhead = true;
+			p += len + (p[len] == ',');
+			continue;
+		}
+		if (k == NR_KEYS || t->uses[k]) {
 			snprintf(why, whylen, "%s sort key '%.*s' (keys: sym, dso, srcline, "
-				 "symbol_daddr, data_src, op, cpu, pid, comm)",
-				 k == SPE_KEY_NR ? "unknown" : "repeated", (int)len, p);
+				 "symbol_daddr, data_src, op, cpu, pid, comm, mem, snoop, tlb, "
+				 "local_weight)",
+				 k == NR_KEYS ? "unknown" : "repeated", (int)len, p);
+			return SPE_ERR_INVAL;
+		}
+		if (t->nkeys == SPE_KEY_NR) {
+			snprintf(why, whylen, "more than %d sort keys", SPE_KEY_NR);
 			return SPE_ERR_INVAL;
 		}
 		t->keys[t->nkeys++] = k;
@@ -182,7 +225,7 @@ int spe_cost_new(struct spe_cost_table **out, const char *keys, char *why, size_
 		if (*p == ',')
 			p++;
 	}
-	if (!t->nkeys) {
+	if (!t->nkeys && !overhead) {
 		snprintf(why, whylen, "no sort key");
 		return SPE_ERR_INVAL;
 	}
@@ -218,7 +261,7 @@ void spe_cost_set_unresolved(struct spe_cost_table *t, enum spe_view_unresolved 
 
 bool spe_cost_uses(const struct spe_cost_table *t, enum spe_cost_key k)
 {
-	return t->uses[k];
+	return (unsigned)k < SPE_KEY_NR && t->uses[k];
 }
 
 unsigned spe_cost_nkeys(const struct spe_cost_table *t)
@@ -250,9 +293,53 @@ static void data_src_text(struct spe_cost_table *t, uint64_t v, struct spe_key_t
 	spe_key_put_str(x, t->ds_text[i].text);
 }
 
+/*
+ * perf's text of memory key k (mem, snoop, tlb) for data_src v: the LVL,
+ * SNP or TLB part of what perf script prints for it, "N/A" for a sample
+ * that is no memory access (perf's sort keys without mem info).
+ */
+static uint64_t mem_bits(uint64_t v, int k)
+{
+	union perf_mem_data_src d = { .val = v };
+
+	return k == KEY_MEM ? d.mem_lvl : k == KEY_SNOOP ? d.mem_snoop : d.mem_dtlb;
+}
+
+static void mem_part(struct spe_cost_table *t, uint64_t v, int k, struct spe_key_text *x)
+{
+	const char *tag = k == KEY_MEM ? "|LVL " : k == KEY_SNOOP ? "|SNP " : "|TLB ";
+	uint64_t bits = mem_bits(v, k);
+	char all[200];
+	const char *p;
+	size_t len;
+	unsigned i;
+
+	for (i = 0; i < t->nr_mem_names; i++)
+		if (t->mem_names[i].key == k && t->mem_names[i].bits == bits) {
+			spe_key_put_str(x, t->mem_names[i].text);
+			return;
+		}
+	spe_data_src_describe(v, all, sizeof(all));
+	p = v ? strstr(all, tag) : NULL;
+	p = p ? p + strlen(tag) : "N/A";
+	len = strcspn(p, "|");
+	spe_key_put(x, p, len);
+	/* A part has few values (mem_snoop 5 bits, mem_dtlb 7, mem_lvl's
+	 * combinations a handful): 64 names are plenty; past them a row
+	 * is named by its own sample. */
+	if (t->nr_mem_names < sizeof(t->mem_names) / sizeof(t->mem_names[0]) &&
+	    len < sizeof(t->mem_names[0].text)) {
+		i = t->nr_mem_names++;
+		t->mem_names[i].key = k;
+		t->mem_names[i].bits = bits;
+		memcpy(t->mem_names[i].text, p, len);
+		t->mem_names[i].text[len] = 0;
+	}
+}
+
 /* Appends the text of key k to buf at *pos (a separator before all but
  * the first). */
-static void key_text(struct spe_cost_table *t, enum spe_cost_key k,
+static void key_text(struct spe_cost_table *t, int k,
 		     const struct spe_view_sample *vs, char *buf, size_t len, size_t *pos)
 {
 	const struct spe_sample *s = vs->s;
@@ -326,6 +413,14 @@ static void key_text(struct spe_cost_table *t, enum spe_cost_key k,
 			spe_key_put_int(&x, s->tid);
 		}
 		break;
+	case KEY_MEM:
+	case KEY_SNOOP:
+	case KEY_TLB:
+		mem_part(t, s->data_src, k, &x);
+		break;
+	case KEY_LOCAL_WEIGHT:
+		spe_key_put_int(&x, s->weight);
+		break;
 	default:
 		txt = "";
 	}
@@ -339,7 +434,7 @@ static void key_text(struct spe_cost_table *t, enum spe_cost_key k,
  * What key k's text is made of, in two words: equal words make equal text
  * (the converse need not hold: two raw keys may share a row).
  */
-static void raw_key(const struct spe_cost_table *t, enum spe_cost_key k,
+static void raw_key(const struct spe_cost_table *t, int k,
 		    const struct spe_view_sample *vs, uint64_t *w)
 {
 	const struct spe_sample *s = vs->s;
@@ -387,6 +482,16 @@ static void raw_key(const struct spe_cost_table *t, enum spe_cost_key k,
 		break;
 	case SPE_KEY_DATA_SRC:
 		w[0] = s->data_src;
+		w[1] = 0;
+		break;
+	case KEY_MEM:
+	case KEY_SNOOP:
+	case KEY_TLB:
+		w[0] = mem_bits(s->data_src, k);
+		w[1] = 0;
+		break;
+	case KEY_LOCAL_WEIGHT:
+		w[0] = s->weight;
 		w[1] = 0;
 		break;
 	case SPE_KEY_OP:
@@ -480,6 +585,9 @@ static void set_order_numbers(const struct spe_cost_table *t, const struct spe_v
 			break;
 		case SPE_KEY_PID:
 			v = (uint64_t)(int64_t)s->pid;
+			break;
+		case KEY_LOCAL_WEIGHT:
+			v = s->weight;
 			break;
 		default:
 			continue;
@@ -868,7 +976,7 @@ struct key_field {
 
 /* Key k's field at key (up to the next separator), without the mode of
  * the keys that print one (key_text()). */
-static void key_field_at(const char *key, enum spe_cost_key k, struct key_field *f)
+static void key_field_at(const char *key, int k, struct key_field *f)
 {
 	f->len = strcspn(key, "\x1f");
 	f->text = key;
