@@ -27,6 +27,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,18 +198,29 @@ static int index_room(const struct spe_pprof *p, struct index *x, keyof_fn keyof
 	return 0;
 }
 
-/* A location is found by (key_id, key_addr): an instruction by its
- * mapping and address, a page of code without symbols by its file and
- * the page in it, the same page in every process (spe_views.h). */
+/*
+ * A location is found by (kind, key_id, key_addr): a user instruction by
+ * its mapping and address (a process's mapping of a file is found for
+ * every record, and cheaply: the previous one is tried first); a kernel
+ * instruction by its file and address, which are the same in every
+ * process, so its mapping is found only when it makes a location; a page
+ * of code without symbols by its file and the page in it, the same page
+ * in every process (spe_views.h).
+ */
+enum loc_kind { LOC_USER, LOC_PAGE, LOC_KERNEL };
+
 struct loc {
 	uint64_t key_addr;		/* the ip, or the page's first byte */
 	uint64_t address;		/* the location's address in its mapping */
-	uint32_t key_id;		/* the mapping, or the page's file */
+	uint32_t key_id;		/* the mapping, or the file */
 	uint32_t mapping_id;
 	uint32_t first_line;		/* into lines */
 	uint16_t nr_lines;
-	bool page;			/* a page of code without symbols */
+	uint8_t kind;			/* enum loc_kind */
 };
+
+/* The 32 bytes spe-decode-views(1) counts per location. */
+_Static_assert(sizeof(struct loc) == 32, "struct loc grew");
 
 /* One line of a location: a frame of its inline chain (at most
  * MAX_LINES). */
@@ -277,7 +289,7 @@ static struct key2 func_key(const struct spe_pprof *p, uint32_t i)
 
 static struct key2 loc_key(const struct spe_pprof *p, uint32_t i)
 {
-	return (struct key2){ p->locs_a[i].key_id | (uint64_t)p->locs_a[i].page << 32,
+	return (struct key2){ p->locs_a[i].key_id | (uint64_t)p->locs_a[i].kind << 32,
 			      p->locs_a[i].key_addr };
 }
 
@@ -340,7 +352,8 @@ static uint64_t func_id(struct spe_pprof *p, const char *name, const char *file)
 	return p->nr_funcs;
 }
 
-/* The number of a file (for the keys of pages), 1 up. */
+/* The number of a file (for the keys of pages and kernel instructions),
+ * 1 up. */
 static uint32_t file_id(struct spe_pprof *p, const char *dso)
 {
 	int64_t id;
@@ -470,30 +483,41 @@ static bool location_lines(struct spe_pprof *p, struct mapping *m,
 	return n > 0 || add_line(p, m, sym->has_sym ? sym->name : name, sym->has_sym, NULL, 0);
 }
 
+/* The id of the mapping of the record's ip. */
+static uint32_t record_mapping(struct spe_pprof *p, const struct spe_view_sample *vs,
+			       struct spe_symbols *syms)
+{
+	struct spe_sym_mapping sm = { .path = vs->sym->dso };
+
+	if (syms)
+		spe_symbols_mapping(syms, vs->s->pid, vs->s->ip, vs->s->cpumode, &sm);
+	return mapping_id(p, &sm);
+}
+
 static uint64_t location_id(struct spe_pprof *p, const struct spe_view_sample *vs,
 			    struct spe_symbols *syms, struct spe_srcline *sl)
 {
 	const struct spe_sym *sym = vs->sym;
-	struct spe_sym_mapping sm = { .path = sym->dso };
 	uint64_t address = vs->s->ip, elf = address;
 	bool page = !sym->has_sym && p->unresolved == SPE_VIEW_UNRESOLVED_PAGE, in_dso;
+	enum loc_kind kind = page ? LOC_PAGE :
+			     vs->s->cpumode == PERF_RECORD_MISC_KERNEL ? LOC_KERNEL : LOC_USER;
 	uint32_t key_id, map = 0, first;
 	struct key2 k;
 	struct loc *a;
 	size_t i;
 
-	if (syms)
-		spe_symbols_mapping(syms, vs->s->pid, vs->s->ip, vs->s->cpumode, &sm);
 	if (page) {
 		address = spe_view_unresolved_page(sym, vs->s->ip, vs->s->cpumode, &in_dso);
-		key_id = file_id(p, sym->dso);
 		if (in_dso)
 			elf = sym->elf_addr;
-	} else {
-		key_id = map = mapping_id(p, &sm);
 	}
+	if (kind == LOC_USER)
+		key_id = map = record_mapping(p, vs, syms);
+	else
+		key_id = file_id(p, sym->dso);
 	/* A page is told from an instruction at its first byte. */
-	k = (struct key2){ key_id | (uint64_t)page << 32, address };
+	k = (struct key2){ key_id | (uint64_t)kind << 32, address };
 	if (p->oom)
 		return 0;
 	if (p->locs.cap) {
@@ -501,8 +525,8 @@ static uint64_t location_id(struct spe_pprof *p, const struct spe_view_sample *v
 		if (p->locs.slot[i])
 			return p->locs.slot[i];
 	}
-	if (page)
-		map = mapping_id(p, &sm);
+	if (!map)
+		map = record_mapping(p, vs, syms);
 	if (p->oom)
 		return 0;
 	a = push(p->locs_a, p->nr_locs, &p->cap_locs, sizeof(*a));
@@ -516,7 +540,7 @@ static uint64_t location_id(struct spe_pprof *p, const struct spe_view_sample *v
 	if (!location_lines(p, &p->maps_a[map - 1], vs, sl, page))
 		return 0;
 	p->locs_a[p->nr_locs] = (struct loc){
-		.key_addr = address, .key_id = key_id, .page = page, .mapping_id = map,
+		.key_addr = address, .key_id = key_id, .kind = kind, .mapping_id = map,
 		/* A page's address in this mapping: where the ip's page of
 		 * the file is mapped. */
 		.address = page ? vs->s->ip - (elf - address) : address,

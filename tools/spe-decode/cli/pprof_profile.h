@@ -24,7 +24,9 @@ void spe_pprof_free(struct spe_pprof *p);
  * the first record. */
 void spe_pprof_set_unresolved(struct spe_pprof *p, enum spe_view_unresolved u);
 /* One record; its mapping from syms and its lines from sl (either NULL:
- * none known).  -ENOMEM (and spe_pprof_oom()) when memory ran out. */
+ * none known), the same objects for every record (their names are
+ * compared by address).  -ENOMEM (and spe_pprof_oom()) when memory ran
+ * out. */
 int spe_pprof_add(struct spe_pprof *p, const struct spe_view_sample *vs,
 		  struct spe_symbols *syms, struct spe_srcline *sl);
 bool spe_pprof_oom(const struct spe_pprof *p);

@@ -343,12 +343,55 @@ static int push_frame(struct sl_dso *d, const char *func, const char *file, unsi
 	return 0;
 }
 
+/* Scopes deeper than this are left out of a chain (its innermost ones). */
+#define MAX_DEPTH	256
+
+/*
+ * The scopes of the unit's tree below parent that hold addr, outermost
+ * first, from path[depth] on: functions, inlined subroutines and blocks
+ * by their addresses, namespaces and modules (which have none, and hold
+ * the functions of some languages) searched.  Returns the depth reached.
+ * A walk down the tree, not libdw's dwarf_getscopes(), which goes on
+ * from an inlined subroutine's abstract origin (not where it was
+ * inlined), nor dwarf_getscopes_die(), which reads the unit up to the
+ * scope: that was four times the time of the whole pprof command.
+ */
+static int scopes_at(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *path, int depth)
+{
+	Dwarf_Die child;
+	int found;
+
+	if (depth >= MAX_DEPTH || dwarf_child(parent, &child))
+		return depth;
+	do {
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine:
+		case DW_TAG_lexical_block:
+			if (dwarf_haspc(&child, addr) == 1) {
+				path[depth] = child;
+				return scopes_at(&child, addr, path, depth + 1);
+			}
+			break;
+		case DW_TAG_namespace:
+		case DW_TAG_module:
+			found = scopes_at(&child, addr, path, depth);
+			if (found > depth)
+				return found;
+			break;
+		default:
+			break;
+		}
+	} while (!dwarf_siblingof(&child, &child));
+	return depth;
+}
+
 /* The chain of addr appended to d->frames; its length, or SPE_ERR_NOMEM
  * (what was appended is then dropped by the caller). */
 static long chain_lookup(struct spe_srcline *sl, struct sl_dso *d, uint64_t addr)
 {
 	size_t first = d->nr_frames;
-	Dwarf_Die cu, *scopes = NULL;
+	Dwarf_Die cu, path[MAX_DEPTH];
 	Dwarf_Line *line;
 	const char *file = NULL;
 	unsigned lineno = 0;
@@ -365,28 +408,19 @@ static long chain_lookup(struct spe_srcline *sl, struct sl_dso *d, uint64_t addr
 		if (!dwarf_lineno(line, &l) && l > 0)
 			lineno = (unsigned)l;
 	}
-	/* The innermost scope at addr, then the scopes around it in the
-	 * tree of the unit: dwarf_getscopes() continues from an inlined
-	 * subroutine's abstract origin, which is not where it was inlined. */
-	n = dwarf_getscopes(&cu, addr, &scopes);
-	if (n > 0) {
-		Dwarf_Die inner = scopes[0];
+	/* Innermost first: each function at the line it is at, then the
+	 * line it was called from in the one around it. */
+	n = scopes_at(&cu, addr, path, 0);
+	for (int i = n - 1; i >= 0 && !err; i--) {
+		int tag = dwarf_tag(&path[i]);
 
-		free(scopes);
-		scopes = NULL;
-		n = dwarf_getscopes_die(&inner, &scopes);
-	}
-	for (int i = 0; i < n && !err; i++) {
-		int tag = dwarf_tag(&scopes[i]);
-
-		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
-			continue;	/* a lexical block, the unit */
-		err = push_frame(d, scope_name(sl, d, &scopes[i]), file, lineno);
+		if (tag == DW_TAG_lexical_block)
+			continue;
+		err = push_frame(d, scope_name(sl, d, &path[i]), file, lineno);
 		if (tag == DW_TAG_subprogram)
 			break;
-		call_site(d, &cu, &scopes[i], &file, &lineno);
+		call_site(d, &cu, &path[i], &file, &lineno);
 	}
-	free(scopes);
 	/* An address in no function of the unit (startup code): its line
 	 * alone. */
 	if (!err && d->nr_frames == first && (file || lineno))
