@@ -20,10 +20,11 @@
  * that code without symbols does not make a location per instruction.
  * A sample is 64 bytes, found through an index of 32-bit words, as are
  * locations (32 bytes and 8 per line) and functions (by their numbers,
- * not by text); strings are kept once.  The message is packed by protobuf-c one element
- * at a time straight into gzip: a Profile holding one sample packs to
- * exactly that sample's bytes in the whole message, so no tree of
- * sub-messages and no packed copy of the whole profile is ever held.
+ * not by text); strings are kept once.  The message is packed by
+ * protobuf-c one element at a time straight into gzip: a Profile holding
+ * one sample packs to exactly that sample's bytes in the whole message,
+ * so no tree of sub-messages and no packed copy of the whole profile is
+ * ever held.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -11,12 +11,12 @@
  * build-id cache), so that lines are of the build that ran.
  *
  * The inline chain of an address (spe_srcline_frames(), for pprof's
- * locations) walks the DWARF scopes that hold it, innermost first: each
- * inlined subroutine is a frame at the line the address has in it, and
- * its call site (DW_AT_call_file, DW_AT_call_line) is the line of the
- * frame that encloses it, up to the subprogram (DWARF 5 §3.3.8.2).  As
- * the lines, each chain is looked up once per address and kept; its
- * names and paths are kept once per dso.
+ * locations) is read off the DWARF scopes that hold it (scopes_at()),
+ * innermost first: each inlined subroutine is a frame at the line the
+ * address has in it, and its call site (DW_AT_call_file, DW_AT_call_line)
+ * is the line of the frame that encloses it, up to the subprogram (DWARF
+ * 5 §3.3.8.2).  As the lines, each chain is looked up once per address
+ * and kept; its names and paths are kept once per dso.
  */
 #include <fcntl.h>
 #include <inttypes.h>
