@@ -15,9 +15,18 @@
 #include "output_file.h"
 #include "views.h"
 
+struct pprof_run {
+	struct spe_pprof *p;
+	struct spe_view_run *vr;
+};
+
+/* The symboliser gives the mapping, the source lines the inline chain,
+ * of the addresses that make a new location only (not per record). */
 static int on_view(void *ctx, const struct spe_view_sample *vs)
 {
-	return spe_pprof_add(ctx, vs);
+	struct pprof_run *pr = ctx;
+
+	return spe_pprof_add(pr->p, vs, pr->vr->syms, pr->vr->sl);
 }
 
 static void usage(FILE *f)
@@ -27,7 +36,9 @@ static void usage(FILE *f)
 "                        [--no-demangle] [filters] perf.data|-\n"
 "Write the SPE records as a gzip-compressed pprof profile (profile.proto) for\n"
 "go tool pprof, Parca or Pyroscope.  Sample types: samples, latency (cycles),\n"
-"l1d-miss, llc-miss, tlb-walk, mispredict; labels op and data_src.\n"
+"l1d-miss, llc-miss, tlb-walk, mispredict; labels op and data_src.  Locations\n"
+"carry their inline chains and whole source paths from DWARF, mappings the\n"
+"recording's start, end, file offset and build id.\n"
 "  -o, --output FILE   the profile (written to a temporary file, then renamed)\n"
 "  --unresolved page|address\n"
 "                      locations of code without symbols: one per 4 KiB page of\n"
@@ -49,7 +60,8 @@ static int run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct spe_pprof *p = NULL;
-	struct spe_view_run vr = { .cmd = "pprof", .want_srcline = true, .on_view = on_view };
+	struct spe_view_run vr = { .cmd = "pprof", .on_view = on_view };
+	struct pprof_run pr = { .vr = &vr };
 	struct spe_out_file of = { .fd = -1 };
 	const char *path = NULL, *output = NULL;
 	enum spe_view_unresolved unresolved = SPE_VIEW_UNRESOLVED_PAGE;
@@ -96,7 +108,8 @@ static int run(int argc, char **argv)
 		goto done;
 	}
 	spe_pprof_set_unresolved(p, unresolved);
-	vr.ctx = p;
+	pr.p = p;
+	vr.ctx = &pr;
 	status = spe_view_run_execute(&vr);
 	/* What decoded before a data error is still written (and the error
 	 * reported); a file that gave nothing leaves the old output alone. */

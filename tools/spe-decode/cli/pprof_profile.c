@@ -5,19 +5,30 @@
  * mappings, then written as a perftools.profiles.Profile message
  * (proto/profile.proto, compiled by protoc-c), gzip-compressed.
  *
+ * A location is an instruction address in a mapping (an MMAP record's
+ * start, limit, file offset and file, with the file's build id from the
+ * recording), so that pprof can find the binary for -disasm and a
+ * symbolisation server the debug info; its lines are the address's inline
+ * chain from DWARF (spe_srcline_frames(), looked up once per address),
+ * innermost first as profile.proto orders them, with the source files'
+ * whole paths so that -list reads them without -source_path.
+ *
  * Memory grows with the samples (distinct instruction and labels), not
  * the records; an instruction without a symbol is counted in its 4 KiB
- * page (a location and function per page, named as the cost table's row,
- * spe_view_unresolved_name()) unless asked otherwise, so that code
- * without symbols does not make a location per instruction.  A sample is 64 bytes, found through an index of 32-bit
- * words, as are locations and functions (by their numbers, not by text);
- * strings are kept once.  The message is packed by protobuf-c one element
- * at a time straight into gzip: a Profile holding one sample packs to
- * exactly that sample's bytes in the whole message, so no tree of
- * sub-messages and no packed copy of the whole profile is ever held.
+ * page (a location and function per page of a file, named as the cost
+ * table's row, spe_view_unresolved_name()) unless asked otherwise, so
+ * that code without symbols does not make a location per instruction.
+ * A sample is 64 bytes, found through an index of 32-bit words, as are
+ * locations (32 bytes and 8 per line) and functions (by their numbers,
+ * not by text); strings are kept once.  The message is packed by
+ * protobuf-c one element at a time straight into gzip: a Profile holding
+ * one sample packs to exactly that sample's bytes in the whole message,
+ * so no tree of sub-messages and no packed copy of the whole profile is
+ * ever held.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +39,7 @@
 #include "profile.pb-c.h"
 #include "spe/packet.h"
 #include "spe_decode.h"
+#include "spe_sym_mapping.h"
 
 enum { V_SAMPLES, V_LATENCY, V_L1D, V_LLC, V_TLB, V_MISPRED, NR_VALUES };
 
@@ -36,8 +48,8 @@ static const char *const value_names[NR_VALUES][2] = {
 	{ "llc-miss", "count" }, { "tlb-walk", "count" }, { "mispredict", "count" },
 };
 
-/* A string-keyed hash map to indices (the string table, functions,
- * locations, mappings and samples are all found by a text key). */
+/* A string-keyed hash map to indices (the string table, the files and
+ * the mappings). */
 struct strmap {
 	char **keys;
 	uint64_t *vals;
@@ -187,11 +199,43 @@ static int index_room(const struct spe_pprof *p, struct index *x, keyof_fn keyof
 	return 0;
 }
 
+/*
+ * A location is found by (kind, key_id, key_addr): a user instruction by
+ * its mapping and address (a process's mapping of a file is found for
+ * every record, and cheaply: the previous one is tried first); a kernel
+ * instruction by its file and address, which are the same in every
+ * process, so its mapping is found only when it makes a location; a page
+ * of code without symbols by its file and the page in it, the same page
+ * in every process (spe_views.h).
+ */
+enum loc_kind { LOC_USER, LOC_PAGE, LOC_KERNEL };
+
 struct loc {
-	uint64_t address;		/* the ip, or the page's first byte */
-	uint32_t mapping_id, function_id;
-	int64_t line;
-	bool page;			/* a page of code without symbols */
+	uint64_t key_addr;		/* the ip, or the page's first byte */
+	uint64_t address;		/* the location's address in its mapping */
+	uint32_t key_id;		/* the mapping, or the file */
+	uint32_t mapping_id;
+	uint32_t first_line;		/* into lines */
+	uint16_t nr_lines;
+	uint8_t kind;			/* enum loc_kind */
+};
+
+/* The 32 bytes spe-decode-views(1) counts per location. */
+_Static_assert(sizeof(struct loc) == 32, "struct loc grew");
+
+/* One line of a location: a frame of its inline chain (at most
+ * MAX_LINES). */
+#define MAX_LINES	128
+
+struct line {
+	uint32_t function_id;
+	uint32_t line;
+};
+
+struct mapping {
+	uint64_t start, limit, pgoff;
+	int64_t file, build_id;		/* string indices */
+	bool has_functions, has_filenames, has_line_numbers, has_inline_frames;
 };
 
 struct smp {
@@ -204,16 +248,25 @@ struct smp {
 };
 
 struct spe_pprof {
-	struct strmap strs, maps;
+	struct strmap strs, files, maps;
 	struct index funcs, locs, smps;
 	char **strings;
 	size_t nr_strings, cap_strings;
 	int64_t *func_name, *func_file;	/* per function (id - 1) */
 	size_t nr_funcs, cap_funcs, cap_funcs2;
-	int64_t *map_file;		/* per mapping */
+	size_t nr_files;
+	struct mapping *maps_a;		/* per mapping (id - 1) */
 	size_t nr_maps, cap_maps;
 	struct loc *locs_a;
 	size_t nr_locs, cap_locs;
+	struct line *lines;
+	size_t nr_lines, cap_lines;
+	/* The previous sample's file and mapping (SPE samples stay in one
+	 * for long runs): found by pointer and numbers, not by text. */
+	const char *last_file;
+	uint32_t last_file_id;
+	struct spe_sym_mapping last_map;
+	uint32_t last_map_id;
 	struct smp *smps_a;
 	size_t nr_smps, cap_smps;
 	int64_t op_str[SPE_REP_NR_OPS];	/* string index of each op's name, 0: none yet */
@@ -237,8 +290,8 @@ static struct key2 func_key(const struct spe_pprof *p, uint32_t i)
 
 static struct key2 loc_key(const struct spe_pprof *p, uint32_t i)
 {
-	return (struct key2){ p->locs_a[i].mapping_id | (uint64_t)p->locs_a[i].page << 32,
-			      p->locs_a[i].address };
+	return (struct key2){ p->locs_a[i].key_id | (uint64_t)p->locs_a[i].kind << 32,
+			      p->locs_a[i].key_addr };
 }
 
 static struct key2 smp_key(const struct spe_pprof *p, uint32_t i)
@@ -300,39 +353,172 @@ static uint64_t func_id(struct spe_pprof *p, const char *name, const char *file)
 	return p->nr_funcs;
 }
 
-static uint64_t mapping_id(struct spe_pprof *p, const char *dso)
+/* The number of a file (for the keys of pages and kernel instructions),
+ * 1 up. */
+static uint32_t file_id(struct spe_pprof *p, const char *dso)
 {
-	int64_t id = map_get(&p->maps, dso);
-	int64_t *a;
+	int64_t id;
 
-	if (id >= 0)
-		return (uint64_t)id;
-	a = push(p->map_file, p->nr_maps, &p->cap_maps, sizeof(*a));
-	if (!a || map_put(&p->maps, dso, p->nr_maps + 1)) {
-		p->oom = true;
-		return 0;
+	if (dso == p->last_file)
+		return p->last_file_id;
+	id = map_get(&p->files, dso);
+	if (id < 0) {
+		if (p->nr_files >= UINT32_MAX / 2 || map_put(&p->files, dso, p->nr_files + 1)) {
+			p->oom = true;
+			return 0;
+		}
+		id = (int64_t)++p->nr_files;
 	}
-	p->map_file = a;
-	p->map_file[p->nr_maps] = str_id(p, dso);
-	return ++p->nr_maps;
+	p->last_file = dso;
+	p->last_file_id = (uint32_t)id;
+	return (uint32_t)id;
 }
 
-static uint64_t location_id(struct spe_pprof *p, const struct spe_view_sample *vs)
+static bool same_mapping(const struct spe_sym_mapping *a, const struct spe_sym_mapping *b)
+{
+	return a->path == b->path && a->start == b->start && a->limit == b->limit &&
+	       a->pgoff == b->pgoff;
+}
+
+/* The id of the mapping m, the same for every process that maps the file
+ * at the same place. */
+static uint32_t mapping_id(struct spe_pprof *p, const struct spe_sym_mapping *m)
+{
+	char key[4096 + 64], hex[2 * 64 + 1] = "";
+	struct mapping *a;
+	int64_t id;
+
+	if (p->last_map_id && same_mapping(m, &p->last_map))
+		return p->last_map_id;
+	snprintf(key, sizeof(key), "%" PRIx64 ":%" PRIx64 ":%" PRIx64 ":%s", m->start, m->limit,
+		 m->pgoff, m->path);
+	id = map_get(&p->maps, key);
+	if (id < 0) {
+		a = push(p->maps_a, p->nr_maps, &p->cap_maps, sizeof(*a));
+		if (a)
+			p->maps_a = a;
+		if (!a || p->nr_maps >= UINT32_MAX / 2 || map_put(&p->maps, key, p->nr_maps + 1)) {
+			p->oom = true;
+			return 0;
+		}
+		for (size_t i = 0; i < m->build_id_len && i < 64; i++)
+			sprintf(hex + 2 * i, "%02x", m->build_id[i]);
+		p->maps_a[p->nr_maps] = (struct mapping){
+			.start = m->start, .limit = m->limit, .pgoff = m->pgoff,
+			.file = str_id(p, m->path), .build_id = str_id(p, hex),
+		};
+		id = (int64_t)++p->nr_maps;
+	}
+	p->last_map = *m;
+	p->last_map_id = (uint32_t)id;
+	return (uint32_t)id;
+}
+
+/* Appends a line of the location being made; its function by name and
+ * file.  False without memory. */
+static bool add_line(struct spe_pprof *p, struct mapping *m, const char *func, bool resolved,
+		     const char *file, unsigned line)
+{
+	struct line *a = push(p->lines, p->nr_lines, &p->cap_lines, sizeof(*a));
+	uint32_t fid;
+
+	if (!a || p->nr_lines >= UINT32_MAX) {
+		p->oom = true;
+		return false;
+	}
+	p->lines = a;
+	fid = (uint32_t)func_id(p, func, file ? file : "");
+	if (p->oom)
+		return false;
+	p->lines[p->nr_lines++] = (struct line){ .function_id = fid, .line = line };
+	m->has_functions |= resolved;
+	m->has_filenames |= file && file[0];
+	m->has_line_numbers |= line > 0;
+	return true;
+}
+
+/*
+ * The lines of a new location, innermost first: the inline chain from
+ * DWARF (the outermost frame named by the symbol, as report names it),
+ * else the symbol alone, else the page or the address as a function.
+ */
+static bool location_lines(struct spe_pprof *p, struct mapping *m,
+			   const struct spe_view_sample *vs, struct spe_srcline *sl, bool page)
 {
 	const struct spe_sym *sym = vs->sym;
-	char name[600], file[512] = "";
-	const char *colon;
-	uint64_t map = mapping_id(p, sym->dso), address = vs->s->ip;
+	const struct spe_src_frame *fr = NULL;
+	char name[600];
+	long n = 0;
+
+	/* An ip without a symbol is a function of its own, named by its
+	 * page or its address; a page's instructions have lines of their
+	 * own: it has none. */
+	if (page)
+		spe_view_unresolved_name(sym, vs->s->ip, vs->s->cpumode, name, sizeof(name));
+	else
+		snprintf(name, sizeof(name), "0x%" PRIx64, vs->s->ip);
+	if (page)
+		return add_line(p, m, name, false, NULL, 0);
+	if (sl && (n = spe_srcline_frames(sl, sym, &fr)) < 0) {
+		p->oom = true;
+		return false;
+	}
+	if (n > 0)
+		m->has_inline_frames = true;
+	for (long i = 0; i < n; i++) {
+		const char *func;
+		bool last = i == n - 1;
+
+		/* A chain deeper than a location holds keeps its innermost
+		 * frames and its function. */
+		if (i == MAX_LINES - 1 && !last)
+			i = n - 1, last = true;
+		func = fr[i].func;
+		if (last && sym->has_sym)
+			func = sym->name;
+		else if (!func)
+			func = sym->has_sym ? sym->name : name;
+		if (!add_line(p, m, func, sym->has_sym || fr[i].func, fr[i].file, fr[i].line))
+			return false;
+	}
+	return n > 0 || add_line(p, m, sym->has_sym ? sym->name : name, sym->has_sym, NULL, 0);
+}
+
+/* The id of the mapping of the record's ip. */
+static uint32_t record_mapping(struct spe_pprof *p, const struct spe_view_sample *vs,
+			       struct spe_symbols *syms)
+{
+	struct spe_sym_mapping sm = { .path = vs->sym->dso };
+
+	if (syms)
+		spe_symbols_mapping(syms, vs->s->pid, vs->s->ip, vs->s->cpumode, &sm);
+	return mapping_id(p, &sm);
+}
+
+static uint64_t location_id(struct spe_pprof *p, const struct spe_view_sample *vs,
+			    struct spe_symbols *syms, struct spe_srcline *sl)
+{
+	const struct spe_sym *sym = vs->sym;
+	uint64_t address = vs->s->ip, elf = address;
 	bool page = !sym->has_sym && p->unresolved == SPE_VIEW_UNRESOLVED_PAGE, in_dso;
+	enum loc_kind kind = page ? LOC_PAGE :
+			     vs->s->cpumode == PERF_RECORD_MISC_KERNEL ? LOC_KERNEL : LOC_USER;
+	uint32_t key_id, map = 0, first;
 	struct key2 k;
-	int64_t line = 0;
 	struct loc *a;
 	size_t i;
 
-	if (page)
+	if (page) {
 		address = spe_view_unresolved_page(sym, vs->s->ip, vs->s->cpumode, &in_dso);
+		if (in_dso)
+			elf = sym->elf_addr;
+	}
+	if (kind == LOC_USER)
+		key_id = map = record_mapping(p, vs, syms);
+	else
+		key_id = file_id(p, sym->dso);
 	/* A page is told from an instruction at its first byte. */
-	k = (struct key2){ map | (uint64_t)page << 32, address };
+	k = (struct key2){ key_id | (uint64_t)kind << 32, address };
 	if (p->oom)
 		return 0;
 	if (p->locs.cap) {
@@ -340,17 +526,10 @@ static uint64_t location_id(struct spe_pprof *p, const struct spe_view_sample *v
 		if (p->locs.slot[i])
 			return p->locs.slot[i];
 	}
-	/* A page's instructions have lines of their own: it has none. */
-	if (!page && vs->srcline && (colon = strrchr(vs->srcline, ':'))) {
-		snprintf(file, sizeof(file), "%.*s", (int)(colon - vs->srcline), vs->srcline);
-		line = strtoll(colon + 1, NULL, 10);
-	}
-	/* An ip without a symbol is a function of its own, named by its
-	 * page or its address. */
-	if (page)
-		spe_view_unresolved_name(sym, vs->s->ip, vs->s->cpumode, name, sizeof(name));
-	else
-		snprintf(name, sizeof(name), "0x%" PRIx64, vs->s->ip);
+	if (!map)
+		map = record_mapping(p, vs, syms);
+	if (p->oom)
+		return 0;
 	a = push(p->locs_a, p->nr_locs, &p->cap_locs, sizeof(*a));
 	if (a)
 		p->locs_a = a;
@@ -358,10 +537,15 @@ static uint64_t location_id(struct spe_pprof *p, const struct spe_view_sample *v
 		p->oom = true;
 		return 0;
 	}
+	first = (uint32_t)p->nr_lines;
+	if (!location_lines(p, &p->maps_a[map - 1], vs, sl, page))
+		return 0;
 	p->locs_a[p->nr_locs] = (struct loc){
-		.address = address, .mapping_id = (uint32_t)map, .page = page,
-		.function_id = (uint32_t)func_id(p, sym->has_sym ? sym->name : name, file),
-		.line = line,
+		.key_addr = address, .key_id = key_id, .kind = kind, .mapping_id = map,
+		/* A page's address in this mapping: where the ip's page of
+		 * the file is mapped. */
+		.address = page ? vs->s->ip - (elf - address) : address,
+		.first_line = first, .nr_lines = (uint16_t)(p->nr_lines - first),
 	};
 	p->locs.slot[index_find(p, &p->locs, loc_key, k)] = (uint32_t)++p->nr_locs;
 	p->locs.used++;
@@ -373,14 +557,15 @@ static const char *const op_names[SPE_REP_NR_OPS] = {
 	[SPE_REP_BRANCH] = "branch", [SPE_REP_OTHER] = "other",
 };
 
-int spe_pprof_add(struct spe_pprof *p, const struct spe_view_sample *vs)
+int spe_pprof_add(struct spe_pprof *p, const struct spe_view_sample *vs,
+		  struct spe_symbols *syms, struct spe_srcline *sl)
 {
 	const struct spe_record *rec = vs->s->qr->rec;
 	uint64_t ev = (rec->present & SPE_REC_EVENTS) ? rec->events : 0;
 	enum spe_rep_op op = spe_view_op(rec);
 	bool mem = op == SPE_REP_LOAD || op == SPE_REP_STORE;
 	char ds[96] = "";
-	uint64_t loc = location_id(p, vs);
+	uint64_t loc = location_id(p, vs, syms, sl);
 	int64_t ds_id = 0;
 	struct key2 k;
 	struct smp *s;
@@ -553,12 +738,22 @@ static void write_profile(struct spe_pprof *p, const char *path, struct gz_sink 
 	perftools__profiles__profile__init(&part);
 	for (size_t i = 0; i < p->nr_maps && !g->err; i++) {
 		Perftools__Profiles__Mapping mp, *mpp = &mp;
+		const struct mapping *m = &p->maps_a[i];
 
 		perftools__profiles__mapping__init(&mp);
 		mp.id = i + 1;
-		mp.filename = p->map_file[i];
-		/* Symbolised here: pprof must not look for the binaries. */
-		mp.has_functions = mp.has_filenames = mp.has_line_numbers = true;
+		mp.memory_start = m->start;
+		mp.memory_limit = m->limit;
+		mp.file_offset = m->pgoff;
+		mp.filename = m->file;
+		mp.build_id = m->build_id;
+		/* What was resolved here: pprof symbolises a mapping itself
+		 * (from the binary, or a server by build id) only when none
+		 * of its functions, files and lines were. */
+		mp.has_functions = m->has_functions;
+		mp.has_filenames = m->has_filenames;
+		mp.has_line_numbers = m->has_line_numbers;
+		mp.has_inline_frames = m->has_inline_frames;
 		part.n_mapping = 1;
 		part.mapping = &mpp;
 		emit(g, &part);
@@ -567,17 +762,21 @@ static void write_profile(struct spe_pprof *p, const char *path, struct gz_sink 
 	perftools__profiles__profile__init(&part);
 	for (size_t i = 0; i < p->nr_locs && !g->err; i++) {
 		Perftools__Profiles__Location lc, *lcp = &lc;
-		Perftools__Profiles__Line ln, *lnp = &ln;
+		Perftools__Profiles__Line ln[MAX_LINES], *lnp[MAX_LINES];
+		const struct loc *l = &p->locs_a[i];
 
 		perftools__profiles__location__init(&lc);
-		perftools__profiles__line__init(&ln);
+		for (unsigned j = 0; j < l->nr_lines; j++) {
+			perftools__profiles__line__init(&ln[j]);
+			ln[j].function_id = p->lines[l->first_line + j].function_id;
+			ln[j].line = p->lines[l->first_line + j].line;
+			lnp[j] = &ln[j];
+		}
 		lc.id = i + 1;
-		lc.mapping_id = p->locs_a[i].mapping_id;
-		lc.address = p->locs_a[i].address;
-		ln.function_id = p->locs_a[i].function_id;
-		ln.line = p->locs_a[i].line;
-		lc.n_line = 1;
-		lc.line = &lnp;
+		lc.mapping_id = l->mapping_id;
+		lc.address = l->address;
+		lc.n_line = l->nr_lines;
+		lc.line = lnp;
 		part.n_location = 1;
 		part.location = &lcp;
 		emit(g, &part);
@@ -615,6 +814,7 @@ void spe_pprof_free(struct spe_pprof *p)
 	if (!p)
 		return;
 	map_free(&p->strs);
+	map_free(&p->files);
 	map_free(&p->maps);
 	free(p->funcs.slot);
 	free(p->locs.slot);
@@ -624,8 +824,9 @@ void spe_pprof_free(struct spe_pprof *p)
 	free(p->strings);
 	free(p->func_name);
 	free(p->func_file);
-	free(p->map_file);
+	free(p->maps_a);
 	free(p->locs_a);
+	free(p->lines);
 	free(p->smps_a);
 	free(p);
 }

@@ -70,6 +70,7 @@ int spe_view_run_execute(struct spe_view_run *vr)
 		fprintf(stderr, "spe-decode %s: %s\n", vr->cmd, err[0] ? err : "out of memory");
 		return 1;
 	}
+	spe_srcline_set_demangle(vr->sl, !vr->symcfg.no_demangle);
 	vr->r = (struct spe_samples_run){
 		.cmd = vr->cmd, .path = vr->path, .on_sample = on_sample,
 		.on_event = on_event, .ctx = vr, .quiet = true, .threads = vr->threads,

@@ -98,7 +98,7 @@ static int emit(void *ctx, const struct spe_sample *s)
 	f->added++;
 	spe_c2c_scan(f->c2c, &vs);
 	spe_html_add(f->html, &vs);
-	if (spe_pprof_add(f->pprof, &vs))
+	if (spe_pprof_add(f->pprof, &vs, f->syms, NULL))
 		abort();
 	return 0;
 }

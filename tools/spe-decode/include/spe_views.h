@@ -92,6 +92,30 @@ void spe_srcline_free(struct spe_srcline *sl);
 /* "basename.c:LINE" of sym's ELF address in its dso's DWARF, or NULL.
  * The string lives as long as sl. */
 const char *spe_srcline_get(struct spe_srcline *sl, const struct spe_sym *sym);
+/* How the names of inlined functions are written: demangled as the
+ * symbols are (the default), or as the DWARF has them (--no-demangle). */
+void spe_srcline_set_demangle(struct spe_srcline *sl, bool demangle);
+
+/* One frame of an address's inline chain. */
+struct spe_src_frame {
+	const char *func;		/* the function, NULL when DWARF names none */
+	const char *file;		/* the source file's whole path as the
+					 * DWARF has it (the compilation directory
+					 * joined to a relative one), NULL */
+	unsigned line;			/* 0 when unknown */
+};
+
+/*
+ * The inline chain of sym's ELF address in its dso's DWARF, innermost
+ * first: the function the instruction is in and its line, then for each
+ * function it was inlined into, that function and the line of the call;
+ * the last frame is the function of the symbol.  Returns the number of
+ * frames (0: no DWARF for it) and *frames, valid until the next call, or
+ * SPE_ERR_NOMEM.  Each address is looked up once; its frames and their
+ * texts are kept as long as sl.
+ */
+long spe_srcline_frames(struct spe_srcline *sl, const struct spe_sym *sym,
+			const struct spe_src_frame **frames);
 
 /* ---- Cost tables (lib/cost_table.c) ---------------------------------------- */
 

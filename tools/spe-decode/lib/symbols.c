@@ -22,6 +22,7 @@
 #include <linux/perf_event.h>
 
 #include "grow.h"
+#include "spe_sym_mapping.h"
 #include "spe_symbols.h"
 #include "sym_store.h"
 #include "symtab.h"
@@ -63,7 +64,7 @@ struct thread {
 
 /* A kernel map: the kernel's own ([kernel.kallsyms]_text) or a module's. */
 struct kmap {
-	uint64_t start, len;
+	uint64_t start, len, pgoff;
 	char *name;			/* "[module]"; NULL for the kernel */
 };
 
@@ -301,7 +302,8 @@ static char *module_name(const char *path)
 	return out;
 }
 
-static int add_kernel_map(struct spe_symbols *s, uint64_t start, uint64_t len, const char *path)
+static int add_kernel_map(struct spe_symbols *s, uint64_t start, uint64_t len, uint64_t pgoff,
+			  const char *path)
 {
 	struct kmap *k = realloc(s->kmaps, (s->nr_kmaps + 1) * sizeof(*k));
 
@@ -309,7 +311,7 @@ static int add_kernel_map(struct spe_symbols *s, uint64_t start, uint64_t len, c
 		return SPE_ERR_NOMEM;
 	s->kmaps = k;
 	k = &s->kmaps[s->nr_kmaps];
-	*k = (struct kmap){ .start = start, .len = len };
+	*k = (struct kmap){ .start = start, .len = len, .pgoff = pgoff };
 	if (strncmp(path, "[kernel.kallsyms]", 17)) {
 		k->name = module_name(path);
 		if (!k->name)
@@ -401,7 +403,7 @@ static int on_mmap(struct spe_symbols *s, uint16_t misc, const unsigned char *p,
 	memcpy(&pgoff, p + 24, 8);
 	if ((misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL &&
 	    pid == (uint32_t)-1)
-		return add_kernel_map(s, start, len, name);
+		return add_kernel_map(s, start, len, pgoff, name);
 	if (id_len) {
 		int err = spe_symbols_build_id(s, name, id, id_len);
 
@@ -513,11 +515,28 @@ static void lookup_kernel(struct spe_symbols *s, uint64_t ip, struct spe_sym *ou
 	out->has_sym = true;
 }
 
+/* The mapping of a process that holds ip, or NULL. */
+static const struct map *find_map(struct proc *p, uint64_t ip)
+{
+	/* SPE samples stay in one mapping for long runs: try it first, when
+	 * no mapping can shadow it (none overlaps another, or it is the
+	 * newest). */
+	if (p->last < p->nr && ip - p->maps[p->last].start < p->maps[p->last].len &&
+	    (!p->overlap || p->last == p->nr - 1))
+		return &p->maps[p->last];
+	for (size_t i = p->nr; i-- > 0;)
+		if (ip - p->maps[i].start < p->maps[i].len) {
+			p->last = i;
+			return &p->maps[i];
+		}
+	return NULL;
+}
+
 void spe_symbols_lookup(struct spe_symbols *s, int32_t pid, uint64_t ip,
 			uint16_t cpumode, struct spe_sym *out)
 {
 	const struct spe_symtab_ent *sym;
-	const struct map *m = NULL;
+	const struct map *m;
 	struct proc *p;
 	struct dso *d;
 	uint64_t off;
@@ -533,19 +552,7 @@ void spe_symbols_lookup(struct spe_symbols *s, int32_t pid, uint64_t ip,
 		return;
 	}
 	p = find_proc(s, pid, false);
-	if (!p)
-		return;
-	/* SPE samples stay in one mapping for long runs: try it first, when
-	 * no mapping can shadow it (none overlaps another, or it is the
-	 * newest). */
-	if (p->last < p->nr && ip - p->maps[p->last].start < p->maps[p->last].len &&
-	    (!p->overlap || p->last == p->nr - 1))
-		m = &p->maps[p->last];
-	for (size_t i = p->nr; !m && i-- > 0;)
-		if (ip - p->maps[i].start < p->maps[i].len) {
-			m = &p->maps[i];
-			p->last = i;
-		}
+	m = p ? find_map(p, ip) : NULL;
 	if (!m)
 		return;
 	d = m->dso;
@@ -560,6 +567,75 @@ void spe_symbols_lookup(struct spe_symbols *s, int32_t pid, uint64_t ip,
 		out->name = sym->name;
 		out->offset = out->elf_addr - sym->start;
 		out->has_sym = true;
+	}
+}
+
+/* The recorded build id of the dso named path, if any. */
+static void recorded_build_id(const struct spe_symbols *s, const char *path,
+			      struct spe_sym_mapping *out)
+{
+	for (const struct dso *d = s->dsos; d; d = d->next)
+		if (!strcmp(d->path, path)) {
+			if (d->id_len) {
+				out->build_id = d->id;
+				out->build_id_len = d->id_len;
+			}
+			return;
+		}
+}
+
+/* A kernel ip's mapping: the kernel map (or module map) of the recording
+ * that lookup_kernel() chose, else the span of the kernel's symbols. */
+static void kernel_mapping(struct spe_symbols *s, uint64_t ip, struct spe_sym_mapping *out)
+{
+	struct spe_sym sym = { .dso = "[unknown]" };
+	bool kernel;
+
+	lookup_kernel(s, ip, &sym);
+	out->path = sym.dso;
+	if (!strcmp(sym.dso, "[unknown]"))
+		return;
+	kernel = !strcmp(sym.dso, "[kernel.kallsyms]");
+	for (size_t i = s->nr_kmaps; i-- > 0;) {
+		const struct kmap *k = &s->kmaps[i];
+
+		if (kernel ? !k->name : ip - k->start < k->len && k->name) {
+			out->start = k->start;
+			out->limit = k->start + k->len;
+			out->pgoff = k->pgoff;
+			break;
+		}
+	}
+	if (kernel && !s->nr_kmaps) {
+		out->start = s->kernel_start;
+		out->limit = s->kernel_end;
+	}
+	if (kernel)
+		recorded_build_id(s, sym.dso, out);
+}
+
+void spe_symbols_mapping(struct spe_symbols *s, int32_t pid, uint64_t ip, uint16_t cpumode,
+			 struct spe_sym_mapping *out)
+{
+	const struct map *m;
+	struct proc *p;
+
+	*out = (struct spe_sym_mapping){ .path = "[unknown]" };
+	if (cpumode == PERF_RECORD_MISC_KERNEL) {
+		kernel_mapping(s, ip, out);
+		return;
+	}
+	p = find_proc(s, pid, false);
+	m = p ? find_map(p, ip) : NULL;
+	if (!m)
+		return;
+	out->start = m->start;
+	out->limit = m->start + m->len;
+	out->pgoff = m->pgoff;
+	out->path = m->dso->path;
+	if (m->dso->id_len) {
+		out->build_id = m->dso->id;
+		out->build_id_len = m->dso->id_len;
 	}
 }
 
