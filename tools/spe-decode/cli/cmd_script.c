@@ -1283,8 +1283,9 @@ static bool tp_summary(const struct script *sc, const char *path)
 /*
  * --show-task-events / --show-mmap-events: the record's line, in perf's
  * default line start (as a tracepoint sample's, tp_line_perf()) with the
- * thread's name as the record leaves it.  The perf layout only: JSON and
- * CSV lines are samples.
+ * name, as the record leaves it, of the thread the record describes (a
+ * kernel mapping's: -1, ":-1") and the sample_id's tid, as perf prints
+ * them.  The perf layout only: JSON and CSV lines are samples.
  */
 static void side_event_line(struct script *sc, const struct spe_perf_reader_event *ev)
 {
@@ -1299,7 +1300,8 @@ static void side_event_line(struct script *sc, const struct spe_perf_reader_even
 	/* perf prints the CPU of these records even where their event
 	 * records none (a per-thread recording's): -1, "[-01]". */
 	k = snprintf(start, sizeof(start), "%16s %5d [%03d] %5" PRIu64 ".%0*" PRIu64 ": ",
-		     comm_of(sc, (int32_t)ev->sid.tid), (int32_t)ev->sid.tid,
+		     comm_of(sc, spe_side_event_tid(ev->header, (int32_t)ev->sid.tid)),
+		     (int32_t)ev->sid.tid,
 		     ev->sid.has_cpu ? (int32_t)ev->sid.cpu : -1,
 		     t / 1000000000, sc->ns ? 9 : 6,
 		     sc->ns ? t % 1000000000 : t % 1000000000 / 1000);

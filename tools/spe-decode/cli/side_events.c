@@ -132,3 +132,22 @@ size_t spe_side_event_text(const struct perf_event_header *h, unsigned show, cha
 	}
 	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }
+
+int32_t spe_side_event_tid(const struct perf_event_header *h, int32_t fallback)
+{
+	const uint32_t *u = (const uint32_t *)(h + 1);
+
+	switch (h->type) {
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		/* pid, tid, ... */
+		return h->size >= sizeof(*h) + 8 ? (int32_t)u[1] : fallback;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		/* pid, ppid, tid, ... */
+		return h->size >= sizeof(*h) + 12 ? (int32_t)u[2] : fallback;
+	default:
+		return fallback;
+	}
+}

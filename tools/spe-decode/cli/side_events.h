@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <linux/perf_event.h>
 
@@ -23,5 +24,12 @@ enum { SPE_SIDE_TASK = 1, SPE_SIDE_MMAP = 2 };
  */
 size_t spe_side_event_text(const struct perf_event_header *h, unsigned show, char *buf,
 			   size_t len);
+
+/*
+ * The thread perf script names on record @h's line: the one the record
+ * describes (its own pid/tid fields), not the sample_id's, whose tid
+ * fills the tid column.  @fallback for a record of another kind.
+ */
+int32_t spe_side_event_tid(const struct perf_event_header *h, int32_t fallback);
 
 #endif /* SPE_DECODE_CLI_SIDE_EVENTS_H */
