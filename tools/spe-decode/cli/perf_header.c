@@ -57,16 +57,22 @@ static bool has_feat(const struct spe_perf_file_header *h, unsigned bit)
 	return h->features[bit / 64] >> (bit % 64) & 1;
 }
 
+/* The next n bytes of s into v; past its end, s is bad and v stays. */
+static void take(struct section *s, void *v, size_t n)
+{
+	if (s->len - s->pos < n) {
+		s->bad = true;
+		return;
+	}
+	memcpy(v, s->b + s->pos, n);
+	s->pos += n;
+}
+
 static uint32_t get_u32(struct section *s)
 {
 	uint32_t v = 0;
 
-	if (s->len - s->pos < 4) {
-		s->bad = true;
-		return 0;
-	}
-	memcpy(&v, s->b + s->pos, 4);
-	s->pos += 4;
+	take(s, &v, sizeof(v));
 	return v;
 }
 
@@ -74,12 +80,7 @@ static uint64_t get_u64(struct section *s)
 {
 	uint64_t v = 0;
 
-	if (s->len - s->pos < 8) {
-		s->bad = true;
-		return 0;
-	}
-	memcpy(&v, s->b + s->pos, 8);
-	s->pos += 8;
+	take(s, &v, sizeof(v));
 	return v;
 }
 
