@@ -163,6 +163,11 @@ else
 	"$gen" -q --binary "$tmp/prog.c" --perf-data "$tmp/x.data" 2>"$tmp/err"
 	[ $? -eq 2 ] && grep -q -- "$tmp/prog.c: not an ELF file" "$tmp/err" && [ ! -e "$tmp/x.data" ]
 	tap_status $? "spe-gen --binary of a text file: refused, naming it" "$(cat "$tmp/err")"
+	cp "$prog" "$tmp/victim"
+	"$gen" -q --binary "$tmp/victim" --perf-data "$tmp/victim" 2>"$tmp/err"
+	[ $? -eq 2 ] && grep -q -- "is --binary's program: refused" "$tmp/err" &&
+		cmp -s "$prog" "$tmp/victim"
+	tap_status $? "spe-gen --perf-data over --binary's program: refused, the program intact" "$(cat "$tmp/err")"
 	cp "$prog" "$tmp/stripped" && strip "$tmp/stripped" 2>/dev/null
 	"$gen" -q --binary "$tmp/stripped" --perf-data "$tmp/x.data" 2>"$tmp/err"
 	[ $? -eq 2 ] && grep -q -- "stripped: no function symbols" "$tmp/err"

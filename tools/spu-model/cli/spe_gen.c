@@ -51,7 +51,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: spe-gen -o FILE [options]\n"
-"       spe-gen --perf-data FILE --cpus N [--binary PROGRAM] [options]\n"
+"       spe-gen --perf-data FILE [--cpus N] [--binary PROGRAM] [options]\n"
 "  -o, --output FILE       raw SPE bytes (the Profiling Buffer contents; one CPU)\n"
 "  -p, --profile NAME      v1-min | n1 | v2 | full (default n1)\n"
 "  -s, --seed N            program and unit seed (default 1)\n"
@@ -63,7 +63,7 @@ static void usage(FILE *f)
 "      --load-filter --store-filter --branch-filter   PMSFCR.FT with LD/ST/B\n"
 "      --event-filter HEX  PMSFCR.FE with PMSEVFR\n"
 "      --min-latency N     PMSFCR.FL with PMSLATFR.MINLAT\n"
-"      --perf-data FILE    also write a perf.data around the trace, as\n"
+"      --perf-data FILE    write a perf.data around the trace (-o optional), as\n"
 "                          `spe-decode wrap` does (perf record -e arm_spe//)\n"
 "      --cpus N            N CPUs (1..64, default 1), CPU K with seed SEED+K: one\n"
 "                          AUX buffer each in the perf.data (no -o when N > 1)\n"
@@ -253,6 +253,15 @@ static unsigned long long parse_num(const char *s, const char *what)
 		exit(2);
 	}
 	return v;
+}
+
+/* @a and @b name the same existing file (@a may be NULL). */
+static bool is_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return a && !stat(a, &sa) && !stat(b, &sb) &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /* How every CPU's unit is programmed. */
@@ -452,6 +461,13 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		u.binary = &binary;
+		/* Writing over the program being read is refused. */
+		if (is_same_file(out, binary.path) || is_same_file(perf_data, binary.path)) {
+			fprintf(stderr, "spe-gen: %s is --binary's program: refused as an output\n",
+				is_same_file(out, binary.path) ? out : perf_data);
+			gen_binary_free(&binary);
+			return 2;
+		}
 		/* The task: the first process the program of CPU 0 runs. */
 		spe_opgen_init(&first, seed);
 		u.pid = (int32_t)first.pid;
