@@ -113,8 +113,8 @@ else
 	rc=$?
 	[ $rc -eq 0 ] && cmp -s "$tmp/b1.data" "$tmp/b2.data"
 	tap_status $? "spe-gen --cpus 4 --binary: the same seed and program give the same bytes" "$(cat "$tmp/err")"
-	"$gen" -q -p n1 -s 7 -n 64K --cpus 4 --perf-data "$tmp/nb.data" 2>"$tmp/err"
-	[ $? -eq 0 ] && ! cmp -s "$tmp/b1.data" "$tmp/nb.data"
+	"$gen" -q -p n1 -s 7 -n 64K --cpus 4 --perf-data "$tmp/nb.data" 2>"$tmp/err" &&
+		! cmp -s "$tmp/b1.data" "$tmp/nb.data"
 	tap_status $? "spe-gen --binary: user PCs and side-band that the trace without it has not"
 	if ! command -v perf >/dev/null; then
 		tap_skip "spe-gen --cpus 4 --binary: host perf reads it" "perf is not installed"
@@ -168,6 +168,45 @@ else
 	[ $? -eq 2 ] && grep -q -- "is --binary's program: refused" "$tmp/err" &&
 		cmp -s "$prog" "$tmp/victim"
 	tap_status $? "spe-gen --perf-data over --binary's program: refused, the program intact" "$(cat "$tmp/err")"
+	# Damaged programs: truncated, and headers or tables pointing past the
+	# file or the address space.  Each is refused with the file's name
+	# and what is wrong, nothing written, no crash.
+	mkdir -p "$tmp/bad"
+	: >"$tmp/bad/empty"
+	python3 - "$prog" "$tmp/bad" <<'EOF_BAD'
+import os, struct, sys
+src = open(sys.argv[1], 'rb').read()
+def put(name, data):
+    open(os.path.join(sys.argv[2], name), 'wb').write(data)
+def patch(name, off, fmt, val):
+    b = bytearray(src)
+    struct.pack_into(fmt, b, off, val)
+    put(name, bytes(b))
+for n in (16, 64, 400, len(src) // 2):
+    put('trunc%d' % n, src[:n])
+patch('phoff', 0x20, '<Q', 1 << 62)
+patch('shoff', 0x28, '<Q', (1 << 64) - 8)
+patch('shnum', 0x3c, '<H', 0xffff)
+shoff, shnum = struct.unpack_from('<Q', src, 0x28)[0], struct.unpack_from('<H', src, 0x3c)[0]
+for o in range(shoff, shoff + shnum * 64, 64):
+    if struct.unpack_from('<I', src, o + 4)[0] == 2:        # SHT_SYMTAB
+        patch('symsize', o + 0x20, '<Q', (1 << 64) - 24)
+phoff, phnum = struct.unpack_from('<Q', src, 0x20)[0], struct.unpack_from('<H', src, 0x38)[0]
+for o in range(phoff, phoff + phnum * 56, 56):
+    p_type, p_flags = struct.unpack_from('<II', src, o)
+    if p_type == 1 and p_flags & 1:                         # PT_LOAD, PF_X
+        patch('memsz', o + 0x28, '<Q', (1 << 64) - 1)
+EOF_BAD
+	bad=
+	for f in "$tmp"/bad/*; do
+		"$gen" -q -n 16K --binary "$f" --perf-data "$tmp/bad.data" 2>"$tmp/err"
+		rc=$?
+		{ [ $rc -eq 2 ] && grep -q -- "--binary $f: [a-z]" "$tmp/err" &&
+			[ ! -e "$tmp/bad.data" ]; } || bad="$bad ${f##*/}:$rc:$(head -c 100 "$tmp/err")"
+	done
+	n=$(find "$tmp/bad" -type f | wc -l)
+	[ "$n" -ge 10 ] && [ -z "$bad" ]
+	tap_status $? "spe-gen --binary: $n damaged programs refused, naming the file and the problem" "$bad"
 	cp "$prog" "$tmp/stripped" && strip "$tmp/stripped" 2>/dev/null
 	"$gen" -q --binary "$tmp/stripped" --perf-data "$tmp/x.data" 2>"$tmp/err"
 	[ $? -eq 2 ] && grep -q -- "stripped: no function symbols" "$tmp/err"

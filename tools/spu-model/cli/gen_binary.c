@@ -55,7 +55,8 @@ static int by_start(const void *a, const void *b)
 }
 
 /* The function symbols of the section table's symbol table @want inside
- * the segment [lo, hi) (ELF addresses), at their run-time addresses. */
+ * the segment [lo, hi) (ELF addresses), at their run-time addresses.
+ * Returns 0, -1 for a table outside the file, or -ENOMEM. */
 static int read_funcs(struct gen_binary *b, const uint8_t *f, uint64_t len,
 		      const Elf64_Ehdr *eh, uint32_t want, uint64_t lo, uint64_t hi,
 		      uint64_t bias)
@@ -75,7 +76,7 @@ static int read_funcs(struct gen_binary *b, const uint8_t *f, uint64_t len,
 		sym = (const Elf64_Sym *)(f + sh[i].sh_offset);
 		b->funcs = calloc(n ? n : 1, sizeof(*b->funcs));
 		if (!b->funcs)
-			return -1;
+			return -ENOMEM;
 		for (uint64_t k = 0; k < n; k++) {
 			const Elf64_Sym *s = &sym[k];
 
@@ -96,6 +97,7 @@ static int load(struct gen_binary *b, const uint8_t *f, uint64_t len, char *err,
 	const Elf64_Phdr *ph, *text = NULL;
 	uint64_t bias, lo, hi, sum = 0;
 	size_t kept = 0;
+	int rc;
 
 	if (len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG))
 		return fail(err, errlen, "not an ELF file");
@@ -118,7 +120,8 @@ static int load(struct gen_binary *b, const uint8_t *f, uint64_t len, char *err,
 	/* mmap(2) maps whole pages: the address and the file offset of the
 	 * segment must agree within a page. */
 	if ((text->p_vaddr - text->p_offset) % PAGE || text->p_offset > len ||
-	    text->p_vaddr > UINT64_MAX - text->p_memsz - PAGE)
+	    text->p_memsz > UINT64_MAX - PAGE - PIE_BASE ||
+	    text->p_vaddr > UINT64_MAX - PAGE - PIE_BASE - text->p_memsz)
 		return fail(err, errlen, "executable segment cannot be mapped");
 	bias = eh->e_type == ET_DYN ? PIE_BASE : 0;
 	lo = text->p_vaddr;
@@ -127,14 +130,16 @@ static int load(struct gen_binary *b, const uint8_t *f, uint64_t len, char *err,
 	b->pgoff = text->p_offset & ~(PAGE - 1);
 	b->len = ((hi + PAGE - 1) & ~(PAGE - 1)) - (lo & ~(PAGE - 1));
 
-	if (read_funcs(b, f, len, eh, SHT_SYMTAB, lo, hi, bias))
-		return fail(err, errlen, "bad symbol table");
-	if (!b->nr_funcs) {
+	rc = read_funcs(b, f, len, eh, SHT_SYMTAB, lo, hi, bias);
+	if (!rc && !b->nr_funcs) {
 		free(b->funcs);
 		b->funcs = NULL;
-		if (read_funcs(b, f, len, eh, SHT_DYNSYM, lo, hi, bias))
-			return fail(err, errlen, "bad dynamic symbol table");
+		rc = read_funcs(b, f, len, eh, SHT_DYNSYM, lo, hi, bias);
 	}
+	if (rc == -ENOMEM)
+		return fail(err, errlen, "out of memory");
+	if (rc)
+		return fail(err, errlen, "symbol table outside the file or misaligned");
 	if (!b->nr_funcs)
 		return fail(err, errlen, "no function symbols in its executable segment (stripped?)");
 	/* By address; of aliases and overlaps the first (longest) kept. */
