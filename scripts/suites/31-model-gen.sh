@@ -7,7 +7,8 @@
 # is run): the bytes spe-decode wrap writes for the same trace.
 # --version prints the release's version as spe-decode --version does.
 # --cpus 4 --binary PROGRAM: a recording of four CPUs that host perf and
-# spe-decode symbolise to PROGRAM's functions, the same on every run.
+# spe-decode (script, report, html, pprof) symbolise to PROGRAM's
+# functions, the same on every run; damaged programs are refused.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
@@ -152,6 +153,14 @@ else
 		tap_status $? "spe-gen --cpus 4 --binary: spe-decode script prints perf script's lines ($(wc -l <"$tmp/p.out"))" \
 			"$(diff "$tmp/p.out" "$tmp/s.out" | head -6)" "$(cat "$tmp/err")"
 	fi
+	# The views, which need symbols to say anything about code: the
+	# HTML report and the pprof profile name the program's functions.
+	"$dec" html -o "$tmp/b1.html" "$tmp/b1.data" 2>"$tmp/err" &&
+		"$dec" pprof -o "$tmp/b1.pb.gz" "$tmp/b1.data" 2>>"$tmp/err" &&
+		grep -q gen_fn_gamma "$tmp/b1.html" && grep -q gen_fn_beta "$tmp/b1.html" &&
+		gzip -dc "$tmp/b1.pb.gz" | grep_q -a gen_fn_alpha &&
+		gzip -dc "$tmp/b1.pb.gz" | grep_q -a -F "$prog"
+	tap_status $? "spe-gen --binary: spe-decode html and pprof name the program's functions" "$(cat "$tmp/err")"
 	# Refused: -o with several CPUs, a CPU count out of range, a file
 	# that is not a program with symbols; each with a message naming it.
 	"$gen" -q --cpus 2 -o "$tmp/x" --perf-data "$tmp/x.data" 2>"$tmp/err"
