@@ -102,8 +102,8 @@ int gen_fn_beta(int x) { int s = 1; for (int i = 0; i < x; i++) s ^= i << 2; ret
 int gen_fn_gamma(int x) { int s = 2; for (int i = 0; i < x; i++) s += i % 7; return s; }
 int main(int argc, char **argv) { (void)argv; return gen_fn_alpha(argc) + gen_fn_beta(argc) + gen_fn_gamma(argc); }
 EOF_PROG
-prog=$tmp/prog
-if ! ${CC:-cc} -O0 -o "$prog" "$tmp/prog.c" 2>"$tmp/err"; then
+prog=$(cd "$tmp" && pwd -P)/prog
+if ! ${CC:-cc} -O0 -Wl,--build-id -o "$prog" "$tmp/prog.c" 2>"$tmp/err"; then
 	tap_fail "spe-gen --binary: a test program builds" "$(cat "$tmp/err")"
 else
 	# The program's function names, from its symbol table.
@@ -147,6 +147,12 @@ else
 			[ -z "$(comm -23 "$tmp/s.syms" "$tmp/funcs")" ] && grep -qx gen_fn_gamma "$tmp/s.syms"
 		tap_status $? "spe-gen --binary: spe-decode report --sort sym names the program's functions, as perf report" \
 			"$(diff "$tmp/p.syms" "$tmp/s.syms" | head -5)" "$(cat "$tmp/err")"
+		# The BUILD_ID section names the program by its own build id.
+		want=$(readelf -n "$prog" | sed -n 's/.*Build ID: *//p')
+		got=$(perf buildid-list -i "$tmp/b1.data" 2>/dev/null)
+		[ -n "$want" ] && [ "$got" = "$want $prog" ]
+		tap_status $? "spe-gen --binary: perf buildid-list gives the program's build id" \
+			"want '$want $prog', got '$got'"
 		perf script -i "$tmp/b1.data" >"$tmp/p.out" 2>/dev/null
 		"$dec" script --branch-miss "$tmp/b1.data" >"$tmp/s.out" 2>"$tmp/err"
 		[ -s "$tmp/p.out" ] && cmp -s "$tmp/p.out" "$tmp/s.out"

@@ -91,6 +91,42 @@ static int read_funcs(struct gen_binary *b, const uint8_t *f, uint64_t len,
 	return 0;
 }
 
+/*
+ * The GNU build id from the PT_NOTE segments (gABI "Note Section": namesz,
+ * descsz, type, then name and desc each padded to 4 bytes; LSB "Note
+ * Types": NT_GNU_BUILD_ID with name "GNU").  A program without one, or
+ * with a damaged note, has none: perf names its file by path alone.
+ */
+static void read_build_id(struct gen_binary *b, const uint8_t *f, uint64_t len,
+			  const Elf64_Phdr *ph, unsigned phnum)
+{
+	for (unsigned i = 0; i < phnum; i++) {
+		uint64_t off = ph[i].p_offset, end;
+
+		if (ph[i].p_type != PT_NOTE || off > len || ph[i].p_filesz > len - off)
+			continue;
+		end = off + ph[i].p_filesz;
+		while (end - off >= sizeof(Elf64_Nhdr)) {
+			Elf64_Nhdr nh;
+			uint64_t name, desc;
+
+			memcpy(&nh, f + off, sizeof(nh));
+			name = off + sizeof(nh);
+			desc = name + (((uint64_t)nh.n_namesz + 3) & ~3ULL);
+			if (desc > end || ((uint64_t)nh.n_descsz + 3) / 4 > (end - desc) / 4)
+				break;
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp(f + name, "GNU", 4) && nh.n_descsz &&
+			    nh.n_descsz <= sizeof(b->build_id)) {
+				memcpy(b->build_id, f + desc, nh.n_descsz);
+				b->build_id_len = nh.n_descsz;
+				return;
+			}
+			off = desc + (((uint64_t)nh.n_descsz + 3) & ~3ULL);
+		}
+	}
+}
+
 static int load(struct gen_binary *b, const uint8_t *f, uint64_t len, char *err, size_t errlen)
 {
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)f;
@@ -130,6 +166,7 @@ static int load(struct gen_binary *b, const uint8_t *f, uint64_t len, char *err,
 	b->pgoff = text->p_offset & ~(PAGE - 1);
 	b->len = ((hi + PAGE - 1) & ~(PAGE - 1)) - (lo & ~(PAGE - 1));
 
+	read_build_id(b, f, len, ph, eh->e_phnum);
 	rc = read_funcs(b, f, len, eh, SHT_SYMTAB, lo, hi, bias);
 	if (!rc && !b->nr_funcs) {
 		free(b->funcs);

@@ -3,8 +3,8 @@
  * spe-gen --binary: a real ELF program whose functions the generated user
  * PCs are placed in, so a generated recording symbolises.  Read with
  * <elf.h> alone (spe-gen needs no libelf): the executable PT_LOAD segment,
- * mapped where a loader would put it, and the function symbols (.symtab,
- * else .dynsym) inside it.
+ * mapped where a loader would put it, its build id and the function
+ * symbols (.symtab, else .dynsym) inside the segment.
  */
 #ifndef SPE_GEN_BINARY_H
 #define SPE_GEN_BINARY_H
@@ -22,6 +22,8 @@ struct gen_binary {
 	const char *comm;		/* its base name, into path */
 	/* The text segment's mapping (PERF_RECORD_MMAP2 start, len, pgoff). */
 	uint64_t start, len, pgoff;
+	uint8_t build_id[20];		/* NT_GNU_BUILD_ID, as perf record reads it */
+	uint32_t build_id_len;		/* 0: the program has none */
 	struct gen_func *funcs;		/* by address, no two overlapping */
 	size_t nr_funcs;
 	uint64_t *ends;			/* ends[i]: bytes of funcs[0..i] together */

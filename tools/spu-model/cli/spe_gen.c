@@ -193,6 +193,7 @@ static int write_perf_data(int fd, bool stream, const void *arg)
 	const struct trace *t = arg;
 	struct spe_perf_recording rec;
 	struct spe_perf_recording_mmap text;
+	struct spe_perf_recording_build_id id;
 	struct spe_perf_writer *w = NULL;
 	int err;
 
@@ -211,6 +212,14 @@ static int write_perf_data(int fd, bool stream, const void *arg)
 		rec.comm = t->binary->comm;
 		rec.mmaps = &text;
 		rec.nr_mmaps = 1;
+		/* perf record's BUILD_ID section names the program it ran. */
+		if (t->binary->build_id_len) {
+			id.len = t->binary->build_id_len;
+			memcpy(id.id, t->binary->build_id, id.len);
+			id.path = t->binary->path;
+			rec.build_ids = &id;
+			rec.nr_build_ids = 1;
+		}
 	}
 	err = spe_perf_recording_create(&w, fd, stream, &rec);
 	if (!err) {
