@@ -7,6 +7,10 @@
  * Same profile, seed and options give the same bytes on every run.
  * --perf-data also writes the perf.data perf record would, through the
  * decoder library's writer (spe_perf_recording.h), linked in.
+ * --cpus N runs N units, one per CPU, each with its own seed, into one
+ * perf.data; --binary PATH places the user PCs in PATH's functions and
+ * writes the COMM and MMAP2 records of a task running it, so the
+ * recording symbolises.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gen_binary.h"
 #include "spe/spu_model.h"
 #include "spe/spu_opgen.h"
 #include "spe_perf_recording.h"
@@ -26,6 +31,10 @@
 
 #define BUF_BASE	0xffff800010000000ULL	/* where a driver's AUX buffer would be */
 #define CHUNK		4096
+#define MAX_CPUS	64
+/* The low bits of a generated user PC that place it in --binary's functions:
+ * the program generator's text of one process spans less than 1 MiB. */
+#define USER_PC_BITS	0xfffffULL
 
 /*
  * The perf ABI's format attributes, from the driver's one table: fmt_lo_<name>
@@ -42,7 +51,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: spe-gen -o FILE [options]\n"
-"  -o, --output FILE       raw SPE bytes (the Profiling Buffer contents)\n"
+"       spe-gen --perf-data FILE [--cpus N] [--binary PROGRAM] [options]\n"
+"  -o, --output FILE       raw SPE bytes (the Profiling Buffer contents; one CPU)\n"
 "  -p, --profile NAME      v1-min | n1 | v2 | full (default n1)\n"
 "  -s, --seed N            program and unit seed (default 1)\n"
 "  -n, --size BYTES        buffer size; generation stops when it fills (default 1M)\n"
@@ -53,8 +63,14 @@ static void usage(FILE *f)
 "      --load-filter --store-filter --branch-filter   PMSFCR.FT with LD/ST/B\n"
 "      --event-filter HEX  PMSFCR.FE with PMSEVFR\n"
 "      --min-latency N     PMSFCR.FL with PMSLATFR.MINLAT\n"
-"      --perf-data FILE    also write a perf.data around the trace, as\n"
-"                          `spe-decode wrap` does (perf record -e arm_spe// of one CPU)\n"
+"      --perf-data FILE    write a perf.data around the trace (-o optional), as\n"
+"                          `spe-decode wrap` does (perf record -e arm_spe//)\n"
+"      --cpus N            N CPUs (1..64, default 1), CPU K with seed SEED+K: one\n"
+"                          AUX buffer each in the perf.data (no -o when N > 1)\n"
+"      --binary PROGRAM    user PCs and branch targets in PROGRAM's functions\n"
+"                          (an ELF with a symbol table; /proc/self/exe: spe-gen),\n"
+"                          all samples of one task whose COMM and MMAP2 of\n"
+"                          PROGRAM's text the perf.data holds: it symbolises\n"
 "  -q, --quiet             no summary on stderr\n"
 "  -v, --version           print the version (spe-decode's, of the same release)\n");
 }
@@ -124,20 +140,28 @@ static int write_file(const char *out, mode_t mode,
 	return err;
 }
 
-struct trace {
-	const char *out;		/* for messages */
+/* One CPU's Profiling Buffer contents. */
+struct cpu_trace {
 	const void *data;
 	uint64_t size;
+};
+
+struct trace {
+	const char *out;		/* for messages */
+	const struct cpu_trace *cpu;	/* nr_cpus buffers, CPU 0 first */
+	uint32_t nr_cpus;
 	const char *profile;
 	unsigned long long interval;
 	uint64_t pmscr;
+	const struct gen_binary *binary;	/* or NULL */
+	int32_t pid;			/* the task of --binary */
 };
 
 static int write_raw(int fd, bool stream, const void *arg)
 {
 	const struct trace *t = arg;
-	const unsigned char *p = t->data;
-	uint64_t left = t->size;
+	const unsigned char *p = t->cpu[0].data;
+	uint64_t left = t->cpu[0].size;
 
 	(void)stream;		/* raw bytes are the same either way */
 	while (left) {
@@ -157,15 +181,19 @@ static int write_raw(int fd, bool stream, const void *arg)
 }
 
 /*
- * The perf.data `perf record -e arm_spe//` would write for this trace on
- * one CPU, through the decoder library's writer: the MIDR of the profile,
- * the sampling interval as the period and the config bits of PMSCR.  To a
- * stream (a FIFO), perf's pipe format, as perf record -o - writes.
+ * The perf.data `perf record -e arm_spe//` would write for this trace,
+ * one AUX buffer per CPU, through the decoder library's writer: the MIDR
+ * of the profile, the sampling interval as the period and the config bits
+ * of PMSCR; with --binary the COMM of the task and the MMAP2 of the
+ * program's text, as perf record writes them for a program it starts.  To
+ * a stream (a FIFO), perf's pipe format, as perf record -o - writes.
  */
 static int write_perf_data(int fd, bool stream, const void *arg)
 {
 	const struct trace *t = arg;
 	struct spe_perf_recording rec;
+	struct spe_perf_recording_mmap text;
+	struct spe_perf_recording_build_id id;
 	struct spe_perf_writer *w = NULL;
 	int err;
 
@@ -174,17 +202,37 @@ static int write_perf_data(int fd, bool stream, const void *arg)
 	rec.period = t->interval ? t->interval : 256;
 	rec.config = (t->pmscr & SPE_PMSCR_TS ? 1ULL << fmt_lo_ts_enable : 0) |
 		     (t->pmscr & SPE_PMSCR_PA ? 1ULL << fmt_lo_pa_enable : 0);
+	rec.nr_cpus = t->nr_cpus;
+	if (t->binary) {
+		text = (struct spe_perf_recording_mmap){
+			.start = t->binary->start, .len = t->binary->len,
+			.pgoff = t->binary->pgoff, .path = t->binary->path,
+		};
+		rec.pid = rec.tid = t->pid;
+		rec.comm = t->binary->comm;
+		rec.mmaps = &text;
+		rec.nr_mmaps = 1;
+		/* perf record's BUILD_ID section names the program it ran. */
+		if (t->binary->build_id_len) {
+			id.len = t->binary->build_id_len;
+			memcpy(id.id, t->binary->build_id, id.len);
+			id.path = t->binary->path;
+			rec.build_ids = &id;
+			rec.nr_build_ids = 1;
+		}
+	}
 	err = spe_perf_recording_create(&w, fd, stream, &rec);
 	if (!err) {
 		struct spe_sample_time times = { 0 };
 
-		spe_sample_time_scan(t->data, t->size, &times);
+		for (uint32_t cpu = 0; cpu < t->nr_cpus; cpu++)
+			spe_sample_time_scan(t->cpu[cpu].data, t->cpu[cpu].size, &times);
 		err = spe_sample_time_write(w, &rec.tc, &times);
 	}
 	if (!err)
 		err = spe_perf_recording_begin(w, &rec);
-	if (!err)
-		err = spe_perf_recording_aux_mem(w, &rec, 0, t->data, t->size);
+	for (uint32_t cpu = 0; !err && cpu < t->nr_cpus; cpu++)
+		err = spe_perf_recording_aux_mem(w, &rec, cpu, t->cpu[cpu].data, t->cpu[cpu].size);
 	if (!err)
 		err = spe_perf_writer_finish(w);
 	if (err)
@@ -216,8 +264,101 @@ static unsigned long long parse_num(const char *s, const char *what)
 	return v;
 }
 
+/* @a and @b name the same existing file (@a may be NULL). */
+static bool is_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return a && !stat(a, &sa) && !stat(b, &sb) &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* How every CPU's unit is programmed. */
+struct unit_setup {
+	const struct spe_spu_config *cfg;
+	uint64_t size;			/* buffer bytes, 4K granular */
+	unsigned long long interval, evfr, minlat;
+	uint64_t pmscr, fcr;
+	int jitter;
+	const struct gen_binary *binary;	/* or NULL */
+	int32_t pid;			/* the task of --binary */
+};
+
+/*
+ * With --binary, the operations of one task running the program: a user
+ * PC (and a branch target at EL0) moves into its functions by its low
+ * bits, so the same PC always lands on the same address and a loop body
+ * stays contiguous; every context is the task's.  Kernel PCs and data
+ * addresses are left as the generator made them.
+ */
+static void place_in_binary(const struct unit_setup *u, struct spe_op *ops, unsigned long nr)
+{
+	for (unsigned long i = 0; i < nr; i++) {
+		struct spe_op *op = &ops[i];
+
+		if (op->el == 0)
+			op->pc = gen_binary_pc(u->binary, op->pc & USER_PC_BITS);
+		if (op->cls == SPE_OP_CLASS_BRANCH && op->target_el == 0)
+			op->target = gen_binary_pc(u->binary, op->target & USER_PC_BITS);
+		op->context[0] = op->context[1] = (uint32_t)u->pid;
+	}
+}
+
+/*
+ * One CPU: a unit programmed the way the driver does for perf record,
+ * run over the program of @seed until its buffer fills (or after enough
+ * operations to fill it).  Returns 0 with *@spu and @mem's buffer filled
+ * in, or 1 after a message.
+ */
+static int run_unit(const struct unit_setup *u, unsigned long long seed,
+		    struct spe_spu *spu, struct spe_spu_flat_mem *mem,
+		    unsigned long long *nr_ops)
+{
+	struct spe_spu_config ucfg = *u->cfg;
+	struct spe_opgen gen;
+	static struct spe_op ops[CHUNK];
+	unsigned long long max_ops;
+	uint64_t interval = u->interval;
+
+	ucfg.seed = seed;
+	mem->base = BUF_BASE;
+	mem->size = u->size;
+	mem->host = calloc(1, u->size);
+	if (!mem->host) {
+		fprintf(stderr, "spe-gen: out of memory\n");
+		return 1;
+	}
+	if (spe_spu_init(spu, &ucfg, spe_spu_flat_translate, mem)) {
+		fprintf(stderr, "spe-gen: profile '%s' is not usable\n", u->cfg->name);
+		return 1;
+	}
+	spe_spu_write_reg(spu, SPE_REG_PMBPTR_EL1, BUF_BASE);
+	spe_spu_write_reg(spu, SPE_REG_PMSFCR_EL1, u->fcr);
+	spe_spu_write_reg(spu, SPE_REG_PMSEVFR_EL1, u->evfr);
+	spe_spu_write_reg(spu, SPE_REG_PMSLATFR_EL1, u->minlat);
+	spe_spu_write_reg(spu, SPE_REG_PMSIRR_EL1, interval | (u->jitter ? SPE_PMSIRR_RND : 0));
+	spe_spu_write_reg(spu, SPE_REG_PMSICR_EL1, 0);
+	spe_spu_write_reg(spu, SPE_REG_PMSCR_EL2, u->pmscr & (SPE_PMSCR_PA | SPE_PMSCR_PCT_MASK));
+	spe_spu_write_reg(spu, SPE_REG_PMSCR_EL1, u->pmscr);
+	spe_spu_write_reg(spu, SPE_REG_PMBLIMITR_EL1, (BUF_BASE + u->size) | SPE_PMBLIMITR_E);
+	spu->cnt_base = 0x100000000ULL + seed;
+
+	max_ops = (u->size / 8 + 1) * (interval ? interval : 1) * 64;
+	*nr_ops = 0;
+	spe_opgen_init(&gen, seed);
+	while (!spe_spu_irq(spu) && *nr_ops < max_ops) {
+		spe_opgen_fill(&gen, ops, CHUNK);
+		if (u->binary)
+			place_in_binary(u, ops, CHUNK);
+		spe_spu_step_batch(spu, ops, CHUNK);
+		*nr_ops += CHUNK;
+	}
+	spe_spu_psb_csync(spu);
+	return 0;
+}
+
 enum { OPT_NO_TS = 256, OPT_NO_PA, OPT_NO_CX, OPT_LD, OPT_ST, OPT_BR, OPT_EVF, OPT_LAT,
-       OPT_PERF_DATA };
+       OPT_PERF_DATA, OPT_CPUS, OPT_BINARY };
 
 int main(int argc, char **argv)
 {
@@ -240,25 +381,23 @@ int main(int argc, char **argv)
 		{ "event-filter", required_argument, NULL, OPT_EVF },
 		{ "min-latency", required_argument, NULL, OPT_LAT },
 		{ "perf-data", required_argument, NULL, OPT_PERF_DATA },
+		{ "cpus", required_argument, NULL, OPT_CPUS },
+		{ "binary", required_argument, NULL, OPT_BINARY },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = NULL, *profile = "n1", *perf_data = NULL;
-	unsigned long long seed = 1, size = 1 << 20, interval = ~0ULL;
-	unsigned long long evfr = 0, minlat = 0, max_ops;
-	uint64_t pmscr = SPE_PMSCR_E0SPE | SPE_PMSCR_E1SPE | SPE_PMSCR_CX |
+	const char *out = NULL, *profile = "n1", *perf_data = NULL, *binary_path = NULL;
+	unsigned long long seed = 1, size = 1 << 20, interval = ~0ULL, nr_cpus = 1;
+	struct unit_setup u = {
+		.pmscr = SPE_PMSCR_E0SPE | SPE_PMSCR_E1SPE | SPE_PMSCR_CX |
 			 SPE_PMSCR_PA | SPE_PMSCR_TS |
-			 SPE_FIELD_PREP(SPE_PMSCR_PCT_MASK, SPE_PMSCR_PCT_PHYS);
-	uint64_t fcr = 0;
-	int jitter = 0, quiet = 0, c;
-	const struct spe_spu_config *cfg;
-	struct spe_spu_config ucfg;
-	struct spe_spu_flat_mem mem = { .base = BUF_BASE };
-	struct spe_spu *spu;
-	struct spe_opgen gen;
-	struct spe_op ops[CHUNK];
-	unsigned long long nr_ops = 0;
+			 SPE_FIELD_PREP(SPE_PMSCR_PCT_MASK, SPE_PMSCR_PCT_PHYS),
+	};
+	int quiet = 0, c, rc = 0;
+	struct gen_binary binary;
+	struct spe_spu *spu = NULL;
+	struct spe_spu_flat_mem mem[MAX_CPUS] = { { 0 } };
+	struct cpu_trace bufs[MAX_CPUS];
 	struct trace trace;
-	int rc;
 
 	while ((c = getopt_long(argc, argv, "o:p:s:n:i:jqhv", longopts, NULL)) != -1) {
 		switch (c) {
@@ -267,35 +406,37 @@ int main(int argc, char **argv)
 		case 's': seed = parse_num(optarg, "seed"); break;
 		case 'n': size = parse_num(optarg, "size"); break;
 		case 'i': interval = parse_num(optarg, "interval"); break;
-		case 'j': jitter = 1; break;
+		case 'j': u.jitter = 1; break;
 		case 'q': quiet = 1; break;
 		case 'h': usage(stdout); return 0;
 		/* The release's version, as spe-decode --version prints it. */
 		case 'v': printf("spe-gen %s\n", spe_decode_version()->string); return 0;
-		case OPT_NO_TS: pmscr &= ~SPE_PMSCR_TS; break;
-		case OPT_NO_PA: pmscr &= ~SPE_PMSCR_PA; break;
-		case OPT_NO_CX: pmscr &= ~SPE_PMSCR_CX; break;
-		case OPT_LD: fcr |= SPE_PMSFCR_FT | SPE_PMSFCR_LD; break;
-		case OPT_ST: fcr |= SPE_PMSFCR_FT | SPE_PMSFCR_ST; break;
-		case OPT_BR: fcr |= SPE_PMSFCR_FT | SPE_PMSFCR_B; break;
+		case OPT_NO_TS: u.pmscr &= ~SPE_PMSCR_TS; break;
+		case OPT_NO_PA: u.pmscr &= ~SPE_PMSCR_PA; break;
+		case OPT_NO_CX: u.pmscr &= ~SPE_PMSCR_CX; break;
+		case OPT_LD: u.fcr |= SPE_PMSFCR_FT | SPE_PMSFCR_LD; break;
+		case OPT_ST: u.fcr |= SPE_PMSFCR_FT | SPE_PMSFCR_ST; break;
+		case OPT_BR: u.fcr |= SPE_PMSFCR_FT | SPE_PMSFCR_B; break;
 		case OPT_EVF:
-			evfr = parse_num(optarg, "event filter");
-			fcr |= SPE_PMSFCR_FE;
+			u.evfr = parse_num(optarg, "event filter");
+			u.fcr |= SPE_PMSFCR_FE;
 			break;
 		case OPT_LAT:
-			minlat = parse_num(optarg, "minimum latency");
-			fcr |= SPE_PMSFCR_FL;
+			u.minlat = parse_num(optarg, "minimum latency");
+			u.fcr |= SPE_PMSFCR_FL;
 			break;
 		case OPT_PERF_DATA: perf_data = optarg; break;
+		case OPT_CPUS: nr_cpus = parse_num(optarg, "number of CPUs"); break;
+		case OPT_BINARY: binary_path = optarg; break;
 		default: usage(stderr); return 2;
 		}
 	}
-	if (!out || optind != argc) {
+	if ((!out && !perf_data) || optind != argc) {
 		usage(stderr);
 		return 2;
 	}
-	cfg = spe_spu_profile_find(profile);
-	if (!cfg) {
+	u.cfg = spe_spu_profile_find(profile);
+	if (!u.cfg) {
 		fprintf(stderr, "spe-gen: unknown profile '%s' (v1-min, n1, v2, full)\n", profile);
 		return 2;
 	}
@@ -304,70 +445,90 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (interval == ~0ULL)
-		interval = spe_pmsidr_min_interval(cfg->pmsidr);
+		interval = spe_pmsidr_min_interval(u.cfg->pmsidr);
 	if (interval > 0xffffff00ULL || interval % 256) {
 		fprintf(stderr, "spe-gen: interval must be a multiple of 256 below 2^32\n");
 		return 2;
 	}
-	size &= ~4095ULL;	/* PMBLIMITR is 4K granular */
-	ucfg = *cfg;
-	ucfg.seed = seed;
+	if (nr_cpus < 1 || nr_cpus > MAX_CPUS) {
+		fprintf(stderr, "spe-gen: --cpus must be 1..%d\n", MAX_CPUS);
+		return 2;
+	}
+	if (nr_cpus > 1 && out) {
+		fprintf(stderr, "spe-gen: -o writes one CPU's buffer: with --cpus %llu, "
+			"--perf-data alone\n", nr_cpus);
+		return 2;
+	}
+	u.size = size & ~4095ULL;	/* PMBLIMITR is 4K granular */
+	u.interval = interval;
+	if (binary_path) {
+		char why[512];
+		struct spe_opgen first;
 
-	spu = calloc(1, sizeof(*spu));
-	mem.size = size;
-	mem.host = calloc(1, size);
-	if (!spu || !mem.host) {
+		if (gen_binary_load(&binary, binary_path, why, sizeof(why))) {
+			fprintf(stderr, "spe-gen: --binary %s\n", why);
+			return 2;
+		}
+		u.binary = &binary;
+		/* Writing over the program being read is refused. */
+		if (is_same_file(out, binary.path) || is_same_file(perf_data, binary.path)) {
+			fprintf(stderr, "spe-gen: %s is --binary's program: refused as an output\n",
+				is_same_file(out, binary.path) ? out : perf_data);
+			gen_binary_free(&binary);
+			return 2;
+		}
+		/* The task: the first process the program of CPU 0 runs. */
+		spe_opgen_init(&first, seed);
+		u.pid = (int32_t)first.pid;
+	}
+
+	spu = malloc(sizeof(*spu));
+	if (!spu) {
 		fprintf(stderr, "spe-gen: out of memory\n");
-		return 1;
+		rc = 1;
 	}
-	if (spe_spu_init(spu, &ucfg, spe_spu_flat_translate, &mem)) {
-		fprintf(stderr, "spe-gen: profile '%s' is not usable\n", profile);
-		return 1;
-	}
-	/* Program the unit the way the driver does for perf record. */
-	spe_spu_write_reg(spu, SPE_REG_PMBPTR_EL1, BUF_BASE);
-	spe_spu_write_reg(spu, SPE_REG_PMSFCR_EL1, fcr);
-	spe_spu_write_reg(spu, SPE_REG_PMSEVFR_EL1, evfr);
-	spe_spu_write_reg(spu, SPE_REG_PMSLATFR_EL1, minlat);
-	spe_spu_write_reg(spu, SPE_REG_PMSIRR_EL1, interval | (jitter ? SPE_PMSIRR_RND : 0));
-	spe_spu_write_reg(spu, SPE_REG_PMSICR_EL1, 0);
-	spe_spu_write_reg(spu, SPE_REG_PMSCR_EL2, pmscr & (SPE_PMSCR_PA | SPE_PMSCR_PCT_MASK));
-	spe_spu_write_reg(spu, SPE_REG_PMSCR_EL1, pmscr);
-	spe_spu_write_reg(spu, SPE_REG_PMBLIMITR_EL1, (BUF_BASE + size) | SPE_PMBLIMITR_E);
-	spu->cnt_base = 0x100000000ULL + seed;
+	for (unsigned cpu = 0; !rc && cpu < nr_cpus; cpu++) {
+		unsigned long long nr_ops;
+		char cpu_name[16] = "";
 
-	/* Stop when the buffer fills, or after enough operations to fill it. */
-	max_ops = (size / 8 + 1) * (interval ? interval : 1) * 64;
-	spe_opgen_init(&gen, seed);
-	while (!spe_spu_irq(spu) && nr_ops < max_ops) {
-		spe_opgen_fill(&gen, ops, CHUNK);
-		spe_spu_step_batch(spu, ops, CHUNK);
-		nr_ops += CHUNK;
+		if (nr_cpus > 1)
+			snprintf(cpu_name, sizeof(cpu_name), " cpu %u", cpu);
+		memset(spu, 0, sizeof(*spu));
+		rc = run_unit(&u, seed + cpu, spu, &mem[cpu], &nr_ops);
+		if (rc)
+			break;
+		bufs[cpu] = (struct cpu_trace){ mem[cpu].host, spu->pmbptr - BUF_BASE };
+		if (!quiet)
+			fprintf(stderr,
+				"spe-gen: %s%s seed %llu: %llu ops, %llu records, %llu bytes; "
+				"SAMPLE_POP %llu FEED %llu FILTRATE %llu COLLISION %llu; "
+				"PMBSR 0x%llx\n",
+				u.cfg->name, cpu_name, seed + cpu, nr_ops,
+				(unsigned long long)spu->records,
+				(unsigned long long)(spu->pmbptr - BUF_BASE),
+				(unsigned long long)spu->pmu[SPE_SPU_SAMPLE_POP],
+				(unsigned long long)spu->pmu[SPE_SPU_SAMPLE_FEED],
+				(unsigned long long)spu->pmu[SPE_SPU_SAMPLE_FILTRATE],
+				(unsigned long long)spu->pmu[SPE_SPU_SAMPLE_COLLISION],
+				(unsigned long long)spu->pmbsr);
 	}
-	spe_spu_psb_csync(spu);
 
 	trace = (struct trace){
-		.out = out, .data = mem.host, .size = spu->pmbptr - BUF_BASE,
-		.profile = profile, .interval = interval, .pmscr = pmscr,
+		.out = out, .cpu = bufs, .nr_cpus = (uint32_t)nr_cpus,
+		.profile = profile, .interval = interval, .pmscr = u.pmscr,
+		.binary = u.binary, .pid = u.pid,
 	};
-	rc = write_file(out, 0666, write_raw, &trace);
+	if (!rc && out)
+		rc = write_file(out, 0666, write_raw, &trace);
 	if (!rc && perf_data) {
 		trace.out = perf_data;
 		/* 0600, as perf creates perf.data. */
 		rc = write_file(perf_data, 0600, write_perf_data, &trace);
 	}
-	if (!rc && !quiet)
-		fprintf(stderr,
-			"spe-gen: %s seed %llu: %llu ops, %llu records, %llu bytes; "
-			"SAMPLE_POP %llu FEED %llu FILTRATE %llu COLLISION %llu; PMBSR 0x%llx\n",
-			cfg->name, seed, nr_ops, (unsigned long long)spu->records,
-			(unsigned long long)(spu->pmbptr - BUF_BASE),
-			(unsigned long long)spu->pmu[SPE_SPU_SAMPLE_POP],
-			(unsigned long long)spu->pmu[SPE_SPU_SAMPLE_FEED],
-			(unsigned long long)spu->pmu[SPE_SPU_SAMPLE_FILTRATE],
-			(unsigned long long)spu->pmu[SPE_SPU_SAMPLE_COLLISION],
-			(unsigned long long)spu->pmbsr);
-	free(mem.host);
+	for (unsigned cpu = 0; cpu < nr_cpus; cpu++)
+		free(mem[cpu].host);
 	free(spu);
+	if (u.binary)
+		gen_binary_free(&binary);
 	return rc;
 }
