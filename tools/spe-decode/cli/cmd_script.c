@@ -163,6 +163,12 @@ struct script {
 	 * F_NR where a run ends (a per-sample field's place). */
 	enum field rec_list[F_NR + 1];
 	size_t rec_list_len;
+	/* The addr, phys_addr and data_src columns of the last line, keys
+	 * and values (put_addresses()): a record's samples mostly share them. */
+	bool addr_valid;
+	uint64_t addr_of[3];		/* addr, phys_addr, data_src */
+	char addr_text[3 * (24 + 20) + LINE_SLACK];
+	size_t addr_len;
 	struct text line;
 	struct name_cache names[NAME_NR];
 	bool nomem;
@@ -670,6 +676,7 @@ static void struct_prepare(struct script *sc)
 		first = false;
 	}
 	sc->none_on = first;
+	sc->addr_valid = false;
 	sc->rec_list_len = 0;
 	for (size_t i = 0; i < NR_STRUCT_FIELDS; i++) {
 		enum field f = struct_fields[i];
@@ -887,13 +894,52 @@ static inline void put_run(struct script *sc, struct line *l, size_t r)
 	l->n += n;
 }
 
+/* The addr, phys_addr and data_src columns: put_hex() three times for the
+ * first sample of each record, a copy for the others (two in three on
+ * b32.data) when their values are the last line's.  The three columns
+ * are side by side in struct_fields, so nothing of the record comes
+ * between them (runs 2 and 3 are empty). */
+static inline void put_addresses(struct script *sc, struct line *l, const struct spe_sample *s)
+{
+	bool json = sc->fmt == FMT_JSON;
+
+	if (!sc->addr_valid || s->addr != sc->addr_of[0] || s->phys_addr != sc->addr_of[1] ||
+	    s->data_src != sc->addr_of[2]) {
+		struct line t = { .b = sc->addr_text, .n = 0 };
+
+		if (sc->on[F_ADDR]) {
+			memcpy(t.b + t.n, sc->key[F_ADDR], sizeof(sc->key[0]));
+			t.n += sc->key_len[F_ADDR];
+			put_hex(&t, json, s->addr);
+		}
+		if (sc->on[F_PHYS_ADDR]) {
+			memcpy(t.b + t.n, sc->key[F_PHYS_ADDR], sizeof(sc->key[0]));
+			t.n += sc->key_len[F_PHYS_ADDR];
+			put_hex(&t, json, s->phys_addr);
+		}
+		if (sc->on[F_DATA_SRC]) {
+			memcpy(t.b + t.n, sc->key[F_DATA_SRC], sizeof(sc->key[0]));
+			t.n += sc->key_len[F_DATA_SRC];
+			put_hex(&t, json, s->data_src);
+		}
+		sc->addr_len = t.n;
+		sc->addr_of[0] = s->addr;
+		sc->addr_of[1] = s->phys_addr;
+		sc->addr_of[2] = s->data_src;
+		sc->addr_valid = true;
+	}
+	/* In 32-byte steps as put_run(): addr_text and the line have
+	 * LINE_SLACK bytes past what is copied. */
+	for (size_t i = 0; i < sc->addr_len; i += 32)
+		memcpy(l->b + l->n + i, sc->addr_text + i, 32);
+	l->n += sc->addr_len;
+}
+
 /* The line of sample @s into @l, which has room for the record's part and
  * SAMPLE_FIELDS_MAX: the record's runs and the per-sample fields between
  * them, in struct_fields' order. */
 static void struct_line(struct script *sc, struct line *l, const struct spe_sample *s)
 {
-	bool json = sc->fmt == FMT_JSON;
-
 	put_run(sc, l, 0);
 	if (sc->on[F_EVENT]) {
 		memcpy(l->b + l->n, sc->key[F_EVENT], sizeof(sc->key[0]));
@@ -902,23 +948,7 @@ static void struct_line(struct script *sc, struct line *l, const struct spe_samp
 		l->n += sc->evtext_len[s->kind];
 	}
 	put_run(sc, l, 1);
-	if (sc->on[F_ADDR]) {
-		memcpy(l->b + l->n, sc->key[F_ADDR], sizeof(sc->key[0]));
-		l->n += sc->key_len[F_ADDR];
-		put_hex(l, json, s->addr);
-	}
-	put_run(sc, l, 2);
-	if (sc->on[F_PHYS_ADDR]) {
-		memcpy(l->b + l->n, sc->key[F_PHYS_ADDR], sizeof(sc->key[0]));
-		l->n += sc->key_len[F_PHYS_ADDR];
-		put_hex(l, json, s->phys_addr);
-	}
-	put_run(sc, l, 3);
-	if (sc->on[F_DATA_SRC]) {
-		memcpy(l->b + l->n, sc->key[F_DATA_SRC], sizeof(sc->key[0]));
-		l->n += sc->key_len[F_DATA_SRC];
-		put_hex(l, json, s->data_src);
-	}
+	put_addresses(sc, l, s);
 	put_run(sc, l, 4);
 	if (sc->on[F_PERIOD]) {
 		memcpy(l->b + l->n, sc->key[F_PERIOD], sizeof(sc->key[0]));
