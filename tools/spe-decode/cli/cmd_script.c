@@ -26,6 +26,7 @@
 #include "samples.h"
 #include "side_events.h"
 #include "spe_views.h"
+#include "struct_format.h"
 #include "tp_buffer.h"
 #include "tracepoints.h"
 #include "tracing_data.h"
@@ -158,6 +159,16 @@ struct script {
 	size_t evtext_len[SPE_S_NR];
 	struct text rec;		/* the current record's fields */
 	size_t rec_end[F_NR + 1];	/* the runs of rec between sample fields */
+	/* What struct_record() writes, in order: the record's columns, and
+	 * F_NR where a run ends (a per-sample field's place). */
+	enum field rec_list[F_NR + 1];
+	size_t rec_list_len;
+	/* The addr, phys_addr and data_src columns of the last line, keys
+	 * and values (put_addresses()): a record's samples mostly share them. */
+	bool addr_valid;
+	uint64_t addr_of[3];		/* addr, phys_addr, data_src */
+	char addr_text[3 * (24 + 20) + LINE_SLACK];
+	size_t addr_len;
 	struct text line;
 	struct name_cache names[NAME_NR];
 	bool nomem;
@@ -614,73 +625,6 @@ static bool text_room(struct script *sc, struct text *t, size_t more)
 	return true;
 }
 
-/* The most a quoted string of @len bytes takes: \u00XX for each byte. */
-static size_t quoted_max(size_t len)
-{
-	return 6 * len + 2;
-}
-
-/* Each byte's two hexadecimal digits (hex_pairs_init()). */
-static char hex_pairs[256][2];
-
-static void hex_pairs_init(void)
-{
-	static const char digits[] = "0123456789abcdef";
-
-	for (int i = 0; i < 256; i++) {
-		hex_pairs[i][0] = digits[i >> 4];
-		hex_pairs[i][1] = digits[i & 15];
-	}
-}
-
-/* JSON string escaping for names from the file (RFC 8259 §7). */
-static void json_str(struct line *l, const char *s)
-{
-	static const char hex[] = "0123456789abcdef";
-	char *p = l->b + l->n;
-
-	*p++ = '"';
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\') {
-			*p++ = '\\';
-			*p++ = (char)c;
-		} else if (c < 0x20) {
-			memcpy(p, "\\u00", 4);
-			p[4] = hex[c >> 4];
-			p[5] = hex[c & 15];
-			p += 6;
-		} else {
-			*p++ = (char)c;
-		}
-	}
-	*p++ = '"';
-	l->n = (size_t)(p - l->b);
-}
-
-/* RFC 4180: a field with a comma, quote or line break is quoted, its
- * quotes doubled. */
-static void csv_str(struct line *l, const char *s)
-{
-	size_t len = strcspn(s, ",\"\r\n");
-	char *p = l->b + l->n;
-
-	if (!s[len]) {
-		memcpy(p, s, len);
-		l->n += len;
-		return;
-	}
-	*p++ = '"';
-	for (; *s; s++) {
-		if (*s == '"')
-			*p++ = '"';
-		*p++ = *s;
-	}
-	*p++ = '"';
-	l->n = (size_t)(p - l->b);
-}
-
 /* The CSV and JSON columns, in this order; -F picks among them. */
 static const enum field struct_fields[] = {
 	F_EVENT, F_TIME, F_CPU, F_PID, F_TID, F_COMM, F_IP, F_CPUMODE, F_SYM, F_SYMOFF,
@@ -732,7 +676,16 @@ static void struct_prepare(struct script *sc)
 		first = false;
 	}
 	sc->none_on = first;
-	hex_pairs_init();
+	sc->addr_valid = false;
+	sc->rec_list_len = 0;
+	for (size_t i = 0; i < NR_STRUCT_FIELDS; i++) {
+		enum field f = struct_fields[i];
+
+		if (per_sample_field(f))
+			sc->rec_list[sc->rec_list_len++] = F_NR;
+		else if (sc->on[f])
+			sc->rec_list[sc->rec_list_len++] = f;
+	}
 	for (int k = 0; k < SPE_S_NR; k++) {
 		const char *name = spe_sample_name(&sc->it, (enum spe_sample_kind)k);
 		struct line l = { .b = sc->evtext[k] };
@@ -745,45 +698,6 @@ static void struct_prepare(struct script *sc)
 			csv_str(&l, name);
 		sc->evtext_len[k] = l.n;
 	}
-}
-
-/* %lu */
-static inline void put_u64(struct line *l, uint64_t u)
-{
-	size_t k = dec_digits(u);
-
-	put_digits(l->b + l->n, k, u);
-	l->n += k;
-}
-
-/* A string constant (l_str() would bound it by LINE_MAX_BYTES). */
-#define PUT_LIT(l, lit)	do {						\
-	memcpy((l)->b + (l)->n, lit, sizeof(lit) - 1);			\
-	(l)->n += sizeof(lit) - 1;					\
-} while (0)
-
-/* The hexadecimal fields: "0x%lx", in JSON as a string.  Two digits a
- * step: a line has four or five 12-digit addresses. */
-static inline void put_hex(struct line *l, bool json, uint64_t v)
-{
-	size_t k = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;
-	char *p;
-
-	if (json)
-		l->b[l->n++] = '"';
-	PUT_LIT(l, "0x");
-	p = l->b + l->n + k;
-	l->n += k;
-	for (; v >= 0x100; v >>= 8) {
-		p -= 2;
-		memcpy(p, hex_pairs[v & 0xff], 2);
-	}
-	if (v >= 0x10)
-		memcpy(p - 2, hex_pairs[v], 2);
-	else
-		p[-1] = hex_pairs[v][1];
-	if (json)
-		l->b[l->n++] = '"';
 }
 
 /*
@@ -816,11 +730,12 @@ static void put_name(struct script *sc, struct line *l, enum name_field i, const
  * One field's key and value appended to @l, strings quoted as JSON or
  * CSV.  The caller leaves room: SAMPLE_FIELD_MAX for a per-sample field,
  * for the others 192 bytes (brstack: two branches of 70) or a string's
- * quoted_max().
+ * quoted_max().  Inlined into struct_record()'s loop, its one caller: a
+ * call per field was a twentieth of --json's instructions.
  */
-static inline void put_field(struct script *sc, struct line *l, enum field f,
-			     const struct spe_sample *s, const char *comm,
-			     const struct spe_sym *sym)
+static inline __attribute__((always_inline)) void
+put_field(struct script *sc, struct line *l, enum field f, const struct spe_sample *s,
+	  const char *comm, const struct spe_sym *sym)
 {
 	bool json = sc->fmt == FMT_JSON;
 	void (*str)(struct line *, const char *) = json ? json_str : csv_str;
@@ -952,12 +867,12 @@ static bool struct_record(struct script *sc, const struct spe_sample *s, const c
 		return false;
 	l.b = sc->rec.b;
 	l.n = 0;
-	for (size_t i = 0; i < NR_STRUCT_FIELDS; i++) {
-		enum field f = struct_fields[i];
+	for (size_t i = 0; i < sc->rec_list_len; i++) {
+		enum field f = sc->rec_list[i];
 
-		if (per_sample_field(f))
+		if (f == F_NR)
 			sc->rec_end[r++] = l.n;
-		else if (sc->on[f])
+		else
 			put_field(sc, &l, f, s, comm, sym);
 	}
 	sc->rec_end[r] = sc->rec.n = l.n;
@@ -979,13 +894,52 @@ static inline void put_run(struct script *sc, struct line *l, size_t r)
 	l->n += n;
 }
 
+/* The addr, phys_addr and data_src columns: put_hex() three times for the
+ * first sample of each record, a copy for the others (two in three on
+ * b32.data) when their values are the last line's.  The three columns
+ * are side by side in struct_fields, so nothing of the record comes
+ * between them (runs 2 and 3 are empty). */
+static inline void put_addresses(struct script *sc, struct line *l, const struct spe_sample *s)
+{
+	bool json = sc->fmt == FMT_JSON;
+
+	if (!sc->addr_valid || s->addr != sc->addr_of[0] || s->phys_addr != sc->addr_of[1] ||
+	    s->data_src != sc->addr_of[2]) {
+		struct line t = { .b = sc->addr_text, .n = 0 };
+
+		if (sc->on[F_ADDR]) {
+			memcpy(t.b + t.n, sc->key[F_ADDR], sizeof(sc->key[0]));
+			t.n += sc->key_len[F_ADDR];
+			put_hex(&t, json, s->addr);
+		}
+		if (sc->on[F_PHYS_ADDR]) {
+			memcpy(t.b + t.n, sc->key[F_PHYS_ADDR], sizeof(sc->key[0]));
+			t.n += sc->key_len[F_PHYS_ADDR];
+			put_hex(&t, json, s->phys_addr);
+		}
+		if (sc->on[F_DATA_SRC]) {
+			memcpy(t.b + t.n, sc->key[F_DATA_SRC], sizeof(sc->key[0]));
+			t.n += sc->key_len[F_DATA_SRC];
+			put_hex(&t, json, s->data_src);
+		}
+		sc->addr_len = t.n;
+		sc->addr_of[0] = s->addr;
+		sc->addr_of[1] = s->phys_addr;
+		sc->addr_of[2] = s->data_src;
+		sc->addr_valid = true;
+	}
+	/* In 32-byte steps as put_run(): addr_text and the line have
+	 * LINE_SLACK bytes past what is copied. */
+	for (size_t i = 0; i < sc->addr_len; i += 32)
+		memcpy(l->b + l->n + i, sc->addr_text + i, 32);
+	l->n += sc->addr_len;
+}
+
 /* The line of sample @s into @l, which has room for the record's part and
  * SAMPLE_FIELDS_MAX: the record's runs and the per-sample fields between
  * them, in struct_fields' order. */
 static void struct_line(struct script *sc, struct line *l, const struct spe_sample *s)
 {
-	bool json = sc->fmt == FMT_JSON;
-
 	put_run(sc, l, 0);
 	if (sc->on[F_EVENT]) {
 		memcpy(l->b + l->n, sc->key[F_EVENT], sizeof(sc->key[0]));
@@ -994,23 +948,7 @@ static void struct_line(struct script *sc, struct line *l, const struct spe_samp
 		l->n += sc->evtext_len[s->kind];
 	}
 	put_run(sc, l, 1);
-	if (sc->on[F_ADDR]) {
-		memcpy(l->b + l->n, sc->key[F_ADDR], sizeof(sc->key[0]));
-		l->n += sc->key_len[F_ADDR];
-		put_hex(l, json, s->addr);
-	}
-	put_run(sc, l, 2);
-	if (sc->on[F_PHYS_ADDR]) {
-		memcpy(l->b + l->n, sc->key[F_PHYS_ADDR], sizeof(sc->key[0]));
-		l->n += sc->key_len[F_PHYS_ADDR];
-		put_hex(l, json, s->phys_addr);
-	}
-	put_run(sc, l, 3);
-	if (sc->on[F_DATA_SRC]) {
-		memcpy(l->b + l->n, sc->key[F_DATA_SRC], sizeof(sc->key[0]));
-		l->n += sc->key_len[F_DATA_SRC];
-		put_hex(l, json, s->data_src);
-	}
+	put_addresses(sc, l, s);
 	put_run(sc, l, 4);
 	if (sc->on[F_PERIOD]) {
 		memcpy(l->b + l->n, sc->key[F_PERIOD], sizeof(sc->key[0]));

@@ -61,13 +61,24 @@ static const char digit_pairs[] =
 	"50515253545556575859606162636465666768697071727374"
 	"75767778798081828384858687888990919293949596979899";
 
+/* The digits of u without a loop over them: with b bits, u has t or
+ * t + 1 digits, t = floor(b * log10(2)) (1233 / 4096 for log10(2) gives
+ * the same t for every b up to 64), and one compare tells which.  u | 1
+ * has the digits of u: no even number is one less than a power of ten. */
 static inline size_t dec_digits(uint64_t u)
 {
-	size_t n = 1;
+	static const uint64_t pow10[20] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+		10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+		100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+		100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+		100000000000000000ULL, 1000000000000000000ULL,
+		10000000000000000000ULL,
+	};
+	size_t bits = (size_t)(64 - __builtin_clzll(u | 1));
+	size_t t = (bits * 1233) >> 12;
 
-	for (uint64_t p = 10; n < 20 && u >= p; p *= 10)
-		n++;
-	return n;
+	return t + ((u | 1) >= pow10[t]);
 }
 
 /* The k = dec_digits(u) digits of u at p, two per division, written
