@@ -130,7 +130,7 @@ for msg in 'no "cpus" property: which CPU each frame belongs to is unknown' \
 	fi
 done
 magic=$(sed -n 's/^#define PCS_RECORD_MAGIC[[:space:]]*\(0x[0-9a-f]*\)u.*/\1/p' \
-	"$top/drivers/perf/pcsample/pcsample_decode.h")
+	"$top/include/pcsample/record.h")
 stats=$(sed -n 's/.*seq_puts(m, "\(cpu [a-z0-9_ ]*\)\\n");/\1/p' \
 	"$top/drivers/perf/pcsample/pcsample_debugfs.c")
 if [ -n "$magic" ] && grep -q "$magic" "$guide" && grep -q '``housekeeping_cpu``' "$guide" &&

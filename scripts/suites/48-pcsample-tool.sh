@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # pcsample-record (tools/pcsample), the recorder of arm_pcsample: its AUX
-# walk over records packed by the driver's own code (ASan + UBSan), its
+# walk over records packed as the driver packs them (include/pcsample/
+# record.h, the one definition of the format; ASan + UBSan), its
 # events opened and side band read through libperf (linked statically,
 # host and arm64; unit test on a CPU-wide software event when this host
 # allows one), its
@@ -27,6 +28,17 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# The record format is an ABI between module and tool: the tool takes it
+# from include/pcsample/ and nothing else of the driver (its build's
+# commands, as make would run them, name no file under drivers/).
+if cmds=$(make -s -C "$top/tools/pcsample" -B -n O="$tmp/dry" "$tmp/dry/pcsample-record" 2>&1) &&
+   ! grep -q 'drivers/' <<<"$cmds"; then
+	tap_ok "pcsample-record builds from include/pcsample/, nothing under drivers/"
+else
+	tap_fail "pcsample-record builds from include/pcsample/, nothing under drivers/" \
+		"$(grep -o '[^ ]*drivers/[^ ]*' <<<"$cmds" | sort -u | head -5)"
+fi
 
 # unit_test NAME ARGS...: one test point per TAP line of the unit test.
 unit_test() {

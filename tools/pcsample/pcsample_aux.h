@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Walking the records arm_pcsample writes into a perf AUX buffer: 32-byte
- * records (drivers/perf/pcsample/pcsample_decode.h) between two positions
+ * records (include/pcsample/record.h) between two positions
  * of the buffer's free-running head, wrapping at its power-of-two size.
  */
 #ifndef PCSAMPLE_AUX_H
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pcsample_decode.h"
+#include "pcsample/record.h"
 
 typedef void (*pcs_record_fn)(const struct pcs_record *rec, void *arg);
 

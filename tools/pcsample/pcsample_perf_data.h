@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pcsample_decode.h"
+#include "pcsample/record.h"
 #include "pcsample_sideband.h"
 
 /* What the events record besides the samples: set on every event. */

@@ -24,7 +24,7 @@
  * Portable.
  */
 #include "pcsample_decode.h"
-#include "pcsample_regs.h"
+#include "pcsample/regs.h"
 
 /* @pc has bits [63:56] clear: PCSample[55:0] only. */
 static u64 pcs_sign_extend55(u64 pc)
@@ -268,49 +268,4 @@ u64 pcs_next_due(u64 due, u64 interval, u64 now, u64 *missed)
 	periods = (now - due) / interval + 1;
 	*missed = periods - 1;
 	return due + periods * interval;
-}
-
-static void put_le(u8 *buf, u64 v, unsigned int bytes)
-{
-	unsigned int i;
-
-	for (i = 0; i < bytes; i++)
-		buf[i] = (u8)(v >> (8 * i));
-}
-
-static u64 get_le(const u8 *buf, unsigned int bytes)
-{
-	u64 v = 0;
-	unsigned int i;
-
-	for (i = 0; i < bytes; i++)
-		v |= (u64)buf[i] << (8 * i);
-	return v;
-}
-
-void pcs_record_pack(const struct pcs_record *rec, u8 *buf)
-{
-	put_le(buf + 0, rec->time, 8);
-	put_le(buf + 8, rec->s.ip, 8);
-	put_le(buf + 16, rec->s.pid, 4);
-	put_le(buf + 20, rec->cpu, 4);
-	put_le(buf + 24, rec->s.vmid, 2);
-	buf[26] = rec->s.el;
-	buf[27] = rec->s.mode;
-	put_le(buf + 28, PCS_RECORD_MAGIC, 4);
-}
-
-bool pcs_record_unpack(const u8 *buf, struct pcs_record *rec)
-{
-	if (get_le(buf + 28, 4) != PCS_RECORD_MAGIC || buf[26] > 2 ||
-	    buf[27] > PCS_MODE_GUEST_KERNEL)
-		return false;
-	rec->time = get_le(buf + 0, 8);
-	rec->s.ip = get_le(buf + 8, 8);
-	rec->s.pid = (u32)get_le(buf + 16, 4);
-	rec->cpu = (u32)get_le(buf + 20, 4);
-	rec->s.vmid = (u16)get_le(buf + 24, 2);
-	rec->s.el = buf[26];
-	rec->s.mode = buf[27];
-	return true;
 }

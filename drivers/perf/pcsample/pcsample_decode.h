@@ -8,6 +8,8 @@
 
 #include <linux/types.h>
 
+#include "pcsample/record.h"
+
 /* One capture: the sample registers of a target CPU, in reading order. */
 struct pcs_raw {
 	u32 pcsr_lo;	/* PMPCSR[31:0] or EDPCSRlo: read first */
@@ -29,24 +31,6 @@ struct pcs_filter {
 	bool exclude_kernel;
 	bool exclude_hv;
 	bool exclude_guest;
-};
-
-/* Who the sampled code belongs to, as perf's cpumode will say it. */
-enum pcs_mode {
-	PCS_MODE_USER,
-	PCS_MODE_KERNEL,
-	PCS_MODE_HYPERVISOR,
-	PCS_MODE_GUEST_KERNEL,
-};
-
-#define PCS_PID_UNKNOWN	0xffffffffu
-
-struct pcs_sample {
-	u64 ip;		/* the sampled address, sign-extended from bit 55 */
-	u32 pid;	/* from CONTEXTIDR (the thread's kernel pid), or PCS_PID_UNKNOWN */
-	u16 vmid;
-	u8 el;
-	u8 mode;	/* enum pcs_mode */
 };
 
 /* Why a capture gives no sample; every reason is counted by the driver. */
@@ -109,24 +93,5 @@ const char *pcs_interval_ns(bool freq, u64 value, u64 *ns);
  * must not burst-read a core); *missed counts them.
  */
 u64 pcs_next_due(u64 due, u64 interval, u64 now, u64 *missed);
-
-/*
- * The AUX record: 32 bytes, little-endian, the unit the driver writes and a
- * decoder reads.  Offsets:
- *   0 time (u64, perf clock of the event)   8 ip (u64)
- *  16 pid (u32)  20 cpu (u32)  24 vmid (u16)  26 el (u8)  27 mode (u8)
- *  28 magic (u32) PCS_RECORD_MAGIC: lets a decoder resynchronise
- */
-#define PCS_RECORD_SIZE		32
-#define PCS_RECORD_MAGIC	0x50435331u	/* "PCS1" */
-
-struct pcs_record {
-	u64 time;
-	u32 cpu;
-	struct pcs_sample s;
-};
-
-void pcs_record_pack(const struct pcs_record *rec, u8 *buf);
-bool pcs_record_unpack(const u8 *buf, struct pcs_record *rec);
 
 #endif /* PCSAMPLE_DECODE_H */

@@ -13,7 +13,7 @@
  *
  * Events are per CPU (perf_event_open with cpu >= 0 and pid = -1); the
  * period is an interval in nanoseconds or a frequency.  Samples go to the
- * event's AUX buffer as 32-byte records (pcsample_decode.h), written by
+ * event's AUX buffer as 32-byte records (include/pcsample/record.h), written by
  * the sampler on the housekeeping CPU (pcsample_sampler.c says why this is
  * safe, and why not ordinary PERF_RECORD_SAMPLEs).
  */

@@ -11,7 +11,7 @@
 #include <linux/ktime.h>
 
 #include "pcsample.h"
-#include "pcsample_regs.h"
+#include "pcsample/regs.h"
 
 /* The ID register, read once, under the lock, from a powered core. */
 static bool pcs_frame_ok(struct pcs_dev *pd, struct pcs_target *t)

@@ -44,7 +44,7 @@
 #include <linux/sched.h>
 
 #include "pcsample.h"
-#include "pcsample_regs.h"
+#include "pcsample/regs.h"
 
 /*
  * Two flags, as the two sources of power news overlap: a dying core can

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "pcsample/pcsample_decode.h"
-#include "pcsample/pcsample_regs.h"
+#include "pcsample/regs.h"
 #include "tap.h"
 
 static const struct pcs_host el1_pid = { .kernel_el = 1, .pid_in_contextidr = true };

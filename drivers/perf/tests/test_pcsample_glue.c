@@ -11,7 +11,7 @@
 #include <stdarg.h>
 
 #include "pcsample/pcsample.h"
-#include "pcsample/pcsample_regs.h"
+#include "pcsample/regs.h"
 #include "tap.h"
 
 /* ---- host stand-ins the compiled files call ---- */
