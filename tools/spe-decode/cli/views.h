@@ -30,6 +30,21 @@ struct spe_view_run {
 	/* A second pass over the file: what is wrong with it was said by
 	 * the first, and is not said again (its exit status still counts). */
 	bool again;
+	/*
+	 * A view whose counts add up (report --sort) sets these: then,
+	 * without filters, wants or on_event, the pipeline runs as sessions
+	 * side by side over spans of the file's queues (split_sessions.h),
+	 * each counting into a context of its own (part_new(part_arg), given
+	 * to on_view), which part_merge() adds into ctx as soon as its
+	 * session is done (in that session's thread, one at a time) and
+	 * part_free() frees.  When the sessions did not give what one
+	 * session gives, ctx is replaced by a new one (part_free(),
+	 * part_new()) and the pipeline runs as one session.
+	 */
+	void *(*part_new)(void *part_arg);
+	int (*part_merge)(void *ctx, void *part);
+	void (*part_free)(void *part);
+	void *part_arg;
 	/* Filled in: */
 	struct spe_samples_run r;
 	uint64_t nr_kept;		/* samples that passed the filters (and wants) */

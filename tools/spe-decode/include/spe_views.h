@@ -149,6 +149,15 @@ bool spe_cost_uses(const struct spe_cost_table *t, enum spe_cost_key k);
 void spe_cost_set_unresolved(struct spe_cost_table *t, enum spe_view_unresolved u);
 /* Adds a record; SPE_ERR_NOMEM leaves the table as it was. */
 int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs);
+/*
+ * Whether tables made of parts of the records (sessions side by side) add
+ * up to the table of all of them: not with the mem, snoop or tlb keys,
+ * whose rows are named by their first sample in time order.
+ */
+bool spe_cost_mergeable(const struct spe_cost_table *t);
+/* Adds src's rows to dst's, a table of the same keys (else SPE_ERR_INVAL);
+ * src is unchanged.  Returns 0 or SPE_ERR_NOMEM. */
+int spe_cost_merge(struct spe_cost_table *dst, const struct spe_cost_table *src);
 
 /* Column by name ("samples" or perf's "overhead", "latency", "mean", "p50", "p90", "p99",
  * "issue", "xlat", "sat", "l1d-miss", "llc-miss", "tlb-walk", "remote",

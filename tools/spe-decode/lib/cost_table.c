@@ -653,6 +653,60 @@ int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
 	return 0;
 }
 
+bool spe_cost_mergeable(const struct spe_cost_table *t)
+{
+	return !t->uses[KEY_MEM] && !t->uses[KEY_SNOOP] && !t->uses[KEY_TLB];
+}
+
+static void lat_sum_merge(struct spe_lat_sum *d, const struct spe_lat_sum *s)
+{
+	d->sum += s->sum;
+	d->n += s->n;
+	d->sat12 += s->sat12;
+	d->sat16 += s->sat16;
+}
+
+/*
+ * Row by row, found by key text: a row new to dst takes src's numbers for
+ * perf's order (the same text makes the same numbers, set_order_numbers()).
+ * Rows never move, and the raw-key cache of dst still points at the
+ * right ones.
+ */
+int spe_cost_merge(struct spe_cost_table *dst, const struct spe_cost_table *src)
+{
+	if (dst->nkeys != src->nkeys || memcmp(dst->keys, src->keys, sizeof(dst->keys)) ||
+	    dst->unresolved != src->unresolved)
+		return SPE_ERR_INVAL;
+	for (size_t i = 0; i < src->rows.used; i++) {
+		const struct row *sr = row_at(src, i);
+		size_t rows_before = dst->rows.used;
+		long found = spe_keyed_rows_find(&dst->rows, sr->key);
+		struct row *r;
+
+		if (found < 0)
+			return (int)found;
+		r = row_at(dst, (size_t)found);
+		/* (a table without such keys has rows without is_num) */
+		if (dst->rows.used != rows_before && dst->nnum) {
+			r->is_num = sr->is_num;
+			memcpy(r->num, sr->num, dst->nnum * sizeof(r->num[0]));
+		}
+		if (spe_lat_counts_merge(&r->lat, &sr->lat))
+			return SPE_ERR_NOMEM;
+		for (int c = 0; c < 3; c++)
+			lat_sum_merge(&r->lat3[c], &sr->lat3[c]);
+		r->samples += sr->samples;
+		r->l1d_miss += sr->l1d_miss;
+		r->llc_miss += sr->llc_miss;
+		r->tlb_walk += sr->tlb_walk;
+		r->remote += sr->remote;
+		r->mispred += sr->mispred;
+		r->branches += sr->branches;
+	}
+	dst->wide |= src->wide;
+	return 0;
+}
+
 static unsigned sat_value(const struct spe_cost_table *t)
 {
 	return t->wide ? SPE_LAT_SAT16 : SPE_LAT_SAT12;

@@ -107,6 +107,59 @@ int spe_lat_counts_add(struct spe_lat_counts *c, uint16_t v)
 	return 0;
 }
 
+/* Appends count n of value v to w at *k, in words of at most COUNT_MAX. */
+static void put_count(uint32_t *w, uint32_t *k, unsigned v, uint64_t n)
+{
+	while (n) {
+		uint32_t c = n > COUNT_MAX ? COUNT_MAX : (uint32_t)n;
+
+		w[(*k)++] = (uint32_t)v << 16 | c;
+		n -= c;
+	}
+}
+
+/*
+ * The two word lists merged into one, value by value: a value's count in
+ * both takes at most as many words as it had in the two, so dst->n +
+ * src->n words are enough.  Then src's pending values, one by one.
+ */
+int spe_lat_counts_merge(struct spe_lat_counts *dst, const struct spe_lat_counts *src)
+{
+	if (src->n) {
+		uint32_t *w = malloc(((size_t)dst->n + src->n) * sizeof(*w));
+		uint32_t i = 0, j = 0, k = 0;
+		uint64_t words_total = 0;
+
+		if (!w)
+			return SPE_ERR_NOMEM;
+		while (i < dst->n || j < src->n) {
+			unsigned v = j == src->n || (i < dst->n && value_of(dst->w[i]) <= value_of(src->w[j])) ?
+				     value_of(dst->w[i]) : value_of(src->w[j]);
+			uint64_t n = 0;
+
+			for (; i < dst->n && value_of(dst->w[i]) == v; i++)
+				n += dst->w[i] & COUNT_MAX;
+			for (; j < src->n && value_of(src->w[j]) == v; j++) {
+				n += src->w[j] & COUNT_MAX;
+				words_total += src->w[j] & COUNT_MAX;
+			}
+			put_count(w, &k, v, n);
+		}
+		free(dst->w);
+		dst->w = w;
+		dst->cap = dst->n + src->n;
+		dst->n = k;
+		dst->total += words_total;
+	}
+	for (unsigned p = 0; p < src->npend; p++) {
+		int err = spe_lat_counts_add(dst, src->pend[p]);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 /* The words and the pending values walked together in ascending order. */
 unsigned spe_lat_counts_percentile(const struct spe_lat_counts *c, double pct)
 {

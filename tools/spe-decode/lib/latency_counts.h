@@ -32,6 +32,12 @@ struct spe_lat_counts {
 
 /* Counts v once more; SPE_ERR_NOMEM leaves the counts as they were. */
 int spe_lat_counts_add(struct spe_lat_counts *c, uint16_t v);
+/*
+ * Adds src's counts to dst's (the counts of a table made by another
+ * session, see spe_cost_merge()); src is unchanged.  SPE_ERR_NOMEM leaves
+ * dst as it was, or with some of src's pending values added.
+ */
+int spe_lat_counts_merge(struct spe_lat_counts *dst, const struct spe_lat_counts *src);
 /* Nearest rank: the smallest value with at least pct% of the counts at or
  * below it; 0 when empty. */
 unsigned spe_lat_counts_percentile(const struct spe_lat_counts *c, double pct);
