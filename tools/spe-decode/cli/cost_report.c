@@ -144,6 +144,8 @@ int spe_cli_cost_report(const struct spe_cost_report_opts *o)
 	vr.ctx = t;
 	vr.want_srcline = spe_cost_uses(t, SPE_KEY_SRCLINE);
 	vr.want_dsym = spe_cost_uses(t, SPE_KEY_SYMBOL_DADDR);
+	/* a pid's text is "pid:comm" */
+	vr.want_comm = spe_cost_uses(t, SPE_KEY_COMM) || spe_cost_uses(t, SPE_KEY_PID);
 	/* Tables of parts of the records add up, but for the keys named by
 	 * their first sample (spe_cost_mergeable()). */
 	if (spe_cost_mergeable(t)) {

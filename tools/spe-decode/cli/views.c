@@ -39,7 +39,8 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 		spe_symbols_lookup(vr->syms, s->pid, s->addr, s->cpumode, &dsym);
 		vs.dsym = &dsym;
 	}
-	vs.comm = spe_symbols_comm(vr->syms, s->tid);
+	if (vr->want_comm)
+		vs.comm = spe_symbols_comm(vr->syms, s->tid);
 	return vr->on_view(vr->ctx, &vs);
 }
 
@@ -119,6 +120,7 @@ static int run_split(struct spe_view_run *vr, struct spe_split *sp)
 		*sub = (struct spe_view_run){
 			.cmd = vr->cmd, .path = vr->path, .symcfg = vr->symcfg,
 			.want_srcline = vr->want_srcline, .want_dsym = vr->want_dsym,
+			.want_comm = vr->want_comm,
 			.on_view = vr->on_view,
 		};
 		ctx[i] = sub;

@@ -15,7 +15,7 @@ struct spe_view_run {
 	const char *cmd;
 	const char *path;
 	struct spe_sym_config symcfg;
-	bool want_srcline, want_dsym;
+	bool want_srcline, want_dsym, want_comm;	/* in struct spe_view_sample */
 	unsigned threads;		/* decoding threads, 0: default */
 	/* The samples the view sees: perf's filters (filter.h), the same in
 	 * both passes of a view that reads its input twice. */

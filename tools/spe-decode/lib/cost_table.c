@@ -518,6 +518,17 @@ static uint64_t *raw_slot(const struct spe_cost_table *t, const uint64_t *w)
 	return t->raw + (h & (t->raw_slots - 1)) * (1 + t->raw_words);
 }
 
+/* A few words compared inline: memcmp() of a length known only at run
+ * time was a call per record. */
+static inline bool raw_equal(const uint64_t *a, const uint64_t *b, unsigned n)
+{
+	uint64_t diff = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		diff |= a[i] ^ b[i];
+	return !diff;
+}
+
 /* A new row: past half as many rows as slots, a cache four times larger
  * (empty: it refills as records come).  Without memory for it the old
  * one stays.  Returns whether the slots moved. */
@@ -613,7 +624,7 @@ int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
 			raw_key(t, t->keys[k], vs, &w[2 * k]);
 		e = raw_slot(t, w);
 	}
-	if (e && e[0] && !memcmp(e + 1, w, t->raw_words * sizeof(*w))) {
+	if (e && e[0] && raw_equal(e + 1, w, t->raw_words)) {
 		row = (uint32_t)e[0] - 1;
 	} else {
 		size_t rows_before = t->rows.used;

@@ -2,10 +2,12 @@
 /*
  * Exact counts of latency values (latency_counts.h): a sorted array of
  * (value, count) words, found by binary search, and a few values waiting
- * to go in.  A new distinct value moves the words above it; there are at
+ * to go in; or, for a row of many values close together, a histogram in
+ * pages.  A new distinct value moves the words above it; there are at
  * most 65536 distinct values, and most rows of a cost table have a few
  * dozen.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,11 +15,93 @@
 #include "spe_decode.h"
 
 #define COUNT_MAX	0xffffu
+#define NR_PAGES	(65536u >> SPE_LAT_PAGE_SHIFT)
+#define PAGE_VALUES	(1u << SPE_LAT_PAGE_SHIFT)
+#define PAGE_MASK	(PAGE_VALUES - 1)
 
 static unsigned value_of(uint32_t w)
 {
 	return w >> 16;
 }
+
+/* ---- Histogram --------------------------------------------------------- */
+
+/* The count of v, its page allocated if it has none; NULL without memory. */
+static uint32_t *hist_slot(struct spe_lat_counts *c, unsigned v)
+{
+	uint32_t **pg = &c->page[v >> SPE_LAT_PAGE_SHIFT];
+
+	if (!*pg && !(*pg = calloc(PAGE_VALUES, sizeof(**pg))))
+		return NULL;
+	return &(*pg)[v & PAGE_MASK];
+}
+
+/* Adds n to v's count; SPE_ERR_NOMEM without memory or past 32 bits. */
+static int hist_add(struct spe_lat_counts *c, unsigned v, uint64_t n)
+{
+	uint32_t *slot = hist_slot(c, v);
+
+	if (!slot || n > UINT32_MAX - *slot)
+		return SPE_ERR_NOMEM;
+	*slot += (uint32_t)n;
+	c->total += n;
+	return 0;
+}
+
+static void hist_free(struct spe_lat_counts *c)
+{
+	for (unsigned p = 0; p < NR_PAGES; p++)
+		free(c->page[p]);
+	free(c->page);
+}
+
+/*
+ * Whether the words would be smaller as a histogram, by
+ * SPE_LAT_HIST_RATIO: its pages and their pointers against the words.
+ */
+static bool hist_pays(const struct spe_lat_counts *c)
+{
+	size_t pages = 0;
+	unsigned last = NR_PAGES;
+
+	if (c->n < SPE_LAT_HIST_MIN)
+		return false;
+	for (uint32_t i = 0; i < c->n; i++) {
+		unsigned p = value_of(c->w[i]) >> SPE_LAT_PAGE_SHIFT;
+
+		pages += p != last;
+		last = p;
+	}
+	return (pages * PAGE_VALUES + NR_PAGES * 2) * sizeof(uint32_t) <=
+	       (size_t)SPE_LAT_HIST_RATIO * c->n * sizeof(uint32_t);
+}
+
+/*
+ * The words (and pending values) into a histogram.  Built aside, so that
+ * without memory (or with a count past 32 bits) the words stay.
+ */
+static int to_hist(struct spe_lat_counts *c)
+{
+	struct spe_lat_counts h = { .hist = 1 };
+
+	h.page = calloc(NR_PAGES, sizeof(*h.page));
+	if (!h.page)
+		return SPE_ERR_NOMEM;
+	for (uint32_t i = 0; i < c->n; i++)
+		if (hist_add(&h, value_of(c->w[i]), c->w[i] & COUNT_MAX))
+			goto fail;
+	for (unsigned i = 0; i < c->npend; i++)
+		if (hist_add(&h, c->pend[i], 1))
+			goto fail;
+	free(c->w);
+	*c = h;
+	return 0;
+fail:
+	hist_free(&h);
+	return SPE_ERR_NOMEM;
+}
+
+/* ---- Words ------------------------------------------------------------- */
 
 /* The first word of a value above v, searching from word lo on. */
 static uint32_t above(const struct spe_lat_counts *c, uint32_t lo, unsigned v)
@@ -52,13 +136,15 @@ static void sort_few(uint16_t *v, unsigned n)
  * Moves the pending values and v into the words.  Room for a new word per
  * value is made first, so that a failure leaves the counts as they were;
  * then no step can fail.  The values go in ascending order, each searched
- * for from where the one before it was.
+ * for from where the one before it was.  When the words had to grow, the
+ * histogram may pay (hist_pays()): checked then, as the words double.
  */
 static int flush(struct spe_lat_counts *c, uint16_t v)
 {
 	uint16_t vals[SPE_LAT_PENDING + 1];
 	unsigned nv = c->npend + 1;
 	uint32_t lo = 0;
+	bool grew = false;
 
 	if (c->cap - c->n < nv) {
 		uint32_t ncap = c->cap ? c->cap : 4;
@@ -74,6 +160,7 @@ static int flush(struct spe_lat_counts *c, uint16_t v)
 			return SPE_ERR_NOMEM;
 		c->w = n;
 		c->cap = ncap;
+		grew = true;
 	}
 	memcpy(vals, c->pend, c->npend * sizeof(vals[0]));
 	vals[c->npend] = v;
@@ -90,18 +177,35 @@ static int flush(struct spe_lat_counts *c, uint16_t v)
 		c->n++;
 	}
 	c->npend = 0;
+	/* Without memory for it, the words go on. */
+	if (grew && hist_pays(c))
+		to_hist(c);
 	return 0;
 }
 
 int spe_lat_counts_add(struct spe_lat_counts *c, uint16_t v)
 {
+	if (c->hist) {
+		uint32_t *slot = c->page[v >> SPE_LAT_PAGE_SHIFT];
+
+		/* Inline: the page is there nearly always. */
+		if (slot && slot[v & PAGE_MASK] != UINT32_MAX) {
+			slot[v & PAGE_MASK]++;
+			c->total++;
+			return 0;
+		}
+		return hist_add(c, v, 1);
+	}
 	if (c->npend < SPE_LAT_PENDING) {
 		c->pend[c->npend++] = v;
 	} else {
+		uint64_t total = c->total;
 		int err = flush(c, v);
 
 		if (err)
 			return err;
+		c->total = total + 1;	/* to_hist() counted again */
+		return 0;
 	}
 	c->total++;
 	return 0;
@@ -118,46 +222,82 @@ static void put_count(uint32_t *w, uint32_t *k, unsigned v, uint64_t n)
 	}
 }
 
+/* Two lists of words merged into dst's, value by value: a value's count
+ * in both takes at most as many words as it had in the two. */
+static int merge_words(struct spe_lat_counts *dst, const struct spe_lat_counts *src)
+{
+	uint32_t *w = malloc(((size_t)dst->n + src->n) * sizeof(*w));
+	uint32_t i = 0, j = 0, k = 0;
+	uint64_t added = 0;
+
+	if (!w)
+		return SPE_ERR_NOMEM;
+	while (i < dst->n || j < src->n) {
+		unsigned v = j == src->n || (i < dst->n && value_of(dst->w[i]) <= value_of(src->w[j])) ?
+			     value_of(dst->w[i]) : value_of(src->w[j]);
+		uint64_t n = 0;
+
+		for (; i < dst->n && value_of(dst->w[i]) == v; i++)
+			n += dst->w[i] & COUNT_MAX;
+		for (; j < src->n && value_of(src->w[j]) == v; j++) {
+			n += src->w[j] & COUNT_MAX;
+			added += src->w[j] & COUNT_MAX;
+		}
+		put_count(w, &k, v, n);
+	}
+	free(dst->w);
+	dst->w = w;
+	dst->cap = dst->n + src->n;
+	dst->n = k;
+	dst->total += added;
+	return 0;
+}
+
 /*
- * The two word lists merged into one, value by value: a value's count in
- * both takes at most as many words as it had in the two, so dst->n +
- * src->n words are enough.  Then src's pending values, one by one.
+ * Words into words while both are words; into a histogram when either is
+ * one (dst turned into one first).  Then src's pending values.
  */
 int spe_lat_counts_merge(struct spe_lat_counts *dst, const struct spe_lat_counts *src)
 {
-	if (src->n) {
-		uint32_t *w = malloc(((size_t)dst->n + src->n) * sizeof(*w));
-		uint32_t i = 0, j = 0, k = 0;
-		uint64_t words_total = 0;
+	int err = 0;
 
-		if (!w)
-			return SPE_ERR_NOMEM;
-		while (i < dst->n || j < src->n) {
-			unsigned v = j == src->n || (i < dst->n && value_of(dst->w[i]) <= value_of(src->w[j])) ?
-				     value_of(dst->w[i]) : value_of(src->w[j]);
-			uint64_t n = 0;
+	if (src->hist && !dst->hist && to_hist(dst))
+		return SPE_ERR_NOMEM;
+	if (src->hist) {
+		for (unsigned p = 0; p < NR_PAGES && !err; p++)
+			for (unsigned i = 0; src->page[p] && i < PAGE_VALUES && !err; i++)
+				if (src->page[p][i])
+					err = hist_add(dst, p << SPE_LAT_PAGE_SHIFT | i,
+						       src->page[p][i]);
+		return err;
+	}
+	if (dst->hist) {
+		for (uint32_t i = 0; i < src->n && !err; i++)
+			err = hist_add(dst, value_of(src->w[i]), src->w[i] & COUNT_MAX);
+	} else if (src->n) {
+		err = merge_words(dst, src);
+	}
+	for (unsigned p = 0; p < src->npend && !err; p++)
+		err = spe_lat_counts_add(dst, src->pend[p]);
+	return err;
+}
 
-			for (; i < dst->n && value_of(dst->w[i]) == v; i++)
-				n += dst->w[i] & COUNT_MAX;
-			for (; j < src->n && value_of(src->w[j]) == v; j++) {
-				n += src->w[j] & COUNT_MAX;
-				words_total += src->w[j] & COUNT_MAX;
-			}
-			put_count(w, &k, v, n);
+/* In a histogram: the smallest value with want counts at or below it. */
+static unsigned hist_rank(const struct spe_lat_counts *c, uint64_t want)
+{
+	uint64_t seen = 0;
+	unsigned last = 0;
+
+	for (unsigned p = 0; p < NR_PAGES; p++)
+		for (unsigned i = 0; c->page[p] && i < PAGE_VALUES; i++) {
+			if (!c->page[p][i])
+				continue;
+			last = p << SPE_LAT_PAGE_SHIFT | i;
+			seen += c->page[p][i];
+			if (seen >= want)
+				return last;
 		}
-		free(dst->w);
-		dst->w = w;
-		dst->cap = dst->n + src->n;
-		dst->n = k;
-		dst->total += words_total;
-	}
-	for (unsigned p = 0; p < src->npend; p++) {
-		int err = spe_lat_counts_add(dst, src->pend[p]);
-
-		if (err)
-			return err;
-	}
-	return 0;
+	return last;
 }
 
 /* The words and the pending values walked together in ascending order. */
@@ -171,6 +311,8 @@ unsigned spe_lat_counts_percentile(const struct spe_lat_counts *c, double pct)
 
 	if (want < 1)
 		want = 1;
+	if (c->hist)
+		return hist_rank(c, want);
 	memcpy(pend, c->pend, np * sizeof(pend[0]));
 	sort_few(pend, np);
 	while (i < c->n || j < np) {
@@ -189,9 +331,9 @@ unsigned spe_lat_counts_percentile(const struct spe_lat_counts *c, double pct)
 
 void spe_lat_counts_free(struct spe_lat_counts *c)
 {
-	free(c->w);
-	c->w = NULL;
-	c->n = c->cap = 0;
-	c->total = 0;
-	c->npend = 0;
+	if (c->hist)
+		hist_free(c);
+	else
+		free(c->w);
+	*c = (struct spe_lat_counts){ 0 };
 }
