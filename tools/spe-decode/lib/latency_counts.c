@@ -26,11 +26,33 @@ static unsigned value_of(uint32_t w)
 
 /* ---- Histogram --------------------------------------------------------- */
 
+/* The page pointers widened to cover page p; SPE_ERR_NOMEM without memory. */
+static int hist_cover(struct spe_lat_counts *c, unsigned p)
+{
+	unsigned lo = c->cap && c->n < p ? c->n : p;
+	unsigned hi = c->cap && c->n + c->cap > p + 1 ? c->n + c->cap : p + 1;
+	uint32_t **d = calloc(hi - lo, sizeof(*d));
+
+	if (!d)
+		return SPE_ERR_NOMEM;
+	if (c->cap)
+		memcpy(d + (c->n - lo), c->page, c->cap * sizeof(*d));
+	free(c->page);
+	c->page = d;
+	c->n = lo;
+	c->cap = hi - lo;
+	return 0;
+}
+
 /* The count of v, its page allocated if it has none; NULL without memory. */
 static uint32_t *hist_slot(struct spe_lat_counts *c, unsigned v)
 {
-	uint32_t **pg = &c->page[v >> SPE_LAT_PAGE_SHIFT];
+	unsigned p = v >> SPE_LAT_PAGE_SHIFT;
+	uint32_t **pg;
 
+	if ((p < c->n || p >= c->n + c->cap || !c->cap) && hist_cover(c, p))
+		return NULL;
+	pg = &c->page[p - c->n];
 	if (!*pg && !(*pg = calloc(PAGE_VALUES, sizeof(**pg))))
 		return NULL;
 	return &(*pg)[v & PAGE_MASK];
@@ -50,7 +72,7 @@ static int hist_add(struct spe_lat_counts *c, unsigned v, uint64_t n)
 
 static void hist_free(struct spe_lat_counts *c)
 {
-	for (unsigned p = 0; p < NR_PAGES; p++)
+	for (unsigned p = 0; p < c->cap; p++)
 		free(c->page[p]);
 	free(c->page);
 }
@@ -61,7 +83,7 @@ static void hist_free(struct spe_lat_counts *c)
  */
 static bool hist_pays(const struct spe_lat_counts *c)
 {
-	size_t pages = 0;
+	size_t pages = 0, span;
 	unsigned last = NR_PAGES;
 
 	if (c->n < SPE_LAT_HIST_MIN)
@@ -72,7 +94,9 @@ static bool hist_pays(const struct spe_lat_counts *c)
 		pages += p != last;
 		last = p;
 	}
-	return (pages * PAGE_VALUES + NR_PAGES * 2) * sizeof(uint32_t) <=
+	span = (value_of(c->w[c->n - 1]) >> SPE_LAT_PAGE_SHIFT) -
+	       (value_of(c->w[0]) >> SPE_LAT_PAGE_SHIFT) + 1;
+	return pages * PAGE_VALUES * sizeof(uint32_t) + span * sizeof(uint32_t *) <=
 	       (size_t)SPE_LAT_HIST_RATIO * c->n * sizeof(uint32_t);
 }
 
@@ -84,9 +108,10 @@ static int to_hist(struct spe_lat_counts *c)
 {
 	struct spe_lat_counts h = { .hist = 1 };
 
-	h.page = calloc(NR_PAGES, sizeof(*h.page));
-	if (!h.page)
-		return SPE_ERR_NOMEM;
+	/* The pointers of the words' span at once, not page by page. */
+	if (c->n && (hist_cover(&h, value_of(c->w[0]) >> SPE_LAT_PAGE_SHIFT) ||
+		     hist_cover(&h, value_of(c->w[c->n - 1]) >> SPE_LAT_PAGE_SHIFT)))
+		goto fail;
 	for (uint32_t i = 0; i < c->n; i++)
 		if (hist_add(&h, value_of(c->w[i]), c->w[i] & COUNT_MAX))
 			goto fail;
@@ -186,7 +211,8 @@ static int flush(struct spe_lat_counts *c, uint16_t v)
 int spe_lat_counts_add(struct spe_lat_counts *c, uint16_t v)
 {
 	if (c->hist) {
-		uint32_t *slot = c->page[v >> SPE_LAT_PAGE_SHIFT];
+		unsigned p = (v >> SPE_LAT_PAGE_SHIFT) - c->n;	/* below: wraps */
+		uint32_t *slot = p < c->cap ? c->page[p] : NULL;
 
 		/* Inline: the page is there nearly always. */
 		if (slot && slot[v & PAGE_MASK] != UINT32_MAX) {
@@ -264,10 +290,10 @@ int spe_lat_counts_merge(struct spe_lat_counts *dst, const struct spe_lat_counts
 	if (src->hist && !dst->hist && to_hist(dst))
 		return SPE_ERR_NOMEM;
 	if (src->hist) {
-		for (unsigned p = 0; p < NR_PAGES && !err; p++)
+		for (unsigned p = 0; p < src->cap && !err; p++)
 			for (unsigned i = 0; src->page[p] && i < PAGE_VALUES && !err; i++)
 				if (src->page[p][i])
-					err = hist_add(dst, p << SPE_LAT_PAGE_SHIFT | i,
+					err = hist_add(dst, (src->n + p) << SPE_LAT_PAGE_SHIFT | i,
 						       src->page[p][i]);
 		return err;
 	}
@@ -288,11 +314,11 @@ static unsigned hist_rank(const struct spe_lat_counts *c, uint64_t want)
 	uint64_t seen = 0;
 	unsigned last = 0;
 
-	for (unsigned p = 0; p < NR_PAGES; p++)
+	for (unsigned p = 0; p < c->cap; p++)
 		for (unsigned i = 0; c->page[p] && i < PAGE_VALUES; i++) {
 			if (!c->page[p][i])
 				continue;
-			last = p << SPE_LAT_PAGE_SHIFT | i;
+			last = (c->n + p) << SPE_LAT_PAGE_SHIFT | i;
 			seen += c->page[p][i];
 			if (seen >= want)
 				return last;

@@ -10,13 +10,15 @@
  *    distinct value (plus one word per 65535 records of a value), whatever
  *    the number of records: most rows have a few dozen values.
  *  - a histogram, once a row has SPE_LAT_HIST_MIN distinct values or more
- *    that lie close together: 256 pages of 256 32-bit counts, a page
- *    allocated when a value in it first comes.  Counting is then an
- *    increment, where the words took a binary search and, for a new
- *    value, a move of the words above it.  A row turns into one only
- *    while its pages (1 KiB each, and 2 KiB of page pointers) take at
- *    most SPE_LAT_HIST_RATIO times the words' bytes, so a row costs at
- *    most 258 KiB, and only rows of many distinct values become one.
+ *    that lie close together: pages of 64 32-bit counts (256 bytes), a
+ *    page allocated when a value in it first comes, found through the
+ *    pointers of the pages from the lowest value's to the highest's.
+ *    Counting is then an increment, where the words took a binary search
+ *    and, for a new value, a move of the words above it.  A row turns
+ *    into one only while its pages and pointers take at most
+ *    SPE_LAT_HIST_RATIO times the words' bytes; later values far from
+ *    the others can make it grow to 264 KiB at most (1024 pages and
+ *    their pointers), and only rows of many distinct values become one.
  *
  * Counts are 32-bit, as the sums of latency_sum.h: under 2^32 records of
  * one value in a row.
@@ -34,16 +36,18 @@
  * step.  The values of one flush are looked up in the same, warm lines.
  */
 #define SPE_LAT_PENDING		7
-#define SPE_LAT_HIST_MIN	256
+#define SPE_LAT_HIST_MIN	64
 #define SPE_LAT_HIST_RATIO	4
-#define SPE_LAT_PAGE_SHIFT	8
+#define SPE_LAT_PAGE_SHIFT	6
 
 struct spe_lat_counts {
 	union {
 		uint32_t *w;		/* words */
-		uint32_t **page;	/* histogram (hist): 256 pages or NULLs */
+		uint32_t **page;	/* histogram (hist): pages n.. n + cap - 1,
+					 * NULL until a value comes in one */
 	};
-	uint32_t n, cap;		/* words used, allocated; 0 in a histogram */
+	uint32_t n, cap;		/* words used, allocated; in a histogram,
+					 * the first page and the pages */
 	uint64_t total;			/* the counts' sum, pending values too */
 	uint16_t pend[SPE_LAT_PENDING];	/* values not yet in w, any order */
 	uint8_t npend;

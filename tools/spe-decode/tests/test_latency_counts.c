@@ -154,7 +154,7 @@ int main(void)
 	 * exact as the words. */
 	for (size_t i = 0; i < BIG; i++)
 		vals[i] = (uint16_t)(100 + rnd() % 900);
-	CHECK(matches(vals, BIG, &c) && c.hist && c.n == 0,
+	CHECK(matches(vals, BIG, &c) && c.hist,
 	      "900 values close together: a histogram, exact percentiles");
 	spe_lat_counts_free(&c);
 	/* Few values far apart: the words stay (a histogram would be larger). */
