@@ -12,7 +12,11 @@
  * one 32-bit word each (value << 16 | count; a count that would pass
  * 65535 starts another word of the same value, see latency_counts.h), so
  * a row costs 4 bytes per distinct latency (at most 65536 of them),
- * usually a few dozen bytes.  Saturated counters (4095 or 65535, see
+ * usually a few dozen bytes; a row of many values close together keeps a
+ * histogram instead, within four times that.  Tables of parts of the
+ * records (sessions side by side) merge into the table of all of them
+ * (spe_cost_merge()): rows are found by key text and sorted by value and
+ * key, never by the order they came in.  Saturated counters (4095 or 65535, see
  * spe_views.h) are counted apart and left out of sums and means; a
  * percentile that falls on one is reported as saturated.
  *
