@@ -13,7 +13,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "spe/packet.h"
 #include "spe_session.h"
 #include "spe_sample_synth.h"
 #include "spe_symbols.h"
@@ -29,30 +28,14 @@ struct spe_view_sample {
 	const char *comm;		/* NULL when no COMM named the thread */
 };
 
-/* The report's operation class of a record.  Inline, as the next: the
- * views ask once or more per record. */
-static inline enum spe_rep_op spe_view_op(const struct spe_record *rec)
-{
-	if (!(rec->present & SPE_REC_OP_TYPE))
-		return SPE_REP_OTHER;
-	if (rec->op_class == SPE_OP_CLASS_LDST)
-		return (rec->op_subclass & SPE_OP_LDST_ST) ? SPE_REP_STORE : SPE_REP_LOAD;
-	if (rec->op_class == SPE_OP_CLASS_BRANCH)
-		return SPE_REP_BRANCH;
-	return SPE_REP_OTHER;
-}
-
+/* The report's operation class of a record. */
+enum spe_rep_op spe_view_op(const struct spe_record *rec);
 /* Latency counter i (0 total, 1 issue, 2 translation) of a record; false
  * when the record has no such counter. */
-static inline bool spe_view_latency(const struct spe_record *rec, int i, uint16_t *v)
-{
-	uint32_t bit = i == 0 ? SPE_REC_LAT_TOTAL : i == 1 ? SPE_REC_LAT_ISSUE : SPE_REC_LAT_XLAT;
-
-	if (!(rec->present & bit))
-		return false;
-	*v = i == 0 ? rec->lat_total : i == 1 ? rec->lat_issue : rec->lat_xlat;
-	return true;
-}
+bool spe_view_latency(const struct spe_record *rec, int i, uint16_t *v);
+/* The three at once, for a view that counts them all per record: bit i
+ * of the result says whether v[i] is counter i's value. */
+unsigned spe_view_latencies(const struct spe_record *rec, uint16_t v[3]);
 /* perf_mem_data_src as a short phrase ("L1 hit", "L3 hit (peer)",
  * "remote RAM hit", "N/A"), the data_src key's text. */
 void spe_view_data_src_text(uint64_t v, char *buf, size_t len);

@@ -621,7 +621,8 @@ int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
 	uint64_t w[2 * SPE_KEY_NR], *e = NULL;
 	uint32_t row;
 	struct row *r;
-	uint16_t v;
+	uint16_t v[3];
+	unsigned has;
 
 	if (t->raw) {
 		for (unsigned k = 0; k < t->nkeys; k++)
@@ -647,14 +648,15 @@ int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
 		}
 	}
 	r = row_at(t, row);
-	if (spe_view_latency(rec, 0, &v) && spe_lat_counts_add(&r->lat, v))
+	has = spe_view_latencies(rec, v);
+	if ((has & 1) && spe_lat_counts_add(&r->lat, v[0]))
 		return SPE_ERR_NOMEM;
 	r->samples++;
 	for (int c = 0; c < 3; c++) {
-		if (!spe_view_latency(rec, c, &v))
+		if (!(has >> c & 1))
 			continue;
-		t->wide |= spe_lat_is_wide(v);
-		spe_lat_sum_add(&r->lat3[c], v);
+		t->wide |= spe_lat_is_wide(v[c]);
+		spe_lat_sum_add(&r->lat3[c], v[c]);
 	}
 	if (op == SPE_REP_LOAD || op == SPE_REP_STORE) {
 		r->l1d_miss += !!(ev & SPE_EV_L1D_REFILL);

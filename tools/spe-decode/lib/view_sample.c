@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * What every analysis view reads off one record or sample the same way
- * (its operation class and latency counters, inline in spe_views.h), and
- * where its data came from
+ * What every analysis view reads off one record or sample the same way:
+ * its operation class, its latency counters, and where its data came from
  * (perf_mem_data_src) as a phrase and as one of the classes the views
  * count; the page an address without a symbol is counted in.  One place,
  * so that report --sort, c2c, html and pprof never disagree on what a
@@ -17,6 +16,38 @@
 #include "spe/packet.h"
 #include "spe_decode.h"
 #include "spe_views.h"
+
+enum spe_rep_op spe_view_op(const struct spe_record *rec)
+{
+	if (!(rec->present & SPE_REC_OP_TYPE))
+		return SPE_REP_OTHER;
+	if (rec->op_class == SPE_OP_CLASS_LDST)
+		return (rec->op_subclass & SPE_OP_LDST_ST) ? SPE_REP_STORE : SPE_REP_LOAD;
+	if (rec->op_class == SPE_OP_CLASS_BRANCH)
+		return SPE_REP_BRANCH;
+	return SPE_REP_OTHER;
+}
+
+bool spe_view_latency(const struct spe_record *rec, int i, uint16_t *v)
+{
+	static const uint32_t bit[3] = { SPE_REC_LAT_TOTAL, SPE_REC_LAT_ISSUE, SPE_REC_LAT_XLAT };
+	const uint16_t val[3] = { rec->lat_total, rec->lat_issue, rec->lat_xlat };
+
+	if (!(rec->present & bit[i]))
+		return false;
+	*v = val[i];
+	return true;
+}
+
+unsigned spe_view_latencies(const struct spe_record *rec, uint16_t v[3])
+{
+	v[0] = rec->lat_total;
+	v[1] = rec->lat_issue;
+	v[2] = rec->lat_xlat;
+	return (unsigned)!!(rec->present & SPE_REC_LAT_TOTAL) |
+	       (unsigned)!!(rec->present & SPE_REC_LAT_ISSUE) << 1 |
+	       (unsigned)!!(rec->present & SPE_REC_LAT_XLAT) << 2;
+}
 
 void spe_view_data_src_text(uint64_t v, char *buf, size_t len)
 {
