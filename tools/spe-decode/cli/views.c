@@ -69,6 +69,7 @@ struct view_split {
 	struct spe_view_run *sub;	/* span i's pipeline: symbols, counts */
 	pthread_mutex_t lock;
 	bool merge_failed;
+	bool taken;			/* a span's counts became vr->ctx */
 };
 
 /* Span i is done (in its thread): its counts go into the view's. */
@@ -77,12 +78,22 @@ static void span_done(void *arg, unsigned i)
 	struct view_split *vs = arg;
 	struct spe_view_run *sub = &vs->sub[i];
 
+	void *done = sub->ctx;
+
 	pthread_mutex_lock(&vs->lock);
-	if (!vs->merge_failed && vs->vr->part_merge(vs->vr->ctx, sub->ctx))
+	if (!vs->taken) {
+		/* The first span done: its counts are the view's, not added
+		 * into an empty copy, so that two spans' counts (not three)
+		 * are in memory at once. */
+		done = vs->vr->ctx;
+		vs->vr->ctx = sub->ctx;
+		vs->taken = true;
+	} else if (!vs->merge_failed && vs->vr->part_merge(vs->vr->ctx, sub->ctx)) {
 		vs->merge_failed = true;
+	}
 	vs->vr->nr_kept += sub->nr_kept;
 	pthread_mutex_unlock(&vs->lock);
-	vs->vr->part_free(sub->ctx);
+	vs->vr->part_free(done);
 	sub->ctx = NULL;
 	spe_srcline_free(sub->sl);
 	sub->sl = NULL;

@@ -35,11 +35,12 @@ struct spe_view_run {
 	 * without filters, wants or on_event, the pipeline runs as sessions
 	 * side by side over spans of the file's queues (split_sessions.h),
 	 * each counting into a context of its own (part_new(part_arg), given
-	 * to on_view), which part_merge() adds into ctx as soon as its
-	 * session is done (in that session's thread, one at a time) and
-	 * part_free() frees.  When the sessions did not give what one
-	 * session gives, ctx is replaced by a new one (part_free(),
-	 * part_new()) and the pipeline runs as one session.
+	 * to on_view): the first one done replaces ctx (part_free()), the
+	 * others part_merge() adds into it as soon as their session is done
+	 * (in that session's thread, one at a time) and part_free() frees.
+	 * ctx must be new and empty, as part_new() makes them.  When the
+	 * sessions did not give what one session gives, ctx is replaced by
+	 * a new one and the pipeline runs as one session.
 	 */
 	void *(*part_new)(void *part_arg);
 	int (*part_merge)(void *ctx, void *part);

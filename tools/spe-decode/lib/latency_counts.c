@@ -248,32 +248,50 @@ static void put_count(uint32_t *w, uint32_t *k, unsigned v, uint64_t n)
 	}
 }
 
-/* Two lists of words merged into dst's, value by value: a value's count
- * in both takes at most as many words as it had in the two. */
+/* The next value of the two lists at i and j, and the count of its words. */
+static unsigned next_value(const struct spe_lat_counts *a, uint32_t *i,
+			   const struct spe_lat_counts *b, uint32_t *j, uint64_t *n, uint64_t *of_b)
+{
+	unsigned v = *j == b->n || (*i < a->n && value_of(a->w[*i]) <= value_of(b->w[*j])) ?
+		     value_of(a->w[*i]) : value_of(b->w[*j]);
+
+	*n = *of_b = 0;
+	for (; *i < a->n && value_of(a->w[*i]) == v; ++*i)
+		*n += a->w[*i] & COUNT_MAX;
+	for (; *j < b->n && value_of(b->w[*j]) == v; ++*j)
+		*of_b += b->w[*j] & COUNT_MAX;
+	*n += *of_b;
+	return v;
+}
+
+/*
+ * Two lists of words merged into dst's, value by value, into an array of
+ * the words they make (counted first: a merged table keeps its rows, and
+ * room to spare in each would be memory for nothing).
+ */
 static int merge_words(struct spe_lat_counts *dst, const struct spe_lat_counts *src)
 {
-	uint32_t *w = malloc(((size_t)dst->n + src->n) * sizeof(*w));
-	uint32_t i = 0, j = 0, k = 0;
-	uint64_t added = 0;
+	uint32_t i = 0, j = 0, k = 0, words = 0;
+	uint64_t added = 0, n, of_src;
+	uint32_t *w;
 
+	while (i < dst->n || j < src->n) {
+		next_value(dst, &i, src, &j, &n, &of_src);
+		words += (uint32_t)((n + COUNT_MAX - 1) / COUNT_MAX);
+	}
+	w = malloc((size_t)(words ? words : 1) * sizeof(*w));
 	if (!w)
 		return SPE_ERR_NOMEM;
+	i = j = 0;
 	while (i < dst->n || j < src->n) {
-		unsigned v = j == src->n || (i < dst->n && value_of(dst->w[i]) <= value_of(src->w[j])) ?
-			     value_of(dst->w[i]) : value_of(src->w[j]);
-		uint64_t n = 0;
+		unsigned v = next_value(dst, &i, src, &j, &n, &of_src);
 
-		for (; i < dst->n && value_of(dst->w[i]) == v; i++)
-			n += dst->w[i] & COUNT_MAX;
-		for (; j < src->n && value_of(src->w[j]) == v; j++) {
-			n += src->w[j] & COUNT_MAX;
-			added += src->w[j] & COUNT_MAX;
-		}
 		put_count(w, &k, v, n);
+		added += of_src;
 	}
 	free(dst->w);
 	dst->w = w;
-	dst->cap = dst->n + src->n;
+	dst->cap = words;
 	dst->n = k;
 	dst->total += added;
 	return 0;
