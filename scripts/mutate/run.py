@@ -43,7 +43,7 @@ LAYERS = {
     "perfdata": ([DEC + f for f in ("sample_synth.c", "data_source.c",
                                     "perf_time.c", "aux_queue.c", "session.c",
                                     "tid_map.c",
-                                    "queue_heap.c", "report.c",
+                                    "queue_heap.h", "report.c",
                                     "perf_data_read.c", "perf_recording.c")],
                  DEC_BUILD,
                  ["20-perfdata-units-writer", "24-perfdata-symbols",
