@@ -15,9 +15,6 @@
 #              scheduling key went off, during CPU hotplug
 #   --seconds  per configuration (default 600); --iterations stops earlier
 #   --jobs     guests at a time (default 1; each takes a host core per vCPU)
-#   --no-key-hold  let perf's scheduling static key go off between events,
-#              as on a real machine (scripts/qemu/init.sh says why the
-#              guests hold it)
 #   --trace    all (default): ftrace every function of the module, which
 #              slows the guest and brings races out sooner; entry: only its
 #              perf callbacks and IRQ handler
@@ -44,7 +41,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/lib/guest-results.sh
 . "$top/scripts/lib/guest-results.sh"
 
-loop=alternate seconds=600 iterations='' profile=n1 jobs=1 trace=all keyhold='' tap=0
+loop=alternate seconds=600 iterations='' profile=n1 jobs=1 trace=all tap=0
 out=$top/build/stress
 configs=()
 while [ $# -gt 0 ]; do
@@ -54,7 +51,6 @@ while [ $# -gt 0 ]; do
 	--iterations) iterations=$2; shift 2 ;;
 	--profile) profile=$2; shift 2 ;;
 	--trace) trace=$2; shift 2 ;;
-	--no-key-hold) keyhold=spe_keyhold=0; shift ;;
 	--out) out=$2; shift 2 ;;
 	--tap) tap=1; shift ;;
 	--jobs) jobs=$2; shift 2 ;;
@@ -98,7 +94,7 @@ stress_one() {
 	SPE_QEMU_EL2=$([ "$el" = el2 ] && echo 1) \
 	"$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp "$smp" --spe-node \
 		--with-perf --module "$ko" --file "$spin" --file "$swev" --selftests "$sel" \
-		--append "panic_on_warn=1 $keyhold" --timeout $((seconds + 240)) \
+		--append panic_on_warn=1 --timeout $((seconds + 240)) \
 		--script "$dir/guest.sh" --out "$dir" 2>"$dir/run.log" || rc=$?
 	clean=$(grep -c '^stress: iteration [0-9]* clean' "$dir/console.log")
 	total=$(grep -c '^stress: iteration [0-9]* ' "$dir/console.log")

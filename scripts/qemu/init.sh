@@ -27,38 +27,6 @@ echo "spe-guest: init up at $(cut -d' ' -f1 /proc/uptime) s, kernel $(uname -r),
 RESULTS=/results MODULES=/modules SELFTESTS=/selftests FILES=/files
 export RESULTS MODULES SELFTESTS FILES PATH=/usr/sbin:/usr/bin:/sbin:/bin
 
-# perf's scheduling static key stays on: the kernel then never patches its
-# call sites while tests run, which QEMU 7.2's multi-threaded TCG can get
-# wrong (hold_perf_sched_key.c).  The guests now run QEMU 10.2, where the
-# same perf core warning was seen once without the holder (7.3 at EL2 with
-# 4 CPUs, Documentation/dev-tools/arm-spe-sim.rst "Known issues"), so it
-# stays until that is explained.  spe_keyhold=0 on the kernel command line leaves the
-# key free (scripts/stress.sh --no-key-hold).
-# The one patch that switches it on is made with the other CPUs offline:
-# that patch too was missed (in 1 of 8 boots of a 6.12 EL2 guest with 4
-# CPUs), and with one vCPU running none translates the scheduler while it
-# is patched.
-if ! grep -q 'spe_keyhold=0' /proc/cmdline; then
-	: >/tmp/keyhold-cpus
-	for c in /sys/devices/system/cpu/cpu[1-9]*; do
-		if [ "$(cat "$c/online" 2>/dev/null)" = 1 ] && echo 0 >"$c/online"; then
-			echo "${c##*/cpu}" >>/tmp/keyhold-cpus
-		fi
-	done
-	/guest/hold_perf_sched_key /tmp/perf-sched-key-held &
-	i=0
-	while [ ! -e /tmp/perf-sched-key-held ] && [ $i -lt 200 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-	[ -e /tmp/perf-sched-key-held ] || echo "spe-guest: perf's scheduling key is not held"
-	while read -r n; do
-		echo 1 >"/sys/devices/system/cpu/cpu$n/online" ||
-			echo "spe-guest: cpu$n does not come back online"
-	done </tmp/keyhold-cpus
-	rm -f /tmp/keyhold-cpus
-fi
-
 # The results disk's driver: virtio-mmio and virtio-blk are modules in
 # Debian's arm64 kernels.
 while read -r m; do

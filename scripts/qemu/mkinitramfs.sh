@@ -145,21 +145,10 @@ if [ $perf -eq 1 ]; then
 	parts+=("$(layer "perf-$perf_suite" "$perfdir" lib usr/bin/perf "${extra[@]}" "${libs[@]}")")
 fi
 
-# The guest's perf scheduling-key holder (hold_perf_sched_key.c), built
-# once for arm64 and again when its source changes.
-holder=$top/build/qemu/hold_perf_sched_key
-if [ ! -x "$holder" ] || [ "$here/hold_perf_sched_key.c" -nt "$holder" ]; then
-	tmp=$(mktemp "$holder.XXXXXX")
-	aarch64-linux-gnu-gcc -O2 -static -Wall -Wextra -Werror -o "$tmp" \
-		"$here/hold_perf_sched_key.c" || { rm -f "$tmp"; spe_die "cannot build hold_perf_sched_key"; }
-	mv "$tmp" "$holder"
-fi
-
 run=$(mktemp -d)
 trap 'rm -rf "$run"' EXIT
 mkdir -p "$run/guest/transport" "$run/modules" "$run/selftests" "$run/files"
 install -m 755 "$here/init.sh" "$run/init"
-install -m 755 "$holder" "$run/guest/hold_perf_sched_key"
 install -m 755 "$script" "$run/guest/script.sh"
 install -m 644 "$here/guest-lib.sh" "$run/guest/lib.sh"
 transport=(virtio_mmio virtio_blk)

@@ -41,6 +41,13 @@ od -An -tx1 /proc/device-tree/spe-pmu/interrupts 2>/dev/null | tr -s ' \n' ' ' >
 bindings >bind-boot
 # EL0: every PMS/PMB register UNDEFINED, PSB CSYNC a NOP.
 [ -x "$FILES/spe-el0-undef" ] && "$FILES/spe-el0-undef" >el0 2>&1
+# Cross-modifying code: every vCPU runs a rewritten instruction after a
+# context synchronization (qemu/tests/cross-modify.c).  With 4 CPUs, where
+# one vCPU can translate the code while another writes it.
+if [ -x "$FILES/cross-modify" ] && [ "$(nproc)" -ge 4 ]; then
+	"$FILES/cross-modify" 2000 90 >cross-modify 2>&1
+	echo $? >cross-modify.rc
+fi
 
 if [ -e "$MODULES/arm_spe_pmu.ko" ]; then
 	mark "insmod in-tree"
