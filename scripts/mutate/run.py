@@ -64,11 +64,12 @@ LAYERS = {
                   "21-perfdata-vs-perf", "22-perfdata-corrupt",
                   "25-perfdata-memory"]),
     # Writing perf.data (wrap, inject) and its SAMPLE_TIME feature: host
-    # perf reads what is written (21), the reader reads it back (22).
+    # perf reads what wrap and inject write (21, 17; 17 also perf's
+    # --time=PERCENT over the written time range).
     "writer": ([DEC + f for f in ("perf_data_write.c", "sample_time.c")],
                DEC_BUILD,
-               [UNITS, "21-perfdata-vs-perf", "22-perfdata-corrupt",
-                "18-decoder-perf-defaults"]),
+               [UNITS, "21-perfdata-vs-perf", "17-decoder-user-files",
+                "22-perfdata-corrupt"]),
     # Addresses to symbols: ELF symbol tables, PLT entries, demangling,
     # the symbol store and the DSOs loaded for it.
     "symbols": ([DEC + f for f in ("symbols.c", "symtab.c", "sym_store.c",
@@ -95,13 +96,14 @@ LAYERS = {
                                    "str_arena.c", "version.c")], DEC_BUILD,
                 ["10-decoder-unit", UNITS, "11-decoder-golden"]),
     # The command line: options, filters, inputs and outputs of every
-    # command.  10 checks usage errors, 17 and 18 perf's files and
-    # defaults, 11 and 12 the text commands, 26-28 the views' commands.
-    "cli": (None, ["make", "-s", "-C", "tools/spe-decode", "all"],
-            ["10-decoder-unit", "17-decoder-user-files",
-             "18-decoder-perf-defaults", "11-decoder-golden",
-             "12-decoder-perf-diff", "26-views-cost-table",
-             "27-views-c2c", "28-views-pprof"]),
+    # command.  10 checks usage errors, 18 perf's options and defaults,
+    # 17 the files written, 15 -j and the writer thread, 11 and 12 the
+    # text commands, 26-28 the views' commands.
+    "cli": (None, ["make", "-s", "-C", "tools/spe-decode", "all", "tests"],
+            ["10-decoder-unit", "18-decoder-perf-defaults",
+             "17-decoder-user-files", "15-decoder-threads",
+             "11-decoder-golden", "12-decoder-perf-diff",
+             "26-views-cost-table", "27-views-c2c", "28-views-pprof"]),
     # The files the host driver tests compile (drivers/perf/tests/Makefile:
     # PORTABLE, GLUE, PCS_OBJ and PCS_GLUE).
     "driver": ([DRV + f for f in ("spe_caps.c", "spe_format.c",
