@@ -513,9 +513,13 @@ def report(a, top, layers, chosen, results, equiv, elapsed):
             [before + "\n"], [after + "\n"], "a/" + m.path, "b/" + m.path,
             lineterm="")][2:]
         lines.append("")
+    # Stale entries can only be told from a run over every mutant of the
+    # layers, and only for their files.
     seen = {m.key(t) for _, m, t in chosen}
-    stale = [k for k in equiv if k not in seen]
-    if stale and not a.sample:
+    files = {f for x in layers for f in layer_files(top, x)}
+    stale = [k for k in equiv if k not in seen and
+             k.partition(": ")[0] in files]
+    if stale and not a.sample and not a.match:
         lines.append("# equivalents file entries that match no mutant:")
         lines += ["#   " + k for k in stale]
     text = "\n".join(lines) + "\n"
