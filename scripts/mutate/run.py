@@ -53,11 +53,12 @@ LAYERS = {
                                 "sink_printf.c")], DEC_BUILD,
              ["11-decoder-golden", "10-decoder-unit",
               "12-decoder-perf-diff"]),
-    # Reading a recording: perf.data, its AUX queues and windows, samples.
+    # Reading a recording: perf.data, its AUX queues and windows, samples
+    # (the queues' heap is inline in queue_heap.h).
     "perfdata": ([DEC + f for f in ("sample_synth.c", "data_source.c",
                                     "perf_time.c", "aux_queue.c",
                                     "aux_window.c", "session.c",
-                                    "tid_map.c", "queue_heap.c",
+                                    "tid_map.c", "queue_heap.h",
                                     "perf_data_read.c", "perf_recording.c")],
                  DEC_BUILD,
                  [UNITS, "24-perfdata-symbols",

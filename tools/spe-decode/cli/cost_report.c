@@ -20,6 +20,34 @@ static int on_view(void *ctx, const struct spe_view_sample *vs)
 	return 0;
 }
 
+/*
+ * The table of a span of the file (views.h, part_new): of the keys of the
+ * options, added into the whole's (part_merge) as its session ends.
+ */
+static void *part_new(void *arg)
+{
+	const struct spe_cost_report_opts *o = arg;
+	struct spe_cost_table *t;
+	char why[8];
+
+	if (spe_cost_new(&t, o->sort, why, sizeof(why))) {
+		spe_cost_free(t);
+		return NULL;
+	}
+	spe_cost_set_unresolved(t, o->unresolved);
+	return t;
+}
+
+static int part_merge(void *ctx, void *part)
+{
+	return spe_cost_merge(ctx, part);
+}
+
+static void part_free(void *part)
+{
+	spe_cost_free(part);
+}
+
 /* A share in percent, as the table prints it. */
 static double pct(uint64_t a, uint64_t b)
 {
@@ -116,7 +144,18 @@ int spe_cli_cost_report(const struct spe_cost_report_opts *o)
 	vr.ctx = t;
 	vr.want_srcline = spe_cost_uses(t, SPE_KEY_SRCLINE);
 	vr.want_dsym = spe_cost_uses(t, SPE_KEY_SYMBOL_DADDR);
+	/* a pid's text is "pid:comm" */
+	vr.want_comm = spe_cost_uses(t, SPE_KEY_COMM) || spe_cost_uses(t, SPE_KEY_PID);
+	/* Tables of parts of the records add up, but for the keys named by
+	 * their first sample (spe_cost_mergeable()). */
+	if (spe_cost_mergeable(t)) {
+		vr.part_new = part_new;
+		vr.part_merge = part_merge;
+		vr.part_free = part_free;
+		vr.part_arg = (void *)o;
+	}
 	status = spe_view_run_execute(&vr);
+	t = vr.ctx;	/* a new one if the sessions side by side started again */
 	out = malloc(sizeof(*out));
 	if (!out) {
 		status = 1;

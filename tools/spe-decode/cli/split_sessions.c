@@ -141,6 +141,7 @@ struct span_queue {
 	struct part *parts;
 	unsigned n;
 	atomic_uint next;
+	const struct spe_split *sp;
 };
 
 static void *span_worker(void *arg)
@@ -148,8 +149,11 @@ static void *span_worker(void *arg)
 	struct span_queue *sq = arg;
 	unsigned i;
 
-	while ((i = atomic_fetch_add(&sq->next, 1)) < sq->n)
+	while ((i = atomic_fetch_add(&sq->next, 1)) < sq->n) {
 		sq->parts[i].status = spe_samples_execute(&sq->parts[i].run);
+		if (sq->sp->span_done)
+			sq->sp->span_done(sq->sp->span_done_arg, i);
+	}
 	return NULL;
 }
 
@@ -205,7 +209,7 @@ static bool cuts_join(const struct spe_split *sp, const struct spe_session_stats
 int spe_split_execute(struct spe_samples_run *run, struct spe_split *sp, void *const *ctx)
 {
 	struct part *parts = calloc(sp->n, sizeof(*parts));
-	struct span_queue sq = { .parts = parts, .n = sp->n };
+	struct span_queue sq = { .parts = parts, .n = sp->n, .sp = sp };
 	pthread_t thread[SPE_SPLIT_MAX];
 	unsigned started = 0;
 	bool mixed = false;

@@ -40,6 +40,14 @@ struct spe_split {
 	unsigned nr_cuts[SPE_SPLIT_MAX];
 	/* Why spe_split_execute() returned SPE_SPLIT_RETRY. */
 	const char *retry_reason;
+	/*
+	 * Set by the caller after spe_split_plan(), or left NULL: called
+	 * with span_done_arg and i in the thread that ran span i, as soon as
+	 * it is done, so that its counts are added up (and freed) while the
+	 * other spans run, not all kept to the end.
+	 */
+	void (*span_done)(void *arg, unsigned i);
+	void *span_done_arg;
 };
 
 /*

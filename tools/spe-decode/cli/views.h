@@ -15,7 +15,7 @@ struct spe_view_run {
 	const char *cmd;
 	const char *path;
 	struct spe_sym_config symcfg;
-	bool want_srcline, want_dsym;
+	bool want_srcline, want_dsym, want_comm;	/* in struct spe_view_sample */
 	unsigned threads;		/* decoding threads, 0: default */
 	/* The samples the view sees: perf's filters (filter.h), the same in
 	 * both passes of a view that reads its input twice. */
@@ -30,6 +30,22 @@ struct spe_view_run {
 	/* A second pass over the file: what is wrong with it was said by
 	 * the first, and is not said again (its exit status still counts). */
 	bool again;
+	/*
+	 * A view whose counts add up (report --sort) sets these: then,
+	 * without filters, wants or on_event, the pipeline runs as sessions
+	 * side by side over spans of the file's queues (split_sessions.h),
+	 * each counting into a context of its own (part_new(part_arg), given
+	 * to on_view): the first one done replaces ctx (part_free()), the
+	 * others part_merge() adds into it as soon as their session is done
+	 * (in that session's thread, one at a time) and part_free() frees.
+	 * ctx must be new and empty, as part_new() makes them.  When the
+	 * sessions did not give what one session gives, ctx is replaced by
+	 * a new one and the pipeline runs as one session.
+	 */
+	void *(*part_new)(void *part_arg);
+	int (*part_merge)(void *ctx, void *part);
+	void (*part_free)(void *part);
+	void *part_arg;
 	/* Filled in: */
 	struct spe_samples_run r;
 	uint64_t nr_kept;		/* samples that passed the filters (and wants) */

@@ -33,6 +33,9 @@ enum spe_rep_op spe_view_op(const struct spe_record *rec);
 /* Latency counter i (0 total, 1 issue, 2 translation) of a record; false
  * when the record has no such counter. */
 bool spe_view_latency(const struct spe_record *rec, int i, uint16_t *v);
+/* The three at once, for a view that counts them all per record: bit i
+ * of the result says whether v[i] is counter i's value. */
+unsigned spe_view_latencies(const struct spe_record *rec, uint16_t v[3]);
 /* perf_mem_data_src as a short phrase ("L1 hit", "L3 hit (peer)",
  * "remote RAM hit", "N/A"), the data_src key's text. */
 void spe_view_data_src_text(uint64_t v, char *buf, size_t len);
@@ -149,6 +152,15 @@ bool spe_cost_uses(const struct spe_cost_table *t, enum spe_cost_key k);
 void spe_cost_set_unresolved(struct spe_cost_table *t, enum spe_view_unresolved u);
 /* Adds a record; SPE_ERR_NOMEM leaves the table as it was. */
 int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs);
+/*
+ * Whether tables made of parts of the records (sessions side by side) add
+ * up to the table of all of them: not with the mem, snoop or tlb keys,
+ * whose rows are named by their first sample in time order.
+ */
+bool spe_cost_mergeable(const struct spe_cost_table *t);
+/* Adds src's rows to dst's, a table of the same keys (else SPE_ERR_INVAL);
+ * src is unchanged.  Returns 0 or SPE_ERR_NOMEM. */
+int spe_cost_merge(struct spe_cost_table *dst, const struct spe_cost_table *src);
 
 /* Column by name ("samples" or perf's "overhead", "latency", "mean", "p50", "p90", "p99",
  * "issue", "xlat", "sat", "l1d-miss", "llc-miss", "tlb-walk", "remote",

@@ -5,9 +5,9 @@
  * (perf.data-file-format.txt, perf arm-spe.c).  The algorithm is perf's:
  * before a timed perf.data record is handled, every queued SPE record older
  * than it is delivered, so context switches and mappings apply to the
- * records they should.  The session (lib/session.c) decides when, and gives
- * each record its context as it is handed over: the queues know the file
- * and the configuration, not the session (aux_queue.h).
+ * records they should.  The session (lib/session.c) decides when, walks
+ * them (aux_queues_next()) and gives each record its context: the queues
+ * know the file and the configuration, not the session (aux_queue.h).
  *
  * AUXTRACE data stays in the file: each queue reads its buffer through a
  * window (lib/aux_window.c), so memory is bounded by the number of queues,
@@ -121,8 +121,12 @@ static bool q_advance_threaded(struct aux_queues *qs, struct aux_queue *q)
 	return false;
 }
 
-/* Decode q's next complete record into q->rec; false when q is empty. */
-static bool q_advance(struct aux_queues *qs, struct aux_queue *q)
+/*
+ * Decode q's next complete record into q->rec; false when q is empty.
+ * Inline: once per record, in aux_queues_next() above all.
+ */
+static inline __attribute__((always_inline)) bool q_advance(struct aux_queues *qs,
+							     struct aux_queue *q)
 {
 	if (qs->dw)
 		return q_advance_threaded(qs, q);
@@ -177,39 +181,62 @@ static bool q_advance(struct aux_queues *qs, struct aux_queue *q)
 	}
 }
 
-/* Hand over every queued record older than perf time t (perf's
- * algorithm, in the SPE timestamp domain as perf compares). */
-int aux_queues_process(struct aux_queues *qs, uint64_t t_perf, aux_queue_deliver_fn deliver,
-		       void *ctx)
+/*
+ * The records older than perf time t are handed out in perf's order (its
+ * algorithm, in the SPE timestamp domain as perf compares): the queue of
+ * the oldest, which then stays out of the heap while its records are older
+ * than the next queue's (w->limit), and goes back in when it is not.
+ */
+void aux_queues_walk_begin(struct aux_queues *qs, struct aux_queues_walk *w, uint64_t t_perf)
 {
-	uint64_t t = t_perf == UINT64_MAX ? UINT64_MAX :
-		     (qs->tc ? spe_perf_to_time(qs->tc, t_perf) : t_perf);
-	int stop = 0;
+	w->t = t_perf == UINT64_MAX ? UINT64_MAX :
+	       (qs->tc ? spe_perf_to_time(qs->tc, t_perf) : t_perf);
+	w->limit = 0;
+	w->cur = NULL;
+}
 
-	while (qs->heap_n && !stop && !qs->err) {
-		uint32_t qi = qs->heap[0].qi;
-		struct aux_queue *q = qs->q[qi];
-		uint64_t limit;
+/* The queue handed out last moves on to its next record; back on the
+ * heap if that is not older than w->limit. */
+static struct aux_queue *walk_stay(struct aux_queues *qs, struct aux_queues_walk *w)
+{
+	struct aux_queue *q = w->cur;
 
-		if (qs->heap[0].ord >= t)
-			break;
-		heap_pop(qs);
-		limit = t;
-		if (qs->heap_n && qs->heap[0].ord + 1 < limit)
-			limit = qs->heap[0].ord + 1;
-		/* Stay on this queue while it is older than the next one. */
-		for (;;) {
-			q->has_rec = false;
-			stop = deliver(ctx, q, t);
-			if (!q_advance(qs, q))
-				break;
-			if (stop || q->last_ts >= limit) {
-				heap_push(qs, qi, q->last_ts);
-				break;
-			}
-		}
+	w->cur = NULL;
+	if (!q_advance(qs, q))
+		return NULL;
+	if (q->last_ts >= w->limit) {
+		heap_push(qs, q->index, q->last_ts);
+		return NULL;
 	}
-	return stop;
+	return q;
+}
+
+struct aux_queue *aux_queues_next(struct aux_queues *qs, struct aux_queues_walk *w)
+{
+	struct aux_queue *q = w->cur ? walk_stay(qs, w) : NULL;
+
+	if (!q) {
+		if (!qs->heap_n || qs->err || qs->heap[0].ord >= w->t)
+			return NULL;
+		q = qs->q[qs->heap[0].qi];
+		heap_pop(qs);
+		w->limit = w->t;
+		if (qs->heap_n && qs->heap[0].ord + 1 < w->limit)
+			w->limit = qs->heap[0].ord + 1;
+	}
+	q->has_rec = false;	/* the caller's now */
+	w->cur = q;
+	return q;
+}
+
+/* A walk the caller stopped: the queue it stopped at keeps its place. */
+void aux_queues_walk_end(struct aux_queues *qs, struct aux_queues_walk *w)
+{
+	struct aux_queue *q = w->cur;
+
+	w->cur = NULL;
+	if (q && q_advance(qs, q))
+		heap_push(qs, q->index, q->last_ts);
 }
 
 /* Queues that got data since they ran dry go back on the heap. */

@@ -3,9 +3,9 @@
  * Decode queues (lib/aux_queue.c): one per AUX buffer index, fed with the
  * AUXTRACE buffers of a perf.data and merged in SPE timestamp order.  They
  * know the file and the session's configuration, not the session: the
- * session (lib/session.c) queues buffers, asks for the records older than
- * a perf time, and is handed each queue whose record is next, to give the
- * record its context (CPU, thread, data-source table) and deliver it.
+ * session (lib/session.c) queues buffers, walks the records older than a
+ * perf time (aux_queues_next()), and gives each queue's record, as it is
+ * handed out, its context (CPU, thread, data-source table) to deliver it.
  * Nothing here is public.
  */
 #ifndef SPE_AUX_QUEUE_H
@@ -114,14 +114,23 @@ int aux_queue_add(struct aux_queues *qs, const struct spe_perf_reader_event *ev,
 void aux_queues_refill(struct aux_queues *qs);
 
 /*
- * Hands deliver() each queue whose record (q->recp) is the oldest queued
- * and older than perf time t_perf, in perf's order, until none is, until
- * deliver() returns non-zero (returned), or until an error (qs->err).
- * limit is the SPE time the records are released up to.
+ * A walk over the queued records older than a perf time, in perf's order:
+ * aux_queues_walk_begin(), then aux_queues_next() hands out the queue
+ * whose record (q->recp) is next until it returns NULL (none is older, or
+ * an error: qs->err), and aux_queues_walk_end() ends it, also early, when
+ * the caller stops taking records.  An iterator rather than a callback:
+ * the session gives each record its context in its own loop, with no call
+ * through a pointer per record.
  */
-typedef int (*aux_queue_deliver_fn)(void *ctx, struct aux_queue *q, uint64_t limit);
-int aux_queues_process(struct aux_queues *qs, uint64_t t_perf, aux_queue_deliver_fn deliver,
-		       void *ctx);
+struct aux_queues_walk {
+	uint64_t t;			/* the SPE time records are older than */
+	uint64_t limit;			/* stay on cur while older than this */
+	struct aux_queue *cur;		/* handed out last, NULL: none */
+};
+
+void aux_queues_walk_begin(struct aux_queues *qs, struct aux_queues_walk *w, uint64_t t_perf);
+struct aux_queue *aux_queues_next(struct aux_queues *qs, struct aux_queues_walk *w);
+void aux_queues_walk_end(struct aux_queues *qs, struct aux_queues_walk *w);
 
 /* Decode the queued buffers ahead with cfg.threads threads, if it can. */
 void aux_queues_start_threads(struct aux_queues *qs);

@@ -12,7 +12,11 @@
  * one 32-bit word each (value << 16 | count; a count that would pass
  * 65535 starts another word of the same value, see latency_counts.h), so
  * a row costs 4 bytes per distinct latency (at most 65536 of them),
- * usually a few dozen bytes.  Saturated counters (4095 or 65535, see
+ * usually a few dozen bytes; a row of many values close together keeps a
+ * histogram instead, within four times that.  Tables of parts of the
+ * records (sessions side by side) merge into the table of all of them
+ * (spe_cost_merge()): rows are found by key text and sorted by value and
+ * key, never by the order they came in.  Saturated counters (4095 or 65535, see
  * spe_views.h) are counted apart and left out of sums and means; a
  * percentile that falls on one is reported as saturated.
  *
@@ -518,6 +522,17 @@ static uint64_t *raw_slot(const struct spe_cost_table *t, const uint64_t *w)
 	return t->raw + (h & (t->raw_slots - 1)) * (1 + t->raw_words);
 }
 
+/* A few words compared inline: memcmp() of a length known only at run
+ * time was a call per record. */
+static inline bool raw_equal(const uint64_t *a, const uint64_t *b, unsigned n)
+{
+	uint64_t diff = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		diff |= a[i] ^ b[i];
+	return !diff;
+}
+
 /* A new row: past half as many rows as slots, a cache four times larger
  * (empty: it refills as records come).  Without memory for it the old
  * one stays.  Returns whether the slots moved. */
@@ -606,14 +621,15 @@ int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
 	uint64_t w[2 * SPE_KEY_NR], *e = NULL;
 	uint32_t row;
 	struct row *r;
-	uint16_t v;
+	uint16_t v[3];
+	unsigned has;
 
 	if (t->raw) {
 		for (unsigned k = 0; k < t->nkeys; k++)
 			raw_key(t, t->keys[k], vs, &w[2 * k]);
 		e = raw_slot(t, w);
 	}
-	if (e && e[0] && !memcmp(e + 1, w, t->raw_words * sizeof(*w))) {
+	if (e && e[0] && raw_equal(e + 1, w, t->raw_words)) {
 		row = (uint32_t)e[0] - 1;
 	} else {
 		size_t rows_before = t->rows.used;
@@ -632,14 +648,15 @@ int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
 		}
 	}
 	r = row_at(t, row);
-	if (spe_view_latency(rec, 0, &v) && spe_lat_counts_add(&r->lat, v))
+	has = spe_view_latencies(rec, v);
+	if ((has & 1) && spe_lat_counts_add(&r->lat, v[0]))
 		return SPE_ERR_NOMEM;
 	r->samples++;
 	for (int c = 0; c < 3; c++) {
-		if (!spe_view_latency(rec, c, &v))
+		if (!(has >> c & 1))
 			continue;
-		t->wide |= spe_lat_is_wide(v);
-		spe_lat_sum_add(&r->lat3[c], v);
+		t->wide |= spe_lat_is_wide(v[c]);
+		spe_lat_sum_add(&r->lat3[c], v[c]);
 	}
 	if (op == SPE_REP_LOAD || op == SPE_REP_STORE) {
 		r->l1d_miss += !!(ev & SPE_EV_L1D_REFILL);
@@ -650,6 +667,60 @@ int spe_cost_add(struct spe_cost_table *t, const struct spe_view_sample *vs)
 		r->branches++;
 		r->mispred += !!(ev & SPE_EV_MISPRED);
 	}
+	return 0;
+}
+
+bool spe_cost_mergeable(const struct spe_cost_table *t)
+{
+	return !t->uses[KEY_MEM] && !t->uses[KEY_SNOOP] && !t->uses[KEY_TLB];
+}
+
+static void lat_sum_merge(struct spe_lat_sum *d, const struct spe_lat_sum *s)
+{
+	d->sum += s->sum;
+	d->n += s->n;
+	d->sat12 += s->sat12;
+	d->sat16 += s->sat16;
+}
+
+/*
+ * Row by row, found by key text: a row new to dst takes src's numbers for
+ * perf's order (the same text makes the same numbers, set_order_numbers()).
+ * Rows never move, and the raw-key cache of dst still points at the
+ * right ones.
+ */
+int spe_cost_merge(struct spe_cost_table *dst, const struct spe_cost_table *src)
+{
+	if (dst->nkeys != src->nkeys || memcmp(dst->keys, src->keys, sizeof(dst->keys)) ||
+	    dst->unresolved != src->unresolved)
+		return SPE_ERR_INVAL;
+	for (size_t i = 0; i < src->rows.used; i++) {
+		const struct row *sr = row_at(src, i);
+		size_t rows_before = dst->rows.used;
+		long found = spe_keyed_rows_find(&dst->rows, sr->key);
+		struct row *r;
+
+		if (found < 0)
+			return (int)found;
+		r = row_at(dst, (size_t)found);
+		/* (a table without such keys has rows without is_num) */
+		if (dst->rows.used != rows_before && dst->nnum) {
+			r->is_num = sr->is_num;
+			memcpy(r->num, sr->num, dst->nnum * sizeof(r->num[0]));
+		}
+		if (spe_lat_counts_merge(&r->lat, &sr->lat))
+			return SPE_ERR_NOMEM;
+		for (int c = 0; c < 3; c++)
+			lat_sum_merge(&r->lat3[c], &sr->lat3[c]);
+		r->samples += sr->samples;
+		r->l1d_miss += sr->l1d_miss;
+		r->llc_miss += sr->llc_miss;
+		r->tlb_walk += sr->tlb_walk;
+		r->remote += sr->remote;
+		r->mispred += sr->mispred;
+		r->branches += sr->branches;
+	}
+	dst->wide |= src->wide;
 	return 0;
 }
 

@@ -5,7 +5,8 @@
  * behaves exactly like perf's auxtrace heap, ties included (a new item
  * stays below an equal parent; popping promotes the right child on a
  * tie), so that records with equal timestamps come out in perf's order.
- * The caller owns the array and sizes it for every queue.  Not a public
+ * The caller owns the array and sizes it for every queue.  Inline: the
+ * queues pop and push it about once per record they merge.  Not a public
  * header.
  */
 #ifndef SPE_QUEUE_HEAP_H
@@ -18,9 +19,52 @@ struct spe_qheap_item {
 	uint64_t ord;			/* its key */
 };
 
+static inline void spe_qheap_place(struct spe_qheap_item *h, uint32_t pos, uint32_t qi,
+				   uint64_t ord)
+{
+	while (pos) {
+		uint32_t parent = (pos - 1) >> 1;
+
+		if (h[parent].ord <= ord)
+			break;
+		h[pos] = h[parent];
+		pos = parent;
+	}
+	h[pos].qi = qi;
+	h[pos].ord = ord;
+}
+
 /* Adds queue @qi with key @ord to the @n items of @h. */
-void spe_qheap_push(struct spe_qheap_item *h, uint32_t *n, uint32_t qi, uint64_t ord);
+static inline void spe_qheap_push(struct spe_qheap_item *h, uint32_t *n, uint32_t qi,
+				  uint64_t ord)
+{
+	spe_qheap_place(h, (*n)++, qi, ord);
+}
+
 /* Removes h[0], the item with the smallest key; *n must not be 0. */
-void spe_qheap_pop(struct spe_qheap_item *h, uint32_t *n);
+static inline void spe_qheap_pop(struct spe_qheap_item *h, uint32_t *n)
+{
+	uint32_t cnt = *n, pos = 0;
+
+	--*n;
+	for (;;) {
+		uint32_t left = (pos << 1) + 1, right = left + 1;
+
+		if (left >= cnt)
+			break;
+		if (right >= cnt) {
+			h[pos] = h[left];
+			return;
+		}
+		if (h[left].ord < h[right].ord) {
+			h[pos] = h[left];
+			pos = left;
+		} else {
+			h[pos] = h[right];
+			pos = right;
+		}
+	}
+	spe_qheap_place(h, pos, h[cnt - 1].qi, h[cnt - 1].ord);
+}
 
 #endif /* SPE_QUEUE_HEAP_H */

@@ -25,8 +25,15 @@
 #include "sink_printf.h"
 
 #define LAT_BUCKETS	65536
+/*
+ * The histograms lie LAT_STRIDE counts apart, not LAT_BUCKETS: 256 KiB
+ * apart, the low counts of all twelve (where most latencies fall) shared
+ * the same few sets of the L1 cache and evicted each other.  An odd
+ * number of cache lines more spreads them over the sets.
+ */
+#define LAT_STRIDE	(LAT_BUCKETS + 16 * 17)
 #define NR_COUNTERS	3
-#define LAT_BLOCK_BYTES	((size_t)SPE_REP_NR_OPS * NR_COUNTERS * LAT_BUCKETS * sizeof(uint32_t))
+#define LAT_BLOCK_BYTES	((size_t)SPE_REP_NR_OPS * NR_COUNTERS * LAT_STRIDE * sizeof(uint32_t))
 
 /*
  * Where a load or store was served from, labelled as perf mem labels it
@@ -105,7 +112,7 @@ int spe_report_new(struct spe_report **out)
 	}
 	for (int o = 0; o < SPE_REP_NR_OPS; o++)
 		for (int c = 0; c < NR_COUNTERS; c++)
-			r->lat[o][c] = r->lat_block + (o * NR_COUNTERS + c) * LAT_BUCKETS;
+			r->lat[o][c] = r->lat_block + (o * NR_COUNTERS + c) * LAT_STRIDE;
 	r->cap = 1024;
 	r->syms = calloc(r->cap, sizeof(*r->syms));
 	return r->syms ? 0 : SPE_ERR_NOMEM;
@@ -153,17 +160,27 @@ static int sym_reserve(struct spe_report *r, size_t want)
 	return 0;
 }
 
-static void sym_add_n(struct spe_report *r, const char *dso, const char *name, uint64_t n)
+static __attribute__((noinline)) void sym_add_new(struct spe_report *r, const char *dso,
+						  const char *name, uint64_t n);
+
+/* Inline: samples come in runs of a symbol, nearly always the last one. */
+static inline void sym_add_n(struct spe_report *r, const char *dso, const char *name, uint64_t n)
 {
 	struct sym_count *last = &r->syms[r->last];
-	size_t h;
 
 	/* Entries are unique: a slot holding this symbol is its entry, even
 	 * after the table grew under r->last. */
-	if (last->name == name && last->dso == dso) {
+	if (last->name == name && last->dso == dso)
 		last->count += n;
-		return;
-	}
+	else
+		sym_add_new(r, dso, name, n);
+}
+
+/* A symbol other than the last one's: found, or added. */
+static void sym_add_new(struct spe_report *r, const char *dso, const char *name, uint64_t n)
+{
+	size_t h;
+
 	/* Without memory to grow, keep counting in the table as it is
 	 * while it has room. */
 	if ((r->used + 1) * 2 > r->cap && sym_reserve(r, r->used + 1) && r->used + 1 >= r->cap)
@@ -270,6 +287,15 @@ static inline void level_add(struct spe_report *r, int k, uint64_t data_src)
 		level_add_new(r, k, lc, data_src);
 }
 
+/* Counter c's value v of a record of op. */
+static inline void lat_add(struct spe_report *r, enum spe_rep_op op, int c, uint16_t v)
+{
+	r->lat[op][c][v]++;
+	r->with_lat[op][c]++;
+	if (v > r->lat_hi[op][c])
+		r->lat_hi[op][c] = v;
+}
+
 /*
  * One record: its data_src is given, or with @qr, found from the record
  * (spe_synth_data_src()) when it is a load or store, the only records
@@ -282,10 +308,6 @@ report_add(struct spe_report *r, const struct spe_record *rec, const struct spe_
 	bool has_op = rec->present & SPE_REC_OP_TYPE;
 	enum spe_rep_op op = SPE_REP_OTHER;
 	uint64_t ev = (rec->present & SPE_REC_EVENTS) ? rec->events : 0;
-	static const uint32_t lat_bit[NR_COUNTERS] = {
-		SPE_REC_LAT_TOTAL, SPE_REC_LAT_ISSUE, SPE_REC_LAT_XLAT,
-	};
-	const uint16_t lat[NR_COUNTERS] = { rec->lat_total, rec->lat_issue, rec->lat_xlat };
 
 	if (has_op && rec->op_class == SPE_OP_CLASS_LDST)
 		op = (rec->op_subclass & SPE_OP_LDST_ST) ? SPE_REP_STORE : SPE_REP_LOAD;
@@ -293,13 +315,12 @@ report_add(struct spe_report *r, const struct spe_record *rec, const struct spe_
 		op = SPE_REP_BRANCH;
 	r->total++;
 	r->n[op]++;
-	for (int c = 0; c < NR_COUNTERS; c++)
-		if (rec->present & lat_bit[c]) {
-			r->lat[op][c][lat[c]]++;
-			r->with_lat[op][c]++;
-			if (lat[c] > r->lat_hi[op][c])
-				r->lat_hi[op][c] = lat[c];
-		}
+	if (rec->present & SPE_REC_LAT_TOTAL)
+		lat_add(r, op, 0, rec->lat_total);
+	if (rec->present & SPE_REC_LAT_ISSUE)
+		lat_add(r, op, 1, rec->lat_issue);
+	if (rec->present & SPE_REC_LAT_XLAT)
+		lat_add(r, op, 2, rec->lat_xlat);
 	if (op == SPE_REP_LOAD || op == SPE_REP_STORE) {
 		int k = op == SPE_REP_STORE;
 		union perf_mem_data_src d;

@@ -66,6 +66,7 @@ static void q_context(struct spe_session *s, struct aux_queue *q, struct spe_qre
 	struct aux_queue_context *c = &q->ctx;
 
 	qr->rec = rec;
+	qr->queue = q->index;
 	qr->seq = ++s->delivered;
 	qr->time = q->time;
 	qr->cpu = q->cpu;
@@ -89,7 +90,7 @@ static void q_context(struct spe_session *s, struct aux_queue *q, struct spe_qre
 				       rec->context_el2 : rec->context_el1);
 		if (!s->ctx_seen) {
 			/* Its place among the sideband is its queue's newest
-			 * timestamp (aux_queues_process()); 0: unknown. */
+			 * timestamp (aux_queues_next()); 0: unknown. */
 			s->st.ctx_seen = true;
 			s->st.ctx_time = q->last_ts ?
 					 (s->have_tc ? spe_time_to_perf_inline(&s->tc, q->last_ts) :
@@ -110,22 +111,23 @@ static void q_context(struct spe_session *s, struct aux_queue *q, struct spe_qre
 	qr->pid = q_pid(s, c, qr->tid);
 }
 
-static int deliver_record(void *ctx, struct aux_queue *q, uint64_t limit)
-{
-	struct spe_session *s = ctx;
-	struct spe_qrecord qr = { .queue = q->index };
-
-	q_context(s, q, &qr, limit);
-	return s->cfg.on_record ? s->cfg.on_record(s->cfg.ctx, &qr) : 0;
-}
-
 /* Deliver every queued record older than perf time t_perf; s->stop. */
 static int deliver_records(struct spe_session *s, uint64_t t_perf)
 {
-	int stop;
+	struct aux_queues_walk w;
+	struct aux_queue *q;
+	int stop = 0;
 
 	aux_queues_refill(&s->aq);
-	stop = aux_queues_process(&s->aq, t_perf, deliver_record, s);
+	aux_queues_walk_begin(&s->aq, &w, t_perf);
+	while ((q = aux_queues_next(&s->aq, &w))) {
+		struct spe_qrecord qr;	/* q_context() sets every field */
+
+		q_context(s, q, &qr, w.t);
+		if (s->cfg.on_record && (stop = s->cfg.on_record(s->cfg.ctx, &qr)))
+			break;
+	}
+	aux_queues_walk_end(&s->aq, &w);
 	if (stop)
 		s->stop = stop;
 	queues_take_error(s);

@@ -39,6 +39,16 @@ bool spe_view_latency(const struct spe_record *rec, int i, uint16_t *v)
 	return true;
 }
 
+unsigned spe_view_latencies(const struct spe_record *rec, uint16_t v[3])
+{
+	v[0] = rec->lat_total;
+	v[1] = rec->lat_issue;
+	v[2] = rec->lat_xlat;
+	return (unsigned)!!(rec->present & SPE_REC_LAT_TOTAL) |
+	       (unsigned)!!(rec->present & SPE_REC_LAT_ISSUE) << 1 |
+	       (unsigned)!!(rec->present & SPE_REC_LAT_XLAT) << 2;
+}
+
 void spe_view_data_src_text(uint64_t v, char *buf, size_t len)
 {
 	static const char *const lvl[16] = {

@@ -316,6 +316,111 @@ static void perf_tie_order(void)
 		 "perf's ties: a file named 0x... is a name, in byte order");
 }
 
+/*
+ * Tables of parts of the records, merged (spe_cost_merge()), are the table
+ * of all of them: the same rows, in the same order, with the same counts,
+ * sums and percentiles, by a key that makes numbers (sym, addresses
+ * without a symbol by page) and one that does not (data_src).  Latencies
+ * spread so that some rows' counts are histograms in one part and words
+ * in the other.  The parts are cut at several places, fed in order.
+ */
+static bool same_rows(const struct spe_cost_table *a, const struct spe_cost_table *b,
+		      enum spe_cost_col order)
+{
+	struct spe_cost_row_view *ra = NULL, *rb = NULL;
+	long na = spe_cost_rows(a, order, 0, 0, &ra), nb = spe_cost_rows(b, order, 0, 0, &rb);
+	bool same = na > 0 && na == nb;
+
+	for (long i = 0; same && i < na; i++) {
+		const struct spe_cost_row_view *x = &ra[i], *y = &rb[i];
+
+		same = x->samples == y->samples && x->p50 == y->p50 && x->p90 == y->p90 &&
+		       x->p99 == y->p99 && x->p_valid == y->p_valid &&
+		       !memcmp(x->lat_sum, y->lat_sum, sizeof(x->lat_sum)) &&
+		       !memcmp(x->lat_n, y->lat_n, sizeof(x->lat_n)) &&
+		       !memcmp(x->lat_sat, y->lat_sat, sizeof(x->lat_sat)) &&
+		       x->l1d_miss == y->l1d_miss && x->llc_miss == y->llc_miss &&
+		       x->tlb_walk == y->tlb_walk && x->remote == y->remote &&
+		       x->mispred == y->mispred && x->branches == y->branches;
+		for (unsigned k = 0; same && k < spe_cost_nkeys(a); k++)
+			same = !strcmp(x->key[k], y->key[k]);
+	}
+	free(ra);
+	free(rb);
+	return same;
+}
+
+/* Record i of the merge test: 37 pages, 5 data sources, latencies spread
+ * over a range that grows with the page (some rows of many values). */
+static void merge_record(struct rec *a, uint32_t i)
+{
+	uint32_t page = i * 7919u % 37;
+
+	a->sym.has_sym = page % 5 != 0;
+	a->sym.name = a->sym.has_sym ? (page % 2 ? "f" : "g") : "[unknown]";
+	a->sym.dso = a->sym.has_sym ? "a.out" : "[unknown]";
+	a->s.ip = 0x400000 + 4096 * page + i % 1024 * 4;
+	a->s.data_src = 0x1 + (uint64_t)(i % 5) * 0x100;
+	a->r.present = SPE_REC_OP_TYPE | SPE_REC_LAT_TOTAL | SPE_REC_LAT_ISSUE | SPE_REC_EVENTS;
+	a->r.op_class = i % 3 ? SPE_OP_CLASS_LDST : SPE_OP_CLASS_BRANCH;
+	a->r.lat_total = (uint16_t)(i % 97 == 0 ? 4095 : 10 + (i * 2654435761u >> 7) % (30 * page + 5));
+	a->r.lat_issue = (uint16_t)(i % 13);
+	a->r.events = (i % 4 ? SPE_EV_L1D_REFILL : 0) | (i % 6 ? 0 : SPE_EV_MISPRED) |
+		      (i % 7 ? 0 : SPE_EV_TLB_WALK);
+}
+
+static void merged_tables(void)
+{
+	static const char *const keys[] = { "sym,data_src", "sym", "data_src,op" };
+	static const uint32_t cuts[] = { 1, 5000, 20000, 39999 };
+	enum { NR = 40000 };
+	struct rec a;
+	char why[160];
+
+	make(&a);
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		for (size_t c = 0; c < sizeof(cuts) / sizeof(cuts[0]); c++) {
+			struct spe_cost_table *all, *p0, *p1;
+			bool ok;
+
+			if (spe_cost_new(&all, keys[k], why, sizeof(why)) ||
+			    spe_cost_new(&p0, keys[k], why, sizeof(why)) ||
+			    spe_cost_new(&p1, keys[k], why, sizeof(why))) {
+				CHECK(0, "merged tables: tables");
+				return;
+			}
+			ok = spe_cost_mergeable(all);
+			for (uint32_t i = 0; ok && i < NR; i++) {
+				merge_record(&a, i);
+				ok = !spe_cost_add(all, &a.vs) &&
+				     !spe_cost_add(i < cuts[c] ? p0 : p1, &a.vs);
+			}
+			ok = ok && !spe_cost_merge(p0, p1);
+			snprintf(why, sizeof(why), "merged tables by %s, parts cut after %u records: "
+				 "the table of all records, by samples and by p99", keys[k], cuts[c]);
+			CHECK(ok && same_rows(all, p0, SPE_COL_SAMPLES) && same_rows(all, p0, SPE_COL_P99),
+			      why);
+			spe_cost_free(all);
+			spe_cost_free(p0);
+			spe_cost_free(p1);
+		}
+	{
+		struct spe_cost_table *t1 = NULL, *t2 = NULL, *m = NULL;
+
+		if (!spe_cost_new(&t1, "sym", why, sizeof(why)) &&
+		    !spe_cost_new(&t2, "dso", why, sizeof(why)) &&
+		    !spe_cost_new(&m, "mem", why, sizeof(why))) {
+			CHECK(spe_cost_merge(t1, t2) == SPE_ERR_INVAL,
+			      "merged tables: a table of other keys is refused");
+			CHECK(!spe_cost_mergeable(m) && spe_cost_mergeable(t1),
+			      "merged tables: not with mem (rows named by their first sample)");
+		}
+		spe_cost_free(t1);
+		spe_cost_free(t2);
+		spe_cost_free(m);
+	}
+}
+
 int main(void)
 {
 	struct rec a, b;
@@ -451,5 +556,6 @@ int main(void)
 	page_rows();
 	row_order();
 	perf_tie_order();
+	merged_tables();
 	return tap_done();
 }

@@ -6,6 +6,7 @@
  * (4095, 65535) and counts past the 16 bits a word holds.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "../lib/latency_counts.h"
@@ -46,6 +47,30 @@ static int matches(uint16_t *vals, size_t n, struct spe_lat_counts *c)
 			ok = 0;
 		}
 	return ok && c->total == n;
+}
+
+/*
+ * vals[0..n) counted in two parts, a at vals[0..k) and b at the rest,
+ * then b merged into a: whether every percentile matches the sort.
+ */
+static int merged_matches(uint16_t *vals, size_t n, size_t k, int *forms)
+{
+	struct spe_lat_counts a = { 0 }, b = { 0 };
+	int ok = 1;
+
+	for (size_t i = 0; i < n; i++)
+		if (spe_lat_counts_add(i < k ? &a : &b, vals[i]))
+			return 0;
+	*forms = a.hist << 1 | b.hist;
+	if (spe_lat_counts_merge(&a, &b))
+		return 0;
+	qsort(vals, n, sizeof(*vals), cmp_u16);
+	for (size_t p = 0; p < sizeof(pcts) / sizeof(pcts[0]); p++)
+		ok &= spe_lat_counts_percentile(&a, pcts[p]) == sorted_rank(vals, n, pcts[p]);
+	ok &= a.total == n;
+	spe_lat_counts_free(&a);
+	spe_lat_counts_free(&b);
+	return ok;
 }
 
 static uint32_t rnd_state = 12345;
@@ -124,6 +149,44 @@ int main(void)
 		vals[i] = (uint16_t)(65535 - i % 65536);
 	CHECK(matches(vals, 70000, &c), "values arriving in descending order: exact percentiles");
 	spe_lat_counts_free(&c);
+
+	/* Many values close together (a row of a hot symbol): a histogram,
+	 * exact as the words. */
+	for (size_t i = 0; i < BIG; i++)
+		vals[i] = (uint16_t)(100 + rnd() % 900);
+	CHECK(matches(vals, BIG, &c) && c.hist,
+	      "900 values close together: a histogram, exact percentiles");
+	spe_lat_counts_free(&c);
+	/* Few values far apart: the words stay (a histogram would be larger). */
+	for (size_t i = 0; i < 20000; i++)
+		vals[i] = (uint16_t)((rnd() % 300) * 211);
+	CHECK(matches(vals, 20000, &c) && !c.hist, "300 values far apart stay words, exact");
+	spe_lat_counts_free(&c);
+
+	/* Merging: words into words, histograms into words and back, with
+	 * values pending in both; counts past 16 bits in words. */
+	{
+		static const struct { size_t n, k; unsigned spread; int forms; const char *what; } m[] = {
+			{ 1000, 400, 64, 0, "words into words" },
+			{ 3, 1, 64, 0, "a few pending values into pending values" },
+			{ 200000, 100000, 3, 0, "counts past 16 bits into counts past 16 bits" },
+			{ 300000, 100, 900, 1, "a histogram into words" },
+			{ 300000, 299900, 900, 2, "words into a histogram" },
+			{ 300000, 150000, 900, 3, "a histogram into a histogram" },
+			{ 10, 0, 64, 0, "into empty counts" },
+		};
+
+		for (size_t t = 0; t < sizeof(m) / sizeof(m[0]); t++) {
+			char name[96];
+			int forms = -1;
+
+			for (size_t i = 0; i < m[t].n; i++)
+				vals[i] = (uint16_t)(m[t].spread == 3 ? (i % 3) * 7 :
+						     100 + rnd() % m[t].spread);
+			snprintf(name, sizeof(name), "merged counts: %s: exact percentiles", m[t].what);
+			CHECK(merged_matches(vals, m[t].n, m[t].k, &forms) && forms == m[t].forms, name);
+		}
+	}
 	free(vals);
 	return tap_done();
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * lib/queue_heap.c: the queues' time-order heap.  Its tie order is
+ * lib/queue_heap.h: the queues' time-order heap.  Its tie order is
  * perf's, which suite 21 checks against perf itself; here, the heap rules.
  */
 #include <stdlib.h>
