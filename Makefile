@@ -17,7 +17,8 @@
 #                Documentation/dev-tools/arm-spe-selftests.rst)
 #   make bench   run the benchmarks beside the reference tools
 #   make mutate  mutation testing of the C layers (scripts/mutate.sh; not
-#                part of check: MUTATE_ARGS='--sample 200 --seed 1')
+#                part of check: MUTATE_ARGS='--sample 200'; the random
+#                seed it prints repeats a run with --seed)
 #   make demo    the main job: record a workload with perf on QEMU's emulated
 #                SPU and decode it (DEMO_ARGS='--sim': on the simulated SPU;
 #                '--generated': a generated trace; scripts/demo.sh --help)
@@ -59,7 +60,7 @@ check-debug: deps
 bench: all
 	@scripts/bench.sh
 
-MUTATE_ARGS ?= --sample 200 --seed 1
+MUTATE_ARGS ?= --sample 200
 mutate: deps
 	@scripts/mutate.sh $(MUTATE_ARGS)
 

@@ -6,17 +6,41 @@
 # Usage: scripts/mutate.sh [--layer L[,L...]] [--sample N] [--seed S]
 #                          [--jobs J] [--timeout SEC] [--match RE] [--list]
 #
-#   --layer    packet, record, perfdata, driver, model (default: all five)
+#   --layer    one or more of the layers below (default: all of them)
 #   --sample   test N mutants in all, spread evenly over the layers
-#              (default: every mutant); the same seed picks the same ones
+#              (default: every mutant)
+#   --seed     the sample's seed: the same seed picks the same mutants.
+#              Without it a random seed is chosen and printed, first in
+#              the output and in the report with the command that
+#              repeats the run, so a sample is not always the same one
+#              and any run can be repeated.
 #   --jobs     mutants tested at once (default 2)
 #   --match    only the selected mutants whose "file: before => after"
 #              key matches the regular expression (to re-check survivors)
 #   --list     print the selected mutants and stop
 #
+# Layers (scripts/mutate/run.py LAYERS: files, build, owning suites):
+#   packet, record  the decoder: lib/packet.c, lib/record.c
+#   dump       perf report -D text: packet_print.c, dump.c, sink_printf.c
+#   perfdata   reading perf.data: session, AUX queues and windows, samples
+#   writer     writing perf.data: perf_data_write.c, sample_time.c
+#   symbols    symbols.c, symtab.c, sym_store.c, dso_load.c,
+#              plt_symbols.c, demangle.c
+#   workers    decode_workers.c
+#   views      report.c, view_sample.c, latency_counts.c, keyed_rows.c,
+#              cost_table.c, c2c.c, srcline.c, html_report.c
+#   support    error.c, grow.c, vector.c, str_arena.c, version.c
+#   cli        every .c file of tools/spe-decode/cli/
+#   driver     the driver files the host driver tests compile
+#   model      drivers/perf/sim/spe_spu_model.c
+# Every .c file of tools/spe-decode/lib/ and cli/ is in a layer; each run
+# prints those that are not (suite 10's test_mutate.py fails on any).
+#
 # Each mutant is one change (operator swap, constant +-1, shift or mask
 # change, deleted condition, swapped arguments) in a private copy of the
-# tree, never in the working files.  The layer's suites run against it:
+# tree, never in the working files; never in a comment, a string, a
+# preprocessor line or a compile-time assertion (_Static_assert,
+# static_assert, BUILD_BUG_ON*), which generates no code.  The layer's suites run against it:
 # "killed" when one fails, "survived" when all pass, "timeout" past the
 # limit; mutants that do not compile are counted apart.  The report
 # (build/mutate/report.txt) gives the counts and score per file and layer

@@ -2,8 +2,9 @@
 """Single-point mutants of a C source file.
 
 Each mutant is one small textual change at one place in the code (never in
-comments, string or character literals, or preprocessor lines), made by one
-of the usual mutation operators:
+comments, string or character literals, preprocessor lines, or the
+compile-time assertions _Static_assert, static_assert and BUILD_BUG_ON*),
+made by one of the usual mutation operators:
 
   ror       relational operator:  <  <=  >  >=  ==  !=  (one step each)
   aor       binary + and - swapped (also += and -=)
@@ -13,6 +14,10 @@ of the usual mutation operators:
   const     an integer literal +1 and -1
   cond      one operand of && or || deleted; an if's condition -> 0
   args      the first two arguments of a call swapped
+
+A compile-time assertion generates no code: a mutant of one either fails
+to build or builds the same program, so it can only be "uncompilable" or
+equivalent, never a question for the tests.
 
 The list is sorted, so a seed picks the same sample on every run.  A
 mutant's stable identity is its file, operator and the normalised text of
@@ -116,6 +121,24 @@ def code_mask(text):
     return mask
 
 
+# Compile-time assertions: C11's keyword, its <assert.h> macro and the
+# kernel's BUILD_BUG_ON family (BUILD_BUG_ON_MSG, BUILD_BUG_ON_ZERO, ...).
+COMPILE_TIME_RE = re.compile(r"\b(_Static_assert|static_assert|BUILD_BUG_ON\w*)\s*\(")
+
+
+def mask_compile_time(text, mask):
+    """Clear the mask over every compile-time assertion, from its name to
+    its closing parenthesis (however many lines it takes)."""
+    for m in COMPILE_TIME_RE.finditer(text):
+        if not mask[m.start(1)]:
+            continue
+        e = _match_paren(text, mask, m.end() - 1)
+        e = len(text) if e < 0 else e + 1
+        for k in range(m.start(1), e):
+            mask[k] = False
+    return mask
+
+
 def _is_binary(text, mask, i):
     """Whether the operator at i has a left operand (not unary, as in
     'return -EINVAL' or 'case -1:')."""
@@ -196,7 +219,7 @@ IDENT_CALL_RE = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 
 
 def mutants_of(path, text):
-    mask = code_mask(text)
+    mask = mask_compile_time(text, code_mask(text))
     out = []
 
     def add(op, s, e, repl):
@@ -274,13 +297,16 @@ def mutants_of(path, text):
         lit, suffix = m.group(1), m.group(2)
         # Array sizes and bit-field widths in declarations compile to the
         # same code paths only by accident; they are fine to mutate.
-        v = int(lit, 0)
+        # C's bases: 0x hexadecimal, a leading 0 octal (as a file mode).
         hexa = lit[:2].lower() == "0x"
+        octal = not hexa and len(lit) > 1 and lit[0] == "0"
+        v = int(lit, 16 if hexa else 8 if octal else 10)
         for d in (1, -1):
             nv = v + d
             if nv < 0:
                 continue
-            rep = ("0x%x" % nv if hexa else str(nv)) + suffix
+            rep = ("0x%x" % nv if hexa else "0%o" % nv if octal
+                   else str(nv)) + suffix
             add("const", s, m.end(2), rep)
 
     # if (cond) -> if (0): the branch never taken.

@@ -30,7 +30,14 @@ DRV = "drivers/perf/"
 # Layer -> (source files, build command, suites that own the layer, fastest
 # first so a killed mutant usually dies early).  The build command only
 # decides "does not compile"; the suites rebuild what they need themselves.
+# Every .c file of tools/spe-decode/lib and cli is in one layer:
+# unlayered() lists those that are not, and the unit test of this tool
+# (test_mutate.py, suite 10) fails on any, so a new file cannot escape.
 DEC_BUILD = ["make", "-s", "-C", "tools/spe-decode", "all", "tests"]
+CLI = "tools/spe-decode/cli/"
+# Suite 20 runs the library's unit tests (test_<file> for most files):
+# it is the fast first judge of every library layer but packet and record.
+UNITS = "20-perfdata-units-writer"
 LAYERS = {
     # 14 runs 10 and 11 under ASan+UBSan: a mutant that only reads past
     # the end of the buffer changes no output, the sanitizer sees it.
@@ -40,15 +47,64 @@ LAYERS = {
     "record": ([DEC + "record.c"], DEC_BUILD,
                ["11-decoder-golden", "10-decoder-unit",
                 "14-decoder-sanitizers", "12-decoder-perf-diff"]),
+    # perf report -D's text of packets and buffers, and the printf sink
+    # it is written through.
+    "dump": ([DEC + f for f in ("packet_print.c", "dump.c",
+                                "sink_printf.c")], DEC_BUILD,
+             ["11-decoder-golden", "10-decoder-unit",
+              "12-decoder-perf-diff"]),
+    # Reading a recording: perf.data, its AUX queues and windows, samples
+    # (the queues' heap is inline in queue_heap.h).
     "perfdata": ([DEC + f for f in ("sample_synth.c", "data_source.c",
-                                    "perf_time.c", "aux_queue.c", "session.c",
-                                    "tid_map.c",
-                                    "queue_heap.h", "report.c",
+                                    "perf_time.c", "aux_queue.c",
+                                    "aux_window.c", "session.c",
+                                    "tid_map.c", "queue_heap.h",
                                     "perf_data_read.c", "perf_recording.c")],
                  DEC_BUILD,
-                 ["20-perfdata-units-writer", "24-perfdata-symbols",
+                 [UNITS, "24-perfdata-symbols",
                   "21-perfdata-vs-perf", "22-perfdata-corrupt",
                   "25-perfdata-memory"]),
+    # Writing perf.data (wrap, inject) and its SAMPLE_TIME feature: host
+    # perf reads what wrap and inject write (21, 17; 17 also perf's
+    # --time=PERCENT over the written time range).
+    "writer": ([DEC + f for f in ("perf_data_write.c", "sample_time.c")],
+               DEC_BUILD,
+               [UNITS, "21-perfdata-vs-perf", "17-decoder-user-files",
+                "22-perfdata-corrupt"]),
+    # Addresses to symbols: ELF symbol tables, PLT entries, demangling,
+    # the symbol store and the DSOs loaded for it.
+    "symbols": ([DEC + f for f in ("symbols.c", "symtab.c", "sym_store.c",
+                                   "dso_load.c", "plt_symbols.c",
+                                   "demangle.c")], DEC_BUILD,
+                [UNITS, "19-decoder-symbols", "24-perfdata-symbols",
+                 "26-views-cost-table"]),
+    # Decoding AUX buffers on worker threads: the results must be those
+    # of one thread (15 compares them, also under ThreadSanitizer).
+    "workers": ([DEC + "decode_workers.c"], DEC_BUILD,
+                [UNITS, "15-decoder-threads"]),
+    # The views of a recording: report's summary, cost tables, c2c, the
+    # HTML page, their rows, latency counts and source lines.  Suite 20's
+    # unit tests link LeakSanitizer (tools/build/flags.mk), and
+    # test_report checks spe_report_free() gives back its mapping.
+    "views": ([DEC + f for f in ("report.c", "view_sample.c",
+                                 "latency_counts.c", "keyed_rows.c",
+                                 "cost_table.c", "c2c.c", "srcline.c",
+                                 "html_report.c")], DEC_BUILD,
+              [UNITS, "26-views-cost-table", "27-views-c2c",
+               "28-views-pprof", "29-views-html"]),
+    # Small containers and the error and version tables every layer uses.
+    "support": ([DEC + f for f in ("error.c", "grow.c", "vector.c",
+                                   "str_arena.c", "version.c")], DEC_BUILD,
+                ["10-decoder-unit", UNITS, "11-decoder-golden"]),
+    # The command line: options, filters, inputs and outputs of every
+    # command.  10 checks usage errors, 18 perf's options and defaults,
+    # 17 the files written, 15 -j and the writer thread, 11 and 12 the
+    # text commands, 26-28 the views' commands.
+    "cli": (None, ["make", "-s", "-C", "tools/spe-decode", "all", "tests"],
+            ["10-decoder-unit", "18-decoder-perf-defaults",
+             "17-decoder-user-files", "15-decoder-threads",
+             "11-decoder-golden", "12-decoder-perf-diff",
+             "26-views-cost-table", "27-views-c2c", "28-views-pprof"]),
     # The files the host driver tests compile (drivers/perf/tests/Makefile:
     # PORTABLE, GLUE, PCS_OBJ and PCS_GLUE).
     "driver": ([DRV + f for f in ("spe_caps.c", "spe_format.c",
@@ -64,6 +120,32 @@ LAYERS = {
               ["make", "-s", "-C", "tools/spu-model", "all", "tests"],
               ["31-model-gen", "30-model-rules", "32-model-roundtrip"]),
 }
+
+# The directories whose every .c file must be in a layer.
+COVERED_DIRS = (DEC, CLI)
+
+
+def layer_files(top, layer):
+    """The layer's source files, relative to top.  The cli layer is every
+    .c file of the CLI's directory, so a new command is in it at once."""
+    files = LAYERS[layer][0]
+    if files is None:
+        files = sorted(CLI + f for f in os.listdir(os.path.join(top, CLI))
+                       if f.endswith(".c"))
+    return files
+
+
+def unlayered(top):
+    """The .c files of COVERED_DIRS that no layer names."""
+    inside = set()
+    for layer in LAYERS:
+        inside.update(layer_files(top, layer))
+    out = []
+    for d in COVERED_DIRS:
+        for f in sorted(os.listdir(os.path.join(top, d))):
+            if f.endswith(".c") and d + f not in inside:
+                out.append(d + f)
+    return out
 
 
 def log(msg):
@@ -216,7 +298,7 @@ def select(top, layers, sample, seed):
     pools = {}
     for layer in layers:
         pools[layer] = []
-        for path in LAYERS[layer][0]:
+        for path in layer_files(top, layer):
             with open(os.path.join(top, path)) as f:
                 text = f.read()
             pools[layer] += [(layer, m, text) for m in mutants_of(path, text)]
@@ -273,11 +355,13 @@ def test_mutant(base, work, layer, m, text, timeout, env):
 
 def main():
     ap = argparse.ArgumentParser(prog="scripts/mutate.sh")
-    ap.add_argument("--layer", default="packet,record,perfdata,driver,model",
+    ap.add_argument("--layer", default=",".join(LAYERS),
                     help="comma-separated: " + ", ".join(LAYERS))
     ap.add_argument("--sample", type=int, default=0,
                     help="test N mutants in all (0: every mutant)")
-    ap.add_argument("--seed", default="1")
+    ap.add_argument("--seed", default=None,
+                    help="the sample's seed (default: a random one, "
+                    "printed so the run can be repeated)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=0,
                     help="seconds per mutant (default: 3x the pristine "
@@ -298,6 +382,15 @@ def main():
             ap.error("unknown layer '%s' (known: %s)" % (x, ", ".join(LAYERS)))
     if a.jobs < 1 or a.sample < 0:
         ap.error("--jobs must be at least 1 and --sample not negative")
+    if a.seed is None:
+        a.seed = str(random.SystemRandom().randrange(1, 1 << 31))
+        log("# seed %s (chosen at random: --seed %s repeats this run)"
+            % (a.seed, a.seed))
+    else:
+        log("# seed %s" % a.seed)
+    a.unlayered = unlayered(top)
+    log("# files of %s in no layer: %s" % (
+        " and ".join(COVERED_DIRS), " ".join(a.unlayered) or "none"))
     equiv = load_equivalents(os.path.join(top, a.equivalents))
     chosen = select(top, layers, a.sample, a.seed)
     if a.match:
@@ -384,7 +477,13 @@ def report(a, top, layers, chosen, results, equiv, elapsed):
         a.seed, a.sample or "all", ",".join(layers), elapsed),
         "# score = (killed + timeout) / (killed + timeout + survived);",
         "# equivalent mutants (listed in %s) and ones that do not compile"
-        % a.equivalents, "# are not counted.", ""]
+        % a.equivalents, "# are not counted.",
+        "# repeat with: scripts/mutate.sh --seed %s%s --layer %s%s" % (
+            a.seed, " --sample %d" % a.sample if a.sample else "",
+            ",".join(layers), " --match '%s'" % a.match if a.match else ""),
+        "# files of %s in no layer: %s" % (
+            " and ".join(COVERED_DIRS), " ".join(a.unlayered) or "none"),
+        ""]
 
     def row(name, c):
         den = c["killed"] + c["timeout"] + c["survived"]
@@ -415,9 +514,13 @@ def report(a, top, layers, chosen, results, equiv, elapsed):
             [before + "\n"], [after + "\n"], "a/" + m.path, "b/" + m.path,
             lineterm="")][2:]
         lines.append("")
+    # Stale entries can only be told from a run over every mutant of the
+    # layers, and only for their files.
     seen = {m.key(t) for _, m, t in chosen}
-    stale = [k for k in equiv if k not in seen]
-    if stale and not a.sample:
+    files = {f for x in layers for f in layer_files(top, x)}
+    stale = [k for k in equiv if k not in seen and
+             k.partition(": ")[0] in files]
+    if stale and not a.sample and not a.match:
         lines.append("# equivalents file entries that match no mutant:")
         lines += ["#   " + k for k in stale]
     text = "\n".join(lines) + "\n"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Decoder unit tests (tools/spe-decode/tests/test_*.c, one per library
-# source) and the CLI's behaviour on bad usage and bad input.
+# source), the mutation tool's unit tests, and the CLI's behaviour on bad
+# usage and bad input.
 #
 # SAN=1 runs the same against the ASan+UBSan build (used by suite 14).
 set -uo pipefail
@@ -33,6 +34,14 @@ for src in "$top"/tools/spe-decode/tests/test_*.c; do
 		"$top/scripts/suites/10-decoder-unit.sh" "$top/scripts/suites/20-perfdata-units-writer.sh"
 	tap_status $? "$prog is run by a suite"
 done
+
+# The mutation tool's generator and layers (scripts/mutate.sh, which
+# judges these tests): no mutants of compile-time assertions, every file
+# of lib/ and cli/ in a layer, a sample's seed printed and repeatable.
+# Python only, so not again in the sanitizer build.
+if [ "$san" = 0 ]; then
+	tap_sub mutate python3 "$top/scripts/mutate/test_mutate.py"
+fi
 
 # CLI behaviour.
 tmp=$(mktemp -d)

@@ -722,6 +722,52 @@ static void test_feature_string_bounds(void)
 }
 
 /*
+ * Only the features the reader uses (ARCH, NRCPUS, CPUID, AUXTRACE) must
+ * be sound: another one whose section lies outside the file is left out
+ * (spe_perf_reader_feature_section() does not give it, so it is not
+ * copied by inject) and the file is still read, with the features used.
+ */
+static void test_unused_feature_outside_file(void)
+{
+	static unsigned char f[1 << 16];
+	uint64_t off, size, hdr[2], end;
+	struct spe_perf_reader *r;
+	int fd = test_temp_fd(), ret;
+	ssize_t n;
+	bool patched = false;
+
+	write_sample_file(fd);
+	n = pread(fd, f, sizeof(f), 0);
+	end = (uint64_t)lseek(fd, 0, SEEK_END);
+	if (n <= 0 || spe_perf_reader_open(&r, fd))
+		abort();
+	if (spe_perf_reader_feature_section(r, SPE_HEADER_EVENT_DESC, &off, &size))
+		abort();
+	spe_perf_reader_close(r);
+	/* Its section table entry {off, size}: move it past the end. */
+	for (ssize_t i = 0; i + 16 <= n; i += 8) {
+		memcpy(hdr, f + i, 16);
+		if (hdr[0] == off && hdr[1] == size) {
+			pwrite64_at(fd, end + 4096, (uint64_t)i);
+			patched = true;
+			break;
+		}
+	}
+	if (!patched)
+		abort();
+	lseek(fd, 0, SEEK_SET);
+	ret = spe_perf_reader_open(&r, fd);
+	CHECK(ret == 0 && !strcmp(spe_perf_reader_info(r)->cpuid, "0x00000000410fd0c0") &&
+	      spe_perf_reader_info(r)->nr_cpus_online == 8,
+	      "an EVENT_DESC section outside the file: the file is read, CPUID and NRCPUS too");
+	CHECK(ret == 0 && spe_perf_reader_feature_section(r, SPE_HEADER_EVENT_DESC, &off, &size) ==
+			  SPE_ERR_NOT_FOUND,
+	      "an EVENT_DESC section outside the file is not given as its section");
+	spe_perf_reader_close(r);
+	close(fd);
+}
+
+/*
  * Which attribute a record belongs to comes from its IDENTIFIER, the
  * last 8 bytes of a non-sample record: also for a record of 16 bytes,
  * a SWITCH of header and identifier only.  A sample without IP has its
@@ -1033,6 +1079,7 @@ int main(void)
 	test_auxtrace_info_v2();
 	test_header_fields();
 	test_feature_string_bounds();
+	test_unused_feature_outside_file();
 	test_identifier_and_sample_fields();
 	test_tracing_data_bounds();
 	test_pipe_aux_cut();

@@ -496,9 +496,60 @@ static void test_discards_in_flight(void)
 	t_unit_free(u);
 }
 
+/*
+ * Every other way a record that passed the filters is not written reaches
+ * the hook as DISCARDED with no address or length (spe_spu_hook_fn: only
+ * a written record has them): the discard fill mode (DDI 0487
+ * PMBLIMITR_EL1.FM), an unaligned PMBPTR (§3.5.3 Table 6), no room for
+ * the record (§3.4.1) and a write that faults (§3.5.3).
+ */
+static void test_discard_outcomes(void)
+{
+	static const char *const why[] = { "the discard fill mode", "an unaligned PMBPTR",
+					   "no room for the record", "a faulting write" };
+	static const enum spe_spu_profile_id id[] = { SPE_SPU_PROFILE_V2, SPE_SPU_PROFILE_N1,
+						      SPE_SPU_PROFILE_V1_MIN, SPE_SPU_PROFILE_V1_MIN };
+	struct spe_op op = t_op_load();
+	char what[160];
+
+	for (unsigned int k = 0; k < sizeof(why) / sizeof(why[0]); k++) {
+		struct t_unit *u = t_unit_new(id[k]);
+
+		u->spu.hook = pc_hook;
+		outcome_addr_bad = 0;
+		nr_discarded_pcs = 0;
+		if (k == 3) {
+			u->mem.nr_faults = 1;
+			u->mem.faults[0].va = T_BUF_BASE;
+			u->mem.faults[0].len = 4096;
+			u->mem.faults[0].fault = SPE_SPU_XLAT_FAULT_S1;
+			u->mem.faults[0].fsc = SPE_FSC_TRANSLATION(3);
+		}
+		t_enable(u, EN, 0, 4096);
+		if (k == 0)
+			spe_spu_write_reg(&u->spu, SPE_REG_PMBLIMITR_EL1, (T_BUF_BASE + 4096) |
+					  SPE_FIELD_PREP(SPE_PMBLIMITR_FM_MASK,
+							 SPE_PMBLIMITR_FM_DISCARD) |
+					  SPE_PMBLIMITR_E);
+		else if (k == 1)
+			spe_spu_write_reg(&u->spu, SPE_REG_PMBPTR_EL1, T_BUF_BASE + 4);
+		else if (k == 2)
+			spe_spu_write_reg(&u->spu, SPE_REG_PMBPTR_EL1, T_BUF_BASE + 4096 - 8);
+		op.pc = 0x600000 + 4 * k;
+		t_run(u, &op);
+		snprintf(what, sizeof(what),
+			 "%s: the sample reaches the hook as discarded, with no address or length",
+			 why[k]);
+		CHECK(nr_discarded_pcs == 1 && discarded_pcs[0] == op.pc && outcome_addr_bad == 0,
+		      what);
+		t_unit_free(u);
+	}
+}
+
 int main(void)
 {
 	test_discards_in_flight();
+	test_discard_outcomes();
 	test_silent_translator();
 	test_sequential();
 	test_align();
