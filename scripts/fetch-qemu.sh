@@ -32,14 +32,17 @@
 #      the build below is incremental when only a patch changed (and the
 #      tree is not touched at all when only the model changed); the SPU
 #      model (drivers/perf/sim/spe_spu_model.c, include/spe/*.h) is copied into
-#      target/arm/spe-model/, where the series' meson.build compiles it;
+#      target/arm/spe-model/, where the series' meson.build compiles it
+#      (and its cpreg table takes each register's encoding from
+#      spe/regs.h), and include/pcsample/regs.h, the PC sample frame's
+#      offsets, to hw/arm/pcsample-regs.h;
 #   3. configure for aarch64-softmmu only, with the "minimal" device set
 #      (the virt and sbsa-ref boards and the devices they can use, not the
 #      32-bit boards), and `ninja qemu-system-aarch64`
 #      (niced, -j2 or SPE_QEMU_JOBS; ninja's step counter is printed every
 #      30 s), then copy the binary to bin/KEY/qemu-system-aarch64.
-# KEY is a hash of the source version, the patches, the model sources and
-# the configure flags,
+# KEY is a hash of the source version, the patches, the copied project
+# sources and the configure flags,
 # so a changed patch gives a new binary and an unchanged series reuses the
 # cached one (CI keeps the cache directory between runs).
 set -euo pipefail
@@ -184,8 +187,10 @@ fi
 # ---- 2. the key and the cached binary ---------------------------------------
 patches=("$spe_qemu_patches"/*.patch)
 [ -e "${patches[0]}" ] || spe_die "no patches in ${spe_qemu_patches#"$top"/}/"
-# The SPU model is compiled into QEMU (target/arm/spe-model/, see below).
-model_files=("$top/drivers/perf/sim/spe_spu_model.c" "$top"/include/spe/*.h)
+# The SPU model is compiled into QEMU (target/arm/spe-model/, see below),
+# and the PC sample frame's offsets are included from the project's header.
+model_files=("$top/drivers/perf/sim/spe_spu_model.c" "$top"/include/spe/*.h
+	"$top/include/pcsample/regs.h")
 key=$( { echo "$version"; printf '%s\n' "${configure_flags[@]}";
 	 cat "${patches[@]}" "${model_files[@]}"; } | sha256sum | cut -c1-16)
 bin=$qdir/bin/$key/qemu-system-aarch64
@@ -229,6 +234,9 @@ fi
 mkdir -p "$work/target/arm/spe-model/spe"
 cp -p "$top/drivers/perf/sim/spe_spu_model.c" "$work/target/arm/spe-model/"
 cp -p "$top"/include/spe/*.h "$work/target/arm/spe-model/spe/"
+# The offsets of the PC sample frame (patch 0007's hw/arm/pcsample.c and
+# target/arm/tcg/translate.h), from the header its driver is built with.
+cp -p "$top/include/pcsample/regs.h" "$work/hw/arm/pcsample-regs.h"
 
 # ---- 4. configure and build -------------------------------------------------
 fetch_pytools

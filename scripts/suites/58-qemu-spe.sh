@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # FEAT_SPE in QEMU (qemu/patches/ on QEMU 10.2; Documentation/dev-tools/qemu-spe.rst):
 # the patched QEMU built by scripts/fetch-qemu.sh, the series clean under QEMU's own
-# checkpatch.pl, and guests booted with -cpu max,spe=on on Debian's 6.1 and
+# checkpatch.pl and typing no register encoding the project's headers hold
+# (qemu/tests/check-series-constants.sh), and guests booted with -cpu max,spe=on on Debian's 6.1 and
 # 6.12 kernels, at EL1 and at EL2 (VHE, SPE_QEMU_EL2=1), where
 #   - at EL0 every PMS/PMB register is UNDEFINED (SIGILL) and PSB CSYNC
 #     is a NOP (qemu/tests/spe-el0-undef.c);
@@ -66,6 +67,15 @@ if [ $rc -eq 0 ] && [ -z "$other" ] && grep -q '^total: 0 errors' <<<"$out" &&
 	tap_ok "$series pass QEMU's scripts/checkpatch.pl"
 else
 	tap_fail "$series pass QEMU's scripts/checkpatch.pl" "$out"
+fi
+
+# The series types no register encoding, name or PC sample frame offset
+# again: each comes from include/spe/regs.h or include/pcsample/regs.h,
+# which scripts/fetch-qemu.sh copies into QEMU's tree.
+if out=$("$top/qemu/tests/check-series-constants.sh" 2>&1); then
+	tap_ok "$series take the register encodings and offsets from include/spe and include/pcsample"
+else
+	tap_fail "$series take the register encodings and offsets from include/spe and include/pcsample" "$out"
 fi
 
 # Each patch is a commit with a message body and a Signed-off-by.
