@@ -4,7 +4,10 @@
  *
  * The library's public API is the headers make install puts in
  * include/spe-decode/ (PUBLIC_HEADERS in the Makefile), one per layer;
- * spe_views.h and spe_sample_time.h are the tools' own.  This one is the
+ * spe_sample_time.h and spe_sym_mapping.h are the tools' own, and the
+ * views (cost tables, c2c, the HTML page, source lines) are not in the
+ * library at all: they are the command's libspe-views.a (views/, its
+ * header views/spe_views.h).  This one is the
  * SPE decoder itself and the errors of every layer.  The decoder is
  * layered, one source file per layer, each with a small
  * streaming API:
@@ -53,7 +56,7 @@ extern "C" {
 
 /*
  * One error space for the whole library: the decoder, the perf.data reader
- * and writer, the session and the views all return a negative enum
+ * and writer, the session (and the command's views) return a negative enum
  * spe_error, and spe_strerror() names every code.  A code says what went
  * wrong in the library's terms; the detail (the offset of a bad field, the
  * system's reason behind SPE_ERR_IO) is in the message of the object that
