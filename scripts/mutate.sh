@@ -29,7 +29,7 @@
 #   workers    decode_workers.c
 #   views      report.c, and views/: view_sample.c, latency_counts.c,
 #              keyed_rows.c, cost_table.c, c2c.c, srcline.c, html_report.c
-#   support    error.c, grow.c, vector.c, version.c, views/str_arena.c
+#   support    error.c, grow.c, version.c, views/str_arena.c, views/vector.c
 #   cli        every .c file of tools/spe-decode/cli/
 #   driver     the driver files the host driver tests compile
 #   model      drivers/perf/sim/spe_spu_model.c

@@ -95,9 +95,9 @@ LAYERS = {
               [UNITS, "26-views-cost-table", "27-views-c2c",
                "28-views-pprof", "29-views-html"]),
     # Small containers and the error and version tables every layer uses.
-    "support": ([DEC + f for f in ("error.c", "grow.c", "vector.c",
-                                   "version.c")] + [VIEWS + "str_arena.c"],
-                DEC_BUILD,
+    # (and of views/ the string arena and the golden-vector encoder)
+    "support": ([DEC + f for f in ("error.c", "grow.c", "version.c")] +
+                [VIEWS + f for f in ("str_arena.c", "vector.c")], DEC_BUILD,
                 ["10-decoder-unit", UNITS, "11-decoder-golden"]),
     # The command line: options, filters, inputs and outputs of every
     # command.  10 checks usage errors, 18 perf's options and defaults,
