@@ -27,13 +27,13 @@
 #   symbols    symbols.c, symtab.c, sym_store.c, dso_load.c,
 #              plt_symbols.c, demangle.c
 #   workers    decode_workers.c
-#   views      report.c, view_sample.c, latency_counts.c, keyed_rows.c,
-#              cost_table.c, c2c.c, srcline.c, html_report.c
-#   support    error.c, grow.c, vector.c, str_arena.c, version.c
+#   views      report.c, and views/: view_sample.c, latency_counts.c,
+#              keyed_rows.c, cost_table.c, c2c.c, srcline.c, html_report.c
+#   support    error.c, grow.c, version.c, views/str_arena.c, views/vector.c
 #   cli        every .c file of tools/spe-decode/cli/
 #   driver     the driver files the host driver tests compile
 #   model      drivers/perf/sim/spe_spu_model.c
-# Every .c file of tools/spe-decode/lib/ and cli/ is in a layer; each run
+# Every .c file of tools/spe-decode/lib/, views/ and cli/ is in a layer; each run
 # prints those that are not (suite 10's test_mutate.py fails on any).
 #
 # Each mutant is one change (operator swap, constant +-1, shift or mask

@@ -25,12 +25,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mutants import mutants_of, normalise  # noqa: E402
 
 DEC = "tools/spe-decode/lib/"
+VIEWS = "tools/spe-decode/views/"
 DRV = "drivers/perf/"
 
 # Layer -> (source files, build command, suites that own the layer, fastest
 # first so a killed mutant usually dies early).  The build command only
 # decides "does not compile"; the suites rebuild what they need themselves.
-# Every .c file of tools/spe-decode/lib and cli is in one layer:
+# Every .c file of tools/spe-decode/lib, views and cli is in one layer:
 # unlayered() lists those that are not, and the unit test of this tool
 # (test_mutate.py, suite 10) fails on any, so a new file cannot escape.
 DEC_BUILD = ["make", "-s", "-C", "tools/spe-decode", "all", "tests"]
@@ -86,15 +87,17 @@ LAYERS = {
     # HTML page, their rows, latency counts and source lines.  Suite 20's
     # unit tests link LeakSanitizer (tools/build/flags.mk), and
     # test_report checks spe_report_free() gives back its mapping.
-    "views": ([DEC + f for f in ("report.c", "view_sample.c",
-                                 "latency_counts.c", "keyed_rows.c",
-                                 "cost_table.c", "c2c.c", "srcline.c",
-                                 "html_report.c")], DEC_BUILD,
+    # (report.c is the library's; the others are views/, libspe-views.a.)
+    "views": ([DEC + "report.c"] +
+              [VIEWS + f for f in ("view_sample.c", "latency_counts.c",
+                                   "keyed_rows.c", "cost_table.c", "c2c.c",
+                                   "srcline.c", "html_report.c")], DEC_BUILD,
               [UNITS, "26-views-cost-table", "27-views-c2c",
                "28-views-pprof", "29-views-html"]),
     # Small containers and the error and version tables every layer uses.
-    "support": ([DEC + f for f in ("error.c", "grow.c", "vector.c",
-                                   "str_arena.c", "version.c")], DEC_BUILD,
+    # (and of views/ the string arena and the golden-vector encoder)
+    "support": ([DEC + f for f in ("error.c", "grow.c", "version.c")] +
+                [VIEWS + f for f in ("str_arena.c", "vector.c")], DEC_BUILD,
                 ["10-decoder-unit", UNITS, "11-decoder-golden"]),
     # The command line: options, filters, inputs and outputs of every
     # command.  10 checks usage errors, 18 perf's options and defaults,
@@ -122,7 +125,7 @@ LAYERS = {
 }
 
 # The directories whose every .c file must be in a layer.
-COVERED_DIRS = (DEC, CLI)
+COVERED_DIRS = (DEC, VIEWS, CLI)
 
 
 def layer_files(top, layer):

@@ -4,9 +4,11 @@
 # versioned soname), its headers, spe-decode.pc, man pages and bash
 # completion in place; a program builds against it with pkg-config, static
 # and shared; the shared library exports exactly the functions of the
-# installed headers, with the committed ABI, and one version shows
-# everywhere; make uninstall removes it all.  The decoder also builds alone
-# from its directory with user CFLAGS (which can turn -Werror off).
+# installed headers, with the committed ABI, and nothing of the views
+# (views/, the command's libspe-views.a), which lib/ neither includes nor
+# calls; one version shows everywhere; make uninstall removes it all.
+# The decoder also builds alone from its directory with user CFLAGS
+# (which can turn -Werror off).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/tap.sh
@@ -179,6 +181,27 @@ else
 		"declared: $(wc -l <<<"$declared") $(head -3 "$tmp/api.log")" \
 		"exported, not declared:" "$extra" "declared, not exported:" "$absent" \
 		"not in SPE_DECODE_0:" "$unversioned"
+fi
+
+# The views (cost tables, c2c, the HTML page, source lines, the
+# golden-vector encoder) are the command's, in views/ and libspe-views.a:
+# no file of lib/ includes a views header, no object of the library
+# refers to a function of the views (lib/ never calls back into them), and
+# the shared library defines none.
+spe_dir=$top/tools/spe-decode
+views_h=$(cd "$spe_dir/views" && ls -- *.h | paste -sd'|')
+includes=$(grep -HnE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[\"<]([^\">]*/)?($views_h)[\">]" \
+	"$spe_dir"/lib/*.[ch])
+views_fn=$(nm --defined-only "$tmp/bo/libspe-views.a" 2>/dev/null | awk '$2 ~ /^[TDRB]$/ { print $3 }' | sort -u)
+calls=$(comm -12 <(echo "$views_fn") \
+	<(nm --undefined-only "$root/lib/libspe-decode.a" | awk '{ print $2 }' | sort -u))
+defines=$(comm -12 <(echo "$views_fn") <(sed 's/@.*//' <<<"$dynsyms" | sort -u))
+if [ -n "$views_h" ] && [ "$(wc -l <<<"$views_fn")" -ge 50 ] && [ -z "$includes$calls$defines" ]; then
+	tap_ok "lib/ includes no views header, calls none of the $(wc -l <<<"$views_fn") views functions, and libspe-decode.so defines none"
+else
+	tap_fail "the views stay out of the library" "views headers: $views_h" \
+		"views functions in libspe-views.a: $(wc -l <<<"$views_fn")" \
+		"lib/ includes:" "$includes" "lib/ calls:" "$calls" "the .so defines:" "$defines"
 fi
 
 # The installed library's ABI (its functions and every type of the

@@ -2,7 +2,7 @@
 /*
  * spe-decode c2c: cache lines more than one CPU touches with at least one
  * store (false and true sharing), their offsets and the code at each, from
- * the data addresses of SPE's load and store records (lib/c2c.c).  Reads
+ * the data addresses of SPE's load and store records (views/c2c.c).  Reads
  * the file twice, so it takes a file, not a pipe.
  */
 #include <errno.h>

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "output_file.h"
 #include "spe_decode.h"
+#include "spe_vector.h"
 
 static void usage(FILE *f)
 {
@@ -77,7 +78,7 @@ static int run(int argc, char **argv)
 		lineno++;
 		if (k < 0) {
 			fprintf(stderr, "spe-decode encode: %s:%lu: %s%s%s\n",
-				inpath, lineno, spe_strerror(k), why ? ": " : "",
+				inpath, lineno, spe_vec_strerror(k), why ? ": " : "",
 				why ? why : "");
 			status = 1;
 			break;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * spe-decode html: one self-contained HTML page of an SPE recording
- * (lib/html_report.c).  Reads the file twice (the second pass collects
+ * (views/html_report.c).  Reads the file twice (the second pass collects
  * the shared cache lines' code), so it takes a file, not a pipe.
  */
 #include <getopt.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* spe-decode report --sort KEYS: the cost table of lib/cost_table.c. */
+/* spe-decode report --sort KEYS: the cost table of views/cost_table.c. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

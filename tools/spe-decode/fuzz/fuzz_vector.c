@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "spe_decode.h"
+#include "spe_vector.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -4,7 +4,10 @@
  *
  * The library's public API is the headers make install puts in
  * include/spe-decode/ (PUBLIC_HEADERS in the Makefile), one per layer;
- * spe_views.h and spe_sample_time.h are the tools' own.  This one is the
+ * spe_sample_time.h and spe_sym_mapping.h are the tools' own, and the
+ * views (cost tables, c2c, the HTML page, source lines) are not in the
+ * library at all: they are the command's libspe-views.a (views/, its
+ * header views/spe_views.h).  This one is the
  * SPE decoder itself and the errors of every layer.  The decoder is
  * layered, one source file per layer, each with a small
  * streaming API:
@@ -53,7 +56,7 @@ extern "C" {
 
 /*
  * One error space for the whole library: the decoder, the perf.data reader
- * and writer, the session and the views all return a negative enum
+ * and writer, the session (and the command's views) return a negative enum
  * spe_error, and spe_strerror() names every code.  A code says what went
  * wrong in the library's terms; the detail (the offset of a bad field, the
  * system's reason behind SPE_ERR_IO) is in the message of the object that
@@ -87,8 +90,12 @@ enum spe_error {
 	SPE_ERR_BAD_RECORD	= -(SPE_ERR_BASE + 4),
 	/* The decoder stopped at an earlier error (strict mode). */
 	SPE_ERR_STOPPED		= -(SPE_ERR_BASE + 5),
-	/* A golden-vector line does not parse (lib/vector.c). */
-	SPE_ERR_SYNTAX		= -(SPE_ERR_BASE + 6),
+	/*
+	 * -(SPE_ERR_BASE + 6) is no library code: it was SPE_ERR_SYNTAX, the
+	 * golden-vector encoder's, which left the library for the command's
+	 * views (views/spe_vector.h, SPE_VEC_ERR_SYNTAX).  The other codes
+	 * keep their values; this one is never reused.
+	 */
 	/* The output buffer is too small. */
 	SPE_ERR_NOSPACE		= -(SPE_ERR_BASE + 7),
 	/* Memory ran out; the object is left as it was before the call. */
@@ -466,47 +473,6 @@ uint64_t spe_decoder_error_offset(const struct spe_decoder *dec);
 
 /* Stream offset of the next byte spe_decoder_next() will look at. */
 uint64_t spe_decoder_offset(const struct spe_decoder *dec);
-
-/* ------------------------------------------------------------------------
- * Golden vectors: a text description of packets -> bytes (lib/vector.c)
- * ------------------------------------------------------------------------
- *
- * One packet per line; '#' starts a comment.  Examples:
- *
- *   pc 0xffff800008001234 el=1 ns=1     address, index 0 (short header)
- *   tgt 0x400000 el=0 ns=1              branch target (index 1)
- *   pbt 0x400000 el=0 ns=1              previous branch target (index 4)
- *   va 0xffff00001000 tag=0x0f          data virtual address
- *   pa 0x80001000 ns=1 ch=1 pat=3       data physical address
- *   addr 9 0x1234 [ext]                 any index; ext forces 16-bit header
- *   lat tot 12 | lat iss 3 | lat xlat 5 | lat 7 99 [ext]
- *   ev retired l1d-access [size=2]      names or 'ev 0x12'
- *   ds 0x8 [size=2]                     data source
- *   ctx 0x5f80 [el2]                    context
- *   op ld gp | op st simd | op b cond call | op 1 0x25    operation type
- *   ts 44731163950                      timestamp (ends a record)
- *   end | pad [N] | align 16            framing
- *   raw 0x52 0x16 0x00                  literal bytes
- *
- * The full grammar is in tools/spe-decode/Documentation/spe-decode.txt.
- */
-
-/*
- * Encode one line into @out (@cap bytes), as if written at stream offset
- * @offset (needed by 'align').  Returns the number of bytes written (0 for
- * a blank or comment line), SPE_ERR_SYNTAX (with a reason in @why, which
- * may be NULL, when given) or SPE_ERR_NOSPACE.
- */
-int spe_vec_encode_line(const char *line, size_t line_len, uint64_t offset,
-			uint8_t *out, size_t cap, const char **why);
-
-/*
- * Encode a whole vector text.  Returns the number of bytes needed (which
- * may exceed @cap; then only @cap bytes were written), or SPE_ERR_SYNTAX
- * with the 1-based line number in *@err_line and the reason in *@why.
- */
-long spe_vec_encode(const char *text, size_t text_len, uint8_t *out,
-		    size_t cap, unsigned *err_line, const char **why);
 
 #ifdef __cplusplus
 }

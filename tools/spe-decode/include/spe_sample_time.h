@@ -3,7 +3,7 @@
  * The SAMPLE_TIME header feature of a perf.data file made from raw SPE
  * buffers: the first and last Timestamp of their records, in perf time.
  * spe-decode wrap and spe-gen --perf-data write it (both link the static
- * library).  Like spe_views.h, the tools' own: not installed (not in the
+ * library).  The tools' own, as spe_sym_mapping.h: not installed (not in the
  * Makefile's PUBLIC_HEADERS), and libspe-decode.so does not export these
  * (libspe-decode.map).
  */

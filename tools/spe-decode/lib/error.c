@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Names of the library's error codes: one table for every layer. */
+/*
+ * Names of the library's error codes: one table for every layer.  A value
+ * of the codes' range that is no code (-(SPE_ERR_BASE + 6), retired) has
+ * no name here and reads as "unknown error".
+ */
 #include <string.h>
 
 #include "spe_decode.h"
@@ -21,7 +25,6 @@ static const char *const spe_error_names[] = {
 		"bad record: no End or Timestamp within the maximum record size",
 	[-SPE_ERR_STOPPED - SPE_ERR_BASE] =
 		"decoder stopped at an earlier error (strict mode)",
-	[-SPE_ERR_SYNTAX - SPE_ERR_BASE] = "syntax error in vector text",
 	[-SPE_ERR_NOSPACE - SPE_ERR_BASE] = "output buffer too small",
 	[-SPE_ERR_NOMEM - SPE_ERR_BASE] = "out of memory",
 	[-SPE_ERR_IO - SPE_ERR_BASE] = "input/output error",
@@ -42,7 +45,7 @@ const char *spe_strerror(int err)
 {
 	if (err == SPE_OK)
 		return spe_error_names[0];
-	if (err < -SPE_ERR_BASE && err > SPE_ERR_END)
+	if (err < -SPE_ERR_BASE && err > SPE_ERR_END && spe_error_names[-err - SPE_ERR_BASE])
 		return spe_error_names[-err - SPE_ERR_BASE];
 	if (err < 0 && err >= -SPE_MAX_ERRNO)
 		return strerror(-err);

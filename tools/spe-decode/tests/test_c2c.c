@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * lib/c2c.c: the entries of a shared line, one per (offset, ip), when hot
+ * views/c2c.c: the entries of a shared line, one per (offset, ip), when hot
  * lines gather thousands of them and sixteen lines share the same offsets
  * and code.  Each access must land in its own line's entry for its offset
  * and ip, whatever index finds the entry.  The code has no symbols: by

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * lib/cost_table.c's rows: a record's row is found first by the values its
+ * views/cost_table.c's rows: a record's row is found first by the values its
  * key text is made of (a cache), then by the text.  Records that differ in
  * one such value, fed alternately so that the cache is hit, must land in
  * rows of their own; values that make the same text (two copies of a name)

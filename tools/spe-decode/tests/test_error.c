@@ -10,6 +10,13 @@
 #include "spe_decode.h"
 #include "tap.h"
 
+/*
+ * The one value of the codes' range that is no library code: the
+ * golden-vector encoder's syntax error, which left the library with the
+ * encoder (views/spe_vector.h) and keeps its value there.
+ */
+#define RETIRED_CODE	(-(SPE_ERR_BASE + 6))
+
 /* Every code from SPE_OK down to the last one. */
 static void error_strings(void)
 {
@@ -18,16 +25,19 @@ static void error_strings(void)
 	for (int a = SPE_OK; a > SPE_ERR_END; a = a == SPE_OK ? -(SPE_ERR_BASE + 1) : a - 1) {
 		const char *s = spe_strerror(a);
 
+		if (a == RETIRED_CODE)
+			continue;
 		n++;
 		if (!s || !*s)
 			empty++;
 		else if (!strcmp(s, spe_strerror(SPE_ERR_END)))
 			unknown++;
 		for (int b = SPE_OK; b > a; b = b == SPE_OK ? -(SPE_ERR_BASE + 1) : b - 1)
-			if (s && !strcmp(s, spe_strerror(b)))
+			if (b != RETIRED_CODE && s && !strcmp(s, spe_strerror(b)))
 				dup++;
 	}
-	CHECK_EQ(n, -SPE_ERR_END - SPE_ERR_BASE, "the loop saw SPE_OK and every SPE_ERR_* code");
+	CHECK_EQ(n, -SPE_ERR_END - SPE_ERR_BASE - 1,
+		 "the loop saw SPE_OK and every SPE_ERR_* code (all but the retired value)");
 	CHECK_EQ(empty, 0, "every error code has a non-empty description");
 	CHECK_EQ(unknown, 0, "spe_strerror() knows every error code");
 	CHECK_EQ(dup, 0, "every error code has its own description");
@@ -38,7 +48,7 @@ static void no_errno_overlap(void)
 {
 	static const int codes[] = {
 		SPE_ERR_INVAL, SPE_ERR_TRUNCATED, SPE_ERR_BAD_HEADER,
-		SPE_ERR_BAD_RECORD, SPE_ERR_STOPPED, SPE_ERR_SYNTAX,
+		SPE_ERR_BAD_RECORD, SPE_ERR_STOPPED,
 		SPE_ERR_NOSPACE, SPE_ERR_NOMEM, SPE_ERR_IO, SPE_ERR_BAD_FILE,
 		SPE_ERR_UNSUPPORTED, SPE_ERR_NOT_FOUND,
 	};
@@ -57,6 +67,8 @@ static void no_errno_overlap(void)
 	CHECK(!strcmp(spe_strerror(SPE_ERR_END), "unknown error") &&
 	      !strcmp(spe_strerror(1), "unknown error"),
 	      "a value that is no code still gets a string");
+	CHECK(!strcmp(spe_strerror(RETIRED_CODE), "unknown error"),
+	      "the retired -(SPE_ERR_BASE + 6) is no library code: \"unknown error\"");
 }
 
 int main(void)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * lib/keyed_rows.c: the views' rows by text key.  A key finds the same row
+ * views/keyed_rows.c: the views' rows by text key.  A key finds the same row
  * however many rows are added after it (across blocks and index growth), a
  * new row is zeroed but for its key, rows keep the order of first
  * appearance, and colliding keys that share a prefix stay apart.
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/keyed_rows.h"
+#include "../views/keyed_rows.h"
 #include "tap.h"
 
 struct row {

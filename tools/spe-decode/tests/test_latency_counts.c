@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * lib/latency_counts.c: the cost table's exact latency counts.  Every
+ * views/latency_counts.c: the cost table's exact latency counts.  Every
  * percentile equals the nearest-rank value of the same latencies sorted,
  * for small and large sets, 12- and 16-bit values, saturated counters
  * (4095, 65535) and counts past the 16 bits a word holds.
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../lib/latency_counts.h"
+#include "../views/latency_counts.h"
 #include "spe_decode.h"
 #include "tap.h"
 

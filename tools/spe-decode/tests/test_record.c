@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "spe_decode.h"
+#include "spe_vector.h"
 #include "spe/packet.h"
 #include "tap.h"
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "spe_decode.h"
+#include "spe_vector.h"
 #include "tap.h"
 
 /* A small deterministic generator: the tests must not depend on libc's. */

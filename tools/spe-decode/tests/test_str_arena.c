@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * lib/str_arena.c: the views' string arena.  Every copy keeps its text
+ * views/str_arena.c: the views' string arena.  Every copy keeps its text
  * while thousands more are added across chunks, a string longer than a
  * chunk gets one of its own, and copies never overlap.
  */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/str_arena.h"
+#include "../views/str_arena.h"
 #include "tap.h"
 
 int main(void)

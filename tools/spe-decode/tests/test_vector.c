@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Unit tests for lib/vector.c: the golden-vector text -> bytes. */
+/* Unit tests for views/vector.c: the golden-vector text -> bytes. */
 #include <string.h>
 
 #include "spe_decode.h"
+#include "spe_vector.h"
 #include "tap.h"
 
 static int enc_is(const char *line, uint64_t off, const uint8_t *want, size_t n)
@@ -60,18 +61,24 @@ int main(void)
 	CHECK(ENC("raw 0x20 0x21", 0, 0x20, 0x21) &&
 	      spe_vec_encode_line("  # only a comment", 18, 0, out, sizeof(out), NULL) == 0,
 	      "raw bytes; comment lines encode to nothing");
-	CHECK(spe_vec_encode_line("pc", 2, 0, out, sizeof(out), &why) == SPE_ERR_SYNTAX && why,
+	CHECK(spe_vec_encode_line("pc", 2, 0, out, sizeof(out), &why) == SPE_VEC_ERR_SYNTAX && why,
 	      "a missing operand is a syntax error with a reason");
-	CHECK(spe_vec_encode_line("bogus 1", 7, 0, out, sizeof(out), NULL) == SPE_ERR_SYNTAX &&
-	      spe_vec_encode_line("lat tot 70000", 13, 0, out, sizeof(out), NULL) == SPE_ERR_SYNTAX &&
-	      spe_vec_encode_line("align 12", 8, 0, out, sizeof(out), NULL) == SPE_ERR_SYNTAX,
+	CHECK(spe_vec_encode_line("bogus 1", 7, 0, out, sizeof(out), NULL) == SPE_VEC_ERR_SYNTAX &&
+	      spe_vec_encode_line("lat tot 70000", 13, 0, out, sizeof(out), NULL) == SPE_VEC_ERR_SYNTAX &&
+	      spe_vec_encode_line("align 12", 8, 0, out, sizeof(out), NULL) == SPE_VEC_ERR_SYNTAX,
 	      "unknown keywords and out-of-range values are refused");
 	CHECK(spe_vec_encode_line("ts 1", 4, 0, out, 4, NULL) == SPE_ERR_NOSPACE,
 	      "a full output buffer is SPE_ERR_NOSPACE");
-	CHECK(spe_vec_encode("end\n\npad 2\nbad\n", 15, out, sizeof(out), &line, &why) == SPE_ERR_SYNTAX &&
+	CHECK(spe_vec_encode("end\n\npad 2\nbad\n", 15, out, sizeof(out), &line, &why) == SPE_VEC_ERR_SYNTAX &&
 	      line == 4,
 	      "spe_vec_encode reports the 1-based line of a syntax error");
 	CHECK(spe_vec_encode("pad 40\nend\n", 11, out, 8, NULL, NULL) == 41,
 	      "spe_vec_encode returns the size needed even when the buffer is smaller");
+	CHECK(!strcmp(spe_vec_strerror(SPE_VEC_ERR_SYNTAX), "syntax error in vector text") &&
+	      !strcmp(spe_vec_strerror(SPE_ERR_NOSPACE), spe_strerror(SPE_ERR_NOSPACE)),
+	      "spe_vec_strerror names the encoder's syntax error, and the library's codes as spe_strerror");
+	CHECK(!strcmp(spe_strerror(SPE_VEC_ERR_SYNTAX), "unknown error") &&
+	      SPE_VEC_ERR_SYNTAX < -4095,
+	      "SPE_VEC_ERR_SYNTAX is neither a library code nor an -errno value");
 	return tap_done();
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * What the views read off one sample (lib/view_sample.c): the data-source
+ * What the views read off one sample (views/view_sample.c): the data-source
  * classes c2c and the HTML report count, from the perf_mem_data_src values
  * the decoder writes for each source (test_data_source.c checks those);
  * the page, and its name, that an address without a symbol is counted in.

@@ -1266,7 +1266,7 @@ static char *put_padded(char *p, const char *s, size_t len, int width)
 }
 
 /* "%*" PRIu64 */
-static char *put_u64(char *p, uint64_t v, int width)
+static char *put_u64_padded(char *p, uint64_t v, int width)
 {
 	char d[20];
 	size_t n = sizeof(d);
@@ -1291,11 +1291,11 @@ static char *put_pct(char *p, unsigned v, bool valid)
 static char *row_text(const struct spe_cost_table *t, const struct spe_cost_row_view *v,
 		      const struct spe_cost_totals *tot, struct fixed_cache *fc, char *p)
 {
-	p = put_u64(p, v->samples, 9);
+	p = put_u64_padded(p, v->samples, 9);
 	*p++ = ' ';
 	p = put_fixed(fc, FIX_SHARE2, share(v->samples, tot->samples), p);
 	memcpy(p, "% ", 2);
-	p = put_u64(p + 2, v->lat_sum[0], 11);
+	p = put_u64_padded(p + 2, v->lat_sum[0], 11);
 	*p++ = ' ';
 	p = put_fixed(fc, FIX_SHARE2, share(v->lat_sum[0], tot->lat_sum), p);
 	memcpy(p, "% ", 2);
@@ -1311,7 +1311,7 @@ static char *row_text(const struct spe_cost_table *t, const struct spe_cost_row_
 	*p++ = ' ';
 	p = put_fixed(fc, FIX_MEAN6, mean(v->lat_sum[2], v->lat_n[2]), p);
 	*p++ = ' ';
-	p = put_u64(p, v->lat_sat[0] + v->lat_sat[1] + v->lat_sat[2], 5);
+	p = put_u64_padded(p, v->lat_sat[0] + v->lat_sat[1] + v->lat_sat[2], 5);
 	*p++ = ' ';
 	p = put_fixed(fc, FIX_SHARE1, share(v->l1d_miss, tot->l1d_miss), p);
 	memcpy(p, "% ", 2);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Golden-vector encoder: one line of text describing a packet -> its bytes.
+ * Golden-vector encoder (spe_vector.h): one line of text describing a
+ * packet -> its bytes.
  *
  * The text format (grammar in Documentation/spe-decode.txt) lets tests,
  * benchmarks and other tools write SPE streams readably, including streams
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "spe_decode.h"
+#include "spe_vector.h"
 #include "spe/packet.h"
 
 #define MAX_TOKENS	24
@@ -51,7 +53,7 @@ static int put_le(struct enc *e, uint64_t v, unsigned int bytes)
 static int syntax(struct enc *e, const char *why)
 {
 	e->why = why;
-	return SPE_ERR_SYNTAX;
+	return SPE_VEC_ERR_SYNTAX;
 }
 
 static bool parse_u64(const char *s, uint64_t *v)
@@ -556,12 +558,12 @@ int spe_vec_encode_line(const char *text, size_t text_len, uint64_t offset,
 	if (tokenize(text, text_len, &l)) {
 		if (why)
 			*why = "too many or too long words";
-		return SPE_ERR_SYNTAX;
+		return SPE_VEC_ERR_SYNTAX;
 	}
 	if (!l.n)
 		return 0;
 	ret = enc_line(&e, &l, offset);
-	if (ret == SPE_ERR_SYNTAX && why)
+	if (ret == SPE_VEC_ERR_SYNTAX && why)
 		*why = e.why;
 	return ret < 0 ? ret : (int)e.n;
 }
@@ -609,4 +611,9 @@ long spe_vec_encode(const char *text, size_t text_len, uint8_t *out,
 	}
 	free(scratch);
 	return (long)total;
+}
+
+const char *spe_vec_strerror(int err)
+{
+	return err == SPE_VEC_ERR_SYNTAX ? "syntax error in vector text" : spe_strerror(err);
 }

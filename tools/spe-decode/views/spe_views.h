@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The views built on the decoded samples: cost tables grouped by perf's
- * sort keys (lib/cost_table.c), cache-line contention (lib/c2c.c), source
- * lines from DWARF (lib/srcline.c).  Each takes one record at a time, as
+ * sort keys (views/cost_table.c), cache-line contention (views/c2c.c), source
+ * lines from DWARF (views/srcline.c).  Each takes one record at a time, as
  * its instructions sample (every record once, period 1), with what the
  * caller resolved about it in a struct spe_view_sample.
  */
@@ -86,7 +86,7 @@ enum spe_view_ds spe_view_ds_class(uint64_t data_src);
 #define SPE_LAT_SAT12	4095u
 #define SPE_LAT_SAT16	65535u
 
-/* ---- Source lines (lib/srcline.c) ------------------------------------------ */
+/* ---- Source lines (views/srcline.c) ---------------------------------------- */
 
 struct spe_srcline;
 
@@ -120,7 +120,7 @@ struct spe_src_frame {
 long spe_srcline_frames(struct spe_srcline *sl, const struct spe_sym *sym,
 			const struct spe_src_frame **frames);
 
-/* ---- Cost tables (lib/cost_table.c) ---------------------------------------- */
+/* ---- Cost tables (views/cost_table.c) -------------------------------------- */
 
 enum spe_cost_key {
 	SPE_KEY_SYM, SPE_KEY_DSO, SPE_KEY_SRCLINE, SPE_KEY_SYMBOL_DADDR,
@@ -203,7 +203,7 @@ int spe_cost_print(const struct spe_cost_table *t, enum spe_cost_col order,
 		   double percent_limit, size_t top,
 		   int (*write)(void *ctx, const char *text, size_t len), void *ctx);
 
-/* ---- Cache-line contention (lib/c2c.c) ------------------------------------ */
+/* ---- Cache-line contention (views/c2c.c) ----------------------------------- */
 
 /*
  * Loads and stores grouped by the 64-byte line of their data address:
@@ -280,7 +280,7 @@ long spe_c2c_lines(const struct spe_c2c *c, enum spe_c2c_order order, size_t top
 int spe_c2c_print(const struct spe_c2c *c, enum spe_c2c_order order, size_t top,
 		  int (*write)(void *ctx, const char *text, size_t len), void *ctx);
 
-/* ---- The HTML report (lib/html_report.c) ------------------------------------ */
+/* ---- The HTML report (views/html_report.c) --------------------------------- */
 
 /* One pass feeds the report, the cost table by symbol, the c2c scan, the
  * histograms, the data sources per symbol and the timeline; then

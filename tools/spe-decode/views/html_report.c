@@ -7,7 +7,7 @@
  * timeline of samples and AUX flags.
  *
  * Its numbers come from the same aggregators as the text views (the
- * report's spe_report, lib/cost_table.c, lib/c2c.c), so they are the
+ * report's spe_report, views/cost_table.c, views/c2c.c), so they are the
  * numbers `report`, `report --sort sym` and `c2c` print.  Tables are
  * rendered here, not by script, so the page reads the same without it.
  */

@@ -10,7 +10,7 @@
  * from another core's or cluster's cache (perf_mem_data_src snoopx PEER),
  * a cache-to-cache transfer, which is what contention costs.  The cost of
  * a line is the total latency of all its loads and stores, in cycles,
- * saturated counters left out as in every view (lib/latency_sum.h).
+ * saturated counters left out as in every view (views/latency_sum.h).
  *
  * Code without symbols is named by its 4 KiB page, as in the other views
  * (spe_view_unresolved_page()): an offset's entries are then per page of
