@@ -48,12 +48,15 @@ struct spe_spu_config {
 	uint64_t pmsidr;		/* PMSIDR_EL1 */
 	uint64_t pmbidr;		/* PMBIDR_EL1 (P as read at the owning EL) */
 	uint64_t pmsver;		/* ID_AA64DFR0_EL1.PMSVer, SPE_PMSVER_* */
-	uint64_t pmsevfr_impl;		/* PMSEVFR/PMSNEVFR bits that filter */
+	uint64_t pmsevfr_impl;		/* PMSEVFR/PMSNEVFR bits that filter (clipped
+					 * to those pmsver makes filterable) */
 	uint64_t events_impl;		/* Events packet bits the unit reports */
 	uint8_t events_min_bytes;	/* smallest Events payload written */
 	uint8_t max_inflight;		/* sampled operations in flight, 1..8 */
 	uint8_t have_el2;		/* EL2 implemented */
-	uint8_t owner_el2;		/* buffer owned by EL2, HCR_EL2.TGE=1 (VHE host) */
+	uint8_t owner_el2;		/* buffer owned by EL2: MDCR_EL2.E2PB = 0b00 */
+	uint8_t tge;			/* HCR_EL2.TGE: EL0 is a host's (VHE), not a guest's */
+	uint8_t ecv;			/* FEAT_ECV: PMSCR_ELx.PCT is bits 7:6, else bit 6 */
 	uint8_t tbi;			/* bit 0 TBI0, bit 1 TBI1 (Linux: TBI0 only) */
 	uint8_t tick_shift;		/* CNTPCT advances once per 2^tick_shift cycles */
 	uint64_t seed;			/* random number generator seed */

@@ -660,6 +660,7 @@ int spe_backend_init(void)
 	cfg = *spe_sim_cfg;
 	cfg.have_el2 = is_kernel_in_hyp_mode();
 	cfg.owner_el2 = cfg.have_el2;
+	cfg.tge = cfg.have_el2;
 	cfg.tick_shift = 0;
 	cfg.seed = seed;
 	spe_sim_pmsver = cfg.pmsver;

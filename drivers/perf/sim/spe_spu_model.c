@@ -66,10 +66,7 @@ static const struct spe_spu_config spe_spu_profiles[SPE_SPU_PROFILE_NR] = {
 		.pmsidr = PMSIDR(1, 1, 1, 1, 1, 0, 0x4, 7, 2, 0),
 		.pmbidr = SPE_FIELD_PREP(SPE_PMBIDR_ALIGN_MASK, 6),
 		.pmsver = SPE_PMSVER_V1P2,
-		.pmsevfr_impl = EVFR_V1 | SPE_EV_ALIGNMENT | SPE_EV_SVE_PARTIAL_PRED |
-				SPE_EV_SVE_EMPTY_PRED | SPE_GENMASK(10, 8) |
-				SPE_EV_EXCEPTION_GEN | SPE_EV_L1D_ACCESS |
-				SPE_EV_TLB_ACCESS | SPE_EV_NOT_TAKEN,
+		.pmsevfr_impl = EVFR_V1 | SPE_EVFR_V1P1_ADDS | SPE_EV_NOT_TAKEN,
 		.events_impl = EV_V1 | SPE_EV_ALIGNMENT | SPE_EV_SVE_PARTIAL_PRED |
 			       SPE_EV_SVE_EMPTY_PRED,
 		.events_min_bytes = 2,
@@ -85,11 +82,13 @@ static const struct spe_spu_config spe_spu_profiles[SPE_SPU_PROFILE_NR] = {
 		.pmsidr = PMSIDR(1, 1, 1, 1, 1, 1, 0x0, 7, 3, 1),
 		.pmbidr = SPE_FIELD_PREP(SPE_PMBIDR_ALIGN_MASK, 0),
 		.pmsver = SPE_PMSVER_V1P5,
-		.pmsevfr_impl = SPE_GENMASK(25, 0) & ~SPE_EV_IMPDEF_12_15,
+		.pmsevfr_impl = EVFR_V1 | SPE_EVFR_V1P1_ADDS | SPE_EVFR_V1P2_ADDS |
+				SPE_EVFR_V1P4_ADDS | SPE_EV_STREAMING_SVE | SPE_EV_SMCU,
 		.events_impl = SPE_GENMASK(25, 0) & ~SPE_EV_IMPDEF_12_15,
 		.events_min_bytes = 2,
 		.max_inflight = 8,
 		.have_el2 = 1,
+		.ecv = 1,
 		.tbi = 1,
 		.tick_shift = 0,
 		.seed = 1,
@@ -101,6 +100,23 @@ const struct spe_spu_config *spe_spu_profile(enum spe_spu_profile_id id)
 	if ((unsigned int)id >= SPE_SPU_PROFILE_NR)
 		return NULL;
 	return &spe_spu_profiles[id];
+}
+
+/*
+ * The PMSEVFR/PMSNEVFR bits a version makes filterable (DDI 0586A §4.3.8,
+ * DDI 0487 PMSEVFR_EL1): the rest are RES0 whatever a profile lists.
+ */
+static uint64_t spu_evfr_filterable(uint64_t pmsver)
+{
+	uint64_t m = SPE_EVFR_V1_ARCH | SPE_EVFR_V1_IMPDEF;
+
+	if (pmsver >= SPE_PMSVER_V1P1)
+		m |= SPE_EVFR_V1P1_ADDS;
+	if (pmsver >= SPE_PMSVER_V1P2)
+		m |= SPE_EVFR_V1P2_ADDS;
+	if (pmsver >= SPE_PMSVER_V1P4)
+		m |= SPE_EVFR_V1P4_ADDS;
+	return m;
 }
 
 static int spu_streq(const char *a, const char *b)
@@ -170,6 +186,12 @@ static int spu_el2_owned(const struct spe_spu *spu)
 	return spu->cfg.owner_el2 && spu->cfg.have_el2;
 }
 
+/* HCR_EL2.TGE = 1: EL0 runs in the host's EL2&0 regime (DDI 0586A §3.2.3). */
+static int spu_in_host(const struct spe_spu *spu)
+{
+	return spu->cfg.tge && spu->cfg.have_el2;
+}
+
 /* PMBLIMITR.FM == DISCARD exists from SPEv1p2 (DDI 0487 PMBLIMITR_EL1). */
 static int spu_discard(const struct spe_spu *spu)
 {
@@ -184,11 +206,20 @@ static int spu_buffer_enabled(const struct spe_spu *spu)
 	return (spu->pmblimitr & SPE_PMBLIMITR_E) && !(spu->pmbsr & SPE_PMBSR_S);
 }
 
+static int spu_collect_record(const struct spe_spu *spu, const struct spe_op *op);
+
+/*
+ * PMBSR_EL1.S is set: the operations in flight are discarded (§3.5).  Each
+ * that passes the filters still counts in SAMPLE_FILTRATE, which counts
+ * records a buffer management event discards (§2.6 Table 1).
+ */
 static void spu_discard_inflight(struct spe_spu *spu)
 {
 	while (spu->inflight_nr) {
 		struct spe_spu_inflight *s = &spu->inflight[spu->inflight_head];
 
+		if (spu_collect_record(spu, &s->op))
+			spu->pmu[SPE_SPU_SAMPLE_FILTRATE]++;
 		if (spu->hook)
 			spu->hook(spu->hook_ctx, &s->op, SPE_SPU_DISCARDED, 0, 0);
 		spu->inflight_head = (spu->inflight_head + 1) % SPE_SPU_MAX_INFLIGHT;
@@ -198,25 +229,30 @@ static void spu_discard_inflight(struct spe_spu *spu)
 
 /*
  * DDI 0586A §3.2.1 Table 3 and §3.2.3 StatisticalProfilingEnabled(), for a
- * Non-secure owner: EL1 owns the buffer (MDCR_EL2.E2PB = 0b1x) or EL2 does
- * with HCR_EL2.TGE = 1 (a VHE host, E2PB = 0b00).  EL3 is never enabled.
+ * Non-secure owner, EL1 (MDCR_EL2.E2PB = 0b1x) or EL2 (0b00):
+ *   - EL2 only when it owns the buffer, by PMSCR_EL2.E2SPE;
+ *   - EL1 by PMSCR_EL1.E1SPE, whoever owns it; EL1 does not run while
+ *     HCR_EL2.TGE = 1 (n/a in the table): disabled then;
+ *   - EL0 by PMSCR_EL1.E0SPE when TGE = 0 (a guest's, or a host's without
+ *     VHE); when TGE = 1 it is the host's, by PMSCR_EL2.E0HSPE if EL2 owns
+ *     the buffer, and disabled if EL1 does.
+ * EL3 is never enabled.
  */
 static void spu_update(struct spe_spu *spu)
 {
+	int owner2 = spu_el2_owned(spu), host = spu_in_host(spu);
+	uint64_t el0_bit;
 	uint8_t en = 0;
 
-	if (spu_buffer_enabled(spu)) {
-		if (spu_el2_owned(spu)) {
-			if (spu->pmscr_el2 & SPE_PMSCR_E0HSPE)
-				en |= 1u << 0;
-			if (spu->pmscr_el2 & SPE_PMSCR_E2SPE)
-				en |= 1u << 2;
-		} else {
-			if (spu->pmscr_el1 & SPE_PMSCR_E0SPE)
-				en |= 1u << 0;
-			if (spu->pmscr_el1 & SPE_PMSCR_E1SPE)
-				en |= 1u << 1;
-		}
+	if (spu_buffer_enabled(spu) && (owner2 || !host)) {
+		if (owner2 && (spu->pmscr_el2 & SPE_PMSCR_E2SPE))
+			en |= 1u << 2;
+		if (!host && (spu->pmscr_el1 & SPE_PMSCR_E1SPE))
+			en |= 1u << 1;
+		el0_bit = host ? spu->pmscr_el2 & SPE_PMSCR_E0HSPE :
+				 spu->pmscr_el1 & SPE_PMSCR_E0SPE;
+		if (el0_bit)
+			en |= 1u << 0;
 	}
 	spu->el_enabled = en;
 	/* DDI 0586A §3.5: while S is 1 buffered records are discarded. */
@@ -245,11 +281,14 @@ static uint64_t spu_pmsfcr_mask(const struct spe_spu *spu)
 	return m;
 }
 
-static uint64_t spu_pmscr_mask(void)
+static uint64_t spu_pmscr_mask(const struct spe_spu *spu)
 {
-	/* PCT is bit 6 in DDI 0586A §4.3.5, 7:6 in DDI 0487 PMSCR_EL1. */
+	/*
+	 * PCT is bit 6 in DDI 0586A §4.3.5; DDI 0487 PMSCR_EL1 widens it to
+	 * bits 7:6 with FEAT_ECV, else bit 7 is RES0.
+	 */
 	return SPE_PMSCR_E0SPE | SPE_PMSCR_E1SPE | SPE_PMSCR_CX | SPE_PMSCR_PA |
-	       SPE_PMSCR_TS | SPE_PMSCR_PCT_MASK;
+	       SPE_PMSCR_TS | (spu->cfg.ecv ? SPE_PMSCR_PCT_MASK : SPE_BIT(6));
 }
 
 int spe_spu_write_reg(struct spe_spu *spu, enum spe_sysreg reg, uint64_t val)
@@ -260,7 +299,7 @@ int spe_spu_write_reg(struct spe_spu *spu, enum spe_sysreg reg, uint64_t val)
 		return SPE_SPU_EROFS;
 	switch (reg) {
 	case SPE_REG_PMSCR_EL1:
-		val &= spu_pmscr_mask();
+		val &= spu_pmscr_mask(spu);
 		/* DDI 0586A §4.3.5: PCT is RES1 if EL2 is not implemented. */
 		if (!spu->cfg.have_el2)
 			val |= SPE_FIELD_PREP(SPE_PMSCR_PCT_MASK, SPE_PMSCR_PCT_PHYS);
@@ -268,12 +307,11 @@ int spe_spu_write_reg(struct spe_spu *spu, enum spe_sysreg reg, uint64_t val)
 		break;
 	case SPE_REG_PMSCR_EL2:
 		/*
-		 * DDI 0586A §4.3.7: RES0 at EL3 if EL2 is not implemented;
-		 * E2SPE and E0HSPE are RES0 unless EL2 owns the buffer.
+		 * DDI 0586A §4.3.7: RES0 at EL3 if EL2 is not implemented.
+		 * E2SPE and E0HSPE have no effect unless EL2 owns the buffer,
+		 * but they keep their value: MDCR_EL2.E2PB may give it back.
 		 */
-		val &= spu_pmscr_mask();
-		if (!spu_el2_owned(spu))
-			val &= ~(SPE_PMSCR_E2SPE | SPE_PMSCR_E0HSPE);
+		val &= spu_pmscr_mask(spu);
 		spu->pmscr_el2 = spu->cfg.have_el2 ? val : 0;
 		break;
 	case SPE_REG_PMSNEVFR_EL1:
@@ -439,17 +477,15 @@ static void spu_collect(const struct spe_spu *spu, uint32_t el,
 	uint64_t s1 = spu->pmscr_el1, s2 = spu->pmscr_el2;
 	int have_el2 = spu->cfg.have_el2;
 
+	/* CONTEXTIDR_EL1 is neither EL2's nor, with TGE = 1, the host EL0's. */
+	c->cx1 = el != 2 && !spu_in_host(spu) && (s1 & SPE_PMSCR_CX);
+	c->cx2 = have_el2 && (s2 & SPE_PMSCR_CX);
 	if (spu_el2_owned(spu)) {
-		/* Host EL0 has TGE = 1: CONTEXTIDR_EL1 is never collected. */
-		c->cx1 = 0;
-		c->cx2 = !!(s2 & SPE_PMSCR_CX);
 		c->ts = !!(s2 & SPE_PMSCR_TS);
 		c->pct = !!(SPE_FIELD_GET(SPE_PMSCR_PCT_MASK, s2) & 1);
 		c->pa = !!(s2 & SPE_PMSCR_PA);
 		return;
 	}
-	c->cx1 = el != 2 && (s1 & SPE_PMSCR_CX);
-	c->cx2 = have_el2 && (s2 & SPE_PMSCR_CX);
 	c->ts = !!(s1 & SPE_PMSCR_TS);
 	c->pct = SPE_FIELD_GET(SPE_PMSCR_PCT_MASK, s1) & 1;
 	c->pa = !!(s1 & SPE_PMSCR_PA);
@@ -1032,7 +1068,7 @@ int spe_spu_init(struct spe_spu *spu, const struct spe_spu_config *cfg,
 	spu->cnt_max = SPE_FIELD_GET(SPE_PMSIDR_COUNTSIZE_MASK, cfg->pmsidr) ==
 		       SPE_PMSIDR_COUNTSIZE_16_SAT ? SPE_CNT_MAX_16BIT :
 						     SPE_CNT_MAX_12BIT;
-	spu->pmsevfr_mask = cfg->pmsevfr_impl;
+	spu->pmsevfr_mask = cfg->pmsevfr_impl & spu_evfr_filterable(cfg->pmsver);
 	spu->rng = cfg->seed ^ 0x9e3779b97f4a7c15ULL;
 	if (!spu->rng)
 		spu->rng = 1;

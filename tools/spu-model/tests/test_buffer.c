@@ -437,6 +437,7 @@ static void test_discards_in_flight(void)
 	struct t_unit *u;
 	struct spe_op op = t_op_load();
 	int ok_s = 1, ok_e = 1;
+	uint64_t filtrate, filtrate_s = 0, filtrate_e = 0;
 
 	cfg.max_inflight = 3;
 	u = t_unit_new_cfg(&cfg);
@@ -451,6 +452,7 @@ static void test_discards_in_flight(void)
 			op.pc = 0x400000 + 0x100 * round + 4 * i;
 			spe_spu_step(&u->spu, &op);
 		}
+		filtrate = spe_spu_pmu_count(&u->spu, SPE_SPU_SAMPLE_FILTRATE);
 		if (round < 2) {
 			spe_spu_write_reg(&u->spu, SPE_REG_PMBSR_EL1, SPE_PMBSR_S);
 			spe_spu_write_reg(&u->spu, SPE_REG_PMBSR_EL1, 0);
@@ -458,6 +460,11 @@ static void test_discards_in_flight(void)
 			spe_spu_write_reg(&u->spu, SPE_REG_PMBLIMITR_EL1, 0);
 		}
 		spe_spu_psb_csync(&u->spu);
+		filtrate = spe_spu_pmu_count(&u->spu, SPE_SPU_SAMPLE_FILTRATE) - filtrate;
+		if (round < 2)
+			filtrate_s += filtrate;
+		else
+			filtrate_e += filtrate;
 		*ok &= nr_discarded_pcs == (unsigned int)n;
 		for (int i = 0; i < n && i < (int)nr_discarded_pcs; i++)
 			*ok &= discarded_pcs[i] == (uint64_t)(0x400000 + 0x100 * round + 4 * i);
@@ -466,6 +473,10 @@ static void test_discards_in_flight(void)
 	      "§3.5 setting PMBSR.S discards each in-flight sample once, oldest first");
 	CHECK(ok_e && t_used(u) == 0,
 	      "§3.6.1 clearing PMBLIMITR.E discards each in-flight sample once, oldest first");
+	CHECK_EQ(filtrate_s, 5,
+		 "§2.6 SAMPLE_FILTRATE counts the in-flight samples PMBSR.S discards (5 in two rounds)");
+	CHECK_EQ(filtrate_e, 0,
+		 "§2.6 SAMPLE_FILTRATE does not count those software discards by clearing PMBLIMITR.E");
 	t_unit_free(u);
 
 	/* A filtered sample, reported to the hook without an address. */

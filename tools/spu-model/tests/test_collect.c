@@ -81,10 +81,21 @@ static void test_context(void)
 		struct spe_spu_config cfg = *spe_spu_profile(SPE_SPU_PROFILE_V1_MIN);
 
 		cfg.owner_el2 = 1;
+		cfg.tge = 1;
 		op.el = 2;
 		r = record_cfg(&cfg, SPE_PMSCR_CX, SPE_PMSCR_E2SPE | SPE_PMSCR_CX, &op);
 		CHECK(!has(&r, 0xff, CTX1) && has(&r, 0xff, CTX2),
 		      "§3.3.1 at EL2 (TGE=1) only CONTEXTIDR_EL2 is collected");
+		op.el = 0;
+		r = record_cfg(&cfg, SPE_PMSCR_CX, SPE_PMSCR_E0HSPE | SPE_PMSCR_CX, &op);
+		CHECK(!has(&r, 0xff, CTX1) && has(&r, 0xff, CTX2),
+		      "§3.3.1 at host EL0 (TGE=1) CONTEXTIDR_EL1 is not collected");
+		/* A guest under a VHE host that keeps the buffer (E2PB = 0b00). */
+		cfg.tge = 0;
+		op.el = 1;
+		r = record_cfg(&cfg, SPE_PMSCR_E1SPE | SPE_PMSCR_CX, SPE_PMSCR_CX, &op);
+		CHECK(has(&r, 0xff, CTX1) && has(&r, 0xff, CTX2),
+		      "§3.3.1 EL2 owns the buffer, TGE=0: guest EL1 collects both CONTEXTIDRs");
 	}
 }
 

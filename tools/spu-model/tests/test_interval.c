@@ -208,6 +208,7 @@ static void test_enables(void)
 		struct spe_spu_config cfg = *spe_spu_profile(SPE_SPU_PROFILE_N1);
 
 		cfg.owner_el2 = 1;
+		cfg.tge = 1;
 		u = t_unit_new_cfg(&cfg);
 		t_enable(u, SPE_PMSCR_E0SPE | SPE_PMSCR_E1SPE, IRR(4, 0), T_BUF_SIZE);
 		op.el = 0;
@@ -226,6 +227,77 @@ static void test_enables(void)
 		spe_spu_step(&u->spu, &op);
 		CHECK_EQ(spe_spu_pmu_count(&u->spu, SPE_SPU_SAMPLE_POP), 2,
 			 "§3.2.1 Table 3: EL2 owner, PMSCR_EL2.E0HSPE enables host EL0");
+		t_unit_free(u);
+	}
+}
+
+/*
+ * DDI 0586A §3.2.1 Table 3, the Non-secure rows: for the buffer's owner
+ * (MDCR_EL2.E2PB) and HCR_EL2.TGE, the one control that enables each EL,
+ * or none.  Each EL is checked with every control set, with only its own,
+ * and with all but its own.
+ */
+enum t3_ctl { T3_D, T3_E0SPE, T3_E1SPE, T3_E2SPE, T3_E0HSPE, T3_NR };
+
+static void t3_write(struct t_unit *u, unsigned int ctls)
+{
+	uint64_t s1 = 0, s2 = 0;
+
+	if (ctls & (1u << T3_E0SPE))
+		s1 |= SPE_PMSCR_E0SPE;
+	if (ctls & (1u << T3_E1SPE))
+		s1 |= SPE_PMSCR_E1SPE;
+	if (ctls & (1u << T3_E2SPE))
+		s2 |= SPE_PMSCR_E2SPE;
+	if (ctls & (1u << T3_E0HSPE))
+		s2 |= SPE_PMSCR_E0HSPE;
+	spe_spu_write_reg(&u->spu, SPE_REG_PMSCR_EL2, s2);
+	spe_spu_write_reg(&u->spu, SPE_REG_PMSCR_EL1, s1);
+}
+
+static void test_table3(void)
+{
+	static const struct {
+		uint8_t owner_el2, tge;
+		enum t3_ctl el[3];
+		const char *row;
+	} rows[] = {
+		{ 0, 0, { T3_E0SPE, T3_E1SPE, T3_D }, "E2PB=0b1x TGE=0 (EL1 owns, a guest or nVHE host)" },
+		{ 0, 1, { T3_D, T3_D, T3_D }, "E2PB=0b1x TGE=1 (EL1 owns, EL0 is the host's)" },
+		{ 1, 0, { T3_E0SPE, T3_E1SPE, T3_E2SPE }, "E2PB=0b00 TGE=0 (EL2 owns, a guest runs)" },
+		{ 1, 1, { T3_E0HSPE, T3_D, T3_E2SPE }, "E2PB=0b00 TGE=1 (EL2 owns, a VHE host)" },
+	};
+	static const char *const names[T3_NR] = { "", "E0SPE", "E1SPE", "E2SPE", "E0HSPE" };
+	const unsigned int all = ((1u << T3_NR) - 1) & ~1u;
+	unsigned int i, el;
+	char what[200];
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct spe_spu_config cfg = *spe_spu_profile(SPE_SPU_PROFILE_V2);
+		struct t_unit *u;
+
+		cfg.owner_el2 = rows[i].owner_el2;
+		cfg.tge = rows[i].tge;
+		u = t_unit_new_cfg(&cfg);
+		t_enable(u, 0, IRR(4, 0), T_BUF_SIZE);
+		for (el = 0; el < 3; el++) {
+			enum t3_ctl c = rows[i].el[el];
+			unsigned int own = c == T3_D ? 0 : 1u << c;
+			int on_all, on_own, on_rest;
+
+			t3_write(u, all);
+			on_all = (u->spu.el_enabled >> el) & 1;
+			t3_write(u, own);
+			on_own = (u->spu.el_enabled >> el) & 1;
+			t3_write(u, all & ~own);
+			on_rest = (u->spu.el_enabled >> el) & 1;
+			snprintf(what, sizeof(what),
+				 "§3.2.1 Table 3, %s: EL%u is %s%s (every control: %d, "
+				 "its own: %d, the others: %d)", rows[i].row, el,
+				 c == T3_D ? "disabled" : "enabled by ",
+				 c == T3_D ? "" : names[c], on_all, on_own, on_rest);
+			CHECK(on_all == (c != T3_D) && on_own == (c != T3_D) && !on_rest, what);
+		}
 		t_unit_free(u);
 	}
 }
@@ -353,6 +425,7 @@ int main(void)
 	test_rnd1_ernd0();
 	test_rnd1_ernd1();
 	test_enables();
+	test_table3();
 	test_collisions_and_pmu();
 	test_overlapping_samples();
 	return tap_done();

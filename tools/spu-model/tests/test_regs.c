@@ -24,8 +24,8 @@ static void test_res0(void)
 
 	CHECK_EQ(RD(u, SPE_REG_PMBLIMITR_EL1) & SPE_PMBLIMITR_E, 0,
 		 "§4.2 PMBLIMITR_EL1.E resets to 0");
-	CHECK_EQ(write_ones(u, SPE_REG_PMSCR_EL1), SPE_GENMASK(7, 3) | SPE_GENMASK(1, 0),
-		 "§4.3.5 PMSCR_EL1 bits 63:8 and 2 are RES0");
+	CHECK_EQ(write_ones(u, SPE_REG_PMSCR_EL1), SPE_GENMASK(6, 3) | SPE_GENMASK(1, 0),
+		 "§4.3.5 PMSCR_EL1 bits 63:7 and 2 are RES0 without FEAT_ECV");
 	CHECK_EQ(write_ones(u, SPE_REG_PMSIRR_EL1), SPE_GENMASK(31, 8) | 1,
 		 "§4.3.12 PMSIRR_EL1 bits 63:32 and 7:1 are RES0");
 	CHECK_EQ(write_ones(u, SPE_REG_PMSFCR_EL1), SPE_GENMASK(18, 16) | SPE_GENMASK(2, 0),
@@ -43,8 +43,8 @@ static void test_res0(void)
 		 "§4.3.2 PMBLIMITR_EL1 bits 11:3 are RES0");
 	CHECK_EQ(write_ones(u, SPE_REG_PMBPTR_EL1), ~0ULL,
 		 "§4.3.3 PMBPTR_EL1 is a 64-bit pointer");
-	CHECK_EQ(write_ones(u, SPE_REG_PMSCR_EL2), SPE_GENMASK(7, 3),
-		 "§4.3.7 PMSCR_EL2.{E2SPE,E0HSPE} are RES0 when EL1 owns the buffer");
+	CHECK_EQ(write_ones(u, SPE_REG_PMSCR_EL2), SPE_GENMASK(6, 3) | SPE_GENMASK(1, 0),
+		 "§4.3.7 PMSCR_EL2.{E2SPE,E0HSPE} keep their value while EL1 owns the buffer");
 	CHECK(spe_spu_write_reg(&u->spu, SPE_REG_PMSNEVFR_EL1, 1) == SPE_SPU_EINVAL,
 	      "DDI 0487 PMSNEVFR_EL1 does not exist without FnE");
 	CHECK(spe_spu_write_reg(&u->spu, SPE_REG_PMSDSFR_EL1, 1) == SPE_SPU_EINVAL,
@@ -60,6 +60,8 @@ static void test_res0(void)
 	t_unit_free(u);
 
 	u = t_unit_new(SPE_SPU_PROFILE_FULL);
+	CHECK_EQ(write_ones(u, SPE_REG_PMSCR_EL1), SPE_GENMASK(7, 3) | SPE_GENMASK(1, 0),
+		 "DDI 0487 PMSCR_EL1.PCT is bits 7:6 with FEAT_ECV");
 	CHECK_EQ(write_ones(u, SPE_REG_PMSFCR_EL1),
 		 SPE_GENMASK(52, 48) | SPE_GENMASK(20, 16) | SPE_GENMASK(4, 0),
 		 "DDI 0487 PMSFCR_EL1 EFT bits (SIMD, FP, masks) and FDS with the features");
@@ -79,6 +81,70 @@ static void test_res0(void)
 			 "§4.3.5 PMSCR_EL1.PCT is RES1 when EL2 is not implemented");
 		CHECK_EQ(write_ones(u, SPE_REG_PMSCR_EL2), 0,
 			 "§4.3.7 PMSCR_EL2 is RES0 when EL2 is not implemented");
+		t_unit_free(u);
+	}
+}
+
+/*
+ * Conditionally RES0 bits keep what was written: PMSCR_EL2.E2SPE written
+ * while EL1 owns the buffer enables EL2 once MDCR_EL2.E2PB gives it to
+ * EL2 (the unit reads ownership at each register access, as QEMU does).
+ */
+static void test_pmscr_el2_kept(void)
+{
+	struct spe_spu_config cfg = *spe_spu_profile(SPE_SPU_PROFILE_V2);
+	struct t_unit *u = t_unit_new_cfg(&cfg);
+
+	t_enable(u, 0, 1024 << 8, T_BUF_SIZE);
+	spe_spu_write_reg(&u->spu, SPE_REG_PMSCR_EL2, SPE_PMSCR_E2SPE);
+	CHECK(!(u->spu.el_enabled & 4), "§3.2.1 PMSCR_EL2.E2SPE has no effect while EL1 owns the buffer");
+	u->spu.cfg.owner_el2 = 1;
+	u->spu.cfg.tge = 1;
+	spe_spu_write_reg(&u->spu, SPE_REG_PMSCR_EL1, 0);
+	CHECK(u->spu.el_enabled & 4,
+	      "§3.2.1 the E2SPE written while EL1 owned the buffer enables EL2 once EL2 owns it");
+	t_unit_free(u);
+}
+
+/*
+ * The PMSEVFR_EL1 bits each version makes filterable (DDI 0586A §4.3.8,
+ * DDI 0487 PMSEVFR_EL1), by bit number: a unit listing every bit keeps
+ * only these.
+ */
+static void test_evfr_by_version(void)
+{
+	const uint64_t v1 = SPE_BIT(1) | SPE_BIT(3) | SPE_BIT(5) | SPE_BIT(7) |
+			    SPE_GENMASK(15, 12) | SPE_GENMASK(31, 24) | SPE_GENMASK(63, 48);
+	const uint64_t v1p1 = v1 | SPE_BIT(11) | SPE_BIT(17) | SPE_BIT(18);
+	const uint64_t v1p2 = v1p1 | SPE_BIT(6) | SPE_BIT(16);
+	const uint64_t v1p4 = v1p2 | SPE_BIT(2) | SPE_BIT(4) | SPE_GENMASK(10, 8) |
+			      SPE_GENMASK(23, 19);
+	static const struct { uint64_t pmsver; const char *name; } vers[] = {
+		{ SPE_PMSVER_V1, "SPEv1" }, { SPE_PMSVER_V1P1, "SPEv1p1" },
+		{ SPE_PMSVER_V1P2, "SPEv1p2" }, { SPE_PMSVER_V1P3, "SPEv1p3" },
+		{ SPE_PMSVER_V1P4, "SPEv1p4" }, { SPE_PMSVER_V1P5, "SPEv1p5" },
+	};
+	const uint64_t want[] = { v1, v1p1, v1p2, v1p2, v1p4, v1p4 };
+	char what[160];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(vers) / sizeof(vers[0]); i++) {
+		struct spe_spu_config cfg = *spe_spu_profile(SPE_SPU_PROFILE_FULL);
+		struct t_unit *u;
+
+		cfg.pmsver = vers[i].pmsver;
+		cfg.pmsevfr_impl = ~0ULL;
+		u = t_unit_new_cfg(&cfg);
+		snprintf(what, sizeof(what), "§4.3.8 %s: PMSEVFR_EL1 filters only on the events of its version",
+			 vers[i].name);
+		CHECK_EQ(write_ones(u, SPE_REG_PMSEVFR_EL1), want[i], what);
+		t_unit_free(u);
+	}
+	{
+		struct t_unit *u = t_unit_new(SPE_SPU_PROFILE_V2);
+
+		CHECK_EQ(write_ones(u, SPE_REG_PMSEVFR_EL1) & ~v1p2, 0,
+			 "§4.3.8 the v2 profile (SPEv1p2) has no PMSEVFR bit of a later version");
 		t_unit_free(u);
 	}
 }
@@ -201,6 +267,8 @@ static void test_worst_record_bound(void)
 int main(void)
 {
 	test_res0();
+	test_pmscr_el2_kept();
+	test_evfr_by_version();
 	test_id_regs();
 	test_worst_record_bound();
 	return tap_done();

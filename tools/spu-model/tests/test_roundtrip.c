@@ -194,21 +194,20 @@ static int check_record(const struct expect *e, const struct sampled *s,
 	const struct spe_op *op = &s->op;
 	const struct spe_spu_config *cfg = e->cfg;
 	int owner2 = cfg->owner_el2 && cfg->have_el2;
+	int host = cfg->tge && cfg->have_el2;
 	int ldst = op->cls == SPE_OP_CLASS_LDST, br = op->cls == SPE_OP_CLASS_BRANCH;
 	int load = ldst && !(op->subclass & 1);
 	uint64_t ev = op->events & cfg->events_impl;
 	int cx1, cx2, ts, pct, pa;
 
 	/* §3.3.1 collection controls */
+	cx1 = op->el != 2 && !host && (e->pmscr1 & SPE_PMSCR_CX);
+	cx2 = cfg->have_el2 && (e->pmscr2 & SPE_PMSCR_CX);
 	if (owner2) {
-		cx1 = 0;
-		cx2 = !!(e->pmscr2 & SPE_PMSCR_CX);
 		ts = !!(e->pmscr2 & SPE_PMSCR_TS);
 		pct = !!(e->pmscr2 & SPE_BIT(6));
 		pa = !!(e->pmscr2 & SPE_PMSCR_PA);
 	} else {
-		cx1 = op->el != 2 && (e->pmscr1 & SPE_PMSCR_CX);
-		cx2 = cfg->have_el2 && (e->pmscr2 & SPE_PMSCR_CX);
 		ts = !!(e->pmscr1 & SPE_PMSCR_TS);
 		pct = !!(e->pmscr1 & SPE_BIT(6)) && (!cfg->have_el2 || (e->pmscr2 & SPE_BIT(6)));
 		pa = !!(e->pmscr1 & SPE_PMSCR_PA) && (!cfg->have_el2 || (e->pmscr2 & SPE_PMSCR_PA));
@@ -300,6 +299,8 @@ int main(void)
 		memset(&e, 0, sizeof(e));
 		cfg.seed = (uint64_t)s;
 		cfg.owner_el2 = (s / SPE_SPU_PROFILE_NR) % 5 == 4;
+		/* EL2's buffer: a VHE host (TGE = 1), or a KVM guest running under it. */
+		cfg.tge = cfg.owner_el2 && (s / (SPE_SPU_PROFILE_NR * 5)) % 2 == 0;
 		cfg.tick_shift = (uint8_t)(s % 3);
 		cfg.tbi = (uint8_t)(s % 4);
 		if (spe_spu_init(spu, &cfg, spe_spu_flat_translate, &mem))

@@ -61,6 +61,7 @@ static void check_skip_at(enum spe_spu_profile_id id, int owner_el2,
 	char what[160];
 
 	cfg.owner_el2 = owner_el2;
+	cfg.tge = owner_el2;
 	a = t_unit_new_cfg(&cfg);
 	b = t_unit_new_cfg(&cfg);
 	t_enable(a, pmscr_el1, pmsirr, T_BUF_SIZE);
