@@ -22,6 +22,7 @@
 #include "spe_sample_synth.h"
 #include "spe_symbols.h"
 #include "spe_report.h"
+#include "data_source_key.h"
 #include "sink_printf.h"
 
 #define LAT_BUCKETS	65536
@@ -58,6 +59,28 @@ struct level_cache {
 	bool valid;
 };
 
+/*
+ * From a record, straight: a direct-mapped cache from what its level
+ * depends on (spe_ds_level_key(), which says load or store) to its
+ * label's slot and whether a peer cache served it, so that a record
+ * counted before costs neither the data source's synthesis nor its label.
+ */
+#define SRC_CACHE	256
+
+struct src_cache {
+	uint64_t key;			/* 0: empty */
+	uint8_t slot;
+	bool peer;
+};
+
+/*
+ * The events a load or store is counted by (L1D access and refill, TLB
+ * access and walk, LLC access and miss, remote: bits 2-5 and 8-10), packed
+ * into 7 bits: one count per combination, not seven sums per record.
+ */
+#define EV_IDX(ev)	((unsigned)(((ev) >> 2) & 0xf) | (unsigned)(((ev) >> 4) & 0x70))
+#define EV_COMBOS	128
+
 struct lvl_count {
 	char label[LABEL_LEN];
 	uint64_t n;
@@ -87,10 +110,10 @@ struct spe_report {
 	struct lvl_count level[2][MAX_LABELS];	/* [load/store][label] */
 	unsigned nr_levels[2];
 	struct level_cache level_cache[2][LEVEL_CACHE];
+	struct src_cache src_cache[SRC_CACHE];
 	uint64_t peer[2];		/* snooped from a peer cache */
-	uint64_t l1d_access[2], l1d_miss[2], llc_access[2], llc_miss[2];
-	uint64_t tlb_access[2], tlb_walk[2], remote[2];
-	uint64_t mispred, not_taken;
+	uint64_t ldst_ev[2][EV_COMBOS];	/* [load/store][EV_IDX(events)] */
+	uint64_t br_ev[4];		/* branches by not taken (bit 0), mispredicted (bit 1) */
 	uint64_t total;
 	struct sym_count *syms;		/* open addressing on (dso, name) */
 	size_t cap, used;
@@ -287,6 +310,39 @@ static inline void level_add(struct spe_report *r, int k, uint64_t data_src)
 		level_add_new(r, k, lc, data_src);
 }
 
+/*
+ * A record's level from the record (spe_report_add_record()): its cache
+ * entry, or its data source synthesised, labelled and cached.
+ */
+static __attribute__((noinline)) void src_add_new(struct spe_report *r, int k,
+						 struct src_cache *sc, uint64_t key,
+						 const struct spe_qrecord *qr)
+{
+	union perf_mem_data_src d = { .val = spe_synth_data_src(qr) };
+	struct level_cache *lc = &r->level_cache[k][(d.val * 0x9e3779b97f4a7c15ull) >> 58];
+
+	level_add(r, k, d.val);
+	*sc = (struct src_cache){ .key = key, .slot = lc->slot,
+				  .peer = !!(d.mem_snoopx & PERF_MEM_SNOOPX_PEER) };
+	r->peer[k] += sc->peer;
+}
+
+static inline void src_add(struct spe_report *r, int k, const struct spe_qrecord *qr,
+			   uint64_t ev)
+{
+	const struct spe_record *rec = qr->rec;
+	uint64_t key = spe_ds_level_key(qr->ds_table, k, rec->present & SPE_REC_DATA_SOURCE,
+					rec->data_source, ev);
+	struct src_cache *sc = &r->src_cache[(key * 0x9e3779b97f4a7c15ull) >> 56];
+
+	if (sc->key == key) {
+		r->level[k][sc->slot].n++;
+		r->peer[k] += sc->peer;
+	} else {
+		src_add_new(r, k, sc, key, qr);
+	}
+}
+
 /* Counter c's value v of a record of op. */
 static inline void lat_add(struct spe_report *r, enum spe_rep_op op, int c, uint16_t v)
 {
@@ -323,24 +379,18 @@ report_add(struct spe_report *r, const struct spe_record *rec, const struct spe_
 		lat_add(r, op, 2, rec->lat_xlat);
 	if (op == SPE_REP_LOAD || op == SPE_REP_STORE) {
 		int k = op == SPE_REP_STORE;
-		union perf_mem_data_src d;
 
-		if (qr)
-			data_src = spe_synth_data_src(qr);
-		d.val = data_src;
+		if (qr) {
+			src_add(r, k, qr, ev);
+		} else {
+			union perf_mem_data_src d = { .val = data_src };
 
-		level_add(r, k, data_src);
-		r->peer[k] += !!(d.mem_snoopx & PERF_MEM_SNOOPX_PEER);
-		r->l1d_access[k] += !!(ev & SPE_EV_L1D_ACCESS);
-		r->l1d_miss[k] += !!(ev & SPE_EV_L1D_REFILL);
-		r->llc_access[k] += !!(ev & SPE_EV_LLC_ACCESS);
-		r->llc_miss[k] += !!(ev & SPE_EV_LLC_MISS);
-		r->tlb_access[k] += !!(ev & SPE_EV_TLB_ACCESS);
-		r->tlb_walk[k] += !!(ev & SPE_EV_TLB_WALK);
-		r->remote[k] += !!(ev & SPE_EV_REMOTE_ACCESS);
+			level_add(r, k, data_src);
+			r->peer[k] += !!(d.mem_snoopx & PERF_MEM_SNOOPX_PEER);
+		}
+		r->ldst_ev[k][EV_IDX(ev)]++;
 	} else if (op == SPE_REP_BRANCH) {
-		r->mispred += !!(ev & SPE_EV_MISPRED);
-		r->not_taken += !!(ev & SPE_EV_NOT_TAKEN);
+		r->br_ev[(ev >> 6) & 3]++;
 	}
 	if (sym)
 		sym_add_n(r, sym->dso, sym->name, 1);
@@ -377,16 +427,11 @@ int spe_report_merge(struct spe_report *dst, const struct spe_report *src)
 			dst->level[k][level_slot(dst, k, src->level[k][i].label)].n +=
 				src->level[k][i].n;
 		dst->peer[k] += src->peer[k];
-		dst->l1d_access[k] += src->l1d_access[k];
-		dst->l1d_miss[k] += src->l1d_miss[k];
-		dst->llc_access[k] += src->llc_access[k];
-		dst->llc_miss[k] += src->llc_miss[k];
-		dst->tlb_access[k] += src->tlb_access[k];
-		dst->tlb_walk[k] += src->tlb_walk[k];
-		dst->remote[k] += src->remote[k];
+		for (unsigned i = 0; i < EV_COMBOS; i++)
+			dst->ldst_ev[k][i] += src->ldst_ev[k][i];
 	}
-	dst->mispred += src->mispred;
-	dst->not_taken += src->not_taken;
+	for (unsigned i = 0; i < 4; i++)
+		dst->br_ev[i] += src->br_ev[i];
 	dst->total += src->total;
 	for (size_t i = 0; i < src->cap; i++)
 		if (src->syms[i].name)
@@ -416,6 +461,17 @@ unsigned spe_report_percentile(const struct spe_report *r, enum spe_rep_op op,
 			return v;
 	}
 	return r->lat_hi[op][counter];
+}
+
+/* The loads (k 0) or stores (k 1) with event ev (one SPE_EV_* bit). */
+static uint64_t ldst_with(const struct spe_report *r, int k, uint64_t ev)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < EV_COMBOS; i++)
+		if (i & EV_IDX(ev))
+			n += r->ldst_ev[k][i];
+	return n;
 }
 
 static double pctof(uint64_t a, uint64_t b)
@@ -526,6 +582,7 @@ void spe_report_print(const struct spe_report *r, const struct spe_session_stats
 
 	for (int k = 0; k < 2; k++) {
 		uint64_t nn = r->n[k ? SPE_REP_STORE : SPE_REP_LOAD];
+		uint64_t l1d_access, l1d_miss, llc_access, llc_miss, tlb_access, tlb_walk, remote;
 
 		if (!nn)
 			continue;
@@ -539,21 +596,31 @@ void spe_report_print(const struct spe_report *r, const struct spe_session_stats
 		if (r->peer[k])
 			spe_sink_printf(&o, "%9" PRIu64 " %6.2f%%  of them from a peer cache (snoop Peer)\n",
 			   r->peer[k], pctof(r->peer[k], nn));
+		l1d_access = ldst_with(r, k, SPE_EV_L1D_ACCESS);
+		l1d_miss = ldst_with(r, k, SPE_EV_L1D_REFILL);
+		llc_access = ldst_with(r, k, SPE_EV_LLC_ACCESS);
+		llc_miss = ldst_with(r, k, SPE_EV_LLC_MISS);
+		tlb_access = ldst_with(r, k, SPE_EV_TLB_ACCESS);
+		tlb_walk = ldst_with(r, k, SPE_EV_TLB_WALK);
+		remote = ldst_with(r, k, SPE_EV_REMOTE_ACCESS);
 		spe_sink_printf(&o, "## %s: cache and TLB\n", k ? "Stores" : "Loads");
 		spe_sink_printf(&o, "  L1D miss  %6.2f%% of L1D accesses (%" PRIu64 "/%" PRIu64 ")\n",
-		   pctof(r->l1d_miss[k], r->l1d_access[k]), r->l1d_miss[k], r->l1d_access[k]);
+		   pctof(l1d_miss, l1d_access), l1d_miss, l1d_access);
 		spe_sink_printf(&o, "  LLC miss  %6.2f%% of LLC accesses (%" PRIu64 "/%" PRIu64 ")\n",
-		   pctof(r->llc_miss[k], r->llc_access[k]), r->llc_miss[k], r->llc_access[k]);
+		   pctof(llc_miss, llc_access), llc_miss, llc_access);
 		spe_sink_printf(&o, "  TLB walk  %6.2f%% of TLB accesses (%" PRIu64 "/%" PRIu64 ")\n",
-		   pctof(r->tlb_walk[k], r->tlb_access[k]), r->tlb_walk[k], r->tlb_access[k]);
-		spe_sink_printf(&o, "  remote    %6.2f%% of %s (%" PRIu64 ")\n", pctof(r->remote[k], nn),
-		   k ? "stores" : "loads", r->remote[k]);
+		   pctof(tlb_walk, tlb_access), tlb_walk, tlb_access);
+		spe_sink_printf(&o, "  remote    %6.2f%% of %s (%" PRIu64 ")\n", pctof(remote, nn),
+		   k ? "stores" : "loads", remote);
 	}
 
-	if (r->n[SPE_REP_BRANCH])
+	if (r->n[SPE_REP_BRANCH]) {
+		uint64_t mispred = r->br_ev[2] + r->br_ev[3], not_taken = r->br_ev[1] + r->br_ev[3];
+
 		spe_sink_printf(&o, "\n## Branches\n  mispredicted %6.2f%% (%" PRIu64 "/%" PRIu64
-		   "), not taken %6.2f%%\n", pctof(r->mispred, r->n[SPE_REP_BRANCH]), r->mispred,
-		   r->n[SPE_REP_BRANCH], pctof(r->not_taken, r->n[SPE_REP_BRANCH]));
+		   "), not taken %6.2f%%\n", pctof(mispred, r->n[SPE_REP_BRANCH]), mispred,
+		   r->n[SPE_REP_BRANCH], pctof(not_taken, r->n[SPE_REP_BRANCH]));
+	}
 
 	if (st) {
 		spe_sink_printf(&o, "\n## Data\n  AUXTRACE records %" PRIu64 " (%" PRIu64 " bytes), queues %u\n",
