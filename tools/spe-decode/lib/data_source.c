@@ -11,7 +11,6 @@
 #include <linux/perf_event.h>
 
 #include "spe/packet.h"
-#include "data_source_key.h"
 #include "spe_data_source.h"
 
 #define MIDR_IMPLEMENTER(m)	(((m) >> 24) & 0xff)
@@ -161,26 +160,6 @@ uint64_t spe_perf_data_src(enum spe_ds_table t, const struct spe_ds_input *in)
 		     ((in->events & SPE_EV_TLB_WALK) ? PERF_MEM_S(TLB, MISS) :
 						      PERF_MEM_S(TLB, HIT));
 	return v;
-}
-
-/*
- * The inputs spe_perf_data_src() reads for the fields of the key's promise
- * (data_source_key.h): with a table, a store's are constant and a load's
- * come from its source alone (0 without a packet); without one, from the
- * cache-access, refill and remote events.  Never the TLB events: they set
- * only the TLB field.  Bit 0 is always set, so that no key is 0.
- */
-uint64_t spe_ds_level_key(enum spe_ds_table t, bool is_store, bool has_source, uint16_t source,
-			  uint64_t events)
-{
-	uint64_t key = 1 | (uint64_t)t << 1 | (uint64_t)is_store << 3;
-
-	if (t == SPE_DS_TABLE_NONE)
-		return key | (events & (SPE_EV_LLC_ACCESS | SPE_EV_LLC_MISS | SPE_EV_L1D_ACCESS |
-					SPE_EV_L1D_REFILL | SPE_EV_REMOTE_ACCESS)) << 4;
-	if (is_store)
-		return key;
-	return key | (uint64_t)(has_source ? source : 0) << 4;
 }
 
 /* ---- perf script's text for a data_src --------------------------------- */

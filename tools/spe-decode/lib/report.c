@@ -105,8 +105,9 @@ struct spe_report {
 	uint32_t *lat[SPE_REP_NR_OPS][NR_COUNTERS];
 	uint32_t *lat_block;
 	uint16_t lat_hi[SPE_REP_NR_OPS][NR_COUNTERS];
-	uint64_t n[SPE_REP_NR_OPS];
-	uint64_t with_lat[SPE_REP_NR_OPS][NR_COUNTERS];
+	/* Records of each op by which latency counters they carry (bit c:
+	 * counter c): their number and each counter's, one count a record. */
+	uint64_t by_lat[SPE_REP_NR_OPS][1 << NR_COUNTERS];
 	struct lvl_count level[2][MAX_LABELS];	/* [load/store][label] */
 	unsigned nr_levels[2];
 	struct level_cache level_cache[2][LEVEL_CACHE];
@@ -114,7 +115,6 @@ struct spe_report {
 	uint64_t peer[2];		/* snooped from a peer cache */
 	uint64_t ldst_ev[2][EV_COMBOS];	/* [load/store][EV_IDX(events)] */
 	uint64_t br_ev[4];		/* branches by not taken (bit 0), mispredicted (bit 1) */
-	uint64_t total;
 	struct sym_count *syms;		/* open addressing on (dso, name) */
 	size_t cap, used;
 	size_t last;			/* slot counted last: samples come in runs */
@@ -343,14 +343,42 @@ static inline void src_add(struct spe_report *r, int k, const struct spe_qrecord
 	}
 }
 
+/* The records of op (every op: SPE_REP_NR_OPS). */
+static uint64_t op_count(const struct spe_report *r, int op)
+{
+	uint64_t n = 0;
+
+	for (int o = op < SPE_REP_NR_OPS ? op : 0; o < SPE_REP_NR_OPS; o++) {
+		for (unsigned i = 0; i < 1 << NR_COUNTERS; i++)
+			n += r->by_lat[o][i];
+		if (op < SPE_REP_NR_OPS)
+			break;
+	}
+	return n;
+}
+
+/* The records of op with counter c. */
+static uint64_t with_lat(const struct spe_report *r, int op, int c)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < 1 << NR_COUNTERS; i++)
+		if (i >> c & 1)
+			n += r->by_lat[op][i];
+	return n;
+}
+
 /* Counter c's value v of a record of op. */
 static inline void lat_add(struct spe_report *r, enum spe_rep_op op, int c, uint16_t v)
 {
 	r->lat[op][c][v]++;
-	r->with_lat[op][c]++;
 	if (v > r->lat_hi[op][c])
 		r->lat_hi[op][c] = v;
 }
+
+/* The present bits of the three counters, in counter order: by_lat's index. */
+_Static_assert(SPE_REC_LAT_ISSUE == SPE_REC_LAT_TOTAL << 1 &&
+	       SPE_REC_LAT_XLAT == SPE_REC_LAT_TOTAL << 2, "latency present bits side by side");
 
 /*
  * One record: its data_src is given, or with @qr, found from the record
@@ -364,18 +392,19 @@ report_add(struct spe_report *r, const struct spe_record *rec, const struct spe_
 	bool has_op = rec->present & SPE_REC_OP_TYPE;
 	enum spe_rep_op op = SPE_REP_OTHER;
 	uint64_t ev = (rec->present & SPE_REC_EVENTS) ? rec->events : 0;
+	unsigned lats;
 
 	if (has_op && rec->op_class == SPE_OP_CLASS_LDST)
 		op = (rec->op_subclass & SPE_OP_LDST_ST) ? SPE_REP_STORE : SPE_REP_LOAD;
 	else if (has_op && rec->op_class == SPE_OP_CLASS_BRANCH)
 		op = SPE_REP_BRANCH;
-	r->total++;
-	r->n[op]++;
-	if (rec->present & SPE_REC_LAT_TOTAL)
+	lats = (rec->present / SPE_REC_LAT_TOTAL) & 7;
+	r->by_lat[op][lats]++;
+	if (lats & 1)
 		lat_add(r, op, 0, rec->lat_total);
-	if (rec->present & SPE_REC_LAT_ISSUE)
+	if (lats & 2)
 		lat_add(r, op, 1, rec->lat_issue);
-	if (rec->present & SPE_REC_LAT_XLAT)
+	if (lats & 4)
 		lat_add(r, op, 2, rec->lat_xlat);
 	if (op == SPE_REP_LOAD || op == SPE_REP_STORE) {
 		int k = op == SPE_REP_STORE;
@@ -413,10 +442,12 @@ int spe_report_merge(struct spe_report *dst, const struct spe_report *src)
 	if (sym_reserve(dst, dst->used + src->used))
 		return SPE_ERR_NOMEM;
 	for (int o = 0; o < SPE_REP_NR_OPS; o++) {
-		dst->n[o] += src->n[o];
+		for (unsigned i = 0; i < 1 << NR_COUNTERS; i++)
+			dst->by_lat[o][i] += src->by_lat[o][i];
 		for (int c = 0; c < NR_COUNTERS; c++) {
-			dst->with_lat[o][c] += src->with_lat[o][c];
-			for (unsigned v = 0; src->with_lat[o][c] && v <= src->lat_hi[o][c]; v++)
+			bool any = with_lat(src, o, c);
+
+			for (unsigned v = 0; any && v <= src->lat_hi[o][c]; v++)
 				dst->lat[o][c][v] += src->lat[o][c][v];
 			if (src->lat_hi[o][c] > dst->lat_hi[o][c])
 				dst->lat_hi[o][c] = src->lat_hi[o][c];
@@ -432,7 +463,6 @@ int spe_report_merge(struct spe_report *dst, const struct spe_report *src)
 	}
 	for (unsigned i = 0; i < 4; i++)
 		dst->br_ev[i] += src->br_ev[i];
-	dst->total += src->total;
 	for (size_t i = 0; i < src->cap; i++)
 		if (src->syms[i].name)
 			sym_add_n(dst, src->syms[i].dso, src->syms[i].name, src->syms[i].count);
@@ -441,13 +471,13 @@ int spe_report_merge(struct spe_report *dst, const struct spe_report *src)
 
 uint64_t spe_report_count(const struct spe_report *r, enum spe_rep_op op)
 {
-	return r->n[op];
+	return op_count(r, op);
 }
 
 unsigned spe_report_percentile(const struct spe_report *r, enum spe_rep_op op,
 			       int counter, double pct)
 {
-	uint64_t n = r->with_lat[op][counter], want, seen = 0;
+	uint64_t n = with_lat(r, op, counter), want, seen = 0;
 
 	if (!n)
 		return 0;
@@ -544,11 +574,15 @@ void spe_report_print(const struct spe_report *r, const struct spe_session_stats
 	struct spe_sink o = { write, ctx, 0 };
 	struct lvl_count lv[MAX_LABELS];
 	struct sym_count *sorted;
+	uint64_t total = op_count(r, SPE_REP_NR_OPS), nr[SPE_REP_NR_OPS];
 	size_t n = 0;
 
+	for (int op = 0; op < SPE_REP_NR_OPS; op++)
+		nr[op] = op_count(r, op);
+
 	spe_sink_printf(&o, "# SPE records: %" PRIu64 "  (load %" PRIu64 ", store %" PRIu64
-	   ", branch %" PRIu64 ", other %" PRIu64 ")\n", r->total, r->n[SPE_REP_LOAD],
-	   r->n[SPE_REP_STORE], r->n[SPE_REP_BRANCH], r->n[SPE_REP_OTHER]);
+	   ", branch %" PRIu64 ", other %" PRIu64 ")\n", total, nr[SPE_REP_LOAD],
+	   nr[SPE_REP_STORE], nr[SPE_REP_BRANCH], nr[SPE_REP_OTHER]);
 
 	spe_sink_printf(&o, "\n## Top symbols by records\n%8s %7s  %-40s %s\n", "records", "share", "symbol", "dso");
 	sorted = malloc((r->used ? r->used : 1) * sizeof(*sorted));
@@ -560,7 +594,7 @@ void spe_report_print(const struct spe_report *r, const struct spe_session_stats
 		qsort(sorted, n, sizeof(*sorted), cmp_count);
 		for (size_t i = 0; i < n && i < top; i++)
 			spe_sink_printf(&o, "%8" PRIu64 " %6.2f%%  %-40s %s\n", sorted[i].count,
-			   pctof(sorted[i].count, r->total), sorted[i].name, sorted[i].dso);
+			   pctof(sorted[i].count, total), sorted[i].name, sorted[i].dso);
 		free(sorted);
 	}
 
@@ -570,10 +604,12 @@ void spe_report_print(const struct spe_report *r, const struct spe_session_stats
 		static const char *const cn[NR_COUNTERS] = { "total", "issue", "translation" };
 
 		for (int c = 0; c < NR_COUNTERS; c++) {
-			if (!r->with_lat[op][c])
+			uint64_t nc = with_lat(r, op, c);
+
+			if (!nc)
 				continue;
 			spe_sink_printf(&o, "%-7s %-11s %9" PRIu64 " %6u %6u %6u %6u %6u\n", op_names[op], cn[c],
-			   r->with_lat[op][c], spe_report_percentile(r, op, c, 50),
+			   nc, spe_report_percentile(r, op, c, 50),
 			   spe_report_percentile(r, op, c, 90), spe_report_percentile(r, op, c, 99),
 			   spe_report_percentile(r, op, c, 99.9),
 			   spe_report_percentile(r, op, c, 100));
@@ -581,7 +617,7 @@ void spe_report_print(const struct spe_report *r, const struct spe_session_stats
 	}
 
 	for (int k = 0; k < 2; k++) {
-		uint64_t nn = r->n[k ? SPE_REP_STORE : SPE_REP_LOAD];
+		uint64_t nn = nr[k ? SPE_REP_STORE : SPE_REP_LOAD];
 		uint64_t l1d_access, l1d_miss, llc_access, llc_miss, tlb_access, tlb_walk, remote;
 
 		if (!nn)
@@ -614,12 +650,12 @@ void spe_report_print(const struct spe_report *r, const struct spe_session_stats
 		   k ? "stores" : "loads", remote);
 	}
 
-	if (r->n[SPE_REP_BRANCH]) {
+	if (nr[SPE_REP_BRANCH]) {
 		uint64_t mispred = r->br_ev[2] + r->br_ev[3], not_taken = r->br_ev[1] + r->br_ev[3];
 
 		spe_sink_printf(&o, "\n## Branches\n  mispredicted %6.2f%% (%" PRIu64 "/%" PRIu64
-		   "), not taken %6.2f%%\n", pctof(mispred, r->n[SPE_REP_BRANCH]), mispred,
-		   r->n[SPE_REP_BRANCH], pctof(not_taken, r->n[SPE_REP_BRANCH]));
+		   "), not taken %6.2f%%\n", pctof(mispred, nr[SPE_REP_BRANCH]), mispred,
+		   nr[SPE_REP_BRANCH], pctof(not_taken, nr[SPE_REP_BRANCH]));
 	}
 
 	if (st) {
