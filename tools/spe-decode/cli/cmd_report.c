@@ -295,6 +295,7 @@ static int run(int argc, char **argv)
 	if (cost.sort) {
 		cost.path = path;
 		cost.threads = r.threads;
+		cost.verbose = verbose;
 		cost.symcfg = symcfg;
 		cost.top = top_given ? top : 0;
 		cost.filter = &rp.filter;
