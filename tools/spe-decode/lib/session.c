@@ -120,7 +120,7 @@ static int deliver_records(struct spe_session *s, uint64_t t_perf)
 
 	aux_queues_refill(&s->aq);
 	aux_queues_walk_begin(&s->aq, &w, t_perf);
-	while ((q = aux_queues_next(&s->aq, &w))) {
+	while ((q = aux_queues_next_inline(&s->aq, &w))) {
 		struct spe_qrecord qr;	/* q_context() sets every field */
 
 		q_context(s, q, &qr, w.t);
