@@ -22,6 +22,7 @@
 #include "spe_sample_synth.h"
 #include "spe_symbols.h"
 #include "spe_report.h"
+#include "spe_views.h"
 #include "data_source_key.h"
 #include "sink_printf.h"
 
@@ -434,6 +435,18 @@ void spe_report_add_record(struct spe_report *r, const struct spe_qrecord *qr,
 			   const struct spe_sym *sym)
 {
 	report_add(r, qr->rec, qr, 0, sym);
+}
+
+int spe_report_feed_record(void *ctx, const struct spe_qrecord *qr)
+{
+	const struct spe_report_feed *f = ctx;
+	const struct spe_record *rec = qr->rec;
+	struct spe_sym sym;
+
+	spe_symbols_lookup(f->syms, qr->pid, (rec->present & SPE_REC_PC) ? rec->pc.addr : 0,
+			   spe_synth_cpumode(rec), &sym);
+	report_add(f->r, rec, qr, 0, &sym);
+	return 0;
 }
 
 int spe_report_merge(struct spe_report *dst, const struct spe_report *src)
