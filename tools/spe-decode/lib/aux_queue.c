@@ -26,13 +26,15 @@
 
 /* ---- Heap of queues by the time of their next record ------------------------ */
 
-static void heap_push(struct aux_queues *qs, uint32_t qi, uint64_t ord)
+/* Inline: a queue merged with others goes back in and comes out about
+ * once per record it gives. */
+static inline __attribute__((always_inline)) void heap_push(struct aux_queues *qs, uint32_t qi, uint64_t ord)
 {
 	spe_qheap_push(qs->heap, &qs->heap_n, qi, ord);
 	qs->q[qi]->on_heap = true;
 }
 
-static void heap_pop(struct aux_queues *qs)
+static inline __attribute__((always_inline)) void heap_pop(struct aux_queues *qs)
 {
 	qs->q[qs->heap[0].qi]->on_heap = false;
 	spe_qheap_pop(qs->heap, &qs->heap_n);
