@@ -55,9 +55,13 @@ LAYERS = {
              ["11-decoder-golden", "10-decoder-unit",
               "12-decoder-perf-diff"]),
     # Reading a recording: perf.data, its AUX queues and windows, samples
-    # (the queues' heap is inline in queue_heap.h).
+    # (the queues' heap is inline in queue_heap.h, the walk's commonest
+    # step in aux_queue.h, the data source's level key in
+    # data_source_key.h).
     "perfdata": ([DEC + f for f in ("sample_synth.c", "data_source.c",
+                                    "data_source_key.h",
                                     "perf_time.c", "aux_queue.c",
+                                    "aux_queue.h",
                                     "aux_window.c", "session.c",
                                     "tid_map.c", "queue_heap.h",
                                     "perf_data_read.c", "perf_recording.c")],

@@ -348,6 +348,26 @@ read -r lat sat < <("$spe" report --sort op "$tmp/sat16.data" | awk '/^ *[0-9]/ 
 [ "$lat" = 9000 ] && [ "$sat" = 10 ] && tap_ok "16-bit counters: 65535 is the saturated value" ||
 	tap_fail "16-bit saturation" "latency $lat sat $sat"
 
+# -v: how the work was split between threads.  Two queues, -j 2: two
+# spans, whose threads' records add up to the file's; the table is the
+# one a single session gives, and -j 1 says it is one session.
+python3 "$gen" 3000 --seed 11 >"$tmp/v0.bin"
+python3 "$gen" 2000 --seed 12 >"$tmp/v1.bin"
+"$spe" wrap -o "$tmp/v.data" "$tmp/v0.bin@0" "$tmp/v1.bin@1"
+"$spe" report --sort sym,op -v -j 2 "$tmp/v.data" >"$tmp/v2.out" 2>"$tmp/v2.err"
+"$spe" report --sort sym,op -j 1 "$tmp/v.data" >"$tmp/v1.out" 2>/dev/null
+total=$("$spe" report "$tmp/v.data" | awk '/^# SPE records:/ {print $4}')
+read -r spans recs threads < <(awk '/: thread [0-9]+: / {s += $5; r += $7; t++} END {print s + 0, r + 0, t + 0}' "$tmp/v2.err")
+if grep -qx 'spe-decode report: 2 spans on 2 threads' "$tmp/v2.err" && [ "$threads" = 2 ] &&
+   [ "$spans" = 2 ] && [ "$recs" = "$total" ] && [ "$total" = 5000 ] &&
+   cmp -s "$tmp/v1.out" "$tmp/v2.out"; then
+	tap_ok "-v -j 2: 2 spans on 2 threads, each thread's spans and records, adding up to the file's $total; the table is -j 1's"
+else
+	tap_fail "-v says the split between threads" "total $total, spans $spans, records $recs: $(cat "$tmp/v2.err")"
+fi
+"$spe" report --sort sym -v -j 1 "$tmp/v.data" 2>&1 >/dev/null | grep -qx 'spe-decode report: one session, 1 decoding thread' &&
+	tap_ok "-v -j 1: one session" || tap_fail "-v -j 1 says one session"
+
 # Usage errors name the problem.
 "$spe" report --sort sym --unresolved pages "$tmp/sy.data" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "unknown --unresolved 'pages' (page, address)" "$tmp/err" &&

@@ -22,11 +22,13 @@
 #include "samples.h"
 #include "split_sessions.h"
 #include "spe_report.h"
+#include "spe_views.h"
 #include "tracepoint_sample.h"
 
 struct rep {
-	struct spe_report *r;
-	struct spe_symbols *syms;
+	/* First: the context of spe_report_feed_record(), which is also
+	 * on_event()'s (a session gives both callbacks one). */
+	struct spe_report_feed feed;	/* the counts, the symbols */
 	struct spe_filter filter;
 	/* Samples of the tracepoints recorded with arm_spe: no part of an
 	 * SPE summary, only counted in its Data section.  Every session of
@@ -41,26 +43,10 @@ static int on_sample(void *ctx, const struct spe_sample *s)
 
 	if (!spe_filter_sample(&rp->filter, s))
 		return 0;
-	spe_symbols_lookup(rp->syms, s->pid, s->ip, s->cpumode, &sym);
-	if (!spe_filter_names_of(&rp->filter, rp->syms, s, &sym))
+	spe_symbols_lookup(rp->feed.syms, s->pid, s->ip, s->cpumode, &sym);
+	if (!spe_filter_names_of(&rp->filter, rp->feed.syms, s, &sym))
 		return 0;
-	spe_report_add(rp->r, s, &sym);
-	return 0;
-}
-
-/*
- * Without filters (always in a split decode: run_split()), every record
- * counts, straight from the record, without making its sample first.
- */
-static int on_record_unfiltered(void *ctx, const struct spe_qrecord *qr)
-{
-	const struct spe_record *rec = qr->rec;
-	struct rep *rp = ctx;
-	struct spe_sym sym;
-
-	spe_symbols_lookup(rp->syms, qr->pid, (rec->present & SPE_REC_PC) ? rec->pc.addr : 0,
-			   spe_synth_cpumode(rec), &sym);
-	spe_report_add_record(rp->r, qr, &sym);
+	spe_report_add(rp->feed.r, s, &sym);
 	return 0;
 }
 
@@ -70,7 +56,7 @@ static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 
 	if (spe_tp_is_sample(ev))
 		rp->tracepoint_samples++;
-	spe_symbols_event(rp->syms, ev);
+	spe_symbols_event(rp->feed.syms, ev);
 	return 0;
 }
 
@@ -100,8 +86,8 @@ static void say_split(const struct spe_split *sp)
 static void free_parts(struct rep *parts, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
-		spe_report_free(parts[i].r);
-		spe_symbols_free(parts[i].syms);
+		spe_report_free(parts[i].feed.r);
+		spe_symbols_free(parts[i].feed.syms);
 	}
 	free(parts);
 }
@@ -112,7 +98,7 @@ static void free_parts(struct rep *parts, unsigned n)
  * counts, added up into parts[0] once all are done.  The counts do not
  * depend on the order of the records, so the summary is the one a single
  * session gives.  Only without filters (the caller's condition), so its
- * records go to on_record_unfiltered().  Returns the exit status; *merged
+ * records go to spe_report_feed_record().  Returns the exit status; *merged
  * says whether parts[0] holds the sum (also of a file with a fault: what
  * the sessions decoded before it).
  */
@@ -126,9 +112,9 @@ static int run_split(struct spe_samples_run *r, struct spe_split *sp,
 	for (unsigned i = 0; i < sp->n; i++) {
 		ctx[i] = &parts[i];
 		/* Symbol tables load once, shared by the spans. */
-		if (spe_report_new(&parts[i].r) ||
-		    spe_cli_symbols_share(&parts[i].syms, symcfg, "report", r->path,
-					  i ? parts[0].syms : NULL, err, sizeof(err))) {
+		if (spe_report_new(&parts[i].feed.r) ||
+		    spe_cli_symbols_share(&parts[i].feed.syms, symcfg, "report", r->path,
+					  i ? parts[0].feed.syms : NULL, err, sizeof(err))) {
 			fprintf(stderr, "spe-decode report: %s\n", err[0] ? err : "out of memory");
 			return 1;
 		}
@@ -137,7 +123,7 @@ static int run_split(struct spe_samples_run *r, struct spe_split *sp,
 	if (status == SPE_SPLIT_RETRY)
 		return status;
 	for (unsigned i = 1; i < sp->n; i++)
-		if (spe_report_merge(parts[0].r, parts[i].r)) {
+		if (spe_report_merge(parts[0].feed.r, parts[i].feed.r)) {
 			fprintf(stderr, "spe-decode report: out of memory\n");
 			return 1;
 		}
@@ -295,6 +281,7 @@ static int run(int argc, char **argv)
 	if (cost.sort) {
 		cost.path = path;
 		cost.threads = r.threads;
+		cost.verbose = verbose;
 		cost.symcfg = symcfg;
 		cost.top = top_given ? top : 0;
 		cost.filter = &rp.filter;
@@ -307,9 +294,11 @@ static int run(int argc, char **argv)
 	 * or 7.3 take for one (SVE "other", calls): perf 6.12's rule. */
 	r.itrace.perf_version = SPE_PERF_6_12;
 	r.path = path;
-	/* Without filters (the only way to a split decode), records. */
+	/* Without filters (the only way to a split decode), every record
+	 * counts, straight from the record, without making its sample
+	 * first: the session calls the report itself. */
 	if (!spe_filter_active(&rp.filter))
-		r.on_record = on_record_unfiltered;
+		r.on_record = spe_report_feed_record;
 	out = malloc(sizeof(*out));
 	if (out && !spe_filter_active(&rp.filter) &&
 	    spe_split_plan(path, r.threads ? r.threads : spe_cli_default_threads(), &split)) {
@@ -320,7 +309,7 @@ static int run(int argc, char **argv)
 		if (status != SPE_SPLIT_RETRY) {
 			if (!merged || !printable(status, &r))
 				goto out;
-			rp.r = parts[0].r;
+			rp.feed.r = parts[0].feed.r;
 			rp.tracepoint_samples = parts[0].tracepoint_samples;
 			goto print;
 		}
@@ -332,8 +321,8 @@ static int run(int argc, char **argv)
 		parts = NULL;
 		memset(&r.stats, 0, sizeof(r.stats));
 	}
-	if (!out || spe_report_new(&rp.r) ||
-	    spe_cli_symbols_new(&rp.syms, &symcfg, "report", path, err, sizeof(err))) {
+	if (!out || spe_report_new(&rp.feed.r) ||
+	    spe_cli_symbols_new(&rp.feed.syms, &symcfg, "report", path, err, sizeof(err))) {
 		fprintf(stderr, "spe-decode report: %s\n", err[0] ? err : "out of memory");
 		status = 1;
 		goto out;
@@ -346,7 +335,7 @@ static int run(int argc, char **argv)
 print:
 	spe_output_init(out, STDOUT_FILENO);
 	spe_output_printf(out, "# spe-decode report of %s\n", path);
-	spe_report_print(rp.r, &r.stats, top, spe_output_sink, out);
+	spe_report_print(rp.feed.r, &r.stats, top, spe_output_sink, out);
 	/* The last lines of the Data section, which ends the report. */
 	if (rp.tracepoint_samples)
 		spe_output_printf(out, "  tracepoint samples %" PRIu64 ", not summarised here "
@@ -356,10 +345,10 @@ print:
 out:
 	if (parts) {
 		free_parts(parts, split.n);
-		rp.r = NULL;
+		rp.feed.r = NULL;
 	}
-	spe_symbols_free(rp.syms);
-	spe_report_free(rp.r);
+	spe_symbols_free(rp.feed.syms);
+	spe_report_free(rp.feed.r);
 	free(out);
 	return status ? status : header_status;
 }

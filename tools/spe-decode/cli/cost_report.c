@@ -120,7 +120,8 @@ static int print_separated(struct spe_output *out, const struct spe_cost_table *
 int spe_cli_cost_report(const struct spe_cost_report_opts *o)
 {
 	struct spe_view_run vr = { .cmd = "report", .path = o->path, .symcfg = o->symcfg,
-				   .on_view = on_view, .threads = o->threads };
+				   .on_view = on_view, .threads = o->threads,
+				   .verbose = o->verbose };
 	struct spe_cost_table *t;
 	struct spe_output *out = NULL;
 	char why[256] = "";

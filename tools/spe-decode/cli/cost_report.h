@@ -17,6 +17,7 @@ struct spe_cost_report_opts {
 	double percent_limit;
 	size_t top;			/* 0: every row */
 	unsigned threads;		/* decoding threads, 0: default */
+	bool verbose;			/* -v: how the work was split, on stderr */
 	enum spe_view_unresolved unresolved;	/* rows of ips without a symbol */
 	const struct spe_filter *filter;	/* the samples counted; NULL: all */
 	const char *separator;		/* perf's -t: columns split by it, unpadded */

@@ -141,20 +141,48 @@ struct span_queue {
 	struct part *parts;
 	unsigned n;
 	atomic_uint next;
-	const struct spe_split *sp;
+	struct spe_split *sp;
+};
+
+/* A thread taking spans: the queue, and which thread it is (ran_by). */
+struct span_worker_arg {
+	struct span_queue *sq;
+	unsigned thread;
 };
 
 static void *span_worker(void *arg)
 {
-	struct span_queue *sq = arg;
+	const struct span_worker_arg *wa = arg;
+	struct span_queue *sq = wa->sq;
 	unsigned i;
 
 	while ((i = atomic_fetch_add(&sq->next, 1)) < sq->n) {
 		sq->parts[i].status = spe_samples_execute(&sq->parts[i].run);
+		/* Before span_done, which may free what the run points to;
+		 * its stats are its own. */
+		sq->sp->ran_by[i] = wa->thread;
+		sq->sp->records[i] = sq->parts[i].run.stats.records;
 		if (sq->sp->span_done)
 			sq->sp->span_done(sq->sp->span_done_arg, i);
 	}
 	return NULL;
+}
+
+void spe_split_say_threads(const struct spe_split *sp, const char *cmd)
+{
+	fprintf(stderr, "spe-decode %s: %u spans on %u threads\n", cmd, sp->n, sp->threads);
+	for (unsigned t = 0; t < sp->threads; t++) {
+		unsigned spans = 0;
+		uint64_t records = 0;
+
+		for (unsigned i = 0; i < sp->n; i++)
+			if (sp->ran_by[i] == t) {
+				spans++;
+				records += sp->records[i];
+			}
+		fprintf(stderr, "spe-decode %s: thread %u: %u span%s, %llu records\n", cmd, t + 1,
+			spans, spans == 1 ? "" : "s", (unsigned long long)records);
+	}
 }
 
 /* The sessions' counts as one session's: the sideband's (AUX flags, lost
@@ -211,6 +239,7 @@ int spe_split_execute(struct spe_samples_run *run, struct spe_split *sp, void *c
 	struct part *parts = calloc(sp->n, sizeof(*parts));
 	struct span_queue sq = { .parts = parts, .n = sp->n, .sp = sp };
 	pthread_t thread[SPE_SPLIT_MAX];
+	struct span_worker_arg wa[SPE_SPLIT_MAX];
 	unsigned started = 0;
 	bool mixed = false;
 	int status = 0;
@@ -235,11 +264,13 @@ int spe_split_execute(struct spe_samples_run *run, struct spe_split *sp, void *c
 		p->run.defer_decode_errors = true;
 	}
 	atomic_init(&sq.next, 0);
+	for (unsigned t = 0; t < sp->threads && t < SPE_SPLIT_MAX; t++)
+		wa[t] = (struct span_worker_arg){ .sq = &sq, .thread = t };
 	/* This thread takes spans too; without more threads, all of them. */
 	while (started + 1 < sp->threads && started + 1 < sp->n &&
-	       !pthread_create(&thread[started], NULL, span_worker, &sq))
+	       !pthread_create(&thread[started], NULL, span_worker, &wa[started + 1]))
 		started++;
-	span_worker(&sq);
+	span_worker(&wa[0]);
 	while (started)
 		pthread_join(thread[--started], NULL);
 	{

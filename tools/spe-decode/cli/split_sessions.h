@@ -48,6 +48,10 @@ struct spe_split {
 	 */
 	void (*span_done)(void *arg, unsigned i);
 	void *span_done_arg;
+	/* Filled in by spe_split_execute(): which thread ran span i (0 the
+	 * caller's, then in the order started), and its records. */
+	unsigned ran_by[SPE_SPLIT_MAX];
+	uint64_t records[SPE_SPLIT_MAX];
 };
 
 /*
@@ -78,5 +82,14 @@ bool spe_split_plan(const char *path, unsigned threads, struct spe_split *sp);
  */
 #define SPE_SPLIT_RETRY	(-1)
 int spe_split_execute(struct spe_samples_run *run, struct spe_split *sp, void *const *ctx);
+
+/*
+ * After spe_split_execute(): how the work was split, on stderr (-v), a
+ * line for the spans and threads, then one per thread with the spans it
+ * ran and their records:
+ *   spe-decode CMD: 8 spans on 2 threads
+ *   spe-decode CMD: thread 1: 4 spans, 1600000 records
+ */
+void spe_split_say_threads(const struct spe_split *sp, const char *cmd);
 
 #endif /* SPE_DECODE_CLI_SPLIT_SESSIONS_H */

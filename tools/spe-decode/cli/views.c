@@ -146,6 +146,11 @@ static int run_split(struct spe_view_run *vr, struct spe_split *sp)
 	sp->span_done = span_done;
 	sp->span_done_arg = &vs;
 	status = spe_split_execute(&vr->r, sp, ctx);
+	if (vr->verbose && status == SPE_SPLIT_RETRY)
+		fprintf(stderr, "spe-decode %s: %s: decoding again in one session\n", vr->cmd,
+			sp->retry_reason);
+	else if (vr->verbose)
+		spe_split_say_threads(sp, vr->cmd);
 	pthread_mutex_destroy(&vs.lock);
 	free_subs(vs.sub, sp->n, vr);
 	if (vs.merge_failed)
@@ -207,6 +212,13 @@ int spe_view_run_execute(struct spe_view_run *vr)
 		if (status != SPE_SPLIT_RETRY)
 			goto done;
 		status = 0;
+	}
+	if (!status && vr->verbose)
+	{
+		unsigned n = vr->threads ? vr->threads : spe_cli_default_threads();
+
+		fprintf(stderr, "spe-decode %s: one session, %u decoding thread%s\n", vr->cmd, n,
+			n == 1 ? "" : "s");
 	}
 	if (!status)
 		status = spe_samples_execute(&vr->r);

@@ -30,6 +30,8 @@ struct spe_view_run {
 	/* A second pass over the file: what is wrong with it was said by
 	 * the first, and is not said again (its exit status still counts). */
 	bool again;
+	/* -v: say on stderr how the work was split between threads. */
+	bool verbose;
 	/*
 	 * A view whose counts add up (report --sort) sets these: then,
 	 * without filters, wants or on_event, the pipeline runs as sessions

@@ -26,24 +26,21 @@
 
 /* ---- Heap of queues by the time of their next record ------------------------ */
 
-static void heap_push(struct aux_queues *qs, uint32_t qi, uint64_t ord)
+/* Inline: a queue merged with others goes back in and comes out about
+ * once per record it gives. */
+static inline __attribute__((always_inline)) void heap_push(struct aux_queues *qs, uint32_t qi, uint64_t ord)
 {
 	spe_qheap_push(qs->heap, &qs->heap_n, qi, ord);
 	qs->q[qi]->on_heap = true;
 }
 
-static void heap_pop(struct aux_queues *qs)
+static inline __attribute__((always_inline)) void heap_pop(struct aux_queues *qs)
 {
 	qs->q[qs->heap[0].qi]->on_heap = false;
 	spe_qheap_pop(qs->heap, &qs->heap_n);
 }
 
 /* ---- Queues ------------------------------------------------------------------ */
-
-static uint64_t q_perf_time(const struct aux_queues *qs, uint64_t ts)
-{
-	return qs->tc ? spe_time_to_perf_inline(qs->tc, ts) : ts;
-}
 
 static void q_note_error(struct aux_queues *qs, uint64_t off)
 {
@@ -107,15 +104,9 @@ static bool q_advance_threaded(struct aux_queues *qs, struct aux_queue *q)
 			continue;
 		}
 		q->recp = &it->rec;	/* valid until the queue's next item */
-		q->last_end = it->rec.offset + it->rec.size;
 		q->cur_data_off = it->data_off;
 		q->cur_aux_off = it->aux_off;
-		q->rec_ts = (it->rec.present & SPE_REC_TIMESTAMP) ? it->rec.timestamp : 0;
-		if (q->rec_ts > q->last_ts)
-			q->last_ts = q->rec_ts;
-		q->time = q_perf_time(qs, q->rec_ts);
-		q->has_rec = true;
-		qs->st->records++;
+		aux_queue_took(qs, q, &it->rec);
 		return true;
 	}
 	return false;
@@ -123,17 +114,20 @@ static bool q_advance_threaded(struct aux_queues *qs, struct aux_queue *q)
 
 /*
  * Decode q's next complete record into q->rec; false when q is empty.
- * Inline: once per record, in aux_queues_next() above all.
+ * ret: what q's decoder returned last, when the caller called it
+ * (aux_queues_next_inline()), AQ_DECODE when it did not, AQ_TOOK when
+ * that was a record, already taken.  Inline: once per record, in
+ * aux_queues_next_after() above all.
  */
-static inline __attribute__((always_inline)) bool q_advance(struct aux_queues *qs,
-							     struct aux_queue *q)
+static inline __attribute__((always_inline)) bool q_advance_from(struct aux_queues *qs,
+								  struct aux_queue *q, int ret)
 {
+	if (ret == AQ_TOOK)
+		return true;
 	if (qs->dw)
 		return q_advance_threaded(qs, q);
-	for (;;) {
-		int ret;
-
-		if (!q->active) {
+	for (;; ret = AQ_DECODE) {
+		if (ret == AQ_DECODE && !q->active) {
 			struct q_buffer *b;
 
 			if (!q->count)
@@ -145,7 +139,8 @@ static inline __attribute__((always_inline)) bool q_advance(struct aux_queues *q
 				return false;
 			q->active = true;
 		}
-		ret = spe_decoder_next(&q->dec, &q->rec);
+		if (ret == AQ_DECODE)
+			ret = spe_decoder_next(&q->dec, &q->rec);
 		if (ret == SPE_ERR_MORE) {
 			if (aux_window_advance(&q->win, &q->dec)) {
 				q_read_failed(qs, aux_window_file_offset(&q->win), q->win.err);
@@ -155,15 +150,7 @@ static inline __attribute__((always_inline)) bool q_advance(struct aux_queues *q
 		}
 		q->recp = &q->rec;
 		if (ret == 1) {
-			q->last_end = q->rec.offset + q->rec.size;
-			/* perf: a record's time is its own timestamp (0 without
-			 * one); the queue's position is the newest seen. */
-			q->rec_ts = (q->rec.present & SPE_REC_TIMESTAMP) ? q->rec.timestamp : 0;
-			if (q->rec_ts > q->last_ts)
-				q->last_ts = q->rec_ts;
-			q->time = q_perf_time(qs, q->rec_ts);
-			q->has_rec = true;
-			qs->st->records++;
+			aux_queue_took(qs, q, &q->rec);
 			return true;
 		}
 		if (ret == 0) {
@@ -195,14 +182,19 @@ void aux_queues_walk_begin(struct aux_queues *qs, struct aux_queues_walk *w, uin
 	w->cur = NULL;
 }
 
-/* The queue handed out last moves on to its next record; back on the
- * heap if that is not older than w->limit. */
-static struct aux_queue *walk_stay(struct aux_queues *qs, struct aux_queues_walk *w)
+static inline bool q_advance(struct aux_queues *qs, struct aux_queue *q)
+{
+	return q_advance_from(qs, q, AQ_DECODE);
+}
+
+/* The queue handed out last moves on to its next record (ret: as for
+ * q_advance_from()); back on the heap if that is not older than w->limit. */
+static struct aux_queue *walk_stay(struct aux_queues *qs, struct aux_queues_walk *w, int ret)
 {
 	struct aux_queue *q = w->cur;
 
 	w->cur = NULL;
-	if (!q_advance(qs, q))
+	if (!q_advance_from(qs, q, ret))
 		return NULL;
 	if (q->last_ts >= w->limit) {
 		heap_push(qs, q->index, q->last_ts);
@@ -211,9 +203,9 @@ static struct aux_queue *walk_stay(struct aux_queues *qs, struct aux_queues_walk
 	return q;
 }
 
-struct aux_queue *aux_queues_next(struct aux_queues *qs, struct aux_queues_walk *w)
+struct aux_queue *aux_queues_next_after(struct aux_queues *qs, struct aux_queues_walk *w, int ret)
 {
-	struct aux_queue *q = w->cur ? walk_stay(qs, w) : NULL;
+	struct aux_queue *q = w->cur ? walk_stay(qs, w, ret) : NULL;
 
 	if (!q) {
 		if (!qs->heap_n || qs->err || qs->heap[0].ord >= w->t)

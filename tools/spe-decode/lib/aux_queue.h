@@ -16,6 +16,7 @@
 
 #include "aux_window.h"
 #include "decode_workers.h"
+#include "perf_time_inline.h"
 #include "queue_heap.h"
 #include "spe_decode.h"
 #include "spe_data_source.h"
@@ -129,7 +130,62 @@ struct aux_queues_walk {
 };
 
 void aux_queues_walk_begin(struct aux_queues *qs, struct aux_queues_walk *w, uint64_t t_perf);
-struct aux_queue *aux_queues_next(struct aux_queues *qs, struct aux_queues_walk *w);
+
+/*
+ * aux_queues_next() after the caller decoded w->cur's next record itself
+ * (aux_queues_next_inline()): ret is what spe_decoder_next() returned, or
+ * AQ_TOOK when that was a record aux_queue_took() took, or AQ_DECODE when
+ * the caller did not decode (spe_decoder_next() returns neither).
+ */
+#define AQ_DECODE	2
+#define AQ_TOOK		3
+struct aux_queue *aux_queues_next_after(struct aux_queues *qs, struct aux_queues_walk *w, int ret);
+
+/* rec, just decoded from q: q's place in time and the count of records. */
+static inline void aux_queue_took(struct aux_queues *qs, struct aux_queue *q,
+				  const struct spe_record *rec)
+{
+	q->last_end = rec->offset + rec->size;
+	/* perf: a record's time is its own timestamp (0 without one); the
+	 * queue's position is the newest seen. */
+	q->rec_ts = (rec->present & SPE_REC_TIMESTAMP) ? rec->timestamp : 0;
+	if (q->rec_ts > q->last_ts)
+		q->last_ts = q->rec_ts;
+	q->time = qs->tc ? spe_time_to_perf_inline(qs->tc, q->rec_ts) : q->rec_ts;
+	q->has_rec = true;
+	qs->st->records++;
+}
+
+static inline struct aux_queue *aux_queues_next(struct aux_queues *qs, struct aux_queues_walk *w)
+{
+	return aux_queues_next_after(qs, w, AQ_DECODE);
+}
+
+/*
+ * aux_queues_next() with its commonest case inline, once per record: the
+ * queue handed out last, decoded in this thread, gives its next record
+ * from the buffer it is in, and that record is older than the next
+ * queue's (w->limit), so the same queue is handed out again.  Anything
+ * else goes on in aux_queues_next_after() from where this stopped.
+ */
+static inline struct aux_queue *aux_queues_next_inline(struct aux_queues *qs,
+						       struct aux_queues_walk *w)
+{
+	struct aux_queue *q = w->cur;
+	int ret;
+
+	if (!q || qs->dw || !q->active)
+		return aux_queues_next_after(qs, w, AQ_DECODE);
+	ret = spe_decoder_next(&q->dec, &q->rec);
+	if (ret != 1)
+		return aux_queues_next_after(qs, w, ret);
+	q->recp = &q->rec;
+	aux_queue_took(qs, q, &q->rec);
+	if (q->last_ts >= w->limit)
+		return aux_queues_next_after(qs, w, AQ_TOOK);
+	q->has_rec = false;	/* the caller's now */
+	return q;
+}
 void aux_queues_walk_end(struct aux_queues *qs, struct aux_queues_walk *w);
 
 /* Decode the queued buffers ahead with cfg.threads threads, if it can. */

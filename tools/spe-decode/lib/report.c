@@ -22,6 +22,8 @@
 #include "spe_sample_synth.h"
 #include "spe_symbols.h"
 #include "spe_report.h"
+#include "spe_views.h"
+#include "data_source_key.h"
 #include "sink_printf.h"
 
 #define LAT_BUCKETS	65536
@@ -58,6 +60,28 @@ struct level_cache {
 	bool valid;
 };
 
+/*
+ * From a record, straight: a direct-mapped cache from what its level
+ * depends on (spe_ds_level_key(), which says load or store) to its
+ * label's slot and whether a peer cache served it, so that a record
+ * counted before costs neither the data source's synthesis nor its label.
+ */
+#define SRC_CACHE	256
+
+struct src_cache {
+	uint64_t key;			/* 0: empty */
+	uint8_t slot;
+	bool peer;
+};
+
+/*
+ * The events a load or store is counted by (L1D access and refill, TLB
+ * access and walk, LLC access and miss, remote: bits 2-5 and 8-10), packed
+ * into 7 bits: one count per combination, not seven sums per record.
+ */
+#define EV_IDX(ev)	((unsigned)(((ev) >> 2) & 0xf) | (unsigned)(((ev) >> 4) & 0x70))
+#define EV_COMBOS	128
+
 struct lvl_count {
 	char label[LABEL_LEN];
 	uint64_t n;
@@ -82,16 +106,16 @@ struct spe_report {
 	uint32_t *lat[SPE_REP_NR_OPS][NR_COUNTERS];
 	uint32_t *lat_block;
 	uint16_t lat_hi[SPE_REP_NR_OPS][NR_COUNTERS];
-	uint64_t n[SPE_REP_NR_OPS];
-	uint64_t with_lat[SPE_REP_NR_OPS][NR_COUNTERS];
+	/* Records of each op by which latency counters they carry (bit c:
+	 * counter c): their number and each counter's, one count a record. */
+	uint64_t by_lat[SPE_REP_NR_OPS][1 << NR_COUNTERS];
 	struct lvl_count level[2][MAX_LABELS];	/* [load/store][label] */
 	unsigned nr_levels[2];
 	struct level_cache level_cache[2][LEVEL_CACHE];
+	struct src_cache src_cache[SRC_CACHE];
 	uint64_t peer[2];		/* snooped from a peer cache */
-	uint64_t l1d_access[2], l1d_miss[2], llc_access[2], llc_miss[2];
-	uint64_t tlb_access[2], tlb_walk[2], remote[2];
-	uint64_t mispred, not_taken;
-	uint64_t total;
+	uint64_t ldst_ev[2][EV_COMBOS];	/* [load/store][EV_IDX(events)] */
+	uint64_t br_ev[4];		/* branches by not taken (bit 0), mispredicted (bit 1) */
 	struct sym_count *syms;		/* open addressing on (dso, name) */
 	size_t cap, used;
 	size_t last;			/* slot counted last: samples come in runs */
@@ -287,14 +311,75 @@ static inline void level_add(struct spe_report *r, int k, uint64_t data_src)
 		level_add_new(r, k, lc, data_src);
 }
 
+/*
+ * A record's level from the record (spe_report_add_record()): its cache
+ * entry, or its data source synthesised, labelled and cached.
+ */
+static __attribute__((noinline)) void src_add_new(struct spe_report *r, int k,
+						 struct src_cache *sc, uint64_t key,
+						 const struct spe_qrecord *qr)
+{
+	union perf_mem_data_src d = { .val = spe_synth_data_src(qr) };
+	struct level_cache *lc = &r->level_cache[k][(d.val * 0x9e3779b97f4a7c15ull) >> 58];
+
+	level_add(r, k, d.val);
+	*sc = (struct src_cache){ .key = key, .slot = lc->slot,
+				  .peer = !!(d.mem_snoopx & PERF_MEM_SNOOPX_PEER) };
+	r->peer[k] += sc->peer;
+}
+
+static inline void src_add(struct spe_report *r, int k, const struct spe_qrecord *qr,
+			   uint64_t ev)
+{
+	const struct spe_record *rec = qr->rec;
+	uint64_t key = spe_ds_level_key(qr->ds_table, k, rec->present & SPE_REC_DATA_SOURCE,
+					rec->data_source, ev);
+	struct src_cache *sc = &r->src_cache[(key * 0x9e3779b97f4a7c15ull) >> 56];
+
+	if (sc->key == key) {
+		r->level[k][sc->slot].n++;
+		r->peer[k] += sc->peer;
+	} else {
+		src_add_new(r, k, sc, key, qr);
+	}
+}
+
+/* The records of op (every op: SPE_REP_NR_OPS). */
+static uint64_t op_count(const struct spe_report *r, int op)
+{
+	uint64_t n = 0;
+
+	for (int o = op < SPE_REP_NR_OPS ? op : 0; o < SPE_REP_NR_OPS; o++) {
+		for (unsigned i = 0; i < 1 << NR_COUNTERS; i++)
+			n += r->by_lat[o][i];
+		if (op < SPE_REP_NR_OPS)
+			break;
+	}
+	return n;
+}
+
+/* The records of op with counter c. */
+static uint64_t with_lat(const struct spe_report *r, int op, int c)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < 1 << NR_COUNTERS; i++)
+		if (i >> c & 1)
+			n += r->by_lat[op][i];
+	return n;
+}
+
 /* Counter c's value v of a record of op. */
 static inline void lat_add(struct spe_report *r, enum spe_rep_op op, int c, uint16_t v)
 {
 	r->lat[op][c][v]++;
-	r->with_lat[op][c]++;
 	if (v > r->lat_hi[op][c])
 		r->lat_hi[op][c] = v;
 }
+
+/* The present bits of the three counters, in counter order: by_lat's index. */
+_Static_assert(SPE_REC_LAT_ISSUE == SPE_REC_LAT_TOTAL << 1 &&
+	       SPE_REC_LAT_XLAT == SPE_REC_LAT_TOTAL << 2, "latency present bits side by side");
 
 /*
  * One record: its data_src is given, or with @qr, found from the record
@@ -308,39 +393,34 @@ report_add(struct spe_report *r, const struct spe_record *rec, const struct spe_
 	bool has_op = rec->present & SPE_REC_OP_TYPE;
 	enum spe_rep_op op = SPE_REP_OTHER;
 	uint64_t ev = (rec->present & SPE_REC_EVENTS) ? rec->events : 0;
+	unsigned lats;
 
 	if (has_op && rec->op_class == SPE_OP_CLASS_LDST)
 		op = (rec->op_subclass & SPE_OP_LDST_ST) ? SPE_REP_STORE : SPE_REP_LOAD;
 	else if (has_op && rec->op_class == SPE_OP_CLASS_BRANCH)
 		op = SPE_REP_BRANCH;
-	r->total++;
-	r->n[op]++;
-	if (rec->present & SPE_REC_LAT_TOTAL)
+	lats = (rec->present / SPE_REC_LAT_TOTAL) & 7;
+	r->by_lat[op][lats]++;
+	if (lats & 1)
 		lat_add(r, op, 0, rec->lat_total);
-	if (rec->present & SPE_REC_LAT_ISSUE)
+	if (lats & 2)
 		lat_add(r, op, 1, rec->lat_issue);
-	if (rec->present & SPE_REC_LAT_XLAT)
+	if (lats & 4)
 		lat_add(r, op, 2, rec->lat_xlat);
 	if (op == SPE_REP_LOAD || op == SPE_REP_STORE) {
 		int k = op == SPE_REP_STORE;
-		union perf_mem_data_src d;
 
-		if (qr)
-			data_src = spe_synth_data_src(qr);
-		d.val = data_src;
+		if (qr) {
+			src_add(r, k, qr, ev);
+		} else {
+			union perf_mem_data_src d = { .val = data_src };
 
-		level_add(r, k, data_src);
-		r->peer[k] += !!(d.mem_snoopx & PERF_MEM_SNOOPX_PEER);
-		r->l1d_access[k] += !!(ev & SPE_EV_L1D_ACCESS);
-		r->l1d_miss[k] += !!(ev & SPE_EV_L1D_REFILL);
-		r->llc_access[k] += !!(ev & SPE_EV_LLC_ACCESS);
-		r->llc_miss[k] += !!(ev & SPE_EV_LLC_MISS);
-		r->tlb_access[k] += !!(ev & SPE_EV_TLB_ACCESS);
-		r->tlb_walk[k] += !!(ev & SPE_EV_TLB_WALK);
-		r->remote[k] += !!(ev & SPE_EV_REMOTE_ACCESS);
+			level_add(r, k, data_src);
+			r->peer[k] += !!(d.mem_snoopx & PERF_MEM_SNOOPX_PEER);
+		}
+		r->ldst_ev[k][EV_IDX(ev)]++;
 	} else if (op == SPE_REP_BRANCH) {
-		r->mispred += !!(ev & SPE_EV_MISPRED);
-		r->not_taken += !!(ev & SPE_EV_NOT_TAKEN);
+		r->br_ev[(ev >> 6) & 3]++;
 	}
 	if (sym)
 		sym_add_n(r, sym->dso, sym->name, 1);
@@ -357,16 +437,30 @@ void spe_report_add_record(struct spe_report *r, const struct spe_qrecord *qr,
 	report_add(r, qr->rec, qr, 0, sym);
 }
 
+int spe_report_feed_record(void *ctx, const struct spe_qrecord *qr)
+{
+	const struct spe_report_feed *f = ctx;
+	const struct spe_record *rec = qr->rec;
+	struct spe_sym sym;
+
+	spe_symbols_lookup(f->syms, qr->pid, (rec->present & SPE_REC_PC) ? rec->pc.addr : 0,
+			   spe_synth_cpumode(rec), &sym);
+	report_add(f->r, rec, qr, 0, &sym);
+	return 0;
+}
+
 int spe_report_merge(struct spe_report *dst, const struct spe_report *src)
 {
 	/* The one step that can fail comes first: dst is whole or unchanged. */
 	if (sym_reserve(dst, dst->used + src->used))
 		return SPE_ERR_NOMEM;
 	for (int o = 0; o < SPE_REP_NR_OPS; o++) {
-		dst->n[o] += src->n[o];
+		for (unsigned i = 0; i < 1 << NR_COUNTERS; i++)
+			dst->by_lat[o][i] += src->by_lat[o][i];
 		for (int c = 0; c < NR_COUNTERS; c++) {
-			dst->with_lat[o][c] += src->with_lat[o][c];
-			for (unsigned v = 0; src->with_lat[o][c] && v <= src->lat_hi[o][c]; v++)
+			bool any = with_lat(src, o, c);
+
+			for (unsigned v = 0; any && v <= src->lat_hi[o][c]; v++)
 				dst->lat[o][c][v] += src->lat[o][c][v];
 			if (src->lat_hi[o][c] > dst->lat_hi[o][c])
 				dst->lat_hi[o][c] = src->lat_hi[o][c];
@@ -377,17 +471,11 @@ int spe_report_merge(struct spe_report *dst, const struct spe_report *src)
 			dst->level[k][level_slot(dst, k, src->level[k][i].label)].n +=
 				src->level[k][i].n;
 		dst->peer[k] += src->peer[k];
-		dst->l1d_access[k] += src->l1d_access[k];
-		dst->l1d_miss[k] += src->l1d_miss[k];
-		dst->llc_access[k] += src->llc_access[k];
-		dst->llc_miss[k] += src->llc_miss[k];
-		dst->tlb_access[k] += src->tlb_access[k];
-		dst->tlb_walk[k] += src->tlb_walk[k];
-		dst->remote[k] += src->remote[k];
+		for (unsigned i = 0; i < EV_COMBOS; i++)
+			dst->ldst_ev[k][i] += src->ldst_ev[k][i];
 	}
-	dst->mispred += src->mispred;
-	dst->not_taken += src->not_taken;
-	dst->total += src->total;
+	for (unsigned i = 0; i < 4; i++)
+		dst->br_ev[i] += src->br_ev[i];
 	for (size_t i = 0; i < src->cap; i++)
 		if (src->syms[i].name)
 			sym_add_n(dst, src->syms[i].dso, src->syms[i].name, src->syms[i].count);
@@ -396,13 +484,13 @@ int spe_report_merge(struct spe_report *dst, const struct spe_report *src)
 
 uint64_t spe_report_count(const struct spe_report *r, enum spe_rep_op op)
 {
-	return r->n[op];
+	return op_count(r, op);
 }
 
 unsigned spe_report_percentile(const struct spe_report *r, enum spe_rep_op op,
 			       int counter, double pct)
 {
-	uint64_t n = r->with_lat[op][counter], want, seen = 0;
+	uint64_t n = with_lat(r, op, counter), want, seen = 0;
 
 	if (!n)
 		return 0;
@@ -416,6 +504,17 @@ unsigned spe_report_percentile(const struct spe_report *r, enum spe_rep_op op,
 			return v;
 	}
 	return r->lat_hi[op][counter];
+}
+
+/* The loads (k 0) or stores (k 1) with event ev (one SPE_EV_* bit). */
+static uint64_t ldst_with(const struct spe_report *r, int k, uint64_t ev)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < EV_COMBOS; i++)
+		if (i & EV_IDX(ev))
+			n += r->ldst_ev[k][i];
+	return n;
 }
 
 static double pctof(uint64_t a, uint64_t b)
@@ -488,11 +587,15 @@ void spe_report_print(const struct spe_report *r, const struct spe_session_stats
 	struct spe_sink o = { write, ctx, 0 };
 	struct lvl_count lv[MAX_LABELS];
 	struct sym_count *sorted;
+	uint64_t total = op_count(r, SPE_REP_NR_OPS), nr[SPE_REP_NR_OPS];
 	size_t n = 0;
 
+	for (int op = 0; op < SPE_REP_NR_OPS; op++)
+		nr[op] = op_count(r, op);
+
 	spe_sink_printf(&o, "# SPE records: %" PRIu64 "  (load %" PRIu64 ", store %" PRIu64
-	   ", branch %" PRIu64 ", other %" PRIu64 ")\n", r->total, r->n[SPE_REP_LOAD],
-	   r->n[SPE_REP_STORE], r->n[SPE_REP_BRANCH], r->n[SPE_REP_OTHER]);
+	   ", branch %" PRIu64 ", other %" PRIu64 ")\n", total, nr[SPE_REP_LOAD],
+	   nr[SPE_REP_STORE], nr[SPE_REP_BRANCH], nr[SPE_REP_OTHER]);
 
 	spe_sink_printf(&o, "\n## Top symbols by records\n%8s %7s  %-40s %s\n", "records", "share", "symbol", "dso");
 	sorted = malloc((r->used ? r->used : 1) * sizeof(*sorted));
@@ -504,7 +607,7 @@ void spe_report_print(const struct spe_report *r, const struct spe_session_stats
 		qsort(sorted, n, sizeof(*sorted), cmp_count);
 		for (size_t i = 0; i < n && i < top; i++)
 			spe_sink_printf(&o, "%8" PRIu64 " %6.2f%%  %-40s %s\n", sorted[i].count,
-			   pctof(sorted[i].count, r->total), sorted[i].name, sorted[i].dso);
+			   pctof(sorted[i].count, total), sorted[i].name, sorted[i].dso);
 		free(sorted);
 	}
 
@@ -514,10 +617,12 @@ void spe_report_print(const struct spe_report *r, const struct spe_session_stats
 		static const char *const cn[NR_COUNTERS] = { "total", "issue", "translation" };
 
 		for (int c = 0; c < NR_COUNTERS; c++) {
-			if (!r->with_lat[op][c])
+			uint64_t nc = with_lat(r, op, c);
+
+			if (!nc)
 				continue;
 			spe_sink_printf(&o, "%-7s %-11s %9" PRIu64 " %6u %6u %6u %6u %6u\n", op_names[op], cn[c],
-			   r->with_lat[op][c], spe_report_percentile(r, op, c, 50),
+			   nc, spe_report_percentile(r, op, c, 50),
 			   spe_report_percentile(r, op, c, 90), spe_report_percentile(r, op, c, 99),
 			   spe_report_percentile(r, op, c, 99.9),
 			   spe_report_percentile(r, op, c, 100));
@@ -525,7 +630,8 @@ void spe_report_print(const struct spe_report *r, const struct spe_session_stats
 	}
 
 	for (int k = 0; k < 2; k++) {
-		uint64_t nn = r->n[k ? SPE_REP_STORE : SPE_REP_LOAD];
+		uint64_t nn = nr[k ? SPE_REP_STORE : SPE_REP_LOAD];
+		uint64_t l1d_access, l1d_miss, llc_access, llc_miss, tlb_access, tlb_walk, remote;
 
 		if (!nn)
 			continue;
@@ -539,21 +645,31 @@ void spe_report_print(const struct spe_report *r, const struct spe_session_stats
 		if (r->peer[k])
 			spe_sink_printf(&o, "%9" PRIu64 " %6.2f%%  of them from a peer cache (snoop Peer)\n",
 			   r->peer[k], pctof(r->peer[k], nn));
+		l1d_access = ldst_with(r, k, SPE_EV_L1D_ACCESS);
+		l1d_miss = ldst_with(r, k, SPE_EV_L1D_REFILL);
+		llc_access = ldst_with(r, k, SPE_EV_LLC_ACCESS);
+		llc_miss = ldst_with(r, k, SPE_EV_LLC_MISS);
+		tlb_access = ldst_with(r, k, SPE_EV_TLB_ACCESS);
+		tlb_walk = ldst_with(r, k, SPE_EV_TLB_WALK);
+		remote = ldst_with(r, k, SPE_EV_REMOTE_ACCESS);
 		spe_sink_printf(&o, "## %s: cache and TLB\n", k ? "Stores" : "Loads");
 		spe_sink_printf(&o, "  L1D miss  %6.2f%% of L1D accesses (%" PRIu64 "/%" PRIu64 ")\n",
-		   pctof(r->l1d_miss[k], r->l1d_access[k]), r->l1d_miss[k], r->l1d_access[k]);
+		   pctof(l1d_miss, l1d_access), l1d_miss, l1d_access);
 		spe_sink_printf(&o, "  LLC miss  %6.2f%% of LLC accesses (%" PRIu64 "/%" PRIu64 ")\n",
-		   pctof(r->llc_miss[k], r->llc_access[k]), r->llc_miss[k], r->llc_access[k]);
+		   pctof(llc_miss, llc_access), llc_miss, llc_access);
 		spe_sink_printf(&o, "  TLB walk  %6.2f%% of TLB accesses (%" PRIu64 "/%" PRIu64 ")\n",
-		   pctof(r->tlb_walk[k], r->tlb_access[k]), r->tlb_walk[k], r->tlb_access[k]);
-		spe_sink_printf(&o, "  remote    %6.2f%% of %s (%" PRIu64 ")\n", pctof(r->remote[k], nn),
-		   k ? "stores" : "loads", r->remote[k]);
+		   pctof(tlb_walk, tlb_access), tlb_walk, tlb_access);
+		spe_sink_printf(&o, "  remote    %6.2f%% of %s (%" PRIu64 ")\n", pctof(remote, nn),
+		   k ? "stores" : "loads", remote);
 	}
 
-	if (r->n[SPE_REP_BRANCH])
+	if (nr[SPE_REP_BRANCH]) {
+		uint64_t mispred = r->br_ev[2] + r->br_ev[3], not_taken = r->br_ev[1] + r->br_ev[3];
+
 		spe_sink_printf(&o, "\n## Branches\n  mispredicted %6.2f%% (%" PRIu64 "/%" PRIu64
-		   "), not taken %6.2f%%\n", pctof(r->mispred, r->n[SPE_REP_BRANCH]), r->mispred,
-		   r->n[SPE_REP_BRANCH], pctof(r->not_taken, r->n[SPE_REP_BRANCH]));
+		   "), not taken %6.2f%%\n", pctof(mispred, nr[SPE_REP_BRANCH]), mispred,
+		   nr[SPE_REP_BRANCH], pctof(not_taken, nr[SPE_REP_BRANCH]));
+	}
 
 	if (st) {
 		spe_sink_printf(&o, "\n## Data\n  AUXTRACE records %" PRIu64 " (%" PRIu64 " bytes), queues %u\n",

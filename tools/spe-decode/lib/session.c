@@ -58,25 +58,32 @@ static int32_t q_pid(const struct spe_session *s, struct aux_queue_context *c, i
 	return c->pid_cache[i].pid;
 }
 
-/* The context of q's record, delivered before the sideband timed at t. */
+/*
+ * The context of q's record, delivered before the sideband timed at t.
+ * *of: the queue whose constants (index, CPU, MIDR, data-source table) qr
+ * holds, NULL: none; runs of records of one queue set them once.
+ */
 static void q_context(struct spe_session *s, struct aux_queue *q, struct spe_qrecord *qr,
-		      uint64_t t)
+		      uint64_t t, const struct aux_queue **of)
 {
 	const struct spe_record *rec = q->recp;
 	struct aux_queue_context *c = &q->ctx;
 
 	qr->rec = rec;
-	qr->queue = q->index;
 	qr->seq = ++s->delivered;
 	qr->time = q->time;
-	qr->cpu = q->cpu;
-	if (c->meta_gen != s->meta_gen) {
-		c->midr = spe_session_midr(s, q->cpu);
-		c->ds_table = spe_ds_table_for_midr(c->midr);
-		c->meta_gen = s->meta_gen;
+	if (c->meta_gen != s->meta_gen || *of != q) {
+		if (c->meta_gen != s->meta_gen) {
+			c->midr = spe_session_midr(s, q->cpu);
+			c->ds_table = spe_ds_table_for_midr(c->midr);
+			c->meta_gen = s->meta_gen;
+		}
+		qr->queue = q->index;
+		qr->cpu = q->cpu;
+		qr->midr = c->midr;
+		qr->ds_table = c->ds_table;
+		*of = q;
 	}
-	qr->midr = c->midr;
-	qr->ds_table = c->ds_table;
 	qr->file_offset = q->cur_data_off + (rec->offset - q->cur_aux_off);
 	if (!c->cs.records) {
 		c->cs.records = true;
@@ -115,15 +122,15 @@ static void q_context(struct spe_session *s, struct aux_queue *q, struct spe_qre
 static int deliver_records(struct spe_session *s, uint64_t t_perf)
 {
 	struct aux_queues_walk w;
+	struct spe_qrecord qr;	/* q_context() sets every field */
+	const struct aux_queue *qr_of = NULL;
 	struct aux_queue *q;
 	int stop = 0;
 
 	aux_queues_refill(&s->aq);
 	aux_queues_walk_begin(&s->aq, &w, t_perf);
-	while ((q = aux_queues_next(&s->aq, &w))) {
-		struct spe_qrecord qr;	/* q_context() sets every field */
-
-		q_context(s, q, &qr, w.t);
+	while ((q = aux_queues_next_inline(&s->aq, &w))) {
+		q_context(s, q, &qr, w.t, &qr_of);
 		if (s->cfg.on_record && (stop = s->cfg.on_record(s->cfg.ctx, &qr)))
 			break;
 	}

@@ -532,27 +532,21 @@ static const struct map *find_map(struct proc *p, uint64_t ip)
 	return NULL;
 }
 
-void spe_symbols_lookup(struct spe_symbols *s, int32_t pid, uint64_t ip,
-			uint16_t cpumode, struct spe_sym *out)
+/*
+ * A user-space ip of process p: out (as spe_symbols_lookup() set it) gets
+ * its dso and symbol.  Apart, so that a lookup that finds no process
+ * (or a kernel one, also a call of its own) costs no saving of the
+ * registers this one needs: every record of a recording without
+ * mappings comes here.
+ */
+static __attribute__((noinline)) void lookup_user(struct spe_symbols *s, struct proc *p,
+						  uint64_t ip, struct spe_sym *out)
 {
 	const struct spe_symtab_ent *sym;
-	const struct map *m;
-	struct proc *p;
+	const struct map *m = find_map(p, ip);
 	struct dso *d;
 	uint64_t off;
 
-	out->dso = "[unknown]";
-	out->name = "[unknown]";
-	out->offset = 0;
-	out->elf_addr = ip;
-	out->has_sym = false;
-	out->file = NULL;
-	if (cpumode == PERF_RECORD_MISC_KERNEL) {
-		lookup_kernel(s, ip, out);
-		return;
-	}
-	p = find_proc(s, pid, false);
-	m = p ? find_map(p, ip) : NULL;
 	if (!m)
 		return;
 	d = m->dso;
@@ -568,6 +562,26 @@ void spe_symbols_lookup(struct spe_symbols *s, int32_t pid, uint64_t ip,
 		out->offset = out->elf_addr - sym->start;
 		out->has_sym = true;
 	}
+}
+
+void spe_symbols_lookup(struct spe_symbols *s, int32_t pid, uint64_t ip,
+			uint16_t cpumode, struct spe_sym *out)
+{
+	struct proc *p;
+
+	out->dso = "[unknown]";
+	out->name = "[unknown]";
+	out->offset = 0;
+	out->elf_addr = ip;
+	out->has_sym = false;
+	out->file = NULL;
+	if (cpumode == PERF_RECORD_MISC_KERNEL) {
+		lookup_kernel(s, ip, out);
+		return;
+	}
+	p = find_proc(s, pid, false);
+	if (p)
+		lookup_user(s, p, ip, out);
 }
 
 /* The recorded build id of the dso named path, if any. */

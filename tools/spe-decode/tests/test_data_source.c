@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Data source -> perf_mem_data_src by the CPU's MIDR (perf arm-spe.c). */
+#include <stdlib.h>
 #include <string.h>
 
 #include <linux/perf_event.h>
 
 #include "spe/packet.h"
 #include "spe_data_source.h"
+#include "../lib/data_source_key.h"
 #include "tap.h"
 
 static uint64_t ds(enum spe_ds_table t, bool ld, uint64_t ev, int src)
@@ -68,6 +70,71 @@ static void describe_rules(void)
 	memset(cut, 'x', sizeof(cut));
 	bad += spe_data_src_describe(d.val, cut, 0) != 0 || cut[0] != 'x';
 	CHECK_EQ(bad, 0, "a buffer of any size gets the longest prefix that fits, NUL-terminated; size 0 is left alone");
+}
+
+/* The fields spe_ds_level_key() promises: level, remote, snoop. */
+static uint64_t level_fields(uint64_t v)
+{
+	return v & (0x3fffull << PERF_MEM_LVL_SHIFT | 0xfull << PERF_MEM_LVLNUM_SHIFT |
+		    1ull << PERF_MEM_REMOTE_SHIFT | 0x1full << PERF_MEM_SNOOP_SHIFT |
+		    3ull << PERF_MEM_SNOOPX_SHIFT);
+}
+
+#define KEYS	(1u << 20)
+
+/*
+ * Two loads or stores with the same level key get the same level, remote
+ * and snoop fields (what the summary counts by the key, lib/report.c):
+ * every table, with and without a Data Source packet, every source
+ * value, and event sets that vary every bit (all 2^11 sets of the
+ * architected ones for the first sources, pseudo-random 64-bit sets for
+ * the others).  A key that left out an input those fields depend on
+ * would give two different fields one key here.
+ */
+static void level_key_decides_level(void)
+{
+	struct { uint64_t key, fields; } *seen = calloc(KEYS, sizeof(*seen));
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	long bad = 0, keys = 0;
+
+	if (!seen) {
+		CHECK(0, "memory for the level-key table");
+		return;
+	}
+	for (int t = SPE_DS_TABLE_NONE; t <= SPE_DS_TABLE_AMPEREONE; t++)
+		for (int st = 0; st < 2; st++)
+			for (int hs = 0; hs < 2; hs++)
+				for (unsigned src = 0; src < 0x10000; src++) {
+					unsigned n = src < 16 ? 1u << 11 : 8;
+
+					for (unsigned e = 0; e < n; e++) {
+						struct spe_ds_input in = {
+							.is_load = !st, .is_store = st,
+							.has_source = hs, .source = (uint16_t)src };
+						uint64_t key, f;
+						size_t h;
+
+						x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+						in.events = src < 16 ? e : x;
+						key = spe_ds_level_key((enum spe_ds_table)t, st, hs,
+								       (uint16_t)src, in.events);
+						f = level_fields(spe_perf_data_src((enum spe_ds_table)t, &in));
+						bad += !key;
+						h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 44);
+						while (seen[h].key && seen[h].key != key)
+							h = (h + 1) & (KEYS - 1);
+						if (!seen[h].key) {
+							seen[h].key = key;
+							seen[h].fields = f;
+							keys++;
+						} else {
+							bad += seen[h].fields != f;
+						}
+					}
+				}
+	CHECK(keys < KEYS / 2, "the level keys fit the test's table");
+	CHECK_EQ(bad, 0, "loads and stores of one level key get one level, remote and snoop");
+	free(seen);
 }
 
 int main(void)
@@ -142,5 +209,6 @@ int main(void)
 			 "not a load or store: data_src 0");
 	}
 	describe_rules();
+	level_key_decides_level();
 	return tap_done();
 }
