@@ -30,6 +30,19 @@ void spe_report_add_record(struct spe_report *r, const struct spe_qrecord *qr,
 			   const struct spe_sym *sym);
 
 /*
+ * A report fed by a session straight: spe_report_feed_record() is an
+ * spe_session_config.on_record whose ctx is a struct spe_report_feed (or
+ * a struct whose first member is one).  Each record's symbol is resolved
+ * in syms and the record counted in r, as spe_symbols_lookup() and
+ * spe_report_add_record() would, in one call per record.  Returns 0.
+ */
+struct spe_report_feed {
+	struct spe_report *r;
+	struct spe_symbols *syms;
+};
+int spe_report_feed_record(void *ctx, const struct spe_qrecord *qr);
+
+/*
  * Adds src's counts into dst, as if dst had been given src's records too:
  * for sessions over disjoint queues of one file (spe_session_config's
  * queue_set).  The symbols' texts stay src's: the symbol layer src's

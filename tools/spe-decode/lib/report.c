@@ -22,7 +22,6 @@
 #include "spe_sample_synth.h"
 #include "spe_symbols.h"
 #include "spe_report.h"
-#include "spe_views.h"
 #include "data_source_key.h"
 #include "sink_printf.h"
 

@@ -18,21 +18,6 @@
 #include "spe_symbols.h"
 #include "spe_report.h"
 
-/* ---- report's summary, fed by a session ----------------------------------- */
-
-/*
- * A summary fed by a session straight (spe_session_config.on_record, ctx
- * a struct spe_report_feed, or a struct whose first member is one): each
- * record's symbol resolved in syms and the record counted in r, as
- * spe_symbols_lookup() and spe_report_add_record() would, in one call
- * per record, not three.  Returns 0.
- */
-struct spe_report_feed {
-	struct spe_report *r;
-	struct spe_symbols *syms;
-};
-int spe_report_feed_record(void *ctx, const struct spe_qrecord *qr);
-
 /* ---- One record as the views see it ---------------------------------------- */
 
 struct spe_view_sample {
