@@ -17,6 +17,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "event_desc.h"
 #include "filter.h"
 #include "input.h"
 #include "kernel_symbols.h"
@@ -1421,6 +1422,10 @@ static int run(int argc, char **argv)
 	}
 	if (spe_tracepoints_name_width(sc.tp) > sc.name_width)
 		sc.name_width = spe_tracepoints_name_width(sc.tp);
+	/* ...and every event of the file's list: the SPE event as recorded
+	 * ("arm_spe/ts_enable=1/u"), the dummy event of the side band. */
+	if (spe_event_desc_name_width(path) > sc.name_width)
+		sc.name_width = spe_event_desc_name_width(path);
 	for (int k = 0; k < SPE_S_NR; k++)
 		sc.evname_len[k] = (size_t)snprintf(sc.evname[k], sizeof(sc.evname[k]), "%*s: ",
 						    sc.name_width,
