@@ -118,12 +118,11 @@ done
 # already has them: scripts/fetch-kernels.sh) that of --perf-version=6.12
 # and 7.3: the samples of every group with their fields, the data_src
 # values (printed as perf 6.1 prints them, so their text is not compared
-# with newer perf's), and the default groups and columns.
+# with newer perf's), and the default groups and columns, byte for byte
+# (perf 6.5 on pads pid and tid to 7 columns, not 5).
 script_vectors="op-sve-other branch-hints load-record"
 # data_src's text (from " |OP" up to the ip) left out, blanks squeezed.
 no_ds_text() { sed 's/ |OP.*  *\([0-9a-f][0-9a-f]*\)$/ \1/' "$1" | tr -s ' '; }
-# Blanks squeezed (newer perf pads pid and tid wider).
-squeezed() { tr -s ' ' <"$1"; }
 
 # same_samples ROOT V FILTER LABEL DATA [ARG...]: perf V (the x86 perf of
 # build root ROOT) and spe-decode script --perf-version=V, both given
@@ -191,7 +190,7 @@ for name in $script_vectors; do
 					"$d" --itrace=fmtaM -F event,ip,data_src
 			fi
 			# Default groups and columns.
-			same_samples "${vp#*:}" "$v" squeezed \
+			same_samples "${vp#*:}" "$v" cat \
 				"$what: script --perf-version=$v: perf $v's default groups and fields" "$d"
 		done
 	done
@@ -208,7 +207,7 @@ if [ ${#newer_perfs[@]} -gt 0 ] && command -v python3 >/dev/null; then
 		v=${vp%%:*}
 		for args in "--itrace=fmtabMi1i -F event,ip,addr,phys_addr,period,weight" ""; do
 			# shellcheck disable=SC2086
-			same_samples "${vp#*:}" "$v" squeezed \
+			same_samples "${vp#*:}" "$v" cat \
 				"mixed records: script --perf-version=$v ${args:-(defaults)}: perf $v's samples" \
 				"$tmp/mixed.data" $args
 		done

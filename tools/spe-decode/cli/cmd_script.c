@@ -122,6 +122,7 @@ struct script {
 	const char **symbols;
 	size_t nr_symbols;
 	int name_width;
+	int tid_width;		/* perf 6.1 pads pid and tid to 5, 6.5 on to 7 */
 	struct spe_itrace it;
 	struct spe_symbols *syms;
 	struct spe_srcline *sl;		/* -F srcline only */
@@ -414,12 +415,12 @@ perf_prefix(struct script *sc, const bool *f, const struct spe_sample *s, const 
 		l.b[l.n++] = ' ';
 	}
 	if (f[F_PID] && f[F_TID]) {
-		l_dec(&l, s->pid, 5);
+		l_dec(&l, s->pid, sc->tid_width);
 		l.b[l.n++] = '/';
-		l_dec(&l, s->tid, -5);
+		l_dec(&l, s->tid, -sc->tid_width);
 		l.b[l.n++] = ' ';
 	} else if (f[F_PID] || f[F_TID]) {
-		l_dec(&l, f[F_PID] ? s->pid : s->tid, 5);
+		l_dec(&l, f[F_PID] ? s->pid : s->tid, sc->tid_width);
 		l.b[l.n++] = ' ';
 	}
 	/* Per-thread recordings have no CPU in their samples: perf omits it. */
@@ -1089,8 +1090,8 @@ static void tp_line_perf(struct script *sc, const struct spe_sample *who, const 
 	 * used here too would no longer be inlined into on_sample(). */
 	if (who->cpu >= 0)		/* per-thread recordings have none */
 		snprintf(cpu, sizeof(cpu), "[%03d] ", who->cpu);
-	n = snprintf(start, sizeof(start), "%16s %5d %s%5" PRIu64 ".%0*" PRIu64 ": %*s: ",
-		     comm, who->tid, cpu, sec, sc->ns ? 9 : 6, sc->ns ? frac : frac / 1000,
+	n = snprintf(start, sizeof(start), "%16s %*d %s%5" PRIu64 ".%0*" PRIu64 ": %*s: ",
+		     comm, sc->tid_width, who->tid, cpu, sec, sc->ns ? 9 : 6, sc->ns ? frac : frac / 1000,
 		     sc->name_width, name);
 	obuf_put(sc, start, n < (int)sizeof(start) ? (size_t)n : sizeof(start) - 1);
 	obuf_put(sc, sc->tpbuf, sc->tplen);
@@ -1238,9 +1239,9 @@ static void side_event_line(struct script *sc, const struct spe_perf_reader_even
 	t = shown_time(sc, ev->sid.has_time ? ev->sid.time : 0);
 	/* perf prints the CPU of these records even where their event
 	 * records none (a per-thread recording's): -1, "[-01]". */
-	k = snprintf(start, sizeof(start), "%16s %5d [%03d] %5" PRIu64 ".%0*" PRIu64 ": ",
+	k = snprintf(start, sizeof(start), "%16s %*d [%03d] %5" PRIu64 ".%0*" PRIu64 ": ",
 		     comm_of(sc, spe_side_event_tid(ev->header, (int32_t)ev->sid.tid)),
-		     (int32_t)ev->sid.tid,
+		     sc->tid_width, (int32_t)ev->sid.tid,
 		     ev->sid.has_cpu ? (int32_t)ev->sid.cpu : -1,
 		     t / 1000000000, sc->ns ? 9 : 6,
 		     sc->ns ? t % 1000000000 : t % 1000000000 / 1000);
@@ -1395,6 +1396,8 @@ static int run(int argc, char **argv)
 	sc.deltatime = po.deltatime;
 	sc.side_events = po.side_events;
 	sc.it.branch_miss = branch_miss;
+	/* perf 6.5 widened script's pid and tid columns from 5 to 7. */
+	sc.tid_width = perf_version > SPE_PERF_6_1 ? 7 : 5;
 	if (perf_version >= 0)
 		spe_itrace_for_perf(&sc.it, (enum spe_perf_version)perf_version,
 				    !itrace_given, !branch_miss);
