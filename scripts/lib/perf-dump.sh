@@ -22,6 +22,8 @@
 #     sve ld|st|other EVLEN pred|nopred sg|nosg N
 #                            SVE operation-type packets (those with an
 #                            EVLEN) of this kind, vector length and flags
+#     switch_cpu_wide N      PERF_RECORD_SWITCH_CPU_WIDE records
+#                            (perf record -a --switch-events)
 #   perf_dump_sum DATA KEY [ARG...]   the sum of N over the lines of KEY ARG...
 #   perf_dump_max DATA KEY [ARG...]   the largest N among them (0 if none)
 #   perf_dump_list DATA KEY [ARG...]  the field after KEY ARG... of each, sorted
@@ -84,6 +86,7 @@ perf_dump_facts() {
 				records++
 				for (i = 1; i <= NF; i++) if ($i ~ /^el[0-3]$/) { pc_el[$i]++; break }
 			}
+			/PERF_RECORD_SWITCH_CPU_WIDE/ { switch_cw++ }
 			/ PA 0x/ { pa++ }
 			/ DATA-SOURCE [0-9]+$/ { ds[$NF]++ }
 			/ EVLEN [0-9]+/ {
@@ -105,7 +108,8 @@ perf_dump_facts() {
 			}
 			tolower($0) ~ /bad packet|unknown packet|error/ { bad++ }
 			END {
-				printf "records %d\nts %d\nts_backwards %d\nbad %d\npa %d\n", records, ts, backwards, bad, pa
+				printf "records %d\nts %d\nts_backwards %d\nbad %d\npa %d\nswitch_cpu_wide %d\n",
+					records, ts, backwards, bad, pa, switch_cw
 				for (k in op) print "op", k, op[k]
 				for (k in pc_el) print "pc_el", k, pc_el[k]
 				for (k in context) print "context", k, context[k]

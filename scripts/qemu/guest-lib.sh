@@ -16,6 +16,8 @@
 #                          host never connects within a minute
 #   spe_channel_ask MSG    send MSG to the host, wait for its one-line
 #                          answer and print it (status 1 if the host hung up)
+#   spe_as_nobody CMD...   run the shell command CMD as the unprivileged
+#                          user nobody (added to /etc/passwd if missing)
 
 mark() { echo "spe-test: $*" >/dev/kmsg; }
 # shellcheck disable=SC2034 # used by the scripts that source this
@@ -69,4 +71,12 @@ spe_channel_ask() {
 	echo "$1" >&3
 	read -r line <&3 || return 1
 	echo "$line"
+}
+
+spe_as_nobody() {
+	mkdir -p /etc
+	grep -q '^nobody:' /etc/passwd 2>/dev/null ||
+		echo 'nobody:x:65534:65534:nobody:/tmp:/bin/sh' >>/etc/passwd
+	grep -q '^nogroup:' /etc/group 2>/dev/null || echo 'nogroup:x:65534:' >>/etc/group
+	su -s /bin/sh nobody -c "$*"
 }

@@ -23,6 +23,12 @@
 #      of CPU 1 only, decoded cleanly;
 #   7. perf c2c record / perf c2c report --stdio: the report's totals count
 #      records and loads (perf 5.10 has no SPE c2c: it says so, skipped);
+#   8. SPE with tracepoints (sched_switch, sys_enter_read,
+#      irq_handler_entry), system wide, without and with --switch-events,
+#      and unprivileged with --switch-events (no CONTEXT packets: the
+#      switch records give each sample its thread): spe-decode script
+#      prints what host perf script prints, byte for byte, tracepoint
+#      lines and thread attribution included;
 #   then arm_spe unloads, the kernel log has no warning, BUG, oops or
 #   lockdep report, and only out-of-tree/unsigned taints.
 # Default: profile v2, 2 CPUs, the oldest Debian kernel (bullseye's 5.10,
@@ -83,6 +89,55 @@ spin_samples_on() {
 				if (pc >= lo && pc < lo + len) n++
 			}
 			END { print n + 0 }'
+}
+
+# script_version: the --perf-version of spe-decode script that prints
+# as the reference perf does (6.1, 6.12 or 7.3); empty for another release.
+script_version() {
+	case $(ref_perf --version 2>/dev/null) in
+	"perf version 6.1."*) echo 6.1 ;;
+	"perf version 6.12."*) echo 6.12 ;;
+	"perf version 7.3."*) echo 7.3 ;;
+	esac
+}
+
+# same_script NAME DATA KIND: host perf script and spe-decode script print
+# DATA the same, byte for byte, with at least 50 SPE samples among them
+# (without CONTEXT packets or switch records, as on bullseye's 5.10, they
+# have no thread and so no DSO); KIND "tracepoints": with samples of each
+# of the three tracepoints; "threads": at least 50 samples in spe_spin with
+# its thread (its comm), where the records name none.
+same_script() {
+	local name=$1 data=$res/$2 kind=$3 v opts=() n_spe n_comm n_tp ok=1 missing=''
+	v=$(script_version)
+	if [ -z "$v" ]; then
+		tap_skip "$name: spe-decode script prints what perf script prints" \
+			"no --perf-version for $(ref_perf --version 2>&1 | head -n 1)"
+		return
+	fi
+	# perf 6.1's default groups include the branch misses.
+	[ "$v" = 6.1 ] && opts=(--branch-miss)
+	ref_perf script -f -i "$data" >"$data.perf" 2>"$data.perf.err"
+	"$decode" script --perf-version="$v" "${opts[@]}" "$data" >"$data.spe" 2>"$data.spe.err"
+	n_tp=$(grep -cE ' (sched:sched_switch|syscalls:sys_enter_read|irq:irq_handler_entry): ' "$data.perf")
+	n_spe=$(($(wc -l <"$data.perf") - n_tp))
+	n_comm=$(awk '$1 == "spe_spin" && /\/spe_spin\)$/' "$data.perf" | wc -l)
+	case $kind in
+	tracepoints)
+		for e in sched:sched_switch syscalls:sys_enter_read irq:irq_handler_entry; do
+			grep -q " $e: " "$data.perf" || { ok=0; missing+=" $e"; }
+		done
+		;;
+	threads) [ "$n_comm" -ge 50 ] || ok=0 ;;
+	esac
+	if [ "$ok" = 1 ] && [ "$n_spe" -ge 50 ] && cmp -s "$data.perf" "$data.spe"; then
+		tap_ok "$name: spe-decode script --perf-version=$v prints perf's $(wc -l <"$data.perf") lines ($n_spe SPE samples, $n_comm of them in spe_spin with its thread, $n_tp tracepoint samples)"
+	else
+		tap_fail "$name: spe-decode script --perf-version=$v prints what perf script prints" \
+			"perf: $(wc -l <"$data.perf") lines, $n_spe SPE samples, $n_comm in spe_spin with its thread," \
+			"$n_tp tracepoint samples${missing:+, none of$missing}" \
+			"$(diff "$data.perf" "$data.spe" | head -n 6)" "$(head -n 3 "$data.spe.err" "$data.perf.err")"
+	fi
 }
 
 # rc_of FILE: a guest exit status, "missing" when there is none.
@@ -259,6 +314,29 @@ run() {
 			"$(tail -n 3 "$res/c2c-record.log" "$res/c2c-report.log" 2>&1)" \
 			"$(head -n 20 "$res/c2c-report.txt" 2>&1)"
 	fi
+
+	# 8. SPE with tracepoints and context switches.
+	local sw ctx
+	for f in mixed mixed-switch; do
+		sw=$(perf_dump_sum "$res/$f.data" switch_cpu_wide)
+		if [ "$(rc_of "$f.rc")" = 0 ] && { [ $f = mixed ] || [ "$sw" -gt 0 ]; }; then
+			tap_ok "$name: perf record -a of arm_spe// and three tracepoints$([ $f = mixed ] || echo ", --switch-events: $sw CPU-wide switch records")"
+		else
+			tap_fail "$name: perf record -a of arm_spe// and three tracepoints" \
+				"rc $(rc_of "$f.rc"), switch records $sw" "$(tail -n 5 "$res/$f.log" 2>&1)"
+		fi
+		same_script "$name: $f.data" "$f.data" tracepoints
+	done
+	sw=$(perf_dump_sum "$res/unpriv-switch.data" switch_cpu_wide)
+	ctx=$(perf_dump_sum "$res/unpriv-switch.data" context)
+	if [ "$(rc_of unpriv-switch.rc)" = 0 ] && [ "$sw" -gt 0 ] && [ "$ctx" = 0 ]; then
+		tap_ok "$name: unprivileged perf record -a --switch-events: $sw switch records, no CONTEXT packet"
+	else
+		tap_fail "$name: unprivileged perf record -a --switch-events: switch records, no CONTEXT packet" \
+			"rc $(rc_of unpriv-switch.rc), switch records $sw, CONTEXT packets $ctx" \
+			"$(tail -n 5 "$res/unpriv-switch.log" 2>&1)"
+	fi
+	same_script "$name: unpriv-switch.data (threads from the switch records)" unpriv-switch.data threads
 
 	spe_result_is "$name: arm_spe.ko unloads" "$out" rmmod.rc 0
 	spe_kernel_log_tap "$name" "$out"

@@ -130,24 +130,17 @@ cat /sys/kernel/debug/arm_pcsample/stats >idle-stats1 2>&1
 # Kernel samples only to whom perf_event_paranoid allows them.  An
 # unprivileged user at the default setting may not open a CPU-wide event
 # at all; at 0 it may, and with -u (exclude_kernel) gets user samples only.
-mkdir -p /etc
-grep -q '^nobody:' /etc/passwd 2>/dev/null ||
-	echo 'nobody:x:65534:65534:nobody:/tmp:/bin/sh' >>/etc/passwd
-grep -q '^nogroup:' /etc/group 2>/dev/null || echo 'nogroup:x:65534:' >>/etc/group
-as_nobody() {
-	su -s /bin/sh nobody -c "$*"
-}
 cat /proc/sys/kernel/perf_event_paranoid >paranoid-default
 taskset 2 "$HOT" 4 >/dev/null 2>&1 &
 hot=$!
 sleep 0.5
 mark "unprivileged"
-as_nobody id >unpriv-id 2>&1
-as_nobody taskset 1 "$REC" -C 1 -c 100000 -d 1 -o /tmp/unpriv-default.txt >unpriv-default.log 2>&1
+spe_as_nobody id >unpriv-id 2>&1
+spe_as_nobody taskset 1 "$REC" -C 1 -c 100000 -d 1 -o /tmp/unpriv-default.txt >unpriv-default.log 2>&1
 echo $? >unpriv-default.rc
 [ -e /tmp/unpriv-default.txt ] && cp /tmp/unpriv-default.txt .
 echo 0 >/proc/sys/kernel/perf_event_paranoid
-as_nobody taskset 1 "$REC" -u -C 1 -c 100000 -d 1 -o /tmp/unpriv-u.txt >unpriv-u.log 2>&1
+spe_as_nobody taskset 1 "$REC" -u -C 1 -c 100000 -d 1 -o /tmp/unpriv-u.txt >unpriv-u.log 2>&1
 echo $? >unpriv-u.rc
 [ -e /tmp/unpriv-u.txt ] && cp /tmp/unpriv-u.txt .
 cat paranoid-default >/proc/sys/kernel/perf_event_paranoid

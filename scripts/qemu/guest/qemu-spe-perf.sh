@@ -3,8 +3,8 @@
 # checks through the hardware module arm_spe.ko on QEMU's emulated unit
 # (-cpu max,spe=on): snapshot mode with SIGUSR2, system wide, discard,
 # perf mem, CPU 1 going offline and online during a recording, one CPU
-# (-C), and perf c2c.  Every
-# output goes to $RESULTS with its exit status; the host judges.
+# (-C), perf c2c, and SPE with tracepoints and context-switch records.
+# Every output goes to $RESULTS with its exit status; the host judges.
 # shellcheck source=scripts/qemu/guest-lib.sh
 . /guest/lib.sh
 CPU1=/sys/devices/system/cpu/cpu1/online
@@ -87,6 +87,41 @@ perf c2c record -o c2c.data -- "$SPIN" 1 >/dev/null 2>c2c-record.log
 echo $? >c2c-record.rc
 perf c2c report --stdio -i c2c.data >c2c-report.txt 2>c2c-report.log
 echo $? >c2c-report.rc
+
+# 8. SPE with tracepoints, system wide, as people record it to see what
+# the sampled code waited on: sched_switch, the read syscall and the
+# interrupt handlers among the SPE samples; once more with
+# --switch-events (PERF_RECORD_SWITCH_CPU_WIDE).  Then, unprivileged
+# (no CONTEXT packets: the records name no thread), SPE with
+# --switch-events alone, where the switches are all there is to give each
+# sample its thread.  The workload reads (dd) and sleeps on CPU 1 while
+# spe_spin runs on CPU 0.
+mark "tracepoints"
+mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+TP="-e sched:sched_switch -e syscalls:sys_enter_read -e irq:irq_handler_entry"
+MIXED="taskset 1 $SPIN 1 >/dev/null & taskset 2 sh -c 'for i in 1 2 3 4; do
+	dd if=/proc/self/maps of=/dev/null bs=64 2>/dev/null; sleep 0.1; done'; wait"
+# shellcheck disable=SC2086 # TP is a list of options
+perf record -q -a -c 16384 -o mixed.data -e arm_spe/ts_enable=1/u $TP -- \
+	sh -c "$MIXED" 2>mixed.log
+echo $? >mixed.rc
+# shellcheck disable=SC2086
+perf record -q -a -c 16384 --switch-events -o mixed-switch.data -e arm_spe/ts_enable=1/u $TP -- \
+	sh -c "$MIXED" 2>mixed-switch.log
+echo $? >mixed-switch.rc
+# A CPU-wide event needs perf_event_paranoid <= 0 for an unprivileged
+# user; the AUX and data rings of both CPUs need more locked memory than
+# the default 516 KiB allows.
+cat /proc/sys/kernel/perf_event_paranoid >paranoid-default
+cat /proc/sys/kernel/perf_event_mlock_kb >mlock-default
+echo 0 >/proc/sys/kernel/perf_event_paranoid
+echo 8192 >/proc/sys/kernel/perf_event_mlock_kb
+spe_as_nobody "cd /tmp && perf record -q -a -c 16384 --switch-events -o /tmp/unpriv-switch.data \
+	-e arm_spe/ts_enable=1/u -- sh -c \"$MIXED\"" >unpriv-switch.log 2>&1
+echo $? >unpriv-switch.rc
+[ -e /tmp/unpriv-switch.data ] && cp /tmp/unpriv-switch.data .
+cat paranoid-default >/proc/sys/kernel/perf_event_paranoid
+cat mlock-default >/proc/sys/kernel/perf_event_mlock_kb
 
 mark "rmmod"
 rmmod arm_spe
