@@ -16,25 +16,6 @@ u32 spe_dfr0_pmsver(u64 dfr0)
 	return (u32)SPE_FIELD_GET(SPE_ID_AA64DFR0_PMSVER_MASK, dfr0);
 }
 
-/*
- * The PMSEVFR_EL1 (and PMSNEVFR_EL1) bits a unit of version pmsver may
- * implement.  A RES0 bit may read back as written (DDI 0487, "RES0"), so
- * the all-ones read-back at probe is only believed within this mask.
- * The events each version made filterable are named in spe/packet.h
- * (SPE_EVFR_*; DDI 0586A §4.3.8, DDI 0487 PMSEVFR_EL1).
- */
-u64 spe_evfr_arch_mask(u32 pmsver)
-{
-	u64 mask = SPE_EVFR_V1_ARCH | SPE_EVFR_V1_IMPDEF;
-
-	if (pmsver >= SPE_PMSVER_V1P1)
-		mask |= SPE_EVFR_V1P1_ADDS;
-	if (pmsver >= SPE_PMSVER_V1P2)
-		mask |= SPE_EVFR_V1P2_ADDS;
-	if (pmsver >= SPE_PMSVER_V1P4)
-		mask |= SPE_EVFR_V1P4_ADDS;
-	return mask;
-}
 
 /* Largest record or alignment this driver accepts: PMBIDR.Align tops at 2 KiB. */
 #define SPE_MAX_LOG2_BYTES	11
@@ -99,10 +80,15 @@ enum spe_caps_err spe_caps_from_regs(const struct spe_cpu_regs *regs,
 		return SPE_CAPS_BAD_ALIGN;
 	caps->align = 1u << align_log2;
 
+	/*
+	 * A RES0 bit may read back as written (DDI 0487, "RES0"), so the
+	 * all-ones read-back at probe is only believed within the bits the
+	 * unit's version may implement (spe/packet.h, as the SPU model).
+	 */
 	caps->evfr_mask = (caps->features & SPE_FEAT_FILT_EVT) ?
-			  regs->evfr_impl & spe_evfr_arch_mask(caps->pmsver) : 0;
+			  regs->evfr_impl & spe_evfr_filterable(caps->pmsver) : 0;
 	caps->nevfr_mask = (caps->features & SPE_FEAT_INV_FILT_EVT) ?
-			   regs->nevfr_impl & spe_evfr_arch_mask(caps->pmsver) : 0;
+			   regs->nevfr_impl & spe_evfr_filterable(caps->pmsver) : 0;
 	return SPE_CAPS_OK;
 }
 

@@ -70,8 +70,6 @@ enum spe_caps_err {
 #define SPE_CAPS_DIFF_NEVFR		BIT(7)
 
 u32 spe_dfr0_pmsver(u64 dfr0);
-/* PMSEVFR_EL1 bits the architecture lets a unit of version pmsver implement. */
-u64 spe_evfr_arch_mask(u32 pmsver);
 enum spe_caps_err spe_caps_from_regs(const struct spe_cpu_regs *regs,
 				     struct spe_caps *caps);
 const char *spe_caps_err_str(enum spe_caps_err err);

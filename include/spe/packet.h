@@ -13,6 +13,7 @@
 #define SPE_PACKET_H
 
 #include "types.h"
+#include "regs.h"
 
 /* ---- Header byte classes (DDI 0487 D18.1.1) ----------------------------- */
 
@@ -100,6 +101,23 @@
 				 SPE_EV_LLC_MISS | SPE_EV_REMOTE_ACCESS | SPE_EV_L2D_ACCESS | \
 				 SPE_EV_L2D_MISS | SPE_EV_CACHE_DATA_MODIFIED | \
 				 SPE_EV_RECENTLY_FETCHED | SPE_EV_DATA_SNOOPED)
+
+/*
+ * The PMSEVFR/PMSNEVFR bits a unit of PMSVer pmsver (SPE_PMSVER_*) may
+ * implement: the rest are RES0 for its version.
+ */
+static inline uint64_t spe_evfr_filterable(uint64_t pmsver)
+{
+	uint64_t mask = SPE_EVFR_V1_ARCH | SPE_EVFR_V1_IMPDEF;
+
+	if (pmsver >= SPE_PMSVER_V1P1)
+		mask |= SPE_EVFR_V1P1_ADDS;
+	if (pmsver >= SPE_PMSVER_V1P2)
+		mask |= SPE_EVFR_V1P2_ADDS;
+	if (pmsver >= SPE_PMSVER_V1P4)
+		mask |= SPE_EVFR_V1P4_ADDS;
+	return mask;
+}
 
 /* ---- Data Source packet (DDI 0586A §5.3.5) ------------------------------ */
 /* 0b01 SZ 0011: payload 1 or 2 bytes (0x43, 0x53); the value is IMPDEF. */

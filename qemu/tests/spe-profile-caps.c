@@ -12,7 +12,6 @@
 #include <stdlib.h>
 
 #include "spe/spu_model.h"
-#include "spe_caps.h"	/* the driver's rule for which filter bits to offer */
 
 int main(int argc, char **argv)
 {
@@ -49,9 +48,10 @@ int main(int argc, char **argv)
 	/* The register keeps what it implements, RES0 bits it lets be set too. */
 	printf("pmsevfr_writable=0x%llx\n", (cfg->pmsidr & SPE_PMSIDR_FE) ?
 	       (unsigned long long)spe_spu_read_reg(&spu, SPE_REG_PMSEVFR_EL1) : 0ULL);
-	/* arm_spe's caps/event_filter: only the bits the PMSVer may implement. */
+	/* arm_spe's caps/event_filter: only the bits the PMSVer may implement
+	 * (spe_evfr_filterable(), the rule of the driver and the model). */
 	printf("event_filter=0x%llx\n", (cfg->pmsidr & SPE_PMSIDR_FE) ?
 	       (unsigned long long)(spe_spu_read_reg(&spu, SPE_REG_PMSEVFR_EL1) &
-				    spe_evfr_arch_mask((u32)cfg->pmsver)) : 0ULL);
+				    spe_evfr_filterable(cfg->pmsver)) : 0ULL);
 	return 0;
 }

@@ -102,23 +102,6 @@ const struct spe_spu_config *spe_spu_profile(enum spe_spu_profile_id id)
 	return &spe_spu_profiles[id];
 }
 
-/*
- * The PMSEVFR/PMSNEVFR bits a version makes filterable (DDI 0586A §4.3.8,
- * DDI 0487 PMSEVFR_EL1): the rest are RES0 whatever a profile lists.
- */
-static uint64_t spu_evfr_filterable(uint64_t pmsver)
-{
-	uint64_t m = SPE_EVFR_V1_ARCH | SPE_EVFR_V1_IMPDEF;
-
-	if (pmsver >= SPE_PMSVER_V1P1)
-		m |= SPE_EVFR_V1P1_ADDS;
-	if (pmsver >= SPE_PMSVER_V1P2)
-		m |= SPE_EVFR_V1P2_ADDS;
-	if (pmsver >= SPE_PMSVER_V1P4)
-		m |= SPE_EVFR_V1P4_ADDS;
-	return m;
-}
-
 static int spu_streq(const char *a, const char *b)
 {
 	while (*a && *a == *b) {
@@ -1068,7 +1051,8 @@ int spe_spu_init(struct spe_spu *spu, const struct spe_spu_config *cfg,
 	spu->cnt_max = SPE_FIELD_GET(SPE_PMSIDR_COUNTSIZE_MASK, cfg->pmsidr) ==
 		       SPE_PMSIDR_COUNTSIZE_16_SAT ? SPE_CNT_MAX_16BIT :
 						     SPE_CNT_MAX_12BIT;
-	spu->pmsevfr_mask = cfg->pmsevfr_impl & spu_evfr_filterable(cfg->pmsver);
+	/* A profile's bits of a later version than its own are RES0. */
+	spu->pmsevfr_mask = cfg->pmsevfr_impl & spe_evfr_filterable(cfg->pmsver);
 	spu->rng = cfg->seed ^ 0x9e3779b97f4a7c15ULL;
 	if (!spu->rng)
 		spu->rng = 1;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "spe_caps.h"
+#include "spe/packet.h"
 #include "tap.h"
 
 static u64 dfr0(u32 pmsver)
@@ -287,7 +288,7 @@ static void test_evfr_res0(void)
 	spe_caps_from_regs(&r, &c);
 	CHECK_EQ(c.evfr_mask, 0xffff0000fffffffeull,
 		 "SPEv1p4: every event but 0 below 32 may be filtered");
-	CHECK_EQ(spe_evfr_arch_mask(SPE_PMSVER_V1P5), spe_evfr_arch_mask(SPE_PMSVER_V1P4),
+	CHECK_EQ(spe_evfr_filterable(SPE_PMSVER_V1P5), spe_evfr_filterable(SPE_PMSVER_V1P4),
 		 "SPEv1p5 adds no filter bits");
 }
 
