@@ -21,7 +21,8 @@ bin=$out/spe-decode
 # Unit-test programs of the decoder layers (the perf.data layers have
 # their own suite): re-number their TAP lines into this suite.
 for prog in test_packet test_record test_record_window test_packet_print test_dump test_vector test_error test_grow \
-	    test_sink_printf test_line_format test_struct_format test_output_thread test_wrap_topology; do
+	    test_sink_printf test_line_format test_struct_format test_output_thread test_wrap_topology \
+	    test_event_desc; do
 	tap_sub "$prog" "$out/tests/$prog"
 done
 

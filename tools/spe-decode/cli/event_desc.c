@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "event_desc.h"
@@ -59,8 +60,13 @@ int spe_event_desc_name_width(const char *path)
 	struct spe_perf_reader *rd = NULL;
 	uint64_t off, size;
 	uint8_t *buf = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), width = 0;
+	struct stat st;
+	int fd, width = 0;
 
+	/* A pipe or FIFO is read once, by the decode: not opened here. */
+	if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
 	if (!spe_perf_reader_open(&rd, fd) && !spe_perf_reader_is_pipe(rd) &&

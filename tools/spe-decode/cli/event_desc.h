@@ -10,7 +10,8 @@
  * The length of the longest event name @path's EVENT_DESC section lists
  * (each event as perf record named it: "arm_spe/ts_enable=1/u",
  * "sched:sched_switch", "dummy:u"); 0 when the file has no such section
- * (a pipe, or a file made without it) or the section does not parse.
+ * (a file made without it), is no regular file (a pipe or FIFO, which
+ * only the decode reads) or the section does not parse.
  */
 int spe_event_desc_name_width(const char *path);
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "../cli/event_desc.h"
 #include "spe_perf_data.h"
@@ -94,6 +95,22 @@ int main(void)
 		close(t);
 	}
 	CHECK_EQ(spe_event_desc_name_width("/nonexistent/perf.data"), 0, "no file gives 0");
+	/* A FIFO with no writer: opening it would block, reading it would
+	 * take the decode's bytes. */
+	{
+		char fifo[64] = "/tmp/test_event_desc.XXXXXX";
+
+		if (!mkdtemp(fifo))
+			abort();
+		strcat(fifo, "/f");
+		if (mkfifo(fifo, 0600))
+			abort();
+		CHECK_EQ(spe_event_desc_name_width(fifo), 0,
+			 "a FIFO gives 0 and is neither opened nor read");
+		unlink(fifo);
+		fifo[strlen(fifo) - 2] = 0;
+		rmdir(fifo);
+	}
 	free(f);
 	close(fd);
 	return tap_done();
