@@ -2,12 +2,14 @@
 /*
  * The atomics workload of the QEMU sampling suite (scripts/suites/59):
  * a loop of exactly ten instructions, three of them atomics (LDADD, SWP,
- * CAS: DDI 0487 C6.2) and seven ALU and branch instructions, run for a
- * number of seconds.  The statistical profiling unit counts every
- * executed instruction the same way, so each of the ten PCs should get
- * about a tenth of the samples, whatever the emulator does with atomics;
- * and the three atomics are loads with the atomic subclass bit (DDI 0586A
- * §5.3.8: "0 Load or swap"), with a Data Source packet (§5.3.5).
+ * CAS: DDI 0487 C6.2), a prefetch (PRFM) and six ALU and branch
+ * instructions, run for a number of seconds.  The statistical profiling
+ * unit counts every executed instruction the same way, so each of the ten
+ * PCs should get about a tenth of the samples, whatever the emulator does
+ * with atomics; the three atomics are loads with the atomic subclass bit
+ * (DDI 0586A §5.3.8: "0 Load or swap"), with a Data Source packet
+ * (§5.3.5); the prefetch is an "other" operation (§2.3.4), which the load
+ * filter does not take.
  *
  * The loop lies between the global symbols atomics_loop and
  * atomics_loop_end (the host reads them from this static binary's symbol
@@ -57,8 +59,8 @@ static void atomics_round(int split)
 		"	swp	%[a], %[d], [%[p1]]\n"
 		"	cas	%[c], %[d], [%[p2]]\n"
 		"	add	%[x], %[x], #1\n"
-		"	eor	%[y], %[y], %[x]\n"
-		"	add	%[y], %[y], %[b]\n"
+		"	prfm	pldl1keep, [%[p0]]\n"
+		"	add	%[y], %[y], %[x]\n"
 		"	orr	%[c], %[c], %[x]\n"
 		"	lsl	%[b], %[b], #1\n"
 		"	sub	%[n], %[n], #1\n"

@@ -24,10 +24,11 @@
 #   - an SVE workload (qemu/tests/spe-sve.c): its contiguous and
 #     gather/scatter loads and stores and SVE data processing are sampled
 #     as SVE operations at its vector length, their addresses in its arrays;
-#   - an atomics loop (qemu/tests/spe-atomics.c: LDADD, SWP, CAS and seven
-#     ALU and branch instructions): every PC of it gets 5-20% of the
-#     samples, the atomics' records are loads with AT and a Data Source,
-#     and load_filter=1 samples them;
+#   - an atomics loop (qemu/tests/spe-atomics.c: LDADD, SWP, CAS, a PRFM
+#     and six ALU and branch instructions): every PC of it gets 5-20% of
+#     the samples, the atomics' records are loads with AT and a Data
+#     Source, and load_filter=1 samples them and nothing else of the loop
+#     (not the prefetch, an "other" operation, DDI 0586A §2.3.4);
 #   - differential: the two drivers' per-task recordings agree on the
 #     workload's mix (loads, stores, conditional branches, L1D hits), and
 #     for each of eleven sets of format terms the two program the unit the
@@ -445,7 +446,8 @@ loop_records() {
 # swap"), each with a Data Source packet when the profile has
 # PMSIDR_EL1.LDS; with the CAS off its alignment (TCG runs it again,
 # alone) each PC still gets 7 to 14%; and a load-filtered recording
-# samples the atomics (and only them, of the loop).
+# samples the atomics (and only them, of the loop: not its PRFM, which
+# the unit describes as "other", DDI 0586A §2.3.4).
 check_atomics() {
 	local name=$1 tag=$2 profile rows tot shares='' bad=0 pc n g d at=0 atg=0 atds=0 need_ds=1
 	profile=${name#* }
