@@ -6,6 +6,8 @@
 # CPU 0.  Everything goes to $RESULTS for the host to judge; nothing is
 # judged here.  Without the frames in the device tree (pcsample=off) only
 # the module's load is tried.
+# shellcheck source=scripts/qemu/guest-lib.sh
+. /guest/lib.sh
 mark() { echo "pcs-test: $*" >/dev/kmsg; }
 HOT=$FILES/pcsample-hot
 REC=$FILES/pcsample-record
