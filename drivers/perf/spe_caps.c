@@ -16,7 +16,6 @@ u32 spe_dfr0_pmsver(u64 dfr0)
 	return (u32)SPE_FIELD_GET(SPE_ID_AA64DFR0_PMSVER_MASK, dfr0);
 }
 
-
 /* Largest record or alignment this driver accepts: PMBIDR.Align tops at 2 KiB. */
 #define SPE_MAX_LOG2_BYTES	11
 
