@@ -1427,8 +1427,12 @@ static int run(int argc, char **argv)
 		sc.name_width = spe_tracepoints_name_width(sc.tp);
 	/* ...and every event of the file's list: the SPE event as recorded
 	 * ("arm_spe/ts_enable=1/u"), the dummy event of the side band. */
-	if (spe_event_desc_name_width(path) > sc.name_width)
-		sc.name_width = spe_event_desc_name_width(path);
+	{
+		int desc_width = spe_event_desc_name_width(path);
+
+		if (desc_width > sc.name_width)
+			sc.name_width = desc_width;
+	}
 	for (int k = 0; k < SPE_S_NR; k++)
 		sc.evname_len[k] = (size_t)snprintf(sc.evname[k], sizeof(sc.evname[k]), "%*s: ",
 						    sc.name_width,
