@@ -29,6 +29,10 @@
 #     the samples, the atomics' records are loads with AT and a Data
 #     Source, and load_filter=1 samples them and nothing else of the loop
 #     (not the prefetch, an "other" operation, DDI 0586A §2.3.4);
+#   - a loop with failing instructions (qemu/tests/spe-failing.c): a
+#     load that aborts completes with an exception and has no PA, a load
+#     beside it retires with one; a CSEL failing its condition has E[6]
+#     (NOT-TAKEN), a CCMP passing it does not;
 #   - differential: the two drivers' per-task recordings agree on the
 #     workload's mix (loads, stores, conditional branches, L1D hits), and
 #     for each of eleven sets of format terms the two program the unit the
@@ -54,20 +58,21 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/guest-workload.sh
 . "$top/scripts/lib/guest-workload.sh"
 spe_guest_suite_begin 59-qemu-spe-sampling "sampling on QEMU's emulated SPE"
-sve=$runs/spe-sve
-if ! aarch64-linux-gnu-gcc -std=gnu11 -Wall -Wextra -Werror -O2 -static -march=armv8.2-a+sve \
-	-o "$sve" "$top/qemu/tests/spe-sve.c" 2>"$sve.log"; then
-	tap_fail "the SVE workload (qemu/tests/spe-sve.c) cross-compiles" "$(cat "$sve.log")"
-	tap_done
-	exit 1
-fi
-atomics=$runs/spe-atomics
-if ! aarch64-linux-gnu-gcc -std=gnu11 -Wall -Wextra -Werror -O2 -static -march=armv8.1-a \
-	-o "$atomics" "$top/qemu/tests/spe-atomics.c" 2>"$atomics.log"; then
-	tap_fail "the atomics workload (qemu/tests/spe-atomics.c) cross-compiles" "$(cat "$atomics.log")"
-	tap_done
-	exit 1
-fi
+# cross_workload NAME MARCH: qemu/tests/NAME.c, built static for the
+# guests; prints its path.
+cross_workload() {
+	local bin=$runs/$1
+	if ! aarch64-linux-gnu-gcc -std=gnu11 -Wall -Wextra -Werror -O2 -static -march="$2" \
+		-o "$bin" "$top/qemu/tests/$1.c" 2>"$bin.log"; then
+		tap_fail "the workload qemu/tests/$1.c cross-compiles" "$(cat "$bin.log")"
+		tap_done
+		exit 1
+	fi
+	echo "$bin"
+}
+sve=$(cross_workload spe-sve armv8.2-a+sve) || exit 1
+atomics=$(cross_workload spe-atomics armv8.1-a) || exit 1
+failing=$(cross_workload spe-failing armv8-a) || exit 1
 # The format-term sets the two drivers' programming is compared on (the
 # guest's readback): one perf event term list and modifiers a line.
 readback_terms=$runs/readback.terms
@@ -88,6 +93,12 @@ TERMS
 # The atomics loop: ten instructions from atomics_loop, the first three
 # LDADD, SWP and CAS (decimal addresses).
 loop_at=$((16#$(aarch64-linux-gnu-nm "$atomics" | awk '$3 == "atomics_loop" { print $1 }')))
+
+# The failing-instructions loop's four PCs (decimal addresses).
+failing_pcs=$(aarch64-linux-gnu-nm "$failing" | awk '
+	{ a[$3] = $1 }
+	END { for (i = 1; i <= 4; i++) printf "%d ", strtonum("0x" a[want[i]]) }
+	BEGIN { want[1] = "failing_ldr"; want[2] = "passing_ldr"; want[3] = "failing_csel"; want[4] = "passing_ccmp" }')
 
 # The workload's code and data, from its symbol table: "start end" (hex).
 sym_range() {
@@ -504,6 +515,62 @@ check_atomics() {
 	fi
 }
 
+# check_failing NAME TAG: the failing-instructions loop
+# (qemu/tests/spe-failing.c), recorded per task with pa_enable=1.  Every
+# record of the load that aborts completes with an exception (EV
+# EXCEPTION-GEN and RETIRED) and has no PA (DDI 0586A §5.3.7, §5.3.1);
+# every record of the load beside it retires without one and has its
+# PA; the CSEL whose condition fails has NOT-TAKEN (E[6]) and the CCMP
+# whose condition holds does not.
+check_failing() {
+	local name=$1 tag=$2 counts
+	spe_result_is "$name: perf record of the failing-instructions loop succeeds" "$out" "$tag-fail.rc" 0
+	counts=$(ref_perf report -D -i "$res/$tag-fail.data" 2>/dev/null | awk -v pcs="$failing_pcs" '
+		function done_rec(  k) {
+			k = role[pc]
+			if (k == "") { pc = -1; exc = ret = nt = pa = 0; return }
+			n[k]++
+			if (k == "fail_ldr" && exc && ret && !pa) good[k]++
+			if (k == "pass_ldr" && !exc && ret && pa) good[k]++
+			if (k == "fail_csel" && ret && nt) good[k]++
+			if (k == "pass_ccmp" && ret && !nt) good[k]++
+			pc = -1; exc = ret = nt = pa = 0
+		}
+		BEGIN {
+			split(pcs, p, " ")
+			role[p[1]] = "fail_ldr"; role[p[2]] = "pass_ldr"
+			role[p[3]] = "fail_csel"; role[p[4]] = "pass_ccmp"
+			pc = -1
+		}
+		/ PC 0x[0-9a-f]+/ {
+			done_rec()
+			for (i = 1; i < NF; i++) if ($i == "PC") pc = strtonum($(i + 1))
+		}
+		/ EV / { exc = / EXCEPTION-GEN/; ret = / RETIRED/; nt = / NOT-TAKEN/ }
+		/ PA 0x/ { pa = 1 }
+		END {
+			done_rec()
+			printf "%d %d %d %d %d %d %d %d\n", n["fail_ldr"], good["fail_ldr"],
+				n["pass_ldr"], good["pass_ldr"], n["fail_csel"], good["fail_csel"],
+				n["pass_ccmp"], good["pass_ccmp"]
+		}')
+	local fl fg pl pg cl cg ml mg
+	read -r fl fg pl pg cl cg ml mg <<<"$counts"
+	if [ "${fl:-0}" -ge 10 ] && [ "$fg" = "$fl" ] && [ "${pl:-0}" -ge 10 ] && [ "$pg" = "$pl" ]; then
+		tap_ok "$name: the aborted load's $fl records have EXCEPTION-GEN and RETIRED and no PA; the mapped load's $pl retire with a PA"
+	else
+		tap_fail "$name: the aborted load's records have EXCEPTION-GEN and RETIRED and no PA, the mapped load's a PA (at least 10 each)" \
+			"aborted load: $fg of ${fl:-0} so; mapped load: $pg of ${pl:-0} so" \
+			"$(ref_perf report -D -i "$res/$tag-fail.data" 2>/dev/null | grep -A6 " PC 0x$(printf %x "${failing_pcs%% *}") " | head -n 7)"
+	fi
+	if [ "${cl:-0}" -ge 10 ] && [ "$cg" = "$cl" ] && [ "${ml:-0}" -ge 10 ] && [ "$mg" = "$ml" ]; then
+		tap_ok "$name: the failing CSEL's $cl records have NOT-TAKEN (E[6]), the passing CCMP's $ml do not"
+	else
+		tap_fail "$name: the failing CSEL's records have NOT-TAKEN (E[6]), the passing CCMP's do not (at least 10 each)" \
+			"CSEL: $cg of ${cl:-0} with NOT-TAKEN; CCMP: $mg of ${ml:-0} without"
+	fi
+}
+
 # rate FILE: the workload's iterations per second.
 rate() {
 	sed -n 's/^\([0-9]*\) iterations.*/\1/p' "$res/$1"
@@ -539,7 +606,7 @@ run() {
 		[ "$profile" = v2 ] && export SPE_QEMU_MIDR=$neoverse_v2_midr
 		"$top/scripts/qemu/run-guest.sh" --kernel "$k" --smp 2 --spe-qemu "$profile" --with-perf \
 			--module "$ko" "${intree[@]}" --module "$live_ko" --file "$readback_terms" \
-			--file "$spin" --file "$sve" --file "$atomics" --timeout 400 \
+			--file "$spin" --file "$sve" --file "$atomics" --file "$failing" --timeout 400 \
 			--script "$guest" --out "$out"
 	) 2>"$out.log" || rc=$?
 	res=$out/results
@@ -569,6 +636,7 @@ run() {
 		check_pmu_events "$name: $drv" "$tag"
 		check_sve "$name: $drv" "$tag"
 		check_atomics "$name: $drv" "$tag"
+		check_failing "$name: $drv" "$tag"
 		spe_result_is "$name: $drv unloads" "$out" "$tag-rmmod.rc" 0
 		echo "# $name: spe_spin $(rate spin-base) iterations/s unprofiled," \
 			"$(rate "$tag-spin-u") profiled by $drv (/u)"

@@ -3,7 +3,8 @@
 # spe_spin workload through QEMU's emulated Statistical Profiling Unit
 # (-cpu max,spe=on), first with the project's hardware module arm_spe.ko,
 # then with Debian's in-tree arm_spe_pmu (the same recording, the other
-# driver); and the atomics loop of qemu/tests/spe-atomics.c.  Every result goes to $RESULTS for the host to decode and check;
+# driver); the atomics loop of qemu/tests/spe-atomics.c and the failing
+# instructions of qemu/tests/spe-failing.c.  Every result goes to $RESULTS for the host to decode and check;
 # nothing is judged here.
 # shellcheck source=scripts/qemu/guest-lib.sh
 . /guest/lib.sh
@@ -58,6 +59,12 @@ record() {
 	perf record -q -o "$1-atsplit.data" -c 4096 -e arm_spe/ts_enable=1/u -- \
 		"$FILES/spe-atomics" 1 split >"$1-atsplit.out" 2>"$1-atsplit.log"
 	echo $? >"$1-atsplit.rc"
+	# A load that aborts, a CSEL that fails its condition, a CCMP that
+	# passes (qemu/tests/spe-failing.c); each abort costs a signal, so
+	# the period is the unit's shortest.
+	perf record -q -o "$1-fail.data" -c 1024 -e arm_spe/ts_enable=1,pa_enable=1/u -- \
+		"$FILES/spe-failing" 2 >"$1-fail.out" 2>"$1-fail.log"
+	echo $? >"$1-fail.rc"
 	[ -r /proc/spe_live_regs ] && readback "$1"
 	mark "rmmod $1"
 	rmmod "$3"
