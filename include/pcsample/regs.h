@@ -46,7 +46,7 @@
 #define PCS_PCSR_HI_NS		BIT(31)
 #define PCS_PCSR_HI_EL_SHIFT	29
 #define PCS_PCSR_HI_EL_MASK	(3u << 29)
-#define PCS_PCSR_HI_T		BIT(28)
+#define PCS_PCSR_HI_T		BIT(28)	/* FEAT_TME transactional state */
 #define PCS_PCSR_HI_NSE		BIT(27)
 #define PCS_PCSR_HI_PC_MASK	0x00ffffffu	/* PCSample[55:32] */
 
