@@ -30,14 +30,16 @@
 static inline uint64_t spe_ds_level_key(enum spe_ds_table t, bool is_store, bool has_source,
 					uint16_t source, uint64_t events)
 {
-	uint64_t key = 1 | (uint64_t)t << 1 | (uint64_t)is_store << 3;
+	/* Bits [7:1] the table, 8 is_store, from 9 the rest. */
+	_Static_assert(SPE_DS_TABLE_AMPEREONE < 128, "a table number must fit bits [7:1]");
+	uint64_t key = 1 | ((uint64_t)t & 0x7f) << 1 | (uint64_t)is_store << 8;
 
 	if (t == SPE_DS_TABLE_NONE)
 		return key | (events & (SPE_EV_LLC_ACCESS | SPE_EV_LLC_MISS | SPE_EV_L1D_ACCESS |
-					SPE_EV_L1D_REFILL | SPE_EV_REMOTE_ACCESS)) << 4;
+					SPE_EV_L1D_REFILL | SPE_EV_REMOTE_ACCESS)) << 9;
 	if (is_store)
 		return key;
-	return key | (uint64_t)(has_source ? source : 0) << 4;
+	return key | (uint64_t)(has_source ? source : 0) << 9;
 }
 
 #endif /* SPE_DECODE_DATA_SOURCE_KEY_H */
