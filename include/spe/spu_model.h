@@ -260,6 +260,14 @@ int spe_spu_init(struct spe_spu *spu, const struct spe_spu_config *cfg,
 int spe_spu_write_reg(struct spe_spu *spu, enum spe_sysreg reg, uint64_t val);
 uint64_t spe_spu_read_reg(const struct spe_spu *spu, enum spe_sysreg reg);
 
+/*
+ * The PE's controls of the unit that are not the unit's registers: whether
+ * EL2 owns the buffer (MDCR_EL2.E2PB) and HCR_EL2.TGE.  An emulator calls
+ * this when either changes; which ELs are sampled follows at once (DDI
+ * 0586A §3.2.1 Table 3).
+ */
+void spe_spu_set_pe_controls(struct spe_spu *spu, int owner_el2, int tge);
+
 /* PSB CSYNC (DDI 0586A §3.6): write out every sampled operation in flight. */
 void spe_spu_psb_csync(struct spe_spu *spu);
 

@@ -355,6 +355,13 @@ int spe_spu_write_reg(struct spe_spu *spu, enum spe_sysreg reg, uint64_t val)
 	return 0;
 }
 
+void spe_spu_set_pe_controls(struct spe_spu *spu, int owner_el2, int tge)
+{
+	spu->cfg.owner_el2 = !!owner_el2;
+	spu->cfg.tge = !!tge;
+	spu_update(spu);
+}
+
 uint64_t spe_spu_read_reg(const struct spe_spu *spu, enum spe_sysreg reg)
 {
 	switch (reg) {

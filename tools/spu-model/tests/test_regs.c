@@ -98,9 +98,7 @@ static void test_pmscr_el2_kept(void)
 	t_enable(u, 0, 1024 << 8, T_BUF_SIZE);
 	spe_spu_write_reg(&u->spu, SPE_REG_PMSCR_EL2, SPE_PMSCR_E2SPE);
 	CHECK(!(u->spu.el_enabled & 4), "§3.2.1 PMSCR_EL2.E2SPE has no effect while EL1 owns the buffer");
-	u->spu.cfg.owner_el2 = 1;
-	u->spu.cfg.tge = 1;
-	spe_spu_write_reg(&u->spu, SPE_REG_PMSCR_EL1, 0);
+	spe_spu_set_pe_controls(&u->spu, 1, 1);
 	CHECK(u->spu.el_enabled & 4,
 	      "§3.2.1 the E2SPE written while EL1 owned the buffer enables EL2 once EL2 owns it");
 	t_unit_free(u);
