@@ -3,9 +3,12 @@
 # idempotently, and print the path of its qemu-system-aarch64.  Every guest
 # of the project boots it, with or without the unit.
 #
-# Usage: scripts/fetch-qemu.sh [--source] [--rebuild]
+# Usage: scripts/fetch-qemu.sh [--source | --work-tree] [--rebuild]
 #   --source    only fetch and unpack Debian's qemu source package; print its
 #               directory (read-only: the pristine source, Debian's patches in)
+#   --work-tree make sure the patched work tree (step 3) holds the current
+#               series and print its directory, building nothing (read it
+#               only: suite 58 builds the series' tests/tcg test from it)
 #   --rebuild   build again even if a binary for this key is cached
 #
 # The series is for one upstream QEMU release (scripts/lib/qemu-series.sh:
@@ -53,12 +56,13 @@ spe_top=$top
 # shellcheck source=scripts/lib/qemu-series.sh
 . "$top/scripts/lib/qemu-series.sh"
 
-want_source=0 rebuild=0
+want_source=0 want_work=0 rebuild=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--source) want_source=1; shift ;;
+	--work-tree) want_work=1; shift ;;
 	--rebuild) rebuild=1; shift ;;
-	*) spe_die "unknown option $1 (usage: fetch-qemu.sh [--source] [--rebuild])" ;;
+	*) spe_die "unknown option $1 (usage: fetch-qemu.sh [--source | --work-tree] [--rebuild])" ;;
 	esac
 done
 
@@ -194,7 +198,9 @@ model_files=("$top/drivers/perf/sim/spe_spu_model.c" "$top"/include/spe/*.h
 key=$( { echo "$version"; printf '%s\n' "${configure_flags[@]}";
 	 cat "${patches[@]}" "${model_files[@]}"; } | sha256sum | cut -c1-16)
 bin=$qdir/bin/$key/qemu-system-aarch64
-if [ $rebuild -eq 0 ] && [ -x "$bin" ]; then
+# A cached binary is enough unless the work tree is asked for: it may
+# hold another series (or none) when this one's binary was built earlier.
+if [ $want_work -eq 0 ] && [ $rebuild -eq 0 ] && [ -x "$bin" ]; then
 	echo "$bin"
 	exit 0
 fi
@@ -237,6 +243,10 @@ cp -p "$top"/include/spe/*.h "$work/target/arm/spe-model/spe/"
 # The offsets of the PC sample frame (patch 0007's hw/arm/pcsample.c and
 # target/arm/tcg/translate.h), from the header its driver is built with.
 cp -p "$top/include/pcsample/regs.h" "$work/hw/arm/pcsample-regs.h"
+if [ $want_work -eq 1 ]; then
+	echo "$work"
+	exit 0
+fi
 
 # ---- 4. configure and build -------------------------------------------------
 fetch_pytools

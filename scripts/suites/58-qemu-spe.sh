@@ -2,7 +2,11 @@
 # FEAT_SPE in QEMU (qemu/patches/ on QEMU 10.2; Documentation/dev-tools/qemu-spe.rst):
 # the patched QEMU built by scripts/fetch-qemu.sh, the series clean under QEMU's own
 # checkpatch.pl and typing no register encoding the project's headers hold
-# (qemu/tests/check-series-constants.sh), and guests booted with -cpu max,spe=on on Debian's 6.1 and
+# (qemu/tests/check-series-constants.sh), the series' own bare-metal test
+# (patch 0009's tests/tcg/aarch64/system/spe.c, built with QEMU's tests/tcg
+# make rules and run on -cpu max,spe=on by scripts/qemu/tcg-spe-test.sh:
+# sampling at EL1, the records of known instructions, the load filter, E1SPE
+# clear, a buffer that fills) passing, and guests booted with -cpu max,spe=on on Debian's 6.1 and
 # 6.12 kernels, at EL1 and at EL2 (VHE, SPE_QEMU_EL2=1), where
 #   - at EL0 every PMS/PMB register is UNDEFINED (SIGILL) and PSB CSYNC
 #     is a NOP (qemu/tests/spe-el0-undef.c);
@@ -144,6 +148,17 @@ if [ "$got_on" = "arm,statistical-profiling-extension-v1" ] && [ "$(fdtget "$tmp
 else
 	tap_fail "the virt board's DTB has the spe-pmu node (PPI 5) with spe=on and none without" \
 		"spe=on: $got_on" "spe=off: $got_off" "$(cat "$tmp/on.log" "$tmp/off.log")"
+fi
+
+# ---- the series' tests/tcg system test (patch 0009) ------------------------
+# tests/tcg/aarch64/system/spe.c, built from the patched work tree with
+# QEMU's own tests/tcg make rules and run bare metal at EL1 on -cpu
+# max,spe=on (scripts/qemu/tcg-spe-test.sh): it programs the unit and
+# checks the records it writes.  Its output is in $runs/tcg-spe/spe.out.
+if work=$("$top/scripts/fetch-qemu.sh" --work-tree 2>"$runs/work-tree.log"); then
+	tap_sub "" "$top/scripts/qemu/tcg-spe-test.sh" "$work" "$qemu" "$runs/tcg-spe" || true
+else
+	tap_fail "the patched QEMU work tree (fetch-qemu.sh --work-tree)" "$(tail -n 20 "$runs/work-tree.log")"
 fi
 
 # ---- guests ----------------------------------------------------------------
