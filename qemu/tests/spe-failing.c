@@ -2,7 +2,8 @@
 /*
  * The failing-instructions workload of the QEMU sampling suite
  * (scripts/suites/59): a loop of seven instructions, two of which do not
- * complete normally, run for a number of seconds.
+ * complete normally, run a given number of times (a fixed amount of work,
+ * not of time: on a debug kernel each abort's signal costs far more).
  *
  *   failing_ldr    a load from a page mapped PROT_NONE: it takes a Data
  *                  Abort every time (the SIGSEGV handler steps over it),
@@ -18,8 +19,8 @@
  * records carry a physical address and no exception, and its branch.
  * The host reads the four symbols' addresses from this static binary.
  *
- * Usage: spe-failing SECONDS
- * Prints "N iterations".
+ * Usage: spe-failing ITERATIONS (a multiple of 1000)
+ * Prints "N iterations" and the seconds they took.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -82,13 +83,14 @@ static double now(void)
 
 int main(int argc, char **argv)
 {
-	double seconds = argc == 2 ? atof(argv[1]) : 0, end;
+	long n = argc == 2 ? atol(argv[1]) : 0;
+	double start;
 	struct sigaction sa = { .sa_sigaction = step_over, .sa_flags = SA_SIGINFO };
 	unsigned long rounds = 0;
 	void *guard;
 
-	if (argc != 2 || seconds <= 0) {
-		fprintf(stderr, "usage: spe-failing SECONDS\n");
+	if (argc != 2 || n <= 0 || n % (long)INNER) {
+		fprintf(stderr, "usage: spe-failing ITERATIONS (a multiple of %lu)\n", INNER);
 		return 2;
 	}
 	guard = mmap(NULL, getpagesize(), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -100,11 +102,9 @@ int main(int argc, char **argv)
 		perror("spe-failing: sigaction");
 		return 1;
 	}
-	end = now() + seconds;
-	do {
+	start = now();
+	for (; rounds * INNER < (unsigned long)n; rounds++)
 		failing_round(guard);
-		rounds++;
-	} while (now() < end);
-	printf("%lu iterations\n", rounds * INNER);
+	printf("%lu iterations in %.2f s\n", rounds * INNER, now() - start);
 	return 0;
 }

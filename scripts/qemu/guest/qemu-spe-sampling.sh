@@ -61,9 +61,11 @@ record() {
 	echo $? >"$1-atsplit.rc"
 	# A load that aborts, a CSEL that fails its condition, a CCMP that
 	# passes (qemu/tests/spe-failing.c); each abort costs a signal, so
-	# the period is the unit's shortest.
+	# the period is the unit's shortest, and the work is fixed (some 25
+	# records of each PC), not the time: a debug kernel's signals are
+	# far slower.
 	perf record -q -o "$1-fail.data" -c 1024 -e arm_spe/ts_enable=1,pa_enable=1/u -- \
-		"$FILES/spe-failing" 2 >"$1-fail.out" 2>"$1-fail.log"
+		"$FILES/spe-failing" 48000 >"$1-fail.out" 2>"$1-fail.log"
 	echo $? >"$1-fail.rc"
 	[ -r /proc/spe_live_regs ] && readback "$1"
 	mark "rmmod $1"
