@@ -14,8 +14,10 @@
 # on, semihosting), kernel.ld and tests/tcg/minilib, linked by the
 # Makefile.softmmu-target rules with the -march its config-cc.mak detects;
 # `run-spe` runs it with that Makefile's QEMU_OPTS for it (-M virt -cpu
-# max,spe=on, semihosting to OUT/spe.out) under its timeout, and the exit
-# status the test passes to semihosting's SYS_EXIT is the result.
+# max,spe=on, semihosting to OUT/spe.out) under its timeout, and
+# `run-spe-el3` runs the same binary at EL3 of -M virt,secure=on (to
+# OUT/spe-el3.out); the exit status each run passes to semihosting's
+# SYS_EXIT is its result.
 # Without a configured QEMU build directory, make is given what configure
 # would: TARGET, the cross compiler, and the QEMU to run.  `-nic none`:
 # the project's QEMU is built without the firmware blobs, so the virt
@@ -44,7 +46,7 @@ if ! command -v "$cc" >/dev/null; then
 	exit 0
 fi
 mkdir -p "$out"
-rm -f "$out"/spe "$out"/spe.out "$out"/config-cc.mak
+rm -f "$out"/spe "$out"/spe.out "$out"/spe-el3.out "$out"/config-cc.mak
 # config-cc.mak (the -march detection) is remade from "Makefile", which
 # configure writes in a real build directory.
 : >"$out/Makefile"
@@ -62,15 +64,24 @@ else
 	exit 1
 fi
 
-start=$SECONDS
-rc=0
-make_tcg run-spe >"$out/run.log" 2>&1 || rc=$?
-secs=$((SECONDS - start))
-if [ $rc -eq 0 ] && grep -qx PASS "$out/spe.out" 2>/dev/null; then
-	tap_ok "tests/tcg/aarch64 spe passes on -cpu max,spe=on ($secs s): $(grep -c '' "$out/spe.out") lines, no FAIL"
-	sed 's/^/# /' "$out/spe.out"
-else
-	tap_fail "tests/tcg/aarch64 spe passes on -cpu max,spe=on (make run-spe exit $rc, $secs s)" \
-		"$(cat "$out/spe.out" 2>/dev/null || echo 'no spe.out')" "$(tail -n 10 "$out/run.log")"
-fi
+# One run of the binary: RUN-TARGET OUTPUT WHAT
+run_tcg() {
+	local target=$1 output=$out/$2 what=$3 start=$SECONDS rc=0 secs
+
+	rm -f "$output"
+	make_tcg "$target" >"$out/$target.log" 2>&1 || rc=$?
+	secs=$((SECONDS - start))
+	if [ $rc -eq 0 ] && grep -qx PASS "$output" 2>/dev/null; then
+		tap_ok "tests/tcg/aarch64 $target passes $what ($secs s): $(grep -c '' "$output") lines, no FAIL"
+		sed 's/^/# /' "$output"
+	else
+		tap_fail "tests/tcg/aarch64 $target passes $what (make $target exit $rc, $secs s)" \
+			"$(cat "$output" 2>/dev/null || echo "no ${output##*/}")" "$(tail -n 10 "$out/$target.log")"
+	fi
+}
+
+run_tcg run-spe spe.out "at EL1 of -cpu max,spe=on"
+# At EL3 of -M virt,secure=on: only the Security state that owns the
+# buffer (MDCR_EL3.NSPB) is profiled.
+run_tcg run-spe-el3 spe-el3.out "at EL3 of -M virt,secure=on (the Security state that owns the buffer)"
 tap_done
