@@ -106,6 +106,7 @@ static inline int spe_sysreg_writable(enum spe_sysreg reg)
 #define SPE_PMSCR_PCT_MASK		SPE_GENMASK(7, 6)
 #define SPE_PMSCR_PCT_VIRT		0u
 #define SPE_PMSCR_PCT_PHYS		1u
+#define SPE_PMSCR_PCT_OFFSET_PHYS	3u	/* FEAT_ECV: physical less CNTPOFF_EL2 */
 #define SPE_PMSCR_RES0			(~(SPE_GENMASK(7, 3) | SPE_GENMASK(1, 0)))
 /* PMSCR_EL2 (DDI 0586A §4.3.7): same layout, bits 1:0 enable EL2 and host EL0. */
 #define SPE_PMSCR_E0HSPE		SPE_BIT(0)

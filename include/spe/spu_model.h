@@ -231,6 +231,7 @@ struct spe_spu {
 	uint64_t now;		/* cycles */
 	uint64_t cnt_base;	/* CNTPCT_EL0 at cycle 0 */
 	uint64_t cntvoff;	/* CNTVOFF_EL2 */
+	uint64_t cntpoff;	/* the physical offset: CNTPOFF_EL2 where it applies */
 
 	uint64_t rng;
 

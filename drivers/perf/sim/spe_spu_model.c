@@ -456,9 +456,53 @@ static uint64_t spu_data_va(const struct spe_spu *spu, uint64_t va)
 	return tbi ? va : va & SPE_ADDR_VALUE_MASK;
 }
 
-struct spu_collect {
-	uint8_t cx1, cx2, ts, pct, pa;
+/* The time a Timestamp packet holds (DDI 0487 CollectTimeStamp()). */
+enum spu_time {
+	SPU_TIME_VIRTUAL,		/* CNTPCT - CNTVOFF_EL2 */
+	SPU_TIME_PHYSICAL,		/* CNTPCT */
+	SPU_TIME_OFFSET_PHYSICAL,	/* CNTPCT - the physical offset (FEAT_ECV) */
 };
+
+struct spu_collect {
+	uint8_t cx1, cx2, ts, pa;
+	enum spu_time time;
+};
+
+/*
+ * The time PMSCR_ELx.PCT asks for.  Without FEAT_ECV, bit 7 is RES0
+ * (spu_pmscr_mask()); the reserved 0b10 is CONSTRAINED UNPREDICTABLE,
+ * and the model takes it as 0b00.
+ */
+static enum spu_time spu_pct_time(uint64_t pmscr)
+{
+	switch (SPE_FIELD_GET(SPE_PMSCR_PCT_MASK, pmscr)) {
+	case SPE_PMSCR_PCT_PHYS:
+		return SPU_TIME_PHYSICAL;
+	case SPE_PMSCR_PCT_OFFSET_PHYS:
+		return SPU_TIME_OFFSET_PHYSICAL;
+	default:
+		return SPU_TIME_VIRTUAL;
+	}
+}
+
+/*
+ * PMSCR_EL2.PCT bounds what a Non-secure EL1 owner asks for (DDI 0487
+ * CollectTimeStamp()): 0b00 gives virtual time, 0b01 leaves EL1 its
+ * choice, and 0b11 makes a physical choice offset physical.
+ */
+static enum spu_time spu_el1_owner_time(uint64_t s1, uint64_t s2)
+{
+	enum spu_time el1 = spu_pct_time(s1);
+
+	switch (spu_pct_time(s2)) {
+	case SPU_TIME_VIRTUAL:
+		return SPU_TIME_VIRTUAL;
+	case SPU_TIME_OFFSET_PHYSICAL:
+		return el1 == SPU_TIME_VIRTUAL ? el1 : SPU_TIME_OFFSET_PHYSICAL;
+	default:
+		return el1;
+	}
+}
 
 /* DDI 0586A §3.3.1: CollectContextIDR1/2, CollectTimeStamp, CollectPhysicalAddress. */
 static void spu_collect(const struct spe_spu *spu, uint32_t el,
@@ -472,16 +516,16 @@ static void spu_collect(const struct spe_spu *spu, uint32_t el,
 	c->cx2 = have_el2 && (s2 & SPE_PMSCR_CX);
 	if (spu_el2_owned(spu)) {
 		c->ts = !!(s2 & SPE_PMSCR_TS);
-		c->pct = !!(SPE_FIELD_GET(SPE_PMSCR_PCT_MASK, s2) & 1);
+		c->time = spu_pct_time(s2);
 		c->pa = !!(s2 & SPE_PMSCR_PA);
 		return;
 	}
 	c->ts = !!(s1 & SPE_PMSCR_TS);
-	c->pct = SPE_FIELD_GET(SPE_PMSCR_PCT_MASK, s1) & 1;
+	c->time = spu_pct_time(s1);
 	c->pa = !!(s1 & SPE_PMSCR_PA);
 	if (have_el2) {
 		/* PMSCR_EL2 gates PCT and PA for a Non-secure EL1 owner. */
-		c->pct = c->pct && (SPE_FIELD_GET(SPE_PMSCR_PCT_MASK, s2) & 1);
+		c->time = spu_el1_owner_time(s1, s2);
 		c->pa = c->pa && (s2 & SPE_PMSCR_PA);
 	}
 }
@@ -647,8 +691,10 @@ static uint32_t spu_encode(const struct spe_spu *spu,
 	if (c.ts) {
 		uint64_t ts = spu->cnt_base + (s->cycle >> spu->cfg.tick_shift);
 
-		if (!c.pct)
+		if (c.time == SPU_TIME_VIRTUAL)
 			ts -= spu->cntvoff;
+		else if (c.time == SPU_TIME_OFFSET_PHYSICAL)
+			ts -= spu->cntpoff;
 		*p++ = SPE_HDR_TIMESTAMP;
 		p = put_le(p, ts, 8);
 	} else {

@@ -27,6 +27,7 @@ static struct rec record_cfg(const struct spe_spu_config *cfg, uint64_t pmscr,
 	spe_spu_write_reg(&u->spu, SPE_REG_PMSCR_EL2, pmscr2);
 	u->spu.cnt_base = 0x1000000;
 	u->spu.cntvoff = 0x400000;
+	u->spu.cntpoff = 0x200000;
 	t_run(u, op);
 	r.len = t_used(u);
 	if (r.len > sizeof(r.b))
@@ -58,6 +59,7 @@ static uint64_t value(const struct rec *r, uint8_t mask, uint8_t hdr)
 
 #define EN	(SPE_PMSCR_E0SPE | SPE_PMSCR_E1SPE)
 #define PCT	SPE_FIELD_PREP(SPE_PMSCR_PCT_MASK, 1)
+#define PCT_OFF	SPE_FIELD_PREP(SPE_PMSCR_PCT_MASK, SPE_PMSCR_PCT_OFFSET_PHYS)
 
 static void test_context(void)
 {
@@ -99,6 +101,53 @@ static void test_context(void)
 	}
 }
 
+/*
+ * With FEAT_ECV, PMSCR_ELx.PCT 0b11 asks for physical time less the
+ * physical offset (DDI 0487 CollectTimeStamp()); PMSCR_EL2.PCT bounds a
+ * Non-secure EL1 owner's choice.
+ */
+static void test_timestamp_ecv(void)
+{
+	static const struct {
+		uint64_t pct1, pct2;
+		int owner_el2;
+		uint64_t want;
+		const char *what;
+	} cases[] = {
+		{ PCT_OFF, PCT, 0, 0x1000000 + 1 - 0x200000,
+		  "FEAT_ECV PCT EL1 0b11, EL2 0b01: EL1's choice, offset physical time" },
+		{ PCT, PCT_OFF, 0, 0x1000000 + 1 - 0x200000,
+		  "FEAT_ECV PCT EL1 0b01, EL2 0b11: physical time is offset" },
+		{ PCT_OFF, PCT_OFF, 0, 0x1000000 + 1 - 0x200000,
+		  "FEAT_ECV PCT EL1 0b11, EL2 0b11: offset physical time" },
+		{ 0, PCT_OFF, 0, 0x1000000 + 1 - 0x400000,
+		  "FEAT_ECV PCT EL1 0b00, EL2 0b11: virtual time" },
+		{ PCT_OFF, 0, 0, 0x1000000 + 1 - 0x400000,
+		  "FEAT_ECV PCT EL1 0b11, EL2 0b00: virtual time" },
+		{ PCT, PCT, 0, 0x1000000 + 1,
+		  "FEAT_ECV PCT EL1 0b01, EL2 0b01: physical time" },
+		{ 0, PCT_OFF, 1, 0x1000000 + 1 - 0x200000,
+		  "FEAT_ECV PCT, EL2 owns the buffer, EL2 0b11: offset physical time" },
+		{ PCT_OFF, PCT, 1, 0x1000000 + 1,
+		  "FEAT_ECV PCT, EL2 owns the buffer, EL2 0b01: physical time, EL1's ignored" },
+	};
+	struct spe_spu_config cfg = *spe_spu_profile(SPE_SPU_PROFILE_V1_MIN);
+	struct spe_op op = t_op_load();
+	size_t i;
+
+	cfg.ecv = 1;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t el2_en = cases[i].owner_el2 ? SPE_PMSCR_E0HSPE | SPE_PMSCR_TS : 0;
+		struct rec r;
+
+		cfg.owner_el2 = cases[i].owner_el2;
+		cfg.tge = cases[i].owner_el2;
+		r = record_cfg(&cfg, EN | SPE_PMSCR_TS | cases[i].pct1,
+			       el2_en | cases[i].pct2, &op);
+		CHECK_EQ(value(&r, 0xff, SPE_HDR_TIMESTAMP), cases[i].want, cases[i].what);
+	}
+}
+
 static void test_timestamp(void)
 {
 	struct spe_op op = t_op_load();
@@ -126,6 +175,10 @@ static void test_timestamp(void)
 		CHECK_EQ(value(&r, 0xff, SPE_HDR_TIMESTAMP), 0x1000000 + 1,
 			 "§4.3.5 without EL2, PCT is RES1: physical time");
 	}
+	r = record(EN | SPE_PMSCR_TS | PCT_OFF, PCT_OFF, &op);
+	CHECK_EQ(value(&r, 0xff, SPE_HDR_TIMESTAMP), 0x1000000 + 1,
+		 "without FEAT_ECV PCT is one bit: 0b11 reads as 0b01, physical time");
+	test_timestamp_ecv();
 }
 
 static void test_pa(void)
