@@ -15,9 +15,10 @@
 # Makefile.softmmu-target rules with the -march its config-cc.mak detects;
 # `run-spe` runs it with that Makefile's QEMU_OPTS for it (-M virt -cpu
 # max,spe=on, semihosting to OUT/spe.out) under its timeout, and
-# `run-spe-el3` runs the same binary at EL3 of -M virt,secure=on (to
-# OUT/spe-el3.out); the exit status each run passes to semihosting's
-# SYS_EXIT is its result.
+# `run-spe-el3` and `run-spe-el2` run the same binary at EL3 of -M
+# virt,secure=on and at EL2 of -M virt,virtualization=on (to
+# OUT/spe-el3.out, OUT/spe-el2.out); the exit status each run passes to
+# semihosting's SYS_EXIT is its result.
 # Without a configured QEMU build directory, make is given what configure
 # would: TARGET, the cross compiler, and the QEMU to run.  `-nic none`:
 # the project's QEMU is built without the firmware blobs, so the virt
@@ -46,7 +47,7 @@ if ! command -v "$cc" >/dev/null; then
 	exit 0
 fi
 mkdir -p "$out"
-rm -f "$out"/spe "$out"/spe.out "$out"/spe-el3.out "$out"/config-cc.mak
+rm -f "$out"/spe "$out"/spe.out "$out"/spe-el3.out "$out"/spe-el2.out "$out"/config-cc.mak
 # config-cc.mak (the -march detection) is remade from "Makefile", which
 # configure writes in a real build directory.
 : >"$out/Makefile"
@@ -84,4 +85,7 @@ run_tcg run-spe spe.out "at EL1 of -cpu max,spe=on"
 # At EL3 of -M virt,secure=on: only the Security state that owns the
 # buffer (MDCR_EL3.NSPB) is profiled.
 run_tcg run-spe-el3 spe-el3.out "at EL3 of -M virt,secure=on (the Security state that owns the buffer)"
+# At EL2 of -M virt,virtualization=on: the buffer's owner (MDCR_EL2.E2PB)
+# and HCR_EL2.TGE decide who samples EL1 and EL0.
+run_tcg run-spe-el2 spe-el2.out "at EL2 of -M virt,virtualization=on (E2PB and TGE)"
 tap_done
