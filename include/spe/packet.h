@@ -161,7 +161,8 @@ static inline uint64_t spe_evfr_filterable(uint64_t pmsver)
 
 /* Class 0, other. */
 #define SPE_OP_OTHER_IS_PLAIN(v)	(((v) & 0xf8u) == 0x00u)
-#define SPE_OP_OTHER_IS_SVE(v)		(((v) & 0x89u) == 0x08u)
+#define SPE_OP_OTHER_SVE		0x08u	/* SVE data processing */
+#define SPE_OP_OTHER_IS_SVE(v)		(((v) & 0x89u) == SPE_OP_OTHER_SVE)
 #define SPE_OP_OTHER_IS_SME(v)		(((v) & 0x89u) == 0x88u)
 #define SPE_OP_OTHER_COND		0x01u	/* plain: conditional/select */
 #define SPE_OP_OTHER_FP			0x02u	/* plain and SVE and SME */
@@ -185,7 +186,8 @@ static inline uint64_t spe_evfr_filterable(uint64_t pmsver)
 #define SPE_OP_LDST_EXT_AR		0x10u	/* acquire/release */
 #define SPE_OP_LDST_EXT_EXCL		0x08u	/* exclusive */
 #define SPE_OP_LDST_EXT_AT		0x04u	/* atomic */
-#define SPE_OP_LDST_IS_SVE_SME(v)	(((v) & 0x0au) == 0x08u)
+#define SPE_OP_LDST_SVE_SME		0x08u	/* SVE or SME load/store */
+#define SPE_OP_LDST_IS_SVE_SME(v)	(((v) & 0x0au) == SPE_OP_LDST_SVE_SME)
 #define SPE_OP_LDST_SVE_EVL(v)		(32u << (((v) >> 4) & 7u))
 #define SPE_OP_LDST_SVE_SG		0x80u	/* gather/scatter */
 #define SPE_OP_LDST_SVE_PRED		0x04u
