@@ -11,28 +11,61 @@
 #include <linux/interrupt.h>
 #include <linux/perf_event.h>
 #include <linux/printk.h>
+#include <linux/ratelimit.h>
 
 #include "spe_backend.h"
 #include "spe_pmbsr.h"
 #include "spe_pmu.h"
 #include "spe_unit.h"
 
+/* printk() with LOGLEVEL_SCHED: what printk_deferred() does, unexported. */
+static __printf(1, 2) void spe_printk_sched(const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	vprintk_emit(0, LOGLEVEL_SCHED, NULL, fmt, args);
+	va_end(args);
+}
+
+/*
+ * dev_err(), deferred: the message is stored at once and written to the
+ * console from irq_work.  The stop path runs from perf's context switch
+ * with the runqueue lock held, where a console write may wake a task
+ * and so deadlock (lockdep: console_owner --> &rq->__lock -->
+ * &ctx->lock).
+ */
+static __printf(2, 3) void spe_deferred_err(struct device *dev,
+					    const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	spe_printk_sched(KERN_ERR "%s %s: %pV", dev_driver_string(dev),
+			 dev_name(dev), &vaf);
+	va_end(args);
+}
+
 static void spe_dump_fault(struct spe_pmu *spe, u64 pmbsr,
 			   const struct spe_pmbsr_info *info)
 {
+	static DEFINE_RATELIMIT_STATE(rs, DEFAULT_RATELIMIT_INTERVAL,
+				      DEFAULT_RATELIMIT_BURST);
 	u64 ptr = spe_read(SPE_REG_PMBPTR_EL1);
 	u64 lim = spe_read(SPE_REG_PMBLIMITR_EL1);
+	char level[16] = "";
 
+	if (!__ratelimit(&rs))
+		return;
 	if (info->has_level)
-		dev_err_ratelimited(&spe->pdev->dev,
-				    "CPU%d: profiling stopped: %s at level %u (PMBSR_EL1 0x%016llx EC 0x%02x MSS 0x%04x PMBPTR_EL1 0x%016llx PMBLIMITR_EL1 0x%016llx)\n",
-				    smp_processor_id(), info->cause, info->level,
-				    pmbsr, info->ec, info->mss, ptr, lim);
-	else
-		dev_err_ratelimited(&spe->pdev->dev,
-				    "CPU%d: profiling stopped: %s (PMBSR_EL1 0x%016llx EC 0x%02x MSS 0x%04x PMBPTR_EL1 0x%016llx PMBLIMITR_EL1 0x%016llx)\n",
-				    smp_processor_id(), info->cause,
-				    pmbsr, info->ec, info->mss, ptr, lim);
+		snprintf(level, sizeof(level), " at level %u", info->level);
+	spe_deferred_err(&spe->pdev->dev,
+			 "CPU%d: profiling stopped: %s%s (PMBSR_EL1 0x%016llx EC 0x%02x MSS 0x%04x PMBPTR_EL1 0x%016llx PMBLIMITR_EL1 0x%016llx)\n",
+			 smp_processor_id(), info->cause, level,
+			 pmbsr, info->ec, info->mss, ptr, lim);
 }
 
 /*

@@ -138,6 +138,7 @@ static void reset_trace(void) { ntr = 0; }
 static void setup(u64 config)
 {
 	static void *pages[NR_PAGES];
+	static struct platform_device pdev;
 
 	memset(&spe, 0, sizeof(spe));
 	memset(&handle, 0, sizeof(handle));
@@ -152,6 +153,7 @@ static void setup(u64 config)
 	spe.supported_cpus.bits[0] = 1;
 	spe.ready_cpus.bits[0] = 1;
 	spe.handle = &handle;
+	spe.pdev = &pdev;
 	spe_pmu_init_callbacks(&spe);
 	spe.pmu.type = 42;
 
