@@ -135,19 +135,6 @@ int spe_cli_perf_version(const char *cmd, const char *arg, int *version)
 	return 0;
 }
 
-int spe_cli_common_option(const char *cmd, int c, const char **path, unsigned *threads,
-			  struct spe_sym_config *symcfg)
-{
-	switch (c) {
-	case 'i':
-		*path = optarg;
-		return 1;
-	case 'j':
-		return spe_cli_jobs(cmd, optarg, threads) ? -1 : 1;
-	}
-	return spe_cli_symbol_option(c, symcfg);
-}
-
 unsigned spe_cli_default_threads(void)
 {
 	/* The CPUs this process may run on (taskset, cpusets), not all
