@@ -90,11 +90,7 @@ static void merge(const struct spe_cli_line *cl, struct option *out, char *short
 		if (!(p->cmds & cl->cmd))
 			continue;
 		out[n++] = (struct option){ p->name, p->has_arg, NULL, p->code };
-		if (p->short_name && ns + 3 < 64) {
-			shorts[ns++] = (char)p->short_name;
-			if (p->has_arg == required_argument)
-				shorts[ns++] = ':';
-		}
+		spe_cli_optstring_add(shorts, &ns, p->short_name, p->has_arg);
 	}
 	out[n] = (struct option){ NULL, 0, NULL, 0 };
 	shorts[ns] = 0;
