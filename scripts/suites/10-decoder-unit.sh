@@ -68,6 +68,15 @@ for cmd in dump records encode wrap script report inject; do
 		tap_status $(( (rc == 1 ? 0 : 1) | $? )) "spe-decode $cmd: no input reads perf.data, as perf"
 	fi
 done
+# Every command's --help text, and the messages and exit statuses of a set
+# of bad command lines, as recorded (scripts/lib/cli-usage.sh): a command
+# that loses one of its options, or takes one it should not, or changes a
+# message, fails here.
+"$top/scripts/lib/cli-usage.sh" "$bin" "$top/tools/spe-decode/tests/cli/usage-invocations.txt" \
+	>"$tmp/transcript" 2>&1
+diff -u "$top/tools/spe-decode/tests/cli/usage-transcript.txt" "$tmp/transcript" >"$tmp/diff"
+tap_status $? "the commands' --help texts and usage errors are as recorded (tests/cli/usage-transcript.txt)" \
+	"$(head -n 40 "$tmp/diff")"
 # dump --perf-version: a release it does not know, or with --full (two
 # texts at once), is a usage error naming the problem.
 printf '\x48\x06' >"$tmp/op.bin"

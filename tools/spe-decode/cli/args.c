@@ -44,6 +44,15 @@ bool spe_cli_symbol_option(int c, struct spe_sym_config *cfg)
 	return false;
 }
 
+void spe_cli_optstring_add(char *shorts, size_t *ns, int c, int has_arg)
+{
+	if (!c || *ns + 3 >= 64)	/* the tables are far smaller */
+		return;
+	shorts[(*ns)++] = (char)c;
+	if (has_arg == required_argument)
+		shorts[(*ns)++] = ':';
+}
+
 /*
  * Each warning once: sessions side by side (report -j N) and the views
  * that read a file twice load the same files again.  Those sessions run
@@ -133,19 +142,6 @@ int spe_cli_perf_version(const char *cmd, const char *arg, int *version)
 	}
 	*version = v;
 	return 0;
-}
-
-int spe_cli_common_option(const char *cmd, int c, const char **path, unsigned *threads,
-			  struct spe_sym_config *symcfg)
-{
-	switch (c) {
-	case 'i':
-		*path = optarg;
-		return 1;
-	case 'j':
-		return spe_cli_jobs(cmd, optarg, threads) ? -1 : 1;
-	}
-	return spe_cli_symbol_option(c, symcfg);
 }
 
 unsigned spe_cli_default_threads(void)

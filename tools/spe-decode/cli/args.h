@@ -2,7 +2,8 @@
 /*
  * What the subcommands' command lines have in common: -h/--help and
  * unknown options, the one input file (an operand, or -i as perf spells
- * it), and the symbol options of the commands that print symbols.
+ * it), and the parsers of the arguments of the options several commands
+ * share (their table: common_options.c).
  */
 #ifndef SPE_DECODE_CLI_ARGS_H
 #define SPE_DECODE_CLI_ARGS_H
@@ -17,21 +18,13 @@
 
 typedef void (*spe_usage_fn)(FILE *f);
 
-/* Values of the long-only symbol options: not letters, which perf's
- * options (perf_options.h) use as codes (-k is perf's --vmlinux, -s its
- * --sort). */
+/* Values of the shared long-only options (common_options.c): not letters,
+ * which perf's options (perf_options.h) use as codes (-k is perf's
+ * --vmlinux, -s its --sort, -t its --field-separator). */
 enum {
 	SPE_OPT_BUILDID_DIR = 0x5300, SPE_OPT_NO_DEMANGLE, SPE_OPT_UNRESOLVED,
-	SPE_OPT_KALLSYMS, SPE_OPT_SYMFS, SPE_OPT_TOP,
+	SPE_OPT_KALLSYMS, SPE_OPT_SYMFS, SPE_OPT_TOP, SPE_OPT_VIRTUAL,
 };
-
-/* getopt_long() entries of --kallsyms FILE, --symfs DIR, --buildid-dir DIR
- * and --no-demangle. */
-#define SPE_CLI_SYMBOL_OPTIONS						\
-	{ "kallsyms", required_argument, NULL, SPE_OPT_KALLSYMS },			\
-	{ "symfs", required_argument, NULL, SPE_OPT_SYMFS },			\
-	{ "buildid-dir", required_argument, NULL, SPE_OPT_BUILDID_DIR },	\
-	{ "no-demangle", no_argument, NULL, SPE_OPT_NO_DEMANGLE }
 
 /*
  * The default case of a getopt switch: -h prints the usage on stdout and
@@ -44,6 +37,10 @@ int spe_cli_help_or_bad(int c, spe_usage_fn usage);
  * warnings go to stderr. */
 bool spe_cli_symbol_option(int c, struct spe_sym_config *cfg);
 
+/* Appends option letter @c (none when 0), with ':' when it takes an
+ * argument, to getopt's optstring @shorts of 64 bytes, *@ns of them used. */
+void spe_cli_optstring_add(char *shorts, size_t *ns, int c, int has_arg);
+
 /* A spe_sym_config warning on stderr; ctx is the command's name. */
 void spe_cli_warn(void *ctx, const char *msg);
 
@@ -54,19 +51,12 @@ void spe_cli_warn(void *ctx, const char *msg);
  */
 int spe_cli_input(int argc, char **argv, const char **path, spe_usage_fn usage);
 
-/* -j N / --jobs N: decoding threads (lib/decode_workers.c). */
-#define SPE_CLI_JOBS_OPTION	{ "jobs", required_argument, NULL, 'j' }
-
 /* Parses N of -j N (1..1024) into *threads; prints the reason and returns
  * 2 when it is not a number in range. */
 int spe_cli_jobs(const char *cmd, const char *arg, unsigned *threads);
 
-/* --unresolved page|address: the views' rows of addresses without a
- * symbol (spe_views.h). */
-#define SPE_CLI_UNRESOLVED_OPTION \
-	{ "unresolved", required_argument, NULL, SPE_OPT_UNRESOLVED }
-
-/* Parses the argument of --unresolved into *u; prints the reason (and
+/* Parses the argument of --unresolved page|address (the views' rows of
+ * addresses without a symbol, spe_views.h) into *u; prints the reason (and
  * the values, for the bash completion) and returns 2 when it is neither
  * "page" nor "address". */
 int spe_cli_unresolved(const char *cmd, const char *arg, enum spe_view_unresolved *u);
@@ -78,14 +68,6 @@ int spe_cli_top(const char *cmd, const char *arg, size_t *top);
  * spe_perf_version); prints the reason and returns 2 when it is none. */
 int spe_cli_perf_version(const char *cmd, const char *arg, int *version);
 
-/*
- * The options every decoding command takes the same way: -i FILE into
- * *path, -j N into *threads, --kallsyms and --symfs into *symcfg.  Returns
- * 1 when @c was one of them, 0 when it was not (the caller's own switch
- * goes on), -1 when its argument was bad (the reason is printed).
- */
-int spe_cli_common_option(const char *cmd, int c, const char **path, unsigned *threads,
-			  struct spe_sym_config *symcfg);
 /* One thread per online CPU. */
 unsigned spe_cli_default_threads(void);
 

@@ -6,14 +6,13 @@
  * the file twice, so it takes a file, not a pipe.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "args.h"
 #include "commands.h"
+#include "common_options.h"
 #include "input.h"
 #include "perf_options.h"
 #include "views.h"
@@ -55,87 +54,57 @@ static void usage(FILE *f)
 SPE_CLI_FILTER_HELP);
 }
 
+/* --order KEY */
+static int own_option(void *ctx, int c, const char *arg)
+{
+	static const char *const orders[] = { "cost", "peer", "samples", "stores" };
+	enum spe_c2c_order *order = ctx;
+	size_t k;
+
+	(void)c;	/* the only one */
+	for (k = 0; k < 4 && strcmp(arg, orders[k]); k++)
+		;
+	if (k == 4) {
+		fprintf(stderr, "spe-decode c2c: unknown --order '%s' (cost, peer, "
+			"samples, stores)\n", arg);
+		return 2;
+	}
+	*order = (enum spe_c2c_order)k;
+	return 0;
+}
+
 static int run(int argc, char **argv)
 {
 	static const struct option own[] = {
 		{ "order", required_argument, NULL, 'O' },
-		{ "top", required_argument, NULL, 't' },
-		{ "virtual", no_argument, NULL, 'V' },
-		SPE_CLI_UNRESOLVED_OPTION,
-		SPE_CLI_SYMBOL_OPTIONS,
-		SPE_CLI_JOBS_OPTION,
-		SPE_CLI_FILTER_OPTIONS,
-		{ "input", required_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char *const orders[] = { "cost", "peer", "samples", "stores" };
+	static const struct spe_cli_line line = {
+		.cmd = SPE_CLI_C2C, .name = "c2c", .perf = SPE_PERF_CMD_C2C, .own = own,
+		.own_short = "", .own_option = own_option, .usage = usage,
+	};
 	/* Source lines are for the shared lines' code: the second pass. */
 	struct spe_view_run vr = { .cmd = "c2c" };
-	struct option opts[SPE_PERF_GETOPT_MAX];
-	char shorts[64];
-	struct spe_perf_opts po = { 0 };
+	struct spe_cli_opts o;
 	enum spe_c2c_order order = SPE_C2C_COST;
 	struct spe_c2c *c = NULL;
 	struct spe_output *out = NULL;
 	const char *path = NULL;
-	size_t top = 0;
-	enum spe_view_unresolved unresolved = SPE_VIEW_UNRESOLVED_PAGE;
-	bool virt = false;
-	int ch, status;
+	int status;
 
-	spe_perf_getopt(SPE_PERF_CMD_C2C, own, "i:j:h" SPE_CLI_FILTER_SHORT, opts, shorts);
-	while ((ch = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
-		int k = spe_view_option(&vr, ch, optarg);
-
-		if (!k)
-			k = spe_perf_option(&po, SPE_PERF_CMD_C2C, "c2c", ch, optarg);
-
-		if (k < 0)
-			return 2;
-		if (k)
-			continue;
-		switch (ch) {
-		case 'O': {
-			size_t k;
-
-			for (k = 0; k < 4 && strcmp(optarg, orders[k]); k++)
-				;
-			if (k == 4) {
-				fprintf(stderr, "spe-decode c2c: unknown --order '%s' (cost, peer, "
-					"samples, stores)\n", optarg);
-				return 2;
-			}
-			order = (enum spe_c2c_order)k;
-			break;
-		}
-		case 't':
-			if (spe_cli_top("c2c", optarg, &top))
-				return 2;
-			break;
-		case 'V':
-			virt = true;
-			break;
-		case SPE_OPT_UNRESOLVED:
-			if (spe_cli_unresolved("c2c", optarg, &unresolved))
-				return 2;
-			break;
-		default:
-			return spe_cli_help_or_bad(ch, usage);
-		}
-	}
-	if (spe_cli_input(argc, argv, &vr.path, usage))
-		return 2;
-	spe_perf_notes(&po, "c2c");
+	status = spe_cli_parse(&line, argc, argv, &o, &order);
+	if (status != SPE_CLI_GO)
+		return status;
+	spe_view_run_options(&vr, &o);
 	path = vr.path;
 	if (!spe_view_input_rereadable("c2c", path))
 		return 2;
-	if (spe_c2c_new(&c, virt)) {
+	if (spe_c2c_new(&c, o.virt)) {
 		fprintf(stderr, "spe-decode c2c: out of memory\n");
 		status = 1;
 		goto done;
 	}
-	spe_c2c_set_unresolved(c, unresolved);
+	spe_c2c_set_unresolved(c, o.unresolved);
 	vr.ctx = c;
 	vr.on_view = on_scan;
 	status = spe_view_run_execute(&vr);
@@ -163,7 +132,7 @@ static int run(int argc, char **argv)
 	spe_output_init(out, STDOUT_FILENO);
 	spe_output_printf(out, "# spe-decode c2c of %s\n", path);
 	/* A write error is the output's: spe_output_flush() reports it. */
-	if (spe_c2c_print(c, order, top, spe_output_sink, out) == SPE_ERR_NOMEM) {
+	if (spe_c2c_print(c, order, o.top, spe_output_sink, out) == SPE_ERR_NOMEM) {
 		fprintf(stderr, "spe-decode c2c: out of memory\n");
 		status = 1;
 	}

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* spe-decode dump: one `perf report -D` line per packet of a raw SPE file. */
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "args.h"
 #include "commands.h"
+#include "common_options.h"
 #include "filter.h"
 #include "input.h"
 #include "perf_dump.h"
@@ -38,81 +37,81 @@ static void usage(FILE *f)
 "  -h, --help this text\n");
 }
 
+/* What dump's own options ask for. */
+struct dump_options {
+	struct spe_dump_config *cfg;
+	bool full;		/* --full */
+	int version;		/* --perf-version, -1: not given */
+};
+
+static int own_option(void *ctx, int c, const char *arg)
+{
+	struct dump_options *d = ctx;
+
+	switch (c) {
+	case 's':
+		d->cfg->flags |= SPE_DUMP_STRICT;
+		break;
+	case 'f':
+		d->full = true;
+		break;
+	case 'V':
+		return spe_cli_perf_version("dump", arg, &d->version);
+	}
+	return 0;
+}
+
 static int run(int argc, char **argv)
 {
-	static const struct option opts[] = {
+	static const struct option own[] = {
 		{ "strict", no_argument, NULL, 's' },
 		{ "full", no_argument, NULL, 'f' },
 		{ "perf-version", required_argument, NULL, 'V' },
-		{ "input", required_argument, NULL, 'i' },
-		SPE_CLI_FILTER_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const struct spe_cli_line line = {
+		.cmd = SPE_CLI_DUMP, .name = "dump", .own = own,
+		.own_option = own_option, .usage = usage,
+	};
 	struct spe_dump_config cfg = SPE_DUMP_CONFIG_INIT;
+	struct dump_options d = { .cfg = &cfg, .version = -1 };
 	struct spe_dump_stats st;
 	struct spe_output *out;
 	struct spe_source src;
 	struct spe_input in;
-	const char *path = NULL;
-	struct spe_filter filter = { 0 };
-	int c, ret = 0, version = -1;
-	bool full = false;
+	struct spe_cli_opts o;
+	int ret;
 
 	cfg.style = SPE_DESC_PERF;
-	while ((c = getopt_long(argc, argv, "i:C:h", opts, NULL)) != -1) {
-		int k = spe_filter_option(&filter, "dump", c, optarg);
-
-		if (k < 0)
-			return 2;
-		if (k)
-			continue;
-		switch (c) {
-		case 'i':
-			path = optarg;
-			break;
-		case 's':
-			cfg.flags |= SPE_DUMP_STRICT;
-			break;
-		case 'f':
-			full = true;
-			break;
-		case 'V':
-			if (spe_cli_perf_version("dump", optarg, &version))
-				return 2;
-			break;
-		default:
-			return spe_cli_help_or_bad(c, usage);
-		}
-	}
-	if (spe_cli_input(argc, argv, &path, usage))
-		return 2;
-	if (full && version >= 0) {
+	ret = spe_cli_parse(&line, argc, argv, &o, &d);
+	if (ret != SPE_CLI_GO)
+		return ret;
+	if (d.full && d.version >= 0) {
 		fprintf(stderr, "spe-decode dump: --full and --perf-version choose the text two "
 			"ways: give one\n");
 		return 2;
 	}
-	if (full)
+	if (d.full)
 		cfg.style = SPE_DESC_FULL;
-	else if (version == SPE_PERF_6_12)
+	else if (d.version == SPE_PERF_6_12)
 		cfg.style = SPE_DESC_PERF_6_12;
-	else if (version == SPE_PERF_7_3)
+	else if (d.version == SPE_PERF_7_3)
 		cfg.style = SPE_DESC_PERF_7_3;
 	/* Packets are dumped buffer by buffer, before any sample exists. */
-	if (filter.nr_comms || filter.nr_dsos || filter.nr_times) {
+	if (o.filter.nr_comms || o.filter.nr_dsos || o.filter.nr_times) {
 		fprintf(stderr, "spe-decode dump: --comm, --dso and --time select samples: "
 			"use them with script or report\n");
 		return 2;
 	}
-	if (spe_source_open("dump", path, &src))
+	if (spe_source_open("dump", o.path, &src))
 		return 1;
 	/* A perf.data (or perf's pipe format on stdin): dump its AUX data. */
 	if (src.perf_data) {
-		ret = spe_perf_dump(&src, cfg.style, cfg.flags & SPE_DUMP_STRICT, &filter);
+		ret = spe_perf_dump(&src, cfg.style, cfg.flags & SPE_DUMP_STRICT, &o.filter);
 		spe_source_close(&src);
 		return ret;
 	}
-	if (spe_filter_active(&filter)) {
+	if (spe_filter_active(&o.filter)) {
 		fprintf(stderr, "spe-decode dump: %s: raw SPE bytes have no CPU or thread to "
 			"filter by\n", src.name);
 		spe_source_close(&src);

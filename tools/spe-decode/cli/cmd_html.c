@@ -4,13 +4,12 @@
  * (views/html_report.c).  Reads the file twice (the second pass collects
  * the shared cache lines' code), so it takes a file, not a pipe.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "args.h"
 #include "commands.h"
+#include "common_options.h"
 #include "input.h"
 #include "output_file.h"
 #include "views.h"
@@ -57,17 +56,9 @@ SPE_CLI_FILTER_HELP);
 
 static int run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "top", required_argument, NULL, 't' },
-		{ "virtual", no_argument, NULL, 'V' },
-		SPE_CLI_UNRESOLVED_OPTION,
-		SPE_CLI_SYMBOL_OPTIONS,
-		SPE_CLI_JOBS_OPTION,
-		SPE_CLI_FILTER_OPTIONS,
-		{ "input", required_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct spe_cli_line line = {
+		.cmd = SPE_CLI_HTML, .name = "html", .usage = usage,
+		.no_output = "-o FILE is required",
 	};
 	/* Source lines are for the shared lines' code: the second pass. */
 	struct spe_view_run vr = { .cmd = "html", .on_view = on_view,
@@ -76,59 +67,31 @@ static int run(int argc, char **argv)
 	struct spe_html_meta meta = { 0 };
 	struct spe_html *h = NULL;
 	struct spe_output *out = NULL;
-	const char *path = NULL, *output = NULL;
-	enum spe_view_unresolved unresolved = SPE_VIEW_UNRESOLVED_PAGE;
-	bool virt = false, keep = false;
-	int c, status;
+	struct spe_cli_opts o;
+	const char *path = NULL;
+	bool keep = false;
+	int status;
 
-	while ((c = getopt_long(argc, argv, "o:i:j:h" SPE_CLI_FILTER_SHORT, opts, NULL)) != -1) {
-		int k = spe_view_option(&vr, c, optarg);
-
-		if (k < 0)
-			return 2;
-		if (k)
-			continue;
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case 't':
-			if (spe_cli_top("html", optarg, &meta.top))
-				return 2;
-			break;
-		case 'V':
-			virt = true;
-			break;
-		case SPE_OPT_UNRESOLVED:
-			if (spe_cli_unresolved("html", optarg, &unresolved))
-				return 2;
-			break;
-		default:
-			return spe_cli_help_or_bad(c, usage);
-		}
-	}
-	if (spe_cli_input(argc, argv, &vr.path, usage))
-		return 2;
+	status = spe_cli_parse(&line, argc, argv, &o, NULL);
+	if (status != SPE_CLI_GO)
+		return status;
+	spe_view_run_options(&vr, &o);
 	path = vr.path;
-	if (!output) {
-		fprintf(stderr, "spe-decode html: -o FILE is required\n");
-		usage(stderr);
-		return 2;
-	}
+	meta.top = o.top;
 	if (!spe_view_input_rereadable("html", path))
 		return 2;
 	/* An output that cannot be written (or is the input) is a failed
 	 * run, 1, as in inject and wrap; not a usage error. */
-	if (spe_out_file_open(&of, "html", output, &path, 1, SPE_OUT_UMASK)) {
+	if (spe_out_file_open(&of, "html", o.output, &path, 1, SPE_OUT_UMASK)) {
 		status = 1;
 		goto done;
 	}
-	if (spe_html_new(&h, virt) || !(out = malloc(sizeof(*out)))) {
+	if (spe_html_new(&h, o.virt) || !(out = malloc(sizeof(*out)))) {
 		fprintf(stderr, "spe-decode html: out of memory\n");
 		status = 1;
 		goto done;
 	}
-	spe_html_set_unresolved(h, unresolved);
+	spe_html_set_unresolved(h, o.unresolved);
 	vr.ctx = h;
 	status = spe_view_run_execute(&vr);
 	meta.path = path;

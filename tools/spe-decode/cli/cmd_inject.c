@@ -21,7 +21,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +30,8 @@
 
 #include <linux/perf_event.h>
 
-#include "args.h"
 #include "commands.h"
+#include "common_options.h"
 #include "filter.h"
 #include "kernel_symbols.h"
 #include "output_file.h"
@@ -234,27 +233,50 @@ static int copy_features(const char *path, struct spe_perf_writer *w)
 	return err;
 }
 
+/* What inject's own options ask for. */
+struct inject_options {
+	struct spe_itrace *it;
+	bool branch_miss;	/* --branch-miss */
+	int perf_version;	/* --perf-version, -1: not given */
+};
+
+static int own_option(void *ctx, int c, const char *arg)
+{
+	struct inject_options *io = ctx;
+
+	switch (c) {
+	case 'I':
+		return spe_samples_parse_itrace("inject", arg, io->it) ? 2 : 0;
+	case 'B':
+		io->branch_miss = true;
+		break;
+	case 'P':
+		return spe_cli_perf_version("inject", arg, &io->perf_version);
+	}
+	return 0;
+}
+
 static int run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
+	static const struct option own[] = {
 		{ "itrace", required_argument, NULL, 'I' },
 		{ "branch-miss", no_argument, NULL, 'B' },
 		{ "perf-version", required_argument, NULL, 'P' },
-		SPE_CLI_FILTER_OPTIONS,
-		{ "input", required_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const struct spe_cli_line line = {
+		.cmd = SPE_CLI_INJECT, .name = "inject", .own = own, .own_option = own_option,
+		.usage = usage, .no_output = "missing -o OUT.data (- for stdout)",
+	};
 	struct inject in = { 0 };
+	struct inject_options io = { .it = &in.it, .perf_version = -1 };
 	struct spe_samples_run r = { .cmd = "inject", .on_sample = on_sample,
 				     .on_event = on_event, .ctx = &in };
 	struct spe_perf_writer_info info = { .hostname = "spe-decode", .arch = "aarch64",
 				     .perf_version = "spe-decode inject" };
-	const char *out = NULL, *path = NULL;
+	struct spe_cli_opts o;
+	const char *out, *path;
 	struct spe_out_file of;
-	bool branch_miss = false;
-	int perf_version = -1;		/* not given */
 	struct spe_sym_config symcfg = { 0 };
 	char why[256] = "";
 	int c, k, status, err;
@@ -263,45 +285,16 @@ static int run(int argc, char **argv)
 	memset(&in.it, 0, sizeof(in.it));
 	in.it.period = 1;
 	in.it.want[SPE_S_MEMORY] = true;
-	while ((c = getopt_long(argc, argv, "o:i:h" SPE_CLI_FILTER_SHORT, opts, NULL)) != -1) {
-		k = spe_filter_option(&in.filter, "inject", c, optarg);
-		if (k < 0)
-			return 2;
-		if (k)
-			continue;
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'I':
-			if (spe_samples_parse_itrace("inject", optarg, &in.it))
-				return 2;
-			break;
-		case 'B':
-			branch_miss = true;
-			break;
-		case 'P':
-			if (spe_cli_perf_version("inject", optarg, &perf_version))
-				return 2;
-			break;
-		case 'i':
-			path = optarg;
-			break;
-		default:
-			return spe_cli_help_or_bad(c, usage);
-		}
-	}
-	if (spe_cli_input(argc, argv, &path, usage))
-		return 2;
-	if (!out) {
-		fprintf(stderr, "spe-decode inject: missing -o OUT.data (- for stdout)\n");
-		usage(stderr);
-		return 2;
-	}
-	in.it.branch_miss = branch_miss;
-	if (perf_version >= 0)
-		spe_itrace_for_perf(&in.it, (enum spe_perf_version)perf_version,
-				    false, !branch_miss);
+	status = spe_cli_parse(&line, argc, argv, &o, &io);
+	if (status != SPE_CLI_GO)
+		return status;
+	out = o.output;
+	path = o.path;
+	in.filter = o.filter;
+	in.it.branch_miss = io.branch_miss;
+	if (io.perf_version >= 0)
+		spe_itrace_for_perf(&in.it, (enum spe_perf_version)io.perf_version,
+				    false, !io.branch_miss);
 	/* Before the output is created: a filter that cannot apply leaves
 	 * nothing behind. */
 	if (spe_filter_prepare(&in.filter, "inject", path, &in.it))

@@ -5,12 +5,11 @@
  * itself is built in pprof_profile.c.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "args.h"
 #include "commands.h"
+#include "common_options.h"
 #include "pprof_profile.h"
 #include "output_file.h"
 #include "views.h"
@@ -49,56 +48,28 @@ SPE_CLI_FILTER_HELP);
 
 static int run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		SPE_CLI_UNRESOLVED_OPTION,
-		SPE_CLI_SYMBOL_OPTIONS,
-		SPE_CLI_JOBS_OPTION,
-		SPE_CLI_FILTER_OPTIONS,
-		{ "input", required_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct spe_cli_line line = {
+		.cmd = SPE_CLI_PPROF, .name = "pprof", .usage = usage,
+		.no_output = "-o FILE is required",
 	};
 	struct spe_pprof *p = NULL;
 	struct spe_view_run vr = { .cmd = "pprof", .on_view = on_view };
 	struct pprof_run pr = { .vr = &vr };
 	struct spe_out_file of = { .fd = -1 };
-	const char *path = NULL, *output = NULL;
-	enum spe_view_unresolved unresolved = SPE_VIEW_UNRESOLVED_PAGE;
+	struct spe_cli_opts o;
+	const char *path = NULL;
 	bool keep = false;
 	int err;
-	int c, status;
+	int status;
 
-	while ((c = getopt_long(argc, argv, "o:i:j:h" SPE_CLI_FILTER_SHORT, opts, NULL)) != -1) {
-		int k = spe_view_option(&vr, c, optarg);
-
-		if (k < 0)
-			return 2;
-		if (k)
-			continue;
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case SPE_OPT_UNRESOLVED:
-			if (spe_cli_unresolved("pprof", optarg, &unresolved))
-				return 2;
-			break;
-		default:
-			return spe_cli_help_or_bad(c, usage);
-		}
-	}
-	if (spe_cli_input(argc, argv, &vr.path, usage))
-		return 2;
+	status = spe_cli_parse(&line, argc, argv, &o, NULL);
+	if (status != SPE_CLI_GO)
+		return status;
+	spe_view_run_options(&vr, &o);
 	path = vr.path;
-	if (!output) {
-		fprintf(stderr, "spe-decode pprof: -o FILE is required\n");
-		usage(stderr);
-		return 2;
-	}
 	/* An output that cannot be written (or is the input) is a failed
 	 * run, 1, as in inject and wrap; not a usage error. */
-	if (spe_out_file_open(&of, "pprof", output, &path, 1, SPE_OUT_UMASK)) {
+	if (spe_out_file_open(&of, "pprof", o.output, &path, 1, SPE_OUT_UMASK)) {
 		status = 1;
 		goto done;
 	}
@@ -107,7 +78,7 @@ static int run(int argc, char **argv)
 		status = 1;
 		goto done;
 	}
-	spe_pprof_set_unresolved(p, unresolved);
+	spe_pprof_set_unresolved(p, o.unresolved);
 	pr.p = p;
 	vr.ctx = &pr;
 	status = spe_view_run_execute(&vr);
@@ -116,7 +87,7 @@ static int run(int argc, char **argv)
 	keep = !spe_pprof_oom(p) && status <= 1 && (status == 0 || vr.r.nr_samples);
 	if (keep && (err = spe_pprof_write(p, path, of.fd))) {
 		if (err == -EIO)
-			fprintf(stderr, "spe-decode pprof: %s: write error\n", output);
+			fprintf(stderr, "spe-decode pprof: %s: write error\n", o.output);
 		status = 1;
 		keep = false;
 	}

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* spe-decode records: one line (text or JSON) per sample record. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "args.h"
 #include "commands.h"
+#include "common_options.h"
 #include "input.h"
 #include "spe_decode.h"
 
@@ -157,49 +156,61 @@ static void print_json(struct spe_output *o, const struct spe_record *r)
 
 enum mode { MODE_TEXT, MODE_JSON, MODE_COUNT };
 
+/* What records' own options ask for. */
+struct records_options {
+	enum mode mode;
+	struct spe_decoder_config *cfg;
+};
+
+static int own_option(void *ctx, int c, const char *arg)
+{
+	struct records_options *ro = ctx;
+
+	(void)arg;	/* none takes one */
+	switch (c) {
+	case 'j':
+		ro->mode = MODE_JSON;
+		break;
+	case 'c':
+	case 'q':
+		ro->mode = MODE_COUNT;
+		break;
+	case 's':
+		ro->cfg->flags |= SPE_DEC_STRICT;
+		break;
+	}
+	return 0;
+}
+
 static int run(int argc, char **argv)
 {
-	static const struct option opts[] = {
+	static const struct option own[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "count", no_argument, NULL, 'c' },
 		{ "strict", no_argument, NULL, 's' },
-		{ "input", required_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const struct spe_cli_line line = {
+		.cmd = SPE_CLI_RECORDS, .name = "records", .own = own, .own_short = "q",
+		.own_option = own_option, .usage = usage,
+	};
 	struct spe_decoder_config cfg = SPE_DECODER_CONFIG_INIT;
+	struct records_options ro = { .mode = MODE_TEXT, .cfg = &cfg };
 	uint64_t nrec = 0, nerr = 0, first_off = 0;
-	int first_err = 0, c, ret, status = 0;
-	enum mode mode = MODE_TEXT;
+	int first_err = 0, ret, status = 0;
+	enum mode mode;
 	struct spe_output *out;
 	struct spe_decoder dec;
 	struct spe_record rec;
 	struct spe_source src;
 	struct spe_input in;
-	const char *path = NULL;
+	struct spe_cli_opts o;
 
-	while ((c = getopt_long(argc, argv, "qi:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			path = optarg;
-			break;
-		case 'j':
-			mode = MODE_JSON;
-			break;
-		case 'c':
-		case 'q':
-			mode = MODE_COUNT;
-			break;
-		case 's':
-			cfg.flags |= SPE_DEC_STRICT;
-			break;
-		default:
-			return spe_cli_help_or_bad(c, usage);
-		}
-	}
-	if (spe_cli_input(argc, argv, &path, usage))
-		return 2;
-	if (spe_source_open("records", path, &src))
+	ret = spe_cli_parse(&line, argc, argv, &o, &ro);
+	if (ret != SPE_CLI_GO)
+		return ret;
+	mode = ro.mode;
+	if (spe_source_open("records", o.path, &src))
 		return 1;
 	if (src.perf_data) {
 		fprintf(stderr, "spe-decode records: %s is a perf.data; records reads raw SPE "

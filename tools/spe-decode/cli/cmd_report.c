@@ -4,16 +4,15 @@
  * reads first (top symbols, latency percentiles per operation, data sources
  * and miss rates of loads and stores, branch mispredicts, lost data).
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "args.h"
-#include "cost_report.h"
 #include "commands.h"
+#include "common_options.h"
+#include "cost_report.h"
 #include "filter.h"
 #include "input.h"
 #include "kernel_symbols.h"
@@ -175,115 +174,94 @@ static void usage(FILE *f)
 SPE_CLI_FILTER_HELP);
 }
 
+/* --sort, --order and --percent-limit: the cost table's. */
+static int own_option(void *ctx, int c, const char *arg)
+{
+	struct spe_cost_report_opts *cost = ctx;
+	char *end;
+
+	switch (c) {
+	case 'S':
+		cost->sort = arg;
+		break;
+	case 'O':
+		cost->order = arg;
+		break;
+	case 'P':
+		cost->percent_limit = strtod(arg, &end);
+		if (!*arg || *end || cost->percent_limit < 0 || cost->percent_limit > 100) {
+			fprintf(stderr, "spe-decode report: --percent-limit: '%s' is not a percentage\n",
+				arg);
+			return 2;
+		}
+		break;
+	}
+	return 0;
+}
+
 static int run(int argc, char **argv)
 {
 	static const struct option own[] = {
-		{ "top", required_argument, NULL, SPE_OPT_TOP },
 		{ "sort", required_argument, NULL, 'S' },
 		{ "order", required_argument, NULL, 'O' },
 		{ "percent-limit", required_argument, NULL, 'P' },
-		SPE_CLI_JOBS_OPTION,
-		SPE_CLI_SYMBOL_OPTIONS,
-		SPE_CLI_UNRESOLVED_OPTION,
-		SPE_CLI_FILTER_OPTIONS,
-		{ "input", required_argument, NULL, 'i' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct option opts[SPE_PERF_GETOPT_MAX];
-	char shorts[64];
-	struct spe_perf_opts po = { 0 };
+	static const struct spe_cli_line line = {
+		.cmd = SPE_CLI_REPORT, .name = "report", .perf = SPE_PERF_CMD_REPORT, .own = own,
+		.own_option = own_option, .usage = usage,
+	};
+	struct spe_cli_opts o;
+	const struct spe_perf_opts *po = &o.perf;
 	struct rep rp = { 0 }, *parts = NULL;
-	struct spe_sym_config symcfg = { 0 };
 	struct spe_split split;
 	struct spe_samples_run r = { .cmd = "report", .on_sample = on_sample,
 				     .on_event = on_event, .ctx = &rp, .quiet = true };
 	struct spe_output *out;
-	const char *path = NULL;
-	unsigned top = 20;
-	bool top_given = false, verbose = false, merged = false;
+	const char *path;
+	unsigned top;
+	bool merged = false;
 	struct spe_cost_report_opts cost = { 0 };
-	uint64_t n;
-	char err[256] = "", kallsyms[4096], *end;
-	int c, status, header_status = 0;
+	char err[256] = "", kallsyms[4096];
+	int status, header_status = 0;
 
-	spe_perf_getopt(SPE_PERF_CMD_REPORT, own, "i:j:hv" SPE_CLI_FILTER_SHORT, opts, shorts);
-	while ((c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
-		int k = spe_filter_option(&rp.filter, "report", c, optarg);
-
-		if (!k)
-			k = spe_cli_common_option("report", c, &path, &r.threads, &symcfg);
-		if (!k)
-			k = spe_perf_option(&po, SPE_PERF_CMD_REPORT, "report", c, optarg);
-		if (k < 0)
-			return 2;
-		if (k)
-			continue;
-		switch (c) {
-		case SPE_OPT_TOP:
-			if (spe_cli_number("report", "--top", optarg, 1, 1000000, &n))
-				return 2;
-			top = (unsigned)n;
-			top_given = true;
-			break;
-		case 'S':
-			cost.sort = optarg;
-			break;
-		case 'v':
-			verbose = true;
-			break;
-		case SPE_OPT_UNRESOLVED:
-			if (spe_cli_unresolved("report", optarg, &cost.unresolved))
-				return 2;
-			break;
-		case 'O':
-			cost.order = optarg;
-			break;
-		case 'P':
-			cost.percent_limit = strtod(optarg, &end);
-			if (!*optarg || *end || cost.percent_limit < 0 ||
-			    cost.percent_limit > 100) {
-				fprintf(stderr, "spe-decode report: --percent-limit: '%s' is not a percentage\n",
-					optarg);
-				return 2;
-			}
-			break;
-		default:
-			return spe_cli_help_or_bad(c, usage);
-		}
-	}
-	if (spe_cli_input(argc, argv, &path, usage))
-		return 2;
-	spe_perf_notes(&po, "report");
-	if (po.sort && !cost.sort)	/* perf's -s is --sort */
-		cost.sort = po.sort;
-	cost.separator = po.separator;
-	if (po.separator && !cost.sort && !spe_perf_quiet())
+	status = spe_cli_parse(&line, argc, argv, &o, &cost);
+	if (status != SPE_CLI_GO)
+		return status;
+	path = o.path;
+	rp.filter = o.filter;
+	r.threads = o.threads;
+	/* The summary's top 20 symbols; the table's every row. */
+	top = o.top ? (unsigned)o.top : 20;
+	cost.unresolved = o.unresolved;
+	if (po->sort && !cost.sort)	/* perf's -s is --sort */
+		cost.sort = po->sort;
+	cost.separator = po->separator;
+	if (po->separator && !cost.sort && !spe_perf_quiet())
 		fprintf(stderr, "spe-decode report: -t/--field-separator changes nothing: it "
 			"splits the columns of --sort tables, and this is the summary\n");
 	/* perf report -D: the raw trace, which for SPE is spe-decode dump's. */
-	if (po.dump) {
+	if (po->dump) {
 		optind = 0;	/* dump parses its own command line */
 		return spe_cmd_dump.run(2, (char *[]){ "spe-decode report", (char *)path, NULL });
 	}
 	/* A header that cannot be read still leaves the report to print
 	 * (exit 1 then, as for any input fault). */
-	if (po.header || po.header_only) {
+	if (po->header || po->header_only) {
 		header_status = spe_perf_header_print(stdout, "report", path);
-		if (po.header_only)
+		if (po->header_only)
 			return header_status;
 		fflush(stdout);
 	}
 	/* Without --kallsyms: perf's build-id cache, or this machine's. */
-	if (!symcfg.kallsyms)
-		symcfg.kallsyms = spe_default_kallsyms(path, kallsyms, sizeof(kallsyms));
+	if (!o.symcfg.kallsyms)
+		o.symcfg.kallsyms = spe_default_kallsyms(path, kallsyms, sizeof(kallsyms));
 	if (cost.sort) {
 		cost.path = path;
 		cost.threads = r.threads;
-		cost.verbose = verbose;
-		cost.symcfg = symcfg;
-		cost.top = top_given ? top : 0;
+		cost.verbose = o.verbose;
+		cost.symcfg = o.symcfg;
+		cost.top = o.top;
 		cost.filter = &rp.filter;
 		status = spe_cli_cost_report(&cost);
 		return status ? status : header_status;
@@ -302,10 +280,10 @@ static int run(int argc, char **argv)
 	out = malloc(sizeof(*out));
 	if (out && !spe_filter_active(&rp.filter) &&
 	    spe_split_plan(path, r.threads ? r.threads : spe_cli_default_threads(), &split)) {
-		if (verbose)
+		if (o.verbose)
 			say_split(&split);
 		parts = calloc(split.n, sizeof(*parts));
-		status = parts ? run_split(&r, &split, &symcfg, parts, &merged) : 1;
+		status = parts ? run_split(&r, &split, &o.symcfg, parts, &merged) : 1;
 		if (status != SPE_SPLIT_RETRY) {
 			if (!merged || !printable(status, &r))
 				goto out;
@@ -314,7 +292,7 @@ static int run(int argc, char **argv)
 			goto print;
 		}
 		/* Not what one session gives: one session after all. */
-		if (verbose)
+		if (o.verbose)
 			fprintf(stderr, "spe-decode report: %s: decoding again in one session\n",
 				split.retry_reason);
 		free_parts(parts, split.n);
@@ -322,7 +300,7 @@ static int run(int argc, char **argv)
 		memset(&r.stats, 0, sizeof(r.stats));
 	}
 	if (!out || spe_report_new(&rp.feed.r) ||
-	    spe_cli_symbols_new(&rp.feed.syms, &symcfg, "report", path, err, sizeof(err))) {
+	    spe_cli_symbols_new(&rp.feed.syms, &o.symcfg, "report", path, err, sizeof(err))) {
 		fprintf(stderr, "spe-decode report: %s\n", err[0] ? err : "out of memory");
 		status = 1;
 		goto out;

@@ -5,7 +5,6 @@
  * lines / CSV with every field, including the latencies perf drops.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -15,8 +14,8 @@
 
 #include <linux/perf_event.h>
 
-#include "args.h"
 #include "commands.h"
+#include "common_options.h"
 #include "event_desc.h"
 #include "filter.h"
 #include "input.h"
@@ -1287,6 +1286,267 @@ static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 	return output_failed(sc) ? 1 : 0;
 }
 
+/* What script's own options ask for, beyond struct script. */
+struct script_args {
+	struct script *sc;
+	bool itrace_given;		/* --itrace */
+	bool branch_miss;		/* --branch-miss */
+	int perf_version;		/* --perf-version, -1: not given */
+};
+
+static int own_option(void *ctx, int c, const char *arg)
+{
+	struct script_args *a = ctx;
+	struct script *sc = a->sc;
+
+	switch (c) {
+	case 'I':
+		if (spe_samples_parse_itrace("script", arg, &sc->it))
+			return 2;
+		a->itrace_given = true;
+		break;
+	case 'F':
+		if (parse_fields(sc, arg))
+			return 2;
+		sc->fields_given = true;
+		break;
+	case 'J':
+	case 'c':
+		if (sc->fmt != FMT_PERF && sc->fmt != (c == 'J' ? FMT_JSON : FMT_CSV)) {
+			fprintf(stderr, "spe-decode script: --json and --csv exclude each other\n");
+			return 2;
+		}
+		sc->fmt = c == 'J' ? FMT_JSON : FMT_CSV;
+		break;
+	case 'n':
+		sc->ns = true;
+		break;
+	case 'B':
+		a->branch_miss = true;
+		break;
+	case 'P':
+		return spe_cli_perf_version("script", arg, &a->perf_version);
+	case 'e':
+		sc->event_filter = spe_sample_kind_by_name(arg);
+		if (sc->event_filter < 0) {
+			fprintf(stderr, "spe-decode script: unknown event '%s'\n", arg);
+			return 2;
+		}
+		break;
+	}
+	return 0;
+}
+
+/* The options that go together or not at all, and what they make of the
+ * samples and the line layout.  Returns 0 or the exit status. */
+static int apply_options(struct script *sc, const struct script_args *a,
+			 const struct spe_perf_opts *po)
+{
+	if (po->reltime && po->deltatime) {
+		fprintf(stderr, "spe-decode script: --reltime and --deltatime exclude each other\n");
+		return 2;
+	}
+	if ((sc->f[F_SRCLINE] || po->side_events) && sc->fmt != FMT_PERF) {
+		fprintf(stderr, "spe-decode script: %s perf's layout, not of --json or --csv\n",
+			sc->f[F_SRCLINE] ? "-F srcline is a field of" :
+			"--show-task-events and --show-mmap-events print lines of");
+		return 2;
+	}
+	if (po->symbols && parse_symbols(sc, po->symbols))
+		return 1;
+	sc->reltime = po->reltime;
+	sc->deltatime = po->deltatime;
+	sc->side_events = po->side_events;
+	sc->it.branch_miss = a->branch_miss;
+	/* perf 6.5 widened script's pid and tid columns from 5 to 7. */
+	sc->tid_width = a->perf_version > SPE_PERF_6_1 ? 7 : 5;
+	if (a->perf_version >= 0)
+		spe_itrace_for_perf(&sc->it, (enum spe_perf_version)a->perf_version,
+				    !a->itrace_given, !a->branch_miss);
+	sc->f_is_default = !memcmp(sc->f, default_fields, sizeof(sc->f));
+	return 0;
+}
+
+/*
+ * The width perf pads event names to: that of the longest name it
+ * created, of the tracepoints recorded with it (opened here) and of every
+ * event of the file's list.  Returns 0, or 1 when out of memory.
+ */
+static int name_width(struct script *sc, const char *path)
+{
+	char err[256] = "";
+	int desc_width;
+
+	for (int k = 0; k < SPE_S_NR; k++) {
+		int n = (int)strlen(spe_sample_name(&sc->it, (enum spe_sample_kind)k));
+
+		if (sc->it.want[k] && n > sc->name_width)
+			sc->name_width = n;
+	}
+	if (sc->name_width < 11)
+		sc->name_width = 11;	/* "arm_spe_0//" is in perf's event list too */
+	if (spe_tracepoints_open(&sc->tp, path, err, sizeof(err))) {
+		if (!sc->tp) {
+			fprintf(stderr, "spe-decode script: out of memory\n");
+			return 1;
+		}
+		fprintf(stderr, "spe-decode script: %s: %s; its tracepoint samples are not "
+			"printed\n", path, err);
+		sc->tp_broken = true;
+	}
+	if (spe_tracepoints_name_width(sc->tp) > sc->name_width)
+		sc->name_width = spe_tracepoints_name_width(sc->tp);
+	/* The SPE event as recorded ("arm_spe/ts_enable=1/u"), the dummy
+	 * event of the side band. */
+	desc_width = spe_event_desc_name_width(path);
+	if (desc_width > sc->name_width)
+		sc->name_width = desc_width;
+	for (int k = 0; k < SPE_S_NR; k++)
+		sc->evname_len[k] = (size_t)snprintf(sc->evname[k], sizeof(sc->evname[k]), "%*s: ",
+						     sc->name_width,
+						     spe_sample_name(&sc->it, (enum spe_sample_kind)k));
+	return 0;
+}
+
+/* The symbols, and the source lines of -F srcline.  Returns 0 or 1. */
+static int open_symbols(struct script *sc, const struct spe_sym_config *given, const char *path)
+{
+	struct spe_sym_config symcfg = *given;
+	char err[256] = "", kallsyms[4096];
+
+	/* Without --kallsyms: perf's build-id cache, or this machine's. */
+	if (!symcfg.kallsyms)
+		symcfg.kallsyms = spe_default_kallsyms(path, kallsyms, sizeof(kallsyms));
+	if (spe_cli_symbols_new(&sc->syms, &symcfg, "script", path, err, sizeof(err))) {
+		fprintf(stderr, "spe-decode script: %s\n", err[0] ? err : "out of memory");
+		return 1;
+	}
+	spe_tracepoints_set_symbols(sc->tp, sc->syms);
+	if (sc->f[F_SRCLINE] && spe_srcline_new(&sc->sl, symcfg.symfs)) {
+		fprintf(stderr, "spe-decode script: out of memory\n");
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The output: its line blocks, written by a writer thread where there is
+ * room for one, and the CSV header.  Returns 0, or 1 when out of memory.
+ */
+static int start_output(struct script *sc, struct spe_samples_run *r)
+{
+	unsigned nthreads = r->threads ? r->threads : spe_cli_default_threads();
+
+	sc->out = malloc(sizeof(*sc->out));
+	sc->ips = calloc(NR_IP_SLOTS, sizeof(*sc->ips));
+	/*
+	 * Every layout goes through the line blocks; with three threads or
+	 * more, one of them writes the blocks (output_thread.h) and one
+	 * fewer decodes.  With two, a writer thread would take turns on a
+	 * CPU with the decoding thread (-j 2 took 0.177 s with it, 0.150 s
+	 * without); the decoding thread writes the blocks instead when it
+	 * has decoded as far ahead as it may.
+	 */
+	if (nthreads > 2) {
+		sc->writer = spe_output_thread_start(STDOUT_FILENO, OBUF_SIZE);
+		if (sc->writer)
+			r->threads = nthreads - 1;
+	} else if (nthreads == 2) {
+		sc->writer = spe_output_thread_start_shared(STDOUT_FILENO, OBUF_SIZE);
+		if (sc->writer) {
+			r->idle_work = spe_output_thread_help;
+			r->idle_ctx = sc->writer;
+		}
+	}
+	sc->obuf = sc->writer ? spe_output_thread_block(sc->writer) : malloc(OBUF_SIZE);
+	if (!sc->out || !sc->ips || !sc->obuf)
+		return 1;
+	spe_output_init(sc->out, STDOUT_FILENO);
+	if (sc->fmt != FMT_PERF)
+		struct_prepare(sc);
+	if (sc->fmt == FMT_CSV) {	/* the header: the column names */
+		for (size_t i = 0; i < NR_STRUCT_FIELDS; i++) {
+			enum field f = struct_fields[i];
+
+			if (sc->on[f]) {
+				obuf_put(sc, sc->key[f], sc->key_len[f]);
+				obuf_put(sc, field_names[f], strlen(field_names[f]));
+			}
+		}
+		obuf_put(sc, "\n", 1);
+	}
+	return 0;
+}
+
+/* The samples of @path, then what was wrong with them.  Returns the exit
+ * status. */
+static int print_samples(struct script *sc, struct spe_samples_run *r, const char *path)
+{
+	int status;
+
+	r->path = path;
+	r->itrace = sc->it;
+	status = spe_filter_prepare(&sc->filter, "script", path, &sc->it);
+	if (!status && sc->nomem) {
+		fprintf(stderr, "spe-decode script: out of memory\n");
+		status = 1;
+	}
+	if (status)
+		return status;
+	/*
+	 * The summary goes to stderr between the full blocks and the last
+	 * one, as without the writer thread, so that 2>&1 reads the same.
+	 */
+	r->quiet = true;
+	r->defer_decode_errors = true;
+	status = spe_samples_execute(r);
+	if (sc->writer)
+		spe_output_thread_wait(sc->writer);
+	spe_samples_summary(r);
+	if (spe_samples_decode_errors(r) && !status)
+		status = 1;
+	if (tp_summary(sc, path) && !status)
+		status = 1;
+	return status;
+}
+
+/* The last block out, the writer stopped; @status, or 1 after a write
+ * error. */
+static int finish_output(struct script *sc, int status)
+{
+	obuf_flush(sc);
+	if (sc->writer) {
+		int err = spe_output_thread_stop(sc->writer);
+
+		sc->writer = NULL;
+		sc->obuf = NULL;	/* the writer's */
+		if (err) {
+			fprintf(stderr, "spe-decode script: write error: %s\n", strerror(err));
+			if (!status)
+				status = 1;
+		}
+	}
+	if (spe_output_flush(sc->out, "script") && !status)
+		status = 1;
+	return status;
+}
+
+static void free_script(struct script *sc)
+{
+	if (sc->writer)		/* a run that ended before its output */
+		spe_output_thread_stop(sc->writer);
+	else
+		free(sc->obuf);
+	free(sc->out);
+	free(sc->ips);
+	free(sc->rec.b);
+	free(sc->line.b);
+	free(sc->tpbuf);
+	free_lists(sc);
+	spe_tracepoints_free(sc->tp);
+	spe_symbols_free(sc->syms);
+}
+
 static int run(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -1298,255 +1558,36 @@ static int run(int argc, char **argv)
 		{ "branch-miss", no_argument, NULL, 'B' },
 		{ "perf-version", required_argument, NULL, 'P' },
 		{ "event", required_argument, NULL, 'e' },
-		SPE_CLI_SYMBOL_OPTIONS,
-		SPE_CLI_JOBS_OPTION,
-		SPE_CLI_FILTER_OPTIONS,
-		{ "input", required_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const struct spe_cli_line line = {
+		.cmd = SPE_CLI_SCRIPT, .name = "script", .perf = SPE_PERF_CMD_SCRIPT, .own = own,
+		.own_short = "F:e:", .own_option = own_option, .usage = usage,
+	};
 	struct script sc = { .fmt = FMT_PERF, .event_filter = -1 };
-	struct option opts[SPE_PERF_GETOPT_MAX];
-	char shorts[64];
-	struct spe_perf_opts po = { 0 };
-	struct spe_sym_config symcfg = { 0 };
+	struct script_args a = { .sc = &sc, .perf_version = -1 };
 	struct spe_samples_run r = { .cmd = "script", .on_sample = on_sample,
 				     .on_event = on_event, .ctx = &sc };
-	const char *path = NULL;
-	bool branch_miss = false;
-	int perf_version = -1;		/* not given */
-	bool itrace_given = false;
-	char err[256] = "", kallsyms[4096];
-	unsigned nthreads;
-	int c, status;
+	struct spe_cli_opts o;
+	int status;
 
 	spe_itrace_default(&sc.it);
 	memcpy(sc.f, default_fields, sizeof(sc.f));
-	spe_perf_getopt(SPE_PERF_CMD_SCRIPT, own, "F:e:i:j:C:h", opts, shorts);
-	while ((c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
-		int k = spe_filter_option(&sc.filter, "script", c, optarg);
-
-		if (!k)
-			k = spe_cli_common_option("script", c, &path, &r.threads, &symcfg);
-		if (!k)
-			k = spe_perf_option(&po, SPE_PERF_CMD_SCRIPT, "script", c, optarg);
-		if (k < 0)
-			return 2;
-		if (k)
-			continue;
-		switch (c) {
-		case 'I':
-			if (spe_samples_parse_itrace("script", optarg, &sc.it))
-				return 2;
-			itrace_given = true;
-			break;
-		case 'F':
-			if (parse_fields(&sc, optarg))
-				return 2;
-			sc.fields_given = true;
-			break;
-		case 'J':
-		case 'c':
-			if (sc.fmt != FMT_PERF && sc.fmt != (c == 'J' ? FMT_JSON : FMT_CSV)) {
-				fprintf(stderr, "spe-decode script: --json and --csv "
-					"exclude each other\n");
-				return 2;
-			}
-			sc.fmt = c == 'J' ? FMT_JSON : FMT_CSV;
-			break;
-		case 'n':
-			sc.ns = true;
-			break;
-		case 'B':
-			branch_miss = true;
-			break;
-		case 'P':
-			if (spe_cli_perf_version("script", optarg, &perf_version))
-				return 2;
-			break;
-		case 'e':
-			sc.event_filter = spe_sample_kind_by_name(optarg);
-			if (sc.event_filter < 0) {
-				fprintf(stderr, "spe-decode script: unknown event '%s'\n", optarg);
-				return 2;
-			}
-			break;
-		default:
-			return spe_cli_help_or_bad(c, usage);
-		}
-	}
-	if (spe_cli_input(argc, argv, &path, usage))
-		return 2;
-	spe_perf_notes(&po, "script");
-	if (po.reltime && po.deltatime) {
-		fprintf(stderr, "spe-decode script: --reltime and --deltatime exclude each other\n");
-		return 2;
-	}
-	if ((sc.f[F_SRCLINE] || po.side_events) && sc.fmt != FMT_PERF) {
-		fprintf(stderr, "spe-decode script: %s perf's layout, not of --json or --csv\n",
-			sc.f[F_SRCLINE] ? "-F srcline is a field of" :
-			"--show-task-events and --show-mmap-events print lines of");
-		return 2;
-	}
-	if (po.symbols && parse_symbols(&sc, po.symbols)) {
-		free_lists(&sc);
-		return 1;
-	}
-	sc.reltime = po.reltime;
-	sc.deltatime = po.deltatime;
-	sc.side_events = po.side_events;
-	sc.it.branch_miss = branch_miss;
-	/* perf 6.5 widened script's pid and tid columns from 5 to 7. */
-	sc.tid_width = perf_version > SPE_PERF_6_1 ? 7 : 5;
-	if (perf_version >= 0)
-		spe_itrace_for_perf(&sc.it, (enum spe_perf_version)perf_version,
-				    !itrace_given, !branch_miss);
-	sc.f_is_default = !memcmp(sc.f, default_fields, sizeof(sc.f));
-	/* perf pads event names to the longest name it created. */
-	for (int k = 0; k < SPE_S_NR; k++) {
-		int n = (int)strlen(spe_sample_name(&sc.it, (enum spe_sample_kind)k));
-
-		if (sc.it.want[k] && n > sc.name_width)
-			sc.name_width = n;
-	}
-	if (sc.name_width < 11)
-		sc.name_width = 11;	/* "arm_spe_0//" is in perf's event list too */
-	/* ...and so are the tracepoints recorded with it. */
-	if (spe_tracepoints_open(&sc.tp, path, err, sizeof(err))) {
-		if (!sc.tp) {
-			fprintf(stderr, "spe-decode script: out of memory\n");
-			free_lists(&sc);
-			return 1;
-		}
-		fprintf(stderr, "spe-decode script: %s: %s; its tracepoint samples are not "
-			"printed\n", path, err);
-		sc.tp_broken = true;
-		err[0] = 0;
-	}
-	if (spe_tracepoints_name_width(sc.tp) > sc.name_width)
-		sc.name_width = spe_tracepoints_name_width(sc.tp);
-	/* ...and every event of the file's list: the SPE event as recorded
-	 * ("arm_spe/ts_enable=1/u"), the dummy event of the side band. */
-	{
-		int desc_width = spe_event_desc_name_width(path);
-
-		if (desc_width > sc.name_width)
-			sc.name_width = desc_width;
-	}
-	for (int k = 0; k < SPE_S_NR; k++)
-		sc.evname_len[k] = (size_t)snprintf(sc.evname[k], sizeof(sc.evname[k]), "%*s: ",
-						    sc.name_width,
-						    spe_sample_name(&sc.it, (enum spe_sample_kind)k));
-	/* Without --kallsyms: perf's build-id cache, or this machine's. */
-	if (!symcfg.kallsyms)
-		symcfg.kallsyms = spe_default_kallsyms(path, kallsyms, sizeof(kallsyms));
-	if (spe_cli_symbols_new(&sc.syms, &symcfg, "script", path, err, sizeof(err))) {
-		fprintf(stderr, "spe-decode script: %s\n", err[0] ? err : "out of memory");
-		spe_symbols_free(sc.syms);
-		spe_tracepoints_free(sc.tp);
-		free_lists(&sc);
-		return 1;
-	}
-	spe_tracepoints_set_symbols(sc.tp, sc.syms);
-	if (sc.f[F_SRCLINE] && spe_srcline_new(&sc.sl, symcfg.symfs)) {
-		fprintf(stderr, "spe-decode script: out of memory\n");
-		spe_symbols_free(sc.syms);
-		spe_tracepoints_free(sc.tp);
-		free_lists(&sc);
-		return 1;
-	}
-	sc.out = malloc(sizeof(*sc.out));
-	sc.ips = calloc(NR_IP_SLOTS, sizeof(*sc.ips));
-	/*
-	 * Every layout goes through the line blocks; with three threads or
-	 * more, one of them writes the blocks (output_thread.h) and one
-	 * fewer decodes.  With two, a writer thread would take turns on a
-	 * CPU with the decoding thread (-j 2 took 0.177 s with it, 0.150 s
-	 * without); the decoding thread writes the blocks instead when it
-	 * has decoded as far ahead as it may.
-	 */
-	nthreads = r.threads ? r.threads : spe_cli_default_threads();
-	if (nthreads > 2) {
-		sc.writer = spe_output_thread_start(STDOUT_FILENO, OBUF_SIZE);
-		if (sc.writer)
-			r.threads = nthreads - 1;
-	} else if (nthreads == 2) {
-		sc.writer = spe_output_thread_start_shared(STDOUT_FILENO, OBUF_SIZE);
-		if (sc.writer) {
-			r.idle_work = spe_output_thread_help;
-			r.idle_ctx = sc.writer;
-		}
-	}
-	sc.obuf = sc.writer ? spe_output_thread_block(sc.writer) : malloc(OBUF_SIZE);
-	if (!sc.out || !sc.ips || !sc.obuf) {
-		free(sc.out);
-		free(sc.ips);
-		if (!sc.writer)
-			free(sc.obuf);
-		spe_symbols_free(sc.syms);
-		spe_tracepoints_free(sc.tp);
-		free_lists(&sc);
-		return 1;
-	}
-	spe_output_init(sc.out, STDOUT_FILENO);
-	if (sc.fmt != FMT_PERF)
-		struct_prepare(&sc);
-	if (sc.fmt == FMT_CSV) {	/* the header: the column names */
-		for (size_t i = 0; i < NR_STRUCT_FIELDS; i++) {
-			enum field f = struct_fields[i];
-
-			if (sc.on[f]) {
-				obuf_put(&sc, sc.key[f], sc.key_len[f]);
-				obuf_put(&sc, field_names[f], strlen(field_names[f]));
-			}
-		}
-		obuf_put(&sc, "\n", 1);
-	}
-	r.path = path;
-	r.itrace = sc.it;
-	status = spe_filter_prepare(&sc.filter, "script", path, &sc.it);
-	if (!status && sc.nomem) {
-		fprintf(stderr, "spe-decode script: out of memory\n");
-		status = 1;
-	}
-	/*
-	 * The summary goes to stderr between the full blocks and the last
-	 * one, as without the writer thread, so that 2>&1 reads the same.
-	 */
-	r.quiet = true;
-	r.defer_decode_errors = true;
-	if (!status) {
-		status = spe_samples_execute(&r);
-		if (sc.writer)
-			spe_output_thread_wait(sc.writer);
-		spe_samples_summary(&r);
-		if (spe_samples_decode_errors(&r) && !status)
-			status = 1;
-		if (tp_summary(&sc, path) && !status)
-			status = 1;
-	}
-	obuf_flush(&sc);
-	if (sc.writer) {
-		int err = spe_output_thread_stop(sc.writer);
-
-		if (err) {
-			fprintf(stderr, "spe-decode script: write error: %s\n", strerror(err));
-			if (!status)
-				status = 1;
-		}
-	} else {
-		free(sc.obuf);
-	}
-	if (spe_output_flush(sc.out, "script") && !status)
-		status = 1;
-	free(sc.out);
-	free(sc.ips);
-	free(sc.rec.b);
-	free(sc.line.b);
-	free(sc.tpbuf);
-	free_lists(&sc);
-	spe_tracepoints_free(sc.tp);
-	spe_symbols_free(sc.syms);
+	status = spe_cli_parse(&line, argc, argv, &o, &a);
+	if (status != SPE_CLI_GO)
+		return status;
+	sc.filter = o.filter;
+	r.threads = o.threads;
+	status = apply_options(&sc, &a, &o.perf);
+	if (!status)
+		status = name_width(&sc, o.path);
+	if (!status)
+		status = open_symbols(&sc, &o.symcfg, o.path);
+	if (!status)
+		status = start_output(&sc, &r);
+	if (!status)
+		status = finish_output(&sc, print_samples(&sc, &r, o.path));
+	free_script(&sc);
 	return status;
 }
 

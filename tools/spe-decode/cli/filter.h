@@ -42,25 +42,14 @@ struct spe_filter {
 	struct spe_time_range times[SPE_FILTER_MAX];
 };
 
-/* getopt_long() entries; the codes are FILTER_OPT_* (and 'C'). */
+/* getopt codes of the long options (and 'C'); their entries are in the
+ * table of common_options.c. */
 enum {
 	FILTER_OPT_PID = 0x1000, FILTER_OPT_TID, FILTER_OPT_COMM, FILTER_OPT_DSO,
 	FILTER_OPT_TIME,
 };
-#define SPE_CLI_FILTER_OPTIONS						\
-	{ "pid", required_argument, NULL, FILTER_OPT_PID },		\
-	{ "tid", required_argument, NULL, FILTER_OPT_TID },		\
-	{ "cpu", required_argument, NULL, 'C' },			\
-	{ "comm", required_argument, NULL, FILTER_OPT_COMM },		\
-	{ "comms", required_argument, NULL, FILTER_OPT_COMM },		\
-	{ "dso", required_argument, NULL, FILTER_OPT_DSO },		\
-	{ "dsos", required_argument, NULL, FILTER_OPT_DSO },		\
-	{ "time", required_argument, NULL, FILTER_OPT_TIME }
 
-/* The short option of the entries above, for getopt_long()'s optstring. */
-#define SPE_CLI_FILTER_SHORT	"C:"
-
-/* Help text lines of the options above (a printf format: % doubled). */
+/* Help text lines of the filter options (a printf format: % doubled). */
 #define SPE_CLI_FILTER_HELP						\
 "Filters (as perf's; only the samples that pass every one count):\n"	\
 "  --pid=PID[,..] --tid=TID[,..] -C, --cpu=LIST (0,2-3)\n"		\

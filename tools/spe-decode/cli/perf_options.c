@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "perf_options.h"
 #include "side_events.h"
 
@@ -93,11 +94,7 @@ void spe_perf_getopt(enum spe_perf_cmd cmd, const struct option *own, const char
 			mine |= !strcmp(own[j].name, p->name);
 		if (!mine)
 			out[n++] = (struct option){ p->name, p->has_arg, NULL, p->code };
-		if (p->short_name && ns + 3 < 64) {
-			shorts[ns++] = (char)p->short_name;
-			if (p->has_arg == required_argument)
-				shorts[ns++] = ':';
-		}
+		spe_cli_optstring_add(shorts, &ns, p->short_name, p->has_arg);
 	}
 	out[n] = (struct option){ NULL, 0, NULL, 0 };
 	shorts[ns] = 0;

@@ -56,11 +56,12 @@ static int on_event(void *ctx, const struct spe_perf_reader_event *ev)
 	return vr->on_event ? vr->on_event(vr->ctx, ev) : 0;
 }
 
-int spe_view_option(struct spe_view_run *vr, int c, const char *arg)
+void spe_view_run_options(struct spe_view_run *vr, const struct spe_cli_opts *o)
 {
-	int k = spe_filter_option(&vr->filter, vr->cmd, c, arg);
-
-	return k ? k : spe_cli_common_option(vr->cmd, c, &vr->path, &vr->threads, &vr->symcfg);
+	vr->path = o->path;
+	vr->threads = o->threads;
+	vr->symcfg = o->symcfg;
+	vr->filter = o->filter;
 }
 
 /* The sessions side by side of a view whose counts add up (part_new). */

@@ -7,6 +7,7 @@
 #ifndef SPE_DECODE_CLI_VIEWS_H
 #define SPE_DECODE_CLI_VIEWS_H
 
+#include "common_options.h"
 #include "filter.h"
 #include "samples.h"
 #include "spe_views.h"
@@ -56,12 +57,9 @@ struct spe_view_run {
 	struct spe_srcline *sl;
 };
 
-/*
- * The options of the views' command lines that fill in @vr: -i FILE, -j N,
- * the symbol options and the filters.  As spe_cli_common_option(): 1 when
- * @c was one, 0 when not, -1 when its argument was bad (said).
- */
-int spe_view_option(struct spe_view_run *vr, int c, const char *arg);
+/* The options of the views' command lines that fill in @vr: -i FILE (or
+ * the operand), -j N, the symbol options and the filters. */
+void spe_view_run_options(struct spe_view_run *vr, const struct spe_cli_opts *o);
 
 /* Runs the pipeline; returns the exit status (0, 1 data error, 2 usage).
  * The symboliser stays open (for the caller's printing) until
