@@ -45,6 +45,25 @@ perf script -i "$tmp/m.data" >"$tmp/p.out" 2>/dev/null
 "$spe" script --branch-miss "$tmp/m.data" >"$tmp/s.out"
 same "2 CPUs, 6000 records: script prints perf script's default output" "$tmp/p.out" "$tmp/s.out"
 
+# 1b. A long event name, as "perf record -e arm_spe_0/ts_enable=1,.../"
+# records it: perf prints it whole.  (The name's slot in EVENT_DESC is 64
+# bytes; the wrapped file's "arm_spe_0//" is replaced in place.)
+python3 - "$tmp/m.data" "$tmp/long.data" <<'PY'
+import struct, sys
+data = bytearray(open(sys.argv[1], "rb").read())
+old = b"arm_spe_0//\0"
+new = b"arm_spe_0/ts_enable=1,pa_enable=1,load_filter=1,min_latency=30/"
+at = data.index(old)
+slot = struct.unpack_from("<I", data, at - 4)[0]
+assert len(new) < slot, (len(new), slot)
+data[at:at + slot] = new + bytes(slot - len(new))
+open(sys.argv[2], "wb").write(data)
+PY
+perf script -i "$tmp/long.data" >"$tmp/p.out" 2>/dev/null
+"$spe" script --branch-miss "$tmp/long.data" >"$tmp/s.out"
+same "an event name of 63 bytes: script prints it whole, as perf script does" \
+	"$tmp/p.out" "$tmp/s.out"
+
 # 2. Every sample field perf prints.
 perf_fields "$tmp/m.data" >"$tmp/p.out"
 spe_fields "$tmp/m.data" >"$tmp/s.out"

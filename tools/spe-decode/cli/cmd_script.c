@@ -104,6 +104,15 @@ struct text {
 	size_t n, cap;
 };
 
+/*
+ * An event name (as recorded: "arm_spe_0/ts_enable=1,.../u") is printed
+ * whole, as perf does, up to EVNAME_WIDTH_MAX bytes; longer ones are cut,
+ * with a note.  Names that fit EVNAME_FAST_BYTES are copied by a
+ * fixed-size memcpy.
+ */
+#define EVNAME_WIDTH_MAX	256
+#define EVNAME_FAST_BYTES	40
+
 struct script {
 	bool f[F_NR];
 	bool f_is_default;		/* f equals default_fields */
@@ -143,7 +152,7 @@ struct script {
 	char ipsym[512];		/* " ip sym+off (dso)" */
 	const char *ipsym_at;		/* the record's: ipsym or an ip slot's text */
 	size_t ipsym_len;
-	char evname[SPE_S_NR][40];	/* "%*s: " of each event name */
+	char evname[SPE_S_NR][EVNAME_WIDTH_MAX + 3];	/* "%*s: " of each event name */
 	size_t evname_len[SPE_S_NR];
 	/* Lines are built in place here and written in big blocks, by the
 	 * writer thread when there is one. */
@@ -479,8 +488,14 @@ print_perf_fields(struct script *sc, const bool *f, const struct spe_sample *s,
 		}
 	}
 	if (f[F_EVENT]) {
-		memcpy(l.b + l.n, sc->evname[s->kind], sizeof(sc->evname[0]));
-		l.n += sc->evname_len[s->kind];
+		size_t n = sc->evname_len[s->kind];
+
+		/* A fixed-size copy (inlined) for the usual short names. */
+		if (n <= EVNAME_FAST_BYTES)
+			memcpy(l.b + l.n, sc->evname[s->kind], EVNAME_FAST_BYTES);
+		else
+			memcpy(l.b + l.n, sc->evname[s->kind], n);
+		l.n += n;
 	}
 	if (f[F_FLAGS] && s->flags) {
 		flags_str(s->flags, t, sizeof(t));
@@ -1401,9 +1416,14 @@ static int name_width(struct script *sc, const char *path)
 	desc_width = spe_event_desc_name_width(path);
 	if (desc_width > sc->name_width)
 		sc->name_width = desc_width;
+	if (sc->name_width > EVNAME_WIDTH_MAX) {
+		fprintf(stderr, "spe-decode script: %s: an event name of %d bytes is cut to %d\n",
+			path, sc->name_width, EVNAME_WIDTH_MAX);
+		sc->name_width = EVNAME_WIDTH_MAX;
+	}
 	for (int k = 0; k < SPE_S_NR; k++)
-		sc->evname_len[k] = (size_t)snprintf(sc->evname[k], sizeof(sc->evname[k]), "%*s: ",
-						     sc->name_width,
+		sc->evname_len[k] = (size_t)snprintf(sc->evname[k], sizeof(sc->evname[k]), "%*.*s: ",
+						     sc->name_width, EVNAME_WIDTH_MAX,
 						     spe_sample_name(&sc->it, (enum spe_sample_kind)k));
 	return 0;
 }
