@@ -14,11 +14,6 @@
 #       tools/spe-decode/tests/cli/usage-invocations.txt \
 #       >tools/spe-decode/tests/cli/usage-transcript.txt
 set -uo pipefail
-# Messages and exit statuses only: under the sanitizers (suite 14) a leak
-# report would change them.  Leaks are other tests' to find; dump's
-# rejection of --comm and --dso leaves its filter's names unfreed (as on
-# main before this test was written).
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 bin=$(realpath "$1")
 list=$(realpath "$2")
 dir=$(mktemp -d)

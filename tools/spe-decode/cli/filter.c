@@ -79,18 +79,30 @@ static int parse_ints(const char *cmd, const char *opt, const char *arg, int32_t
 	}
 }
 
-/* "a,b,c": the strings stay in argv, split in place. */
-static int parse_names(const char *cmd, const char *opt, const char *arg, const char **out,
-		       int *nr)
+/*
+ * "a,b,c": each name is copied into the filter's own store (no heap, so
+ * nothing to free); copies of the filter share it with the original,
+ * which the commands keep for their whole run.
+ */
+static int parse_names(struct spe_filter *f, const char *cmd, const char *opt,
+		       const char *arg, const char **out, int *nr)
 {
-	char *dup = strdup(arg), *save = NULL;
+	for (const char *p = arg; *p; p += *p == ',') {
+		size_t n = strcspn(p, ",");
+		char *name;
 
-	if (!dup)
-		return bad(cmd, opt, arg, "out of memory");
-	for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (!n)
+			continue;
 		if (*nr == SPE_FILTER_MAX)
 			return bad(cmd, opt, arg, "too many entries");
-		out[(*nr)++] = t;	/* dup lives as long as the process */
+		if (n + 1 > sizeof(f->name_store) - f->name_used)
+			return bad(cmd, opt, arg, "names too long");
+		name = f->name_store + f->name_used;
+		memcpy(name, p, n);
+		name[n] = '\0';
+		f->name_used += n + 1;
+		out[(*nr)++] = name;
+		p += n;
 	}
 	if (!*nr)
 		return bad(cmd, opt, arg, "expected names separated by commas");
@@ -229,9 +241,9 @@ int spe_filter_option(struct spe_filter *f, const char *cmd, int c, const char *
 	case 'C':
 		return parse_cpus(f, cmd, arg) ? -1 : 1;
 	case FILTER_OPT_COMM:
-		return parse_names(cmd, "comm", arg, f->comms, &f->nr_comms) ? -1 : 1;
+		return parse_names(f, cmd, "comm", arg, f->comms, &f->nr_comms) ? -1 : 1;
 	case FILTER_OPT_DSO:
-		return parse_names(cmd, "dso", arg, f->dsos, &f->nr_dsos) ? -1 : 1;
+		return parse_names(f, cmd, "dso", arg, f->dsos, &f->nr_dsos) ? -1 : 1;
 	case FILTER_OPT_TIME:
 		return parse_time(f, cmd, arg) ? -1 : 1;
 	}

@@ -26,6 +26,7 @@
 
 #define SPE_FILTER_MAX		64	/* entries per list */
 #define SPE_FILTER_CPUS		4096
+#define SPE_FILTER_NAME_BYTES	8192	/* the --comm and --dso names, NUL-ended */
 
 struct spe_time_range {
 	double from, to;		/* percent ranges, until resolved */
@@ -40,6 +41,8 @@ struct spe_filter {
 	bool cpus[SPE_FILTER_CPUS];
 	bool time_percent;		/* ranges wait for spe_filter_resolve_time */
 	struct spe_time_range times[SPE_FILTER_MAX];
+	char name_store[SPE_FILTER_NAME_BYTES];	/* comms[] and dsos[] point here */
+	size_t name_used;
 };
 
 /* getopt codes of the long options (and 'C'); their entries are in the
