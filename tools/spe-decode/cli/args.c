@@ -44,15 +44,6 @@ bool spe_cli_symbol_option(int c, struct spe_sym_config *cfg)
 	return false;
 }
 
-void spe_cli_optstring_add(char *shorts, size_t *ns, int c, int has_arg)
-{
-	if (!c || *ns + 3 >= 64)	/* the tables are far smaller */
-		return;
-	shorts[(*ns)++] = (char)c;
-	if (has_arg == required_argument)
-		shorts[(*ns)++] = ':';
-}
-
 /*
  * Each warning once: sessions side by side (report -j N) and the views
  * that read a file twice load the same files again.  Those sessions run

@@ -37,10 +37,6 @@ int spe_cli_help_or_bad(int c, spe_usage_fn usage);
  * warnings go to stderr. */
 bool spe_cli_symbol_option(int c, struct spe_sym_config *cfg);
 
-/* Appends option letter @c (none when 0), with ':' when it takes an
- * argument, to getopt's optstring @shorts of 64 bytes, *@ns of them used. */
-void spe_cli_optstring_add(char *shorts, size_t *ns, int c, int has_arg);
-
 /* A spe_sym_config warning on stderr; ctx is the command's name. */
 void spe_cli_warn(void *ctx, const char *msg);
 

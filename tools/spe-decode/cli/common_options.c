@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common_options.h"
+#include "optstring.h"
 
 /* What an option of the table does. */
 enum action {

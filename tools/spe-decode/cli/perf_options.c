@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "args.h"
+#include "optstring.h"
 #include "perf_options.h"
 #include "side_events.h"
 
