@@ -122,7 +122,10 @@ kmake() {
 		CROSS_COMPILE=aarch64-linux-gnu- "$@"
 }
 
-rm -rf "$dir"
+# A build of the same key that was stopped resumes: its objects are kept
+# (the configuration below comes out the same, and make rebuilds only
+# what is missing or older); the patched source copy is made again.
+rm -rf "$dir/src" "$dir/install" "$dir/.complete"
 mkdir -p "$dir/build"
 # A patched flavour builds from its own copy of the source: hard links to
 # the unpacked tree, each file a patch touches copied first, so the shared
