@@ -210,13 +210,13 @@ check_frame() {
 	fi
 	# A 64-bit read is one capture: its halves agree (EL0 with a user
 	# address, bits 55:52 clear: the workload's, or a library's or the
-	# vDSO's high in a 48-bit address space; or EL1 with a kernel one),
-	# NS set; the alias captures too.
+	# vDSO's high in a 48-bit address space; or EL1 with a kernel one, or
+	# EL2 for a VHE kernel at EL2), NS set; the alias captures too.
 	v=$(reg "$res" pcsr64)
 	w=$(reg "$res" alias-lo)
 	hi=$(((v >> 32) & 0xffffffff))
 	if (((hi >> 31) == 1 && (((hi >> 29) & 3) == 0 && (hi & 0xffffff) < 0x100000 ||
-	     ((hi >> 29) & 3) == 1 && (hi & 0xffffff) >= 0xff0000))) &&
+	     ((hi >> 29) & 3) >= 1 && ((hi >> 29) & 3) <= 2 && (hi & 0xffffff) >= 0xff0000))) &&
 	   [ "$w" -gt 0 ] && [ "$w" != $((0xffffffff)) ]; then
 		tap_ok "$name: a 64-bit read of PMPCSR returns one capture ($(cat "$res/reg-pcsr64")); the alias at 0x220 captures"
 	else

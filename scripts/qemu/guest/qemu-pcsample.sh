@@ -111,15 +111,27 @@ echo $? >clk.rc
 snap clk1
 wait $hot
 
+# The workload on CPU 1 for one recording: started half a second before
+# it and stopped after it.  It does not run for a fixed time: on a debug
+# kernel on a loaded host, starting the recorder alone took longer than
+# the three seconds it once had, and the recordings then saw an idle CPU.
+hot_start() {
+	taskset 2 "$HOT" 600 >/dev/null 2>&1 &
+	hot=$!
+	sleep 0.5
+}
+hot_stop() {
+	kill "$hot" 2>/dev/null
+	wait "$hot" 2>/dev/null
+}
+
 # A recording as a perf.data (-P), for host perf report.
-taskset 2 "$HOT" 3 >/dev/null 2>&1 &
-hot=$!
+hot_start
 echo $hot >perf-data.pid
-sleep 0.5
 mark "perf.data"
 taskset 1 "$REC" -C 1 -c 100000 -d 2 -P rec.data -o rec-p.txt >perf-data.log 2>&1
 echo $? >perf-data.rc
-wait $hot
+hot_stop
 
 # CPU 1 idle, waiting in WFI: its register reads as "no sample".
 sleep 0.5
@@ -133,9 +145,7 @@ cat /sys/kernel/debug/arm_pcsample/stats >idle-stats1 2>&1
 # unprivileged user at the default setting may not open a CPU-wide event
 # at all; at 0 it may, and with -u (exclude_kernel) gets user samples only.
 cat /proc/sys/kernel/perf_event_paranoid >paranoid-default
-taskset 2 "$HOT" 4 >/dev/null 2>&1 &
-hot=$!
-sleep 0.5
+hot_start
 mark "unprivileged"
 spe_as_nobody id >unpriv-id 2>&1
 spe_as_nobody taskset 1 "$REC" -C 1 -c 100000 -d 1 -o /tmp/unpriv-default.txt >unpriv-default.log 2>&1
@@ -146,13 +156,11 @@ spe_as_nobody taskset 1 "$REC" -u -C 1 -c 100000 -d 1 -o /tmp/unpriv-u.txt >unpr
 echo $? >unpriv-u.rc
 [ -e /tmp/unpriv-u.txt ] && cp /tmp/unpriv-u.txt .
 cat paranoid-default >/proc/sys/kernel/perf_event_paranoid
-wait $hot
+hot_stop
 
 # The sampled CPU goes offline and comes back while it is recorded; then
 # a new recording of it has samples again.
-taskset 2 "$HOT" 4 >/dev/null 2>&1 &
-hot=$!
-sleep 0.5
+hot_start
 mark "hotplug"
 taskset 1 "$REC" -C 1 -c 100000 -d 3 -o hotplug.txt >hotplug.log 2>&1 &
 rec=$!
@@ -164,13 +172,11 @@ if echo 1 >$CPU1; then r=0; else r=1; fi
 echo $r >hotplug-on.rc
 wait $rec
 echo $? >hotplug.rc
-wait $hot
-taskset 2 "$HOT" 2 >/dev/null 2>&1 &
-hot=$!
-sleep 0.5
+hot_stop
+hot_start
 taskset 1 "$REC" -C 1 -c 100000 -d 1 -o after.txt >after.log 2>&1
 echo $? >after.rc
-wait $hot
+hot_stop
 
 cat /sys/kernel/debug/arm_pcsample/stats >stats 2>&1
 mark "rmmod"
