@@ -13,7 +13,11 @@
 #     read and the alias, 0xFFFFFFFF with CPU 1 idle (WFI) and offline;
 #   - the module loads, registers arm_pcsample with cpumask 1 and reports
 #     the external PMU frames;
-#   - a 3 s recording at 10 kHz has samples, all of CPU 1; at least half
+#   - a 3 s recording at 10 kHz accounts for 30000 periods in the
+#     driver's debugfs stats (read, or missed when the sampler was late:
+#     the check holds on a loaded host and fails on a wrong period), most
+#     reads give a sample, and every sample is of CPU 1 and in the
+#     output; at least half
 #     are at EL0, and at least 80% of those fall in pcsample-hot's
 #     hot_hash() and hot_walk() (bounds from its symbol table), each of
 #     them at least 10% (see hot_share_ok for why the user samples are
@@ -25,8 +29,9 @@
 #   - CPU 1 takes no more interrupts during that recording than in a
 #     baseline window of the workload alone, or than its tick at CONFIG_HZ,
 #     over the same length, plus a tolerance (see irq_tolerance below),
-#     while perf's cpu-clock at the same rate adds at least 1000 (the check
-#     can tell);
+#     while perf's cpu-clock at the same rate adds at least a quarter of
+#     its samples (the check can tell; skipped, with the numbers, where
+#     the guest cannot take that clock faster than its tick);
 #   - host perf report on the perf.data of pcsample-record -P attributes
 #     most samples to the hot functions of pcsample-hot, the share the
 #     addresses in its text output give (within 1 point);
@@ -153,6 +158,20 @@ window() {
 		"$(awk -v a="$(cat "$1/${2}0.time")" -v b="$(cat "$1/${2}1.time")" 'BEGIN { printf "%.2f\n", b - a }')"
 }
 
+# periods STATS0 STATS1: "sampled accounted missed" of CPU 1 between two
+# copies of the driver's debugfs stats ("cpu sampled no_sample ...
+# missed frame").  Every period of a recording is accounted for: a read
+# of PMPCSR with its verdict, or a period the sampler was late for and
+# skipped (missed), so the accounted periods measure the sampling rate
+# however loaded the host is, where the samples alone do not: under TCG
+# a vCPU thread of a loaded host gets the housekeeping CPU's timer late.
+periods() {
+	awk '$1 == 1 { for (i = 2; i <= 9; i++) v[FILENAME, i] = $i }
+	     END { s = v[ARGV[2], 2] - v[ARGV[1], 2]
+		   for (i = 2; i <= 9; i++) a += v[ARGV[2], i] - v[ARGV[1], i]
+		   print s, a, v[ARGV[2], 9] - v[ARGV[1], 9] }' "$1" "$2" 2>/dev/null
+}
+
 # What CPU 1, busy with the workload, takes in interrupts over a window
 # without a profiler: its scheduler tick, at most CONFIG_HZ a second, and
 # little else.  Under TCG on a loaded host the guest gets fewer ticks than
@@ -258,11 +277,16 @@ check_on() {
 	spe_result_is "$name: pcsample-record -C 1 -c 100000 -d 3 succeeds" "$out" rec.rc 0
 	pid=$(cat "$res/hot-main.pid" 2>/dev/null)
 	read -r n c1 hs wk u k bad t <<<"$(samples "$res/rec.txt" "$pid")"
-	if [ "${n:-0}" -ge 3000 ] && [ "$c1" = "$n" ]; then
-		tap_ok "$name: $n samples in 3 s at 10 kHz, all of CPU 1"
+	local ds da dm
+	read -r ds da dm <<<"$(periods "$res/rec-stats0" "$res/rec-stats1")"
+	if [ "${n:-0}" -gt 0 ] && [ "$c1" = "$n" ] && [ "$n" = "${ds:-}" ] &&
+	   [ "${da:-0}" -ge 25500 ] && [ "${da:-0}" -le 37500 ] &&
+	   [ $((${ds:-0} * 2)) -ge $((${da:-0} - ${dm:-0})) ]; then
+		tap_ok "$name: 3 s at 10 kHz: $da periods ($dm of them missed), $n samples, all of CPU 1 and all in the output"
 	else
-		tap_fail "$name: at least 3000 samples in 3 s at 10 kHz, all of CPU 1" \
-			"${n:-0} samples, ${c1:-0} of CPU 1" "$(cat "$res/rec.log")"
+		tap_fail "$name: 3 s at 10 kHz: 30000 periods within -15%/+25%, a sample from most reads, all of CPU 1 and all in the output" \
+			"${n:-0} samples in the output, ${c1:-0} of CPU 1; the driver: ${ds:-?} sampled of ${da:-?} periods, ${dm:-?} missed" \
+			"$(cat "$res/rec-stats0" "$res/rec-stats1" "$res/rec.log" 2>&1)"
 	fi
 	if hot_share_ok "$n" "$u" "$hs" "$wk"; then
 		tap_ok "$name: $u of $n samples at EL0, $((hs + wk)) of them in the hot functions (hot_hash $hs, hot_walk $wk)"
@@ -297,7 +321,6 @@ check_on() {
 		'BEGIN { q = b * rs / bs; if (hz * rs > q) q = hz * rs; printf "%d\n", q }')
 	extra=$((ri - quiet))
 	tol=$(irq_tolerance "$quiet")
-	cextra=$(awk -v b="$bi" -v bs="$bs" -v c="$ci" -v cs="$cs" 'BEGIN { printf "%d\n", c - b * cs / bs }')
 	echo "# $name: CPU 1 interrupts: baseline $bi in $bs s, arm_pcsample $ri in $rs s (quiet: $quiet at HZ=${hz:-?}), cpu-clock $ci in $cs s"
 	if [ "$bi" -gt 0 ] && [ -n "$hz" ] && [ "$extra" -le "$tol" ]; then
 		tap_ok "$name: no extra interrupts on CPU 1 while it is sampled ($extra beyond the quiet $quiet, tolerance $tol)"
@@ -305,18 +328,33 @@ check_on() {
 		tap_fail "$name: no extra interrupts on CPU 1 while it is sampled" \
 			"$extra beyond the quiet $quiet (HZ '${hz}'), tolerance $tol (baseline $bi in $bs s, recording $ri in $rs s)"
 	fi
-	# The contrast needs a guest that can take a 10 kHz clock's
-	# interrupts; a debug kernel's (KCSAN's) slowness on a shared host
-	# leaves it less than its own tick (a kcsan guest: 5031 interrupts in
-	# the 37 s that "sleep 3" took under cpu-clock, 207 a second without).
-	if [ -n "${KFLAVOUR:-}" ] && [ "$(cat "$res/clk.rc" 2>/dev/null)" = 0 ]; then
-		tap_skip "$name: perf's cpu-clock at the same rate adds interrupts on CPU 1 ($cextra)" \
-			"the instrumented $KFLAVOUR kernel cannot take them at that rate"
-	elif [ "$(cat "$res/clk.rc" 2>/dev/null)" = 0 ] && [ "$cextra" -ge 1000 ]; then
-		tap_ok "$name: perf's cpu-clock at the same rate adds $cextra interrupts on CPU 1"
+	# The contrast: perf's cpu-clock takes each sample in a timer
+	# interrupt on CPU 1, so the count must show them, but only where the
+	# guest can take that clock faster than its tick: CPU 1's timer
+	# interrupt runs every expired hrtimer, so a vCPU that a loaded host
+	# (or a debug kernel's slowness) lets take no more interrupts than
+	# its tick folds cpu-clock's samples into the tick's interrupts (at
+	# a host load of 2: 1199 samples, 1768 interrupts in 7.5 s against
+	# 1861 quiet; a kcsan guest: 207 interrupts a second either way).
+	# So the check needs cpu-clock to have taken more samples than the
+	# quiet count; then its extra interrupts must be at least a quarter
+	# of its samples.  Otherwise it says it cannot tell.
+	local cs_n cquiet
+	cs_n=$(perf script -i "$res/clk.data" -F cpu 2>/dev/null | grep -c '\[001\]')
+	cquiet=$(awk -v b="$bi" -v bs="$bs" -v cs="$cs" -v hz="${hz:-0}" \
+		'BEGIN { q = b * cs / bs; if (hz * cs > q) q = hz * cs; printf "%d\n", q }')
+	cextra=$((ci - cquiet))
+	if [ "$(cat "$res/clk.rc" 2>/dev/null)" != 0 ] || [ "$cs_n" -eq 0 ]; then
+		tap_fail "$name: perf's cpu-clock at the same rate records CPU 1" \
+			"$cs_n samples of CPU 1 (rc $(cat "$res/clk.rc" 2>&1)): $(head -n 3 "$res/clk.log" 2>&1)"
+	elif [ "$cs_n" -le "$cquiet" ]; then
+		tap_skip "$name: perf's cpu-clock at the same rate adds interrupts on CPU 1" \
+			"the guest took fewer samples ($cs_n) than its tick's quiet count ($cquiet in $cs s; $ci interrupts)"
+	elif [ $((cextra * 4)) -ge "$cs_n" ]; then
+		tap_ok "$name: perf's cpu-clock at the same rate adds $cextra interrupts on CPU 1 for $cs_n samples"
 	else
-		tap_fail "$name: perf's cpu-clock at the same rate adds at least 1000 interrupts on CPU 1" \
-			"$cextra (rc $(cat "$res/clk.rc" 2>&1)): $(head -n 3 "$res/clk.log" 2>&1)"
+		tap_fail "$name: perf's cpu-clock at the same rate adds interrupts on CPU 1, at least a quarter of its samples" \
+			"$cextra beyond the quiet $cquiet for $cs_n samples ($ci in $cs s)"
 	fi
 
 	# The same kind of recording as a perf.data (pcsample-record -P, with

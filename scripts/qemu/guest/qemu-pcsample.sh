@@ -97,9 +97,11 @@ snap base0
 sleep 3
 snap base1
 snap rec0
+cat /sys/kernel/debug/arm_pcsample/stats >rec-stats0 2>&1
 mark "record"
 taskset 1 "$REC" -C 1 -c 100000 -d 3 -o rec.txt >rec.log 2>&1
 echo $? >rec.rc
+cat /sys/kernel/debug/arm_pcsample/stats >rec-stats1 2>&1
 # The kernel's text symbols, so that a failure can name where CPU 1 spent
 # the samples outside the workload.
 awk '$2 ~ /^[tT]$/' /proc/kallsyms >kallsyms 2>/dev/null
