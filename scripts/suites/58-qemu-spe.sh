@@ -6,8 +6,12 @@
 # (patch 0009's tests/tcg/aarch64/system/spe.c, built with QEMU's tests/tcg
 # make rules and run on -cpu max,spe=on by scripts/qemu/tcg-spe-test.sh:
 # sampling at EL1, the records of known instructions, the load filter, E1SPE
-# clear, a buffer that fills) passing, and guests booted with -cpu max,spe=on on Debian's 6.1 and
-# 6.12 kernels, at EL1 and at EL2 (VHE, SPE_QEMU_EL2=1), where
+# clear, a buffer that fills) and its functional test (patch 0010,
+# tests/functional/aarch64/test_spe.py with QEMU's functional framework:
+# Debian 12's kernel and its arm_spe_pmu module in an initramfs the test
+# writes, by scripts/qemu/functional-spe-test.sh) passing, and guests
+# booted with -cpu max,spe=on on Debian's 6.1 and 6.12 kernels, at EL1
+# and at EL2 (VHE, SPE_QEMU_EL2=1), where
 #   - at EL0 every PMS/PMB register is UNDEFINED (SIGILL) and PSB CSYNC
 #     is a NOP (qemu/tests/spe-el0-undef.c);
 #   - with 4 CPUs, cross-modifying code is right: after one thread rewrites
@@ -150,13 +154,17 @@ else
 		"spe=on: $got_on" "spe=off: $got_off" "$(cat "$tmp/on.log" "$tmp/off.log")"
 fi
 
-# ---- the series' tests/tcg system test (patch 0009) ------------------------
+# ---- the series' own tests (patches 0009, 0010) ----------------------------
 # tests/tcg/aarch64/system/spe.c, built from the patched work tree with
 # QEMU's own tests/tcg make rules and run bare metal at EL1 on -cpu
 # max,spe=on (scripts/qemu/tcg-spe-test.sh): it programs the unit and
 # checks the records it writes.  Its output is in $runs/tcg-spe/spe.out.
+# Then the series' functional test (patch 0010) with QEMU's own framework
+# (scripts/qemu/functional-spe-test.sh): Debian 12's kernel boots and its
+# arm_spe_pmu probes the unit with spe=on and finds none without it.
 if work=$("$top/scripts/fetch-qemu.sh" --work-tree 2>"$runs/work-tree.log"); then
 	tap_sub "" "$top/scripts/qemu/tcg-spe-test.sh" "$work" "$qemu" "$runs/tcg-spe" || true
+	tap_sub "" "$top/scripts/qemu/functional-spe-test.sh" "$work" "$qemu" "$runs/functional" || true
 else
 	tap_fail "the patched QEMU work tree (fetch-qemu.sh --work-tree)" "$(tail -n 20 "$runs/work-tree.log")"
 fi
