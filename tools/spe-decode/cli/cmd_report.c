@@ -199,6 +199,155 @@ static int own_option(void *ctx, int c, const char *arg)
 	return 0;
 }
 
+/*
+ * What perf report's options ask for instead of the summary, or before
+ * it: -D (the raw trace, which for SPE is spe-decode dump's), --header
+ * and --header-only, and the cost table (--sort, perf's -s).  Returns
+ * SPE_CLI_GO when the summary follows, else the exit status.  A header
+ * that cannot be read still leaves the report to print: exit 1 then, as
+ * for any input fault (*header_status).
+ */
+static int other_outputs(struct spe_cli_opts *o, struct spe_cost_report_opts *cost,
+			 const struct spe_filter *filter, int *header_status)
+{
+	const struct spe_perf_opts *po = &o->perf;
+	int status;
+
+	cost->unresolved = o->unresolved;
+	if (po->sort && !cost->sort)	/* perf's -s is --sort */
+		cost->sort = po->sort;
+	cost->separator = po->separator;
+	if (po->separator && !cost->sort && !spe_perf_quiet())
+		fprintf(stderr, "spe-decode report: -t/--field-separator changes nothing: it "
+			"splits the columns of --sort tables, and this is the summary\n");
+	if (po->dump) {
+		optind = 0;	/* dump parses its own command line */
+		return spe_cmd_dump.run(2, (char *[]){ "spe-decode report", (char *)o->path, NULL });
+	}
+	if (po->header || po->header_only) {
+		*header_status = spe_perf_header_print(stdout, "report", o->path);
+		if (po->header_only)
+			return *header_status;
+		fflush(stdout);
+	}
+	if (!cost->sort)
+		return SPE_CLI_GO;
+	cost->path = o->path;
+	cost->threads = o->threads;
+	cost->verbose = o->verbose;
+	cost->symcfg = o->symcfg;
+	cost->top = o->top;
+	cost->filter = filter;
+	status = spe_cli_cost_report(cost);
+	return status ? status : *header_status;
+}
+
+/*
+ * The summary's counts: a report and its symbols, of one session, or of
+ * a split decode's sessions added up into parts[0] (whose symbols the
+ * others' counts point into, so all are freed together).
+ */
+struct summary {
+	struct rep rp;
+	struct rep *parts;
+	unsigned nr_parts;
+};
+
+static void summary_free(struct summary *sm)
+{
+	if (sm->parts) {
+		free_parts(sm->parts, sm->nr_parts);
+		sm->rp.feed.r = NULL;
+		sm->rp.feed.syms = NULL;
+	}
+	spe_symbols_free(sm->rp.feed.syms);
+	spe_report_free(sm->rp.feed.r);
+}
+
+/*
+ * The decode on several cores, when there is no filter (every record
+ * counts, straight from the record: the session calls the report itself)
+ * and the file splits.  Returns SPE_SPLIT_RETRY for one session to decode
+ * it after all (r's counts reset), else the exit status, with
+ * sm->rp.feed.r set when the sessions' counts were added up.
+ */
+static int decode_split(struct spe_samples_run *r, struct summary *sm, struct spe_cli_opts *o)
+{
+	struct spe_split split;
+	bool merged = false;
+	int status;
+
+	if (spe_filter_active(&sm->rp.filter) ||
+	    !spe_split_plan(r->path, r->threads ? r->threads : spe_cli_default_threads(), &split))
+		return SPE_SPLIT_RETRY;
+	if (o->verbose)
+		say_split(&split);
+	sm->parts = calloc(split.n, sizeof(*sm->parts));
+	if (!sm->parts) {
+		fprintf(stderr, "spe-decode report: out of memory\n");
+		return 1;
+	}
+	sm->nr_parts = split.n;
+	status = run_split(r, &split, &o->symcfg, sm->parts, &merged);
+	if (status != SPE_SPLIT_RETRY) {
+		if (merged) {
+			sm->rp.feed.r = sm->parts[0].feed.r;
+			sm->rp.tracepoint_samples = sm->parts[0].tracepoint_samples;
+		}
+		return status;
+	}
+	if (o->verbose)
+		fprintf(stderr, "spe-decode report: %s: decoding again in one session\n",
+			split.retry_reason);
+	free_parts(sm->parts, split.n);
+	sm->parts = NULL;
+	sm->nr_parts = 0;
+	memset(&r->stats, 0, sizeof(r->stats));
+	return SPE_SPLIT_RETRY;
+}
+
+/* The decode in one session, with the filters. */
+static int decode_one(struct spe_samples_run *r, struct summary *sm, struct spe_cli_opts *o)
+{
+	char err[256] = "";
+
+	if (spe_report_new(&sm->rp.feed.r) ||
+	    spe_cli_symbols_new(&sm->rp.feed.syms, &o->symcfg, "report", r->path, err,
+				sizeof(err))) {
+		fprintf(stderr, "spe-decode report: %s\n", err[0] ? err : "out of memory");
+		spe_report_free(sm->rp.feed.r);
+		sm->rp.feed.r = NULL;
+		return 1;
+	}
+	if (spe_filter_prepare(&sm->rp.filter, "report", r->path, &r->itrace))
+		return 1;
+	return spe_samples_execute(r);
+}
+
+/* The summary on stdout; returns the exit status, 1 if it could not be
+ * written whatever status was. */
+static int print_summary(const struct summary *sm, const struct spe_samples_run *r,
+			 unsigned top, int status)
+{
+	struct spe_output *out = malloc(sizeof(*out));	/* its buffer is large */
+
+	if (!out) {
+		fprintf(stderr, "spe-decode report: out of memory\n");
+		return 1;
+	}
+	spe_output_init(out, STDOUT_FILENO);
+	spe_output_printf(out, "# spe-decode report of %s\n", r->path);
+	spe_report_print(sm->rp.feed.r, &r->stats, top, spe_output_sink, out);
+	/* The last lines of the Data section, which ends the report. */
+	if (sm->rp.tracepoint_samples)
+		spe_output_printf(out, "  tracepoint samples %" PRIu64 ", not summarised here "
+				  "(spe-decode script prints them)\n", sm->rp.tracepoint_samples);
+	if (spe_output_flush(out, "report") && !status)
+		status = 1;
+	free(out);
+	return status;
+}
+
 static int run(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -212,122 +361,40 @@ static int run(int argc, char **argv)
 		.own_option = own_option, .usage = usage,
 	};
 	struct spe_cli_opts o;
-	const struct spe_perf_opts *po = &o.perf;
-	struct rep rp = { 0 }, *parts = NULL;
-	struct spe_split split;
-	struct spe_samples_run r = { .cmd = "report", .on_sample = on_sample,
-				     .on_event = on_event, .ctx = &rp, .quiet = true };
-	struct spe_output *out;
-	const char *path;
-	unsigned top;
-	bool merged = false;
 	struct spe_cost_report_opts cost = { 0 };
-	char err[256] = "", kallsyms[4096];
+	struct summary sm = { 0 };
+	struct spe_samples_run r = { .cmd = "report", .on_sample = on_sample,
+				     .on_event = on_event, .ctx = &sm.rp, .quiet = true };
+	char kallsyms[4096];
 	int status, header_status = 0;
 
 	status = spe_cli_parse(&line, argc, argv, &o, &cost);
 	if (status != SPE_CLI_GO)
 		return status;
-	path = o.path;
-	rp.filter = o.filter;
-	r.threads = o.threads;
-	/* The summary's top 20 symbols; the table's every row. */
-	top = o.top ? (unsigned)o.top : 20;
-	cost.unresolved = o.unresolved;
-	if (po->sort && !cost.sort)	/* perf's -s is --sort */
-		cost.sort = po->sort;
-	cost.separator = po->separator;
-	if (po->separator && !cost.sort && !spe_perf_quiet())
-		fprintf(stderr, "spe-decode report: -t/--field-separator changes nothing: it "
-			"splits the columns of --sort tables, and this is the summary\n");
-	/* perf report -D: the raw trace, which for SPE is spe-decode dump's. */
-	if (po->dump) {
-		optind = 0;	/* dump parses its own command line */
-		return spe_cmd_dump.run(2, (char *[]){ "spe-decode report", (char *)path, NULL });
-	}
-	/* A header that cannot be read still leaves the report to print
-	 * (exit 1 then, as for any input fault). */
-	if (po->header || po->header_only) {
-		header_status = spe_perf_header_print(stdout, "report", path);
-		if (po->header_only)
-			return header_status;
-		fflush(stdout);
-	}
+	sm.rp.filter = o.filter;
 	/* Without --kallsyms: perf's build-id cache, or this machine's. */
 	if (!o.symcfg.kallsyms)
-		o.symcfg.kallsyms = spe_default_kallsyms(path, kallsyms, sizeof(kallsyms));
-	if (cost.sort) {
-		cost.path = path;
-		cost.threads = r.threads;
-		cost.verbose = o.verbose;
-		cost.symcfg = o.symcfg;
-		cost.top = o.top;
-		cost.filter = &rp.filter;
-		status = spe_cli_cost_report(&cost);
-		return status ? status : header_status;
-	}
+		o.symcfg.kallsyms = spe_default_kallsyms(o.path, kallsyms, sizeof(kallsyms));
+	status = other_outputs(&o, &cost, &sm.rp.filter, &header_status);
+	if (status != SPE_CLI_GO)
+		return status;
+	r.path = o.path;
+	r.threads = o.threads;
 	/* Every record once: its instructions sample, period 1. */
 	spe_itrace_parse("i1i", &r.itrace, &(const char *){ NULL });
 	/* Loads and stores are the memory operations, whatever perf 6.1
 	 * or 7.3 take for one (SVE "other", calls): perf 6.12's rule. */
 	r.itrace.perf_version = SPE_PERF_6_12;
-	r.path = path;
-	/* Without filters (the only way to a split decode), every record
-	 * counts, straight from the record, without making its sample
-	 * first: the session calls the report itself. */
-	if (!spe_filter_active(&rp.filter))
+	if (!spe_filter_active(&sm.rp.filter))
 		r.on_record = spe_report_feed_record;
-	out = malloc(sizeof(*out));
-	if (out && !spe_filter_active(&rp.filter) &&
-	    spe_split_plan(path, r.threads ? r.threads : spe_cli_default_threads(), &split)) {
-		if (o.verbose)
-			say_split(&split);
-		parts = calloc(split.n, sizeof(*parts));
-		status = parts ? run_split(&r, &split, &o.symcfg, parts, &merged) : 1;
-		if (status != SPE_SPLIT_RETRY) {
-			if (!merged || !printable(status, &r))
-				goto out;
-			rp.feed.r = parts[0].feed.r;
-			rp.tracepoint_samples = parts[0].tracepoint_samples;
-			goto print;
-		}
-		/* Not what one session gives: one session after all. */
-		if (o.verbose)
-			fprintf(stderr, "spe-decode report: %s: decoding again in one session\n",
-				split.retry_reason);
-		free_parts(parts, split.n);
-		parts = NULL;
-		memset(&r.stats, 0, sizeof(r.stats));
-	}
-	if (!out || spe_report_new(&rp.feed.r) ||
-	    spe_cli_symbols_new(&rp.feed.syms, &o.symcfg, "report", path, err, sizeof(err))) {
-		fprintf(stderr, "spe-decode report: %s\n", err[0] ? err : "out of memory");
-		status = 1;
-		goto out;
-	}
-	status = spe_filter_prepare(&rp.filter, "report", path, &r.itrace);
-	if (!status)
-		status = spe_samples_execute(&r);
-	if (!printable(status, &r))
-		goto out;
-print:
-	spe_output_init(out, STDOUT_FILENO);
-	spe_output_printf(out, "# spe-decode report of %s\n", path);
-	spe_report_print(rp.feed.r, &r.stats, top, spe_output_sink, out);
-	/* The last lines of the Data section, which ends the report. */
-	if (rp.tracepoint_samples)
-		spe_output_printf(out, "  tracepoint samples %" PRIu64 ", not summarised here "
-				  "(spe-decode script prints them)\n", rp.tracepoint_samples);
-	if (spe_output_flush(out, "report") && !status)
-		status = 1;
-out:
-	if (parts) {
-		free_parts(parts, split.n);
-		rp.feed.r = NULL;
-	}
-	spe_symbols_free(rp.feed.syms);
-	spe_report_free(rp.feed.r);
-	free(out);
+	status = decode_split(&r, &sm, &o);
+	if (status == SPE_SPLIT_RETRY)
+		status = decode_one(&r, &sm, &o);
+	/* A file that breaks part-way gets the summary of what decoded
+	 * before the fault (printable()); the summary's top 20 symbols. */
+	if (sm.rp.feed.r && printable(status, &r))
+		status = print_summary(&sm, &r, o.top ? (unsigned)o.top : 20, status);
+	summary_free(&sm);
 	return status ? status : header_status;
 }
 
