@@ -67,12 +67,7 @@ while [ $# -gt 0 ]; do
 done
 
 qdir=$spe_cache/qemu
-configure_flags=(--target-list=aarch64-softmmu --disable-docs --disable-tools
-	--disable-guest-agent --disable-user --disable-werror --disable-gtk
-	--disable-sdl --disable-vnc --disable-opengl --disable-spice --disable-curl
-	--disable-libusb --disable-usb-redir --disable-slirp --disable-capstone
-	--disable-xen --disable-kvm --with-devices-aarch64=minimal
-	--python=/usr/bin/python3 --disable-install-blobs)
+configure_flags=("${spe_qemu_configure_flags[@]}")
 # bookworm's python3 with trixie's meson on PYTHONPATH (above); the firmware
 # blobs are not in the +ds source.
 dl=$qdir/dl-$spe_qemu_series

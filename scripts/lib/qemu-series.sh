@@ -3,6 +3,11 @@
 # Sourced.  Defines:
 #   spe_qemu_series    the upstream QEMU major.minor the series applies to
 #   spe_qemu_patches   its directory of git format-patch files
+#   spe_qemu_configure_flags
+#                      QEMU's configure flags for the project's build:
+#                      aarch64-softmmu with the "minimal" device set, and
+#                      nothing the tests do not use (scripts/fetch-qemu.sh,
+#                      scripts/qemu/series-builds.sh)
 #
 # One series is maintained: qemu/patches/ on the newest Debian 10.2.x
 # source that downloads from sid, trixie-backports or trixie
@@ -22,3 +27,10 @@ case $spe_qemu_series in
 	exit 1
 	;;
 esac
+# shellcheck disable=SC2034 # used by the scripts that source this file
+spe_qemu_configure_flags=(--target-list=aarch64-softmmu --disable-docs --disable-tools
+	--disable-guest-agent --disable-user --disable-werror --disable-gtk
+	--disable-sdl --disable-vnc --disable-opengl --disable-spice --disable-curl
+	--disable-libusb --disable-usb-redir --disable-slirp --disable-capstone
+	--disable-xen --disable-kvm --with-devices-aarch64=minimal
+	--python=/usr/bin/python3 --disable-install-blobs)
