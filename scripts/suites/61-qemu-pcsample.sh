@@ -9,7 +9,8 @@
 #   - CPU 1's frame, read directly with devmem before the driver loads:
 #     the ID registers, the Software Lock (locked at reset, a capture under
 #     it does not update PMPCSR[63:32], the key unlocks it), captures of
-#     the busy CPU 1 in the hot functions at EL0 and Non-secure, a 64-bit
+#     the busy CPU 1: at EL0 in the hot functions, else at EL1 in the
+#     kernel, all Non-secure; a 64-bit
 #     read and the alias, 0xFFFFFFFF with CPU 1 idle (WFI) and offline;
 #   - the module loads, registers arm_pcsample with cpumask 1 and reports
 #     the external PMU frames;
@@ -211,21 +212,37 @@ check_frame() {
 		tap_fail "$name: Software Lock locked at reset, a capture under it leaves PMPCSR[63:32] alone, the key unlocks it" \
 			"$(cd "$res" && head -n 1 reg-lsr-reset reg-hi-locked reg-lsr-unlocked reg-lsr-relocked 2>&1)"
 	fi
-	# With pcsample-hot running on CPU 1: its address, at EL0, Non-secure.
-	for i in 1 2 3 4 5; do
+	# With pcsample-hot running on CPU 1: the captures at EL0 (the guest
+	# read until five were in the workload's binary, at most 40) are
+	# mostly its hot functions, the others its vDSO calls; the rest are at
+	# EL1 (EL2 for a VHE kernel) with a kernel address (PMPCSR[55:48] all
+	# ones), the busy CPU's tick, where a debug kernel on a loaded host
+	# spends much of the time (a kcsan guest: 4 of 5 reads); all are
+	# Non-secure.  Of the EL0 ones, at least three and 80% in the hot
+	# functions: a stale PC, or the reading CPU 0's (devmem), fails that.
+	local n0=0 k=0
+	for f in "$res"/reg-lo-[0-9]*; do
+		[ -e "$f" ] || continue
+		i=${f##*-}
 		lo=$(reg "$res" "lo-$i")
 		hi=$(reg "$res" "hi-$i")
-		if ((lo >= 16#${hash_lo#0x} && lo < 16#${walk_hi#0x})); then
-			in=$((in + 1))
-			[ "$hi" = $((0x80000000)) ] || bad+=" $i"
+		if [ $((hi >> 29)) = 4 ] && [ $((hi & 0xff0000)) = 0 ]; then
+			n0=$((n0 + 1))
+			[ "$hi" = $((0x80000000)) ] &&
+				((lo >= 16#${hash_lo#0x} && lo < 16#${walk_hi#0x})) && in=$((in + 1))
+		elif [ $((hi & 0x80ff0000)) = $((0x80ff0000)) ] &&
+		     { [ $((hi >> 29)) = 5 ] || [ $((hi >> 29)) = 6 ]; }; then
+			k=$((k + 1))
+		else
+			bad+=" $i"
 		fi
 	done
-	if [ "$in" -ge 3 ] && [ -z "$bad" ]; then
-		tap_ok "$name: PMPCSR of the busy CPU 1: $in of 5 captures in the hot functions, each with NS 1, EL0"
+	if [ "$in" -ge 3 ] && [ $((in * 10)) -ge $((n0 * 8)) ] && [ -z "$bad" ]; then
+		tap_ok "$name: PMPCSR of the busy CPU 1: $in of $n0 EL0 captures in the hot functions, $k in the kernel (EL1 or EL2, kernel addresses), all NS 1"
 	else
-		tap_fail "$name: PMPCSR of the busy CPU 1: at least 3 of 5 captures in the hot functions, NS 1, EL0" \
-			"$in in [$hash_lo, $walk_hi); wrong PMPCSR[63:32] at:$bad" \
-			"$(cd "$res" && paste reg-lo-? reg-hi-? 2>&1 | head -n 5)"
+		tap_fail "$name: PMPCSR of the busy CPU 1: its EL0 captures in the hot functions (at least 3 and 80%), the others in the kernel, all NS 1" \
+			"$in of $n0 EL0 captures in [$hash_lo, $walk_hi), $k in the kernel; neither at:$bad" \
+			"$(cd "$res" && for f in reg-lo-[0-9]*; do echo "$(cat "$f") $(cat "reg-hi-${f##*-}")"; done 2>&1 | head -n 40 | tr '\n' ' ')"
 	fi
 	# A 64-bit read is one capture: its halves agree (EL0 with a user
 	# address, bits 55:52 clear: the workload's, or a library's or the
