@@ -14,7 +14,10 @@
 #              the output and in the report with the command that
 #              repeats the run, so a sample is not always the same one
 #              and any run can be repeated.
-#   --jobs     mutants tested at once (default 2)
+#   --jobs     mutants tested at once, each in its own worker tree
+#              (default 2)
+#   --timeout  seconds per mutant, build and suites (default: 3x the
+#              pristine build and suites, at least 60)
 #   --match    only the selected mutants whose "file: before => after"
 #              key matches the regular expression (to re-check survivors)
 #   --list     print the selected mutants and stop
@@ -37,12 +40,20 @@
 # prints those that are not (suite 10's test_mutate.py fails on any).
 #
 # Each mutant is one change (operator swap, constant +-1, shift or mask
-# change, deleted condition, swapped arguments) in a private copy of the
-# tree, never in the working files; never in a comment, a string, a
-# preprocessor line or a compile-time assertion (_Static_assert,
-# static_assert, BUILD_BUG_ON*), which generates no code.  The layer's suites run against it:
-# "killed" when one fails, "survived" when all pass, "timeout" past the
-# limit; mutants that do not compile are counted apart.  The report
+# change, deleted condition, swapped arguments), never in the working
+# files; never in a comment, a string, a preprocessor line or a
+# compile-time assertion (_Static_assert, static_assert, BUILD_BUG_ON*),
+# which generates no code.  Each worker (--jobs) copies the tree once,
+# builds it and runs the layers' suites there (a red tree is refused; the
+# first worker runs them twice, the second time to measure each suite).
+# A mutant is then written into a worker's tree, the layer rebuilt
+# incrementally (make, -MMD dependency files) and its suites run, fastest
+# first by that measure: "killed" when one fails, "survived" when all
+# pass, "timeout" past the limit; mutants that do not compile are counted
+# apart.  The original text is written back with a fresh mtime, so the
+# next build recompiles it; after a timeout, or when a file outside
+# build/ differs from the pristine tree, the worker's tree is replaced by
+# the copy of it taken once built (scripts/mutate/worker.py).  The report
 # (build/mutate/report.txt) gives the counts and score per file and layer
 # and every survivor as a diff.  Mutants that cannot change behaviour are
 # listed, each with its reason, in scripts/mutate-equivalent.txt.

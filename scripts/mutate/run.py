@@ -3,9 +3,12 @@
 the test suites that own its layer, and report which mutants the tests
 catch.  Called by scripts/mutate.sh (see there for usage).
 
-The working files are never changed: a pristine copy of the tree is built
-once (and its suites run, so a red tree is refused before any mutant), and
-every mutant gets its own copy of that, removed afterwards.
+The working files are never changed: the tree's files are copied once,
+and each worker (--jobs) gets its own copy of that, built in place and its
+suites run once (a red tree is refused before any mutant).  A worker keeps
+its tree: each mutant is written into it, the layer rebuilt incrementally,
+its suites run fastest first, and the original text written back; a tree
+a mutant may have disturbed is replaced by its built copy (worker.py).
 """
 
 import argparse
@@ -17,20 +20,25 @@ import shutil
 import signal
 import subprocess
 import sys
+import queue
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mutants import mutants_of, normalise  # noqa: E402
+from worker import WorkerTree, suite_order  # noqa: E402
 
 DEC = "tools/spe-decode/lib/"
 VIEWS = "tools/spe-decode/views/"
 DRV = "drivers/perf/"
 
-# Layer -> (source files, build command, suites that own the layer, fastest
-# first so a killed mutant usually dies early).  The build command only
-# decides "does not compile"; the suites rebuild what they need themselves.
+# Layer -> (source files, build command, suites that own the layer).  The
+# suites run fastest first, by their time on the pristine tree (measured
+# at each run), so a killed mutant usually dies early; the order here is
+# that of the pristine run.  The build command only decides "does not
+# compile"; the suites rebuild what they need themselves.
 # Every .c file of tools/spe-decode/lib, views and cli is in one layer:
 # unlayered() lists those that are not, and the unit test of this tool
 # (test_mutate.py, suite 10) fails on any, so a new file cannot escape.
@@ -243,10 +251,6 @@ def suite_cmd(tree, name):
     return ["bash", os.path.join(tree, "scripts", "suites", name + ".sh")]
 
 
-def copy_tree(src, dst):
-    subprocess.run(["cp", "-a", src + "/.", dst], check=True)
-
-
 def make_pristine(top, work):
     """Copy the tree's files (tracked and new, not ignored) to work/base."""
     base = os.path.join(work, "base")
@@ -331,33 +335,72 @@ def select(top, layers, sample, seed):
     return chosen
 
 
-def test_mutant(base, work, layer, m, text, timeout, env):
-    d = tempfile.mkdtemp(prefix="m-", dir=work)
-    try:
-        copy_tree(base, d)
-        dst = os.path.join(d, m.path)
-        os.unlink(dst)
-        with open(dst, "w") as f:
-            f.write(m.apply(text))
-        start = time.monotonic()
-        rc, out, to = run(LAYERS[layer][1], d, timeout, env)
+def judge(tree, build, suites, timeout, env):
+    """Build the mutated tree and run the suites in the given order:
+    (verdict, suite).  One budget of timeout seconds covers the build and
+    every suite."""
+    start = time.monotonic()
+    rc, out, to = run(build, tree, timeout, env)
+    if to:
+        return "timeout", "build"
+    if rc != 0:
+        return "uncompilable", ""
+    for s in suites:
+        left = timeout - (time.monotonic() - start)
+        if left <= 0:
+            return "timeout", s
+        rc, out, to = run(suite_cmd(tree, s), tree, left, env)
         if to:
-            return "timeout", "build"
-        if rc != 0:
-            return "uncompilable", ""
-        for s in LAYERS[layer][2]:
-            left = timeout - (time.monotonic() - start)
-            if left <= 0:
-                return "timeout", s
-            rc, out, to = run(suite_cmd(d, s), d, left, env)
-            if to:
-                return "timeout", s
-            if suite_failed(rc, out):
-                return "killed", s
-        return "survived", ""
+            return "timeout", s
+        if suite_failed(rc, out):
+            return "killed", s
+    return "survived", ""
+
+
+def test_mutant(w, layer, m, text, timeout, order, env):
+    """Judge one mutant in worker tree w, then give the tree back as it
+    was (or reset it): (verdict, suite, reset reasons)."""
+    verdict, suite = "timeout", "interrupted"
+    try:
+        w.put(m.path, m.apply(text))
+        verdict, suite = judge(w.path, LAYERS[layer][1], order, timeout, env)
     finally:
-        kill_strays(d)
-        shutil.rmtree(d, ignore_errors=True)
+        # Nothing of the mutant may run on into the next one.
+        kill_strays(w.path)
+        why = w.give_back(m.path, text, verdict == "timeout")
+    return verdict, suite, why
+
+
+def prepare(tree, layers, env, timing=None):
+    """Build the pristine tree for each layer and run its suites (which
+    build every variant they use).  With timing (a dict), also the
+    layer's seconds for its timeout (build from scratch and suites, as
+    before any mutant) and, from a second run of the suites on the built
+    tree (as a mutant's run, with nothing to rebuild), each suite's
+    seconds for their order.  False when a build or a suite fails."""
+    for layer in layers:
+        s0 = time.monotonic()
+        rc, out, _ = run(LAYERS[layer][1], tree, 1800, env)
+        if rc != 0:
+            log(out[-3000:])
+            log("mutate: the unmutated tree does not build (%s)" % layer)
+            return False
+        passes = 2 if timing is not None else 1
+        for n in range(passes):
+            secs = {}
+            for s in LAYERS[layer][2]:
+                t = time.monotonic()
+                rc, out, _ = run(suite_cmd(tree, s), tree, 1800, env)
+                if suite_failed(rc, out):
+                    log(out[-3000:])
+                    log("mutate: suite %s fails on the unmutated tree" % s)
+                    return False
+                secs[s] = time.monotonic() - t
+            if n == 0 and timing is not None:
+                timing[layer] = {"took": time.monotonic() - s0}
+        if timing is not None:
+            timing[layer]["suites"] = secs
+    return True
 
 
 def main():
@@ -421,28 +464,33 @@ def main():
     signal.signal(signal.SIGINT, stop)
     work = tempfile.mkdtemp(prefix="spe-mutate-")
     t0 = time.monotonic()
+    trees = []
     try:
         base = make_pristine(top, work)
-        log("# pristine copy: building and running the owning suites")
-        limit = {}
+        log("# pristine tree: building and running the owning suites")
+        timing = {}
+        first = WorkerTree(base, os.path.join(work, "w0"))
+        trees.append(first)
+        if not first.set_up(lambda t: prepare(t, layers, env, timing)):
+            return 1
+        limit, order = {}, {}
         for layer in layers:
-            s0 = time.monotonic()
-            rc, out, _ = run(LAYERS[layer][1], base, 1800, env)
-            if rc != 0:
-                log(out[-3000:])
-                log("mutate: the unmutated tree does not build (%s)" % layer)
-                return 1
-            for s in LAYERS[layer][2]:
-                rc, out, _ = run(suite_cmd(base, s), base, 1800, env)
-                if suite_failed(rc, out):
-                    log(out[-3000:])
-                    log("mutate: suite %s fails on the unmutated tree" % s)
-                    return 1
-            took = time.monotonic() - s0
+            took = timing[layer]["took"]
+            secs = timing[layer]["suites"]
             limit[layer] = a.timeout or max(60, int(3 * took))
-            log("# %s: suites pass in %.0f s, timeout %d s per mutant" %
-                (layer, took, limit[layer]))
+            order[layer] = suite_order(LAYERS[layer][2], secs)
+            log("# %s: suites pass in %.0f s, timeout %d s per mutant; "
+                "order %s" % (layer, took, limit[layer], ", ".join(
+                    "%s (%.1f s)" % (s, secs[s]) for s in order[layer])))
 
+        # The other workers' trees are set up by their first mutant.
+        idle = queue.Queue()
+        idle.put(first)
+        for j in range(1, a.jobs):
+            w = WorkerTree(base, os.path.join(work, "w%d" % j))
+            trees.append(w)
+            idle.put(w)
+        setup_lock = threading.Lock()
         results = [None] * len(chosen)
 
         def job(i):
@@ -450,24 +498,46 @@ def main():
                 return
             layer, m, text = chosen[i]
             key = m.key(text)
+            s0 = time.monotonic()
+            why = []
             if key in equiv:
                 r = ("equivalent", "")
             else:
-                r = test_mutant(base, work, layer, m, text, limit[layer], env)
+                w = idle.get()
+                try:
+                    if w.pristine is None:
+                        log("# worker %s: setting up its tree" % w.path)
+                        if not w.set_up(lambda t: prepare(t, layers, env)):
+                            with setup_lock:
+                                STOPPING.append("setup")
+                            return
+                    r0, r1, why = test_mutant(w, layer, m, text,
+                                              limit[layer], order[layer],
+                                              env)
+                    r = (r0, r1)
+                finally:
+                    idle.put(w)
             results[i] = r
-            log("[%d/%d] %-12s %s:%d %s %s" % (
+            log("[%d/%d] %-12s %s:%d %s %s (%.1f s)%s" % (
                 i + 1, len(chosen), r[0], m.path, m.line_no(text), m.op,
-                r[1]))
+                r[1], time.monotonic() - s0,
+                "; tree reset: " + " ".join(why[:5]) if why else ""))
 
         try:
             with ThreadPoolExecutor(max_workers=a.jobs) as ex:
                 list(ex.map(job, range(len(chosen))))
         except KeyboardInterrupt:
             STOPPING.append(0)
+        if "setup" in STOPPING:
+            log("mutate: a worker's pristine tree fails, no report")
+            return 1
         if STOPPING:
             log("mutate: interrupted, no report")
             return 130
+        a.resets = sum(w.resets for w in trees)
     finally:
+        for w in trees:
+            kill_strays(w.path)
         shutil.rmtree(work, ignore_errors=True)
 
     return report(a, top, layers, chosen, results, equiv,
@@ -490,7 +560,8 @@ def report(a, top, layers, chosen, results, equiv, elapsed):
             ",".join(layers), " --match '%s'" % a.match if a.match else ""),
         "# files of %s in no layer: %s" % (
             " and ".join(COVERED_DIRS), " ".join(a.unlayered) or "none"),
-        ""]
+        "# worker trees reset after a timeout or a disturbed tree: %d"
+        % a.resets, ""]
 
     def row(name, c):
         den = c["killed"] + c["timeout"] + c["survived"]
