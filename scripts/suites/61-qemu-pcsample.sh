@@ -159,6 +159,12 @@ window() {
 		"$(awk -v a="$(cat "$1/${2}0.time")" -v b="$(cat "$1/${2}1.time")" 'BEGIN { printf "%.2f\n", b - a }')"
 }
 
+# The fewest samples a recording's shares are judged on.  Not a rate:
+# how many samples a recording gets depends on the host's load (a kasan
+# guest on a loaded host: 903 in 2 s, 358 in 1 s), and the rate is
+# checked once, against the periods the driver accounted for (test 9).
+min_samples=200
+
 # periods STATS0 STATS1: "sampled accounted missed" of CPU 1 between two
 # copies of the driver's debugfs stats ("cpu sampled no_sample ...
 # missed frame").  Every period of a recording is accounted for: a read
@@ -385,7 +391,7 @@ check_on() {
 		     END { printf "%.1f\n", s }')
 	read -r n c1 hs wk u k bad t <<<"$(samples "$res/rec-p.txt")"
 	text=$(awk -v h=$((hs + wk)) -v n="${n:-0}" 'BEGIN { if (n > 0) printf "%.1f\n", h * 100 / n; else print 0 }')
-	if [ "$(cat "$res/perf-data.rc" 2>/dev/null)" = 0 ] && [ "${n:-0}" -ge 1000 ] &&
+	if [ "$(cat "$res/perf-data.rc" 2>/dev/null)" = 0 ] && [ "${n:-0}" -ge "$min_samples" ] &&
 	   awk -v p="$share" -v t="$text" 'BEGIN { d = p - t; exit !(p >= 50 && d <= 1 && d >= -1) }'; then
 		tap_ok "$name: host perf report on pcsample-record -P's perf.data: $share% in pcsample-hot's hot_hash and hot_walk (the addresses: $text%)"
 	else
@@ -401,7 +407,7 @@ check_on() {
 	read -r s0 ns0 <<<"$(awk '$1 == 1 { print $2, $3 }' "$res/idle-stats0" 2>/dev/null)"
 	read -r s1 ns1 <<<"$(awk '$1 == 1 { print $2, $3 }' "$res/idle-stats1" 2>/dev/null)"
 	if [ "$(cat "$res/idle.rc" 2>/dev/null)" = 0 ] && [ -n "${ns1:-}" ] && [ -n "${ns0:-}" ] &&
-	   [ $((ns1 - ns0)) -ge 1000 ] && [ $((ns1 - ns0)) -ge $(((s1 - s0) * 5)) ]; then
+	   [ $((ns1 - ns0)) -ge "$min_samples" ] && [ $((ns1 - ns0)) -ge $(((s1 - s0) * 5)) ]; then
 		tap_ok "$name: CPU 1 idle (WFI): $((ns1 - ns0)) reads gave no sample, $((s1 - s0)) gave one"
 	else
 		tap_fail "$name: CPU 1 idle (WFI): most reads give no sample" \
@@ -441,7 +447,7 @@ check_on() {
 			"$(head -n 3 "$res/hotplug.log" 2>&1)"
 	fi
 	read -r n c1 hs wk u k bad t <<<"$(samples "$res/after.txt")"
-	if [ "$(cat "$res/after.rc" 2>/dev/null)" = 0 ] && [ "${n:-0}" -ge 1000 ] &&
+	if [ "$(cat "$res/after.rc" 2>/dev/null)" = 0 ] && [ "${n:-0}" -ge "$min_samples" ] &&
 	   hot_share_ok "$n" "$u" "$hs" "$wk"; then
 		tap_ok "$name: after the hotplug, CPU 1 is sampled again ($((hs + wk)) of $u user samples, $n in all, in the hot functions)"
 	else

@@ -48,7 +48,7 @@ if grep -q pc-sample dt-node; then
 	# Past the workload's start (exec, page faults, first translations).
 	# It runs until the reads are done, however long they take (each
 	# devmem is a process: seconds on a debug kernel), then is stopped.
-	taskset 2 "$HOT" 60 >/dev/null 2>&1 &
+	taskset 2 "$HOT" 600 >/dev/null 2>&1 &
 	hot=$!
 	sleep 2
 	reg lo-locked 0x200
