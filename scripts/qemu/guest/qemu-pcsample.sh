@@ -95,7 +95,10 @@ cat "$PMU/cpumask" >cpumask
 # profiler (the baseline), arm_pcsample at 10 kHz, and perf's cpu-clock
 # at the same rate (which interrupts CPU 1 at every sample: the check
 # that the interrupt count can tell the difference).
-taskset 2 "$HOT" 13 >hot-main.out 2>&1 &
+# The workload runs until the three windows are done, however long
+# starting the recorders takes (a kasan guest at a host load of 10 took
+# longer than the 13 s it once had, and the recording saw an idle CPU).
+taskset 2 "$HOT" 600 >hot-main.out 2>&1 &
 hot=$!
 echo $hot >hot-main.pid
 sleep 1
@@ -117,7 +120,8 @@ mark "cpu-clock"
 taskset 1 perf record -q -e cpu-clock -c 100000 -C 1 -o clk.data -- sleep 3 >clk.log 2>&1
 echo $? >clk.rc
 snap clk1
-wait $hot
+kill $hot 2>/dev/null
+wait $hot 2>/dev/null
 
 # The workload on CPU 1 for one recording: started half a second before
 # it and stopped after it.  It does not run for a fixed time: on a debug
