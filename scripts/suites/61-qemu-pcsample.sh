@@ -189,6 +189,14 @@ periods() {
 # enable, disable and remove the event on CPU 1 (a few IPIs, which the
 # driver documents: the sampled CPU runs pmu::start and ::stop), plus 5%
 # for the tick's jitter.  One interrupt per sample would be 30000 at 10 kHz.
+# quiet_count BASE BASE-SECONDS SECONDS HZ: the interrupts CPU 1 takes
+# without a profiler over SECONDS: the larger of the baseline's rate and
+# the tick's.
+quiet_count() {
+	awk -v b="$1" -v bs="$2" -v s="$3" -v hz="$4" \
+		'BEGIN { q = b * s / bs; if (hz * s > q) q = hz * s; printf "%d\n", q }'
+}
+
 irq_tolerance() {
 	awk -v b="$1" 'BEGIN { printf "%d\n", 20 + b * 0.05 }'
 }
@@ -340,8 +348,7 @@ check_on() {
 	# Debian's /boot/config-*, or a debug kernel's build tree's .config.
 	hz=$(cat "$(dirname "$VMLINUZ")/config-$KREL" "$KDIR/.config" 2>/dev/null |
 		sed -n 's/^CONFIG_HZ=//p' | head -n 1)
-	quiet=$(awk -v b="$bi" -v bs="$bs" -v rs="$rs" -v hz="${hz:-0}" \
-		'BEGIN { q = b * rs / bs; if (hz * rs > q) q = hz * rs; printf "%d\n", q }')
+	quiet=$(quiet_count "$bi" "$bs" "$rs" "${hz:-0}")
 	extra=$((ri - quiet))
 	tol=$(irq_tolerance "$quiet")
 	echo "# $name: CPU 1 interrupts: baseline $bi in $bs s, arm_pcsample $ri in $rs s (quiet: $quiet at HZ=${hz:-?}), cpu-clock $ci in $cs s"
@@ -364,8 +371,7 @@ check_on() {
 	# of its samples.  Otherwise it says it cannot tell.
 	local cs_n cquiet
 	cs_n=$(perf script -i "$res/clk.data" -F cpu 2>/dev/null | grep -c '\[001\]')
-	cquiet=$(awk -v b="$bi" -v bs="$bs" -v cs="$cs" -v hz="${hz:-0}" \
-		'BEGIN { q = b * cs / bs; if (hz * cs > q) q = hz * cs; printf "%d\n", q }')
+	cquiet=$(quiet_count "$bi" "$bs" "$cs" "${hz:-0}")
 	cextra=$((ci - cquiet))
 	if [ "$(cat "$res/clk.rc" 2>/dev/null)" != 0 ] || [ "$cs_n" -eq 0 ]; then
 		tap_fail "$name: perf's cpu-clock at the same rate records CPU 1" \
